@@ -1,0 +1,3 @@
+from heredoc_lint.cli import main
+
+main()

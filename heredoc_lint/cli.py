@@ -1,0 +1,150 @@
+"""The command line.  `heredoc-lint [OPTIONS] PATHS` is `heredoc-lint check [OPTIONS] PATHS`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from heredoc_lint import __version__
+from heredoc_lint.model import Severity
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=False,
+    help="Find and fix the shell-quoting bugs that break remote commands.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+SUBCOMMANDS = frozenset({"check", "rule", "rules"})
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    concise = "concise"
+    json = "json"
+    github = "github"
+
+
+class UsageError(Exception):
+    """A bad option or value: exit 2 with one line."""
+
+
+def _codes(value: str | None) -> frozenset[str] | None:
+    if value is None:
+        return None
+    codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
+    from heredoc_lint.rules import RULES
+
+    for code in codes:
+        if not any(r.code.startswith(code) for r in RULES):
+            raise UsageError(f"unknown rule code or prefix `{code}` (see `heredoc-lint rules`)")
+    return codes
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"heredoc-lint {__version__}")
+        raise typer.Exit(0)
+
+
+@app.command()
+def check(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Files or directories; - for stdin.")] = None,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.text,
+    select: Annotated[str | None, typer.Option(help="Comma-separated codes or prefixes to report.")] = None,
+    ignore: Annotated[str | None, typer.Option(help="Comma-separated codes or prefixes to skip.")] = None,
+    severity: Annotated[Severity, typer.Option(help="The lowest severity reported.")] = Severity.WARNING,
+    command: Annotated[str | None, typer.Option("--command", "-c", help="Check one command string.")] = None,
+    stdin_filename: Annotated[str | None, typer.Option(help="The name of the file read from stdin.")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(help="Glob of paths to skip (repeatable).")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print a count per code.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Show tracebacks of internal errors.")] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")] = False,
+) -> None:
+    """Check shell scripts (the default command)."""
+    from heredoc_lint.runner import Options, run
+
+    try:
+        options = Options(
+            select=_codes(select),
+            ignore=_codes(ignore) or frozenset(),
+            severity=severity,
+            exclude=tuple(exclude or ()),
+            verbose=verbose,
+        )
+    except UsageError as error:
+        _fail(str(error))
+    if command is not None and paths:
+        _fail("give either --command or paths, not both")
+    result = run(options, paths=list(paths or ()), command=command, stdin_filename=stdin_filename)
+    for note in result.notes:
+        typer.echo(f"heredoc-lint: {note}", err=True)
+    from heredoc_lint import output
+
+    if statistics:
+        sys.stdout.write(output.render_statistics(result.reports))
+    elif output_format is OutputFormat.text:
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        rendered = output.render_text(result.reports, colour=colour)
+        if quiet:
+            rendered = "\n".join(
+                line for line in rendered.splitlines() if not line.startswith(("Found ", "[*]"))
+            ) + ("\n" if rendered else "")
+        sys.stdout.write(rendered)
+    else:
+        sys.stdout.write(output.RENDERERS[output_format.value](result.reports))
+    raise typer.Exit(result.exit_code)
+
+
+@app.command("rule")
+def rule_doc(code: Annotated[str, typer.Argument(help="A rule code, e.g. HL101.")]) -> None:
+    """Print a rule's documentation."""
+    from heredoc_lint.rules import rule_by_code
+
+    rule = rule_by_code(code)
+    if rule is None:
+        _fail(f"unknown rule `{code}` (see `heredoc-lint rules`)")
+    typer.echo(f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. "
+               f"Fixable: {'yes' if rule.fixable else 'no'}.\n\n{rule.doc.strip()}")
+
+
+@app.command("rules")
+def rules_table() -> None:
+    """Print the table of rules."""
+    from heredoc_lint.rules import RULES
+
+    typer.echo(f"{'code':<7} {'name':<34} {'severity':<8} fix  summary")
+    for r in RULES:
+        typer.echo(f"{r.code:<7} {r.name:<34} {r.severity.value:<8} "
+                   f"{'yes' if r.fixable else 'no ':<4} {r.summary}")
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"heredoc-lint: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in SUBCOMMANDS and args[0] not in ("-h", "--help"):
+        args.insert(0, "check")
+    try:
+        app(args, prog_name="heredoc-lint", standalone_mode=True)
+    except SystemExit as exit_:
+        code = exit_.code
+        # click reports usage errors with exit 2 already; anything else non-int is a failure.
+        raise SystemExit(code if isinstance(code, int) else 2) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, exit 2
+        if "--verbose" in args:
+            raise
+        sys.stderr.write(f"heredoc-lint: internal error: {type(error).__name__}: {error}\n")
+        raise SystemExit(2) from None

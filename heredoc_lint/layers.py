@@ -1,0 +1,182 @@
+"""Layers: every text that some shell parses, from the file down to the innermost string.
+
+Layer 0 is the file (or the command an agent runs).  A wrapper command in a
+layer (`ssh host CMD`, `bash -c S`, `eval S`, a heredoc fed to `bash -s`)
+makes a child layer whose text is what the next shell receives, with every
+character mapped back to the file offset it came from.  Expansions that the
+parent shell performs are kept as their source text (the author's intent) and
+listed in `local_expansions`, so that rules can say what will really happen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.syntax import Command, Script, parse_script
+from heredoc_lint.shell.words import Expansion, Word
+from heredoc_lint.wrappers import Invocation, resolve
+
+MAX_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class LocalExpansion:
+    """An expansion in a parent word that the parent shell performs."""
+
+    start: int  # offsets into the child layer's text
+    end: int
+    expansion: Expansion
+    parent_start: int  # where it stands in the parent layer's text
+
+
+@dataclass(frozen=True)
+class Layer:
+    text: str
+    offsets: tuple[int, ...] | None  # file offset of each character (+ the end); None: the file
+    depth: int
+    script: Script
+    wrapper: str | None = None  # "ssh", "bash -c", ...
+    kind: str = "file"  # file | string (an argument: on a command line) | stdin (a heredoc script)
+    remote: bool = False
+    shell: str = "bash"
+    cmdline: str | None = None  # what this shell's process shows as its command line
+    parent: Layer | None = field(default=None, repr=False)
+    command: Command | None = field(default=None, repr=False)  # the wrapper command in the parent
+    invocation: Invocation | None = field(default=None, repr=False)
+    local_expansions: tuple[LocalExpansion, ...] = ()
+    continuations: tuple[int, ...] = ()  # backslash-newlines the parent shell deletes
+    source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
+
+    def file_offset(self, index: int) -> int:
+        if self.offsets is None:
+            return index
+        index = max(0, min(index, len(self.offsets) - 1))
+        return self.offsets[index]
+
+    def file_span(self, start: int, end: int) -> tuple[int, int]:
+        """The file span of text[start:end]; never empty for a non-empty range."""
+        a = self.file_offset(start)
+        if end <= start:
+            return a, a
+        b = self.file_offset(end - 1) + 1
+        return a, max(b, a + 1)
+
+    @property
+    def wrapper_span(self) -> tuple[int, int] | None:
+        """The file span of the wrapper word that created this layer."""
+        if self.parent is None or self.command is None or self.invocation is None:
+            return None
+        word = self.command.words[self.invocation.index]
+        return self.parent.file_span(word.start, word.end)
+
+    def heredoc_at(self, index: int) -> Heredoc | None:
+        for heredoc in self.script.heredocs:
+            if heredoc.body_start <= index < heredoc.body_end:
+                return heredoc
+        return None
+
+
+def file_layer(text: str, cmdline: str | None = None) -> Layer:
+    return Layer(text, None, 0, parse_script(text), cmdline=cmdline)
+
+
+def _join_words(parent: Layer, words: tuple[Word, ...]) -> tuple[str, tuple[int, ...],
+                                                                tuple[LocalExpansion, ...],
+                                                                tuple[int, ...]]:
+    parts: list[str] = []
+    offsets: list[int] = []
+    expansions: list[LocalExpansion] = []
+    continuations: list[int] = []
+    base = 0
+    for n, word in enumerate(words):
+        if n:
+            parts.append(" ")
+            offsets.append(parent.file_offset(words[n - 1].end))
+            base += 1
+        parts.append(word.value)
+        offsets.extend(parent.file_offset(o) for o in word.offsets[:-1])
+        expansions.extend(
+            LocalExpansion(base + e.start, base + e.end, e, word.offsets[e.start])
+            for e in word.expansions
+        )
+        continuations.extend(base + k for k in word.continuations)
+        base += len(word.value)
+    offsets.append(parent.file_offset(words[-1].end) if words else 0)
+    return "".join(parts), tuple(offsets), tuple(expansions), tuple(continuations)
+
+
+def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
+    text, offsets, expansions, continuations = _join_words(parent, invocation.words)
+    # Positions the parent already expands are the parent's findings, not ours.
+    shell = invocation.shell if invocation.shell != "login" else "bash"
+    return Layer(
+        text,
+        offsets,
+        parent.depth + 1,
+        parse_script(text),
+        wrapper=invocation.wrapper,
+        kind="string",
+        remote=invocation.remote or parent.remote,
+        shell=shell,
+        cmdline=f"{shell} -c {text}",
+        parent=parent,
+        command=command,
+        invocation=invocation,
+        local_expansions=expansions,
+        continuations=continuations,
+        source_words=invocation.words,
+    )
+
+
+def _stdin_layer(
+    parent: Layer, command: Command, invocation: Invocation, heredoc: Heredoc
+) -> Layer | None:
+    if not heredoc.quoted:
+        return None  # expanded by the parent first: see HL107, which reports it there
+    pieces = heredoc.body_lines(parent.text)
+    text = "".join(line for _, line in pieces)
+    offsets = [parent.file_offset(start + k) for start, line in pieces for k in range(len(line))]
+    offsets.append(parent.file_offset(heredoc.body_end))
+    return Layer(
+        text,
+        tuple(offsets),
+        parent.depth + 1,
+        parse_script(text),
+        wrapper=invocation.wrapper,
+        kind="stdin",
+        remote=invocation.remote or parent.remote,
+        shell=invocation.shell if invocation.shell != "login" else "bash",
+        cmdline=None,
+        parent=parent,
+        command=command,
+        invocation=invocation,
+    )
+
+
+def child_layers(layer: Layer, wrappers: Mapping[str, str] | None = None) -> Iterator[Layer]:
+    """The layers that the commands of `layer` start, one level down."""
+    if layer.depth >= MAX_DEPTH:
+        return
+    for command in layer.script.commands:
+        invocation = resolve(command.words, wrappers)
+        if invocation is None:
+            continue
+        if invocation.stdin_script:
+            for redirect in command.redirects:
+                if redirect.heredoc is not None and redirect.source_fd == 0:
+                    child = _stdin_layer(layer, command, invocation, redirect.heredoc)
+                    if child is not None:
+                        yield child
+        elif invocation.words:
+            yield _string_layer(layer, command, invocation)
+
+
+def walk_layers(root: Layer, wrappers: Mapping[str, str] | None = None) -> Iterator[Layer]:
+    """`root` and every layer below it, depth first, in source order."""
+    stack = [root]
+    while stack:
+        layer = stack.pop()
+        yield layer
+        stack.extend(reversed(list(child_layers(layer, wrappers))))

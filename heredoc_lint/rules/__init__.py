@@ -1,0 +1,40 @@
+"""The rule table: one module per rule, each exporting `RULE`."""
+
+from __future__ import annotations
+
+import importlib
+
+from heredoc_lint.rules.base import Context, Rule
+
+__all__ = ["RULES", "Context", "Rule", "rule_by_code", "select_rules"]
+
+_MODULES = (
+    "hl001_parse_error",
+    "hl101_heredoc_in_remote_string",
+    "hl102_client_side_expansion",
+    "hl103_pkill_self_match",
+)
+
+RULES: tuple[Rule, ...] = tuple(
+    importlib.import_module(f"heredoc_lint.rules.{name}").RULE for name in _MODULES
+)
+
+
+def rule_by_code(code: str) -> Rule | None:
+    code = code.upper()
+    return next((r for r in RULES if r.code == code), None)
+
+
+def _matches(code: str, selectors: frozenset[str]) -> bool:
+    return any(code.startswith(s) for s in selectors)
+
+
+def select_rules(
+    select: frozenset[str] | None = None, ignore: frozenset[str] = frozenset()
+) -> tuple[Rule, ...]:
+    """Rules whose code starts with a selected prefix and with no ignored prefix."""
+    return tuple(
+        r
+        for r in RULES
+        if (select is None or _matches(r.code, select)) and not _matches(r.code, ignore)
+    )

@@ -1,0 +1,73 @@
+"""What every rule module provides, and the helpers they share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from heredoc_lint.layers import Layer
+from heredoc_lint.model import Finding, Fix, Severity
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a rule may know besides the layer: the file it came from."""
+
+    path: str | None = None
+    file_text: str = ""
+    fix_strategy: str = "base64"
+    wrappers: Mapping[str, str] = field(default_factory=dict)
+
+
+Check = Callable[[Layer, Context], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity  # the default; a finding may carry another tier
+    summary: str
+    doc: str  # the rule module's docstring, in ruff's sections
+    check: Check
+    fixable: bool = False
+
+
+def finding(
+    layer: Layer,
+    code: str,
+    severity: Severity,
+    message: str,
+    start: int,
+    end: int,
+    fix: Fix | None = None,
+) -> Finding:
+    """A finding anchored on layer.text[start:end], placed in the file."""
+    a, b = layer.file_span(start, end)
+    return Finding(code, severity, message, a, b, layer.depth, layer.wrapper, fix)
+
+
+def at_file(
+    layer: Layer,
+    code: str,
+    severity: Severity,
+    message: str,
+    span: tuple[int, int],
+    fix: Fix | None = None,
+) -> Finding:
+    """A finding anchored on a span already in file offsets."""
+    return Finding(code, severity, message, span[0], span[1], layer.depth, layer.wrapper, fix)
+
+
+def where(layer: Layer) -> str:
+    """How messages name a layer: 'the ssh command string', 'the bash -c string'."""
+    if layer.depth == 0 or layer.wrapper is None:
+        return "this script"
+    if layer.kind == "stdin":
+        return f"the script fed to {layer.wrapper}"
+    return f"the {layer.wrapper} command string"
+
+
+def quote_snippet(text: str, limit: int = 60) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."

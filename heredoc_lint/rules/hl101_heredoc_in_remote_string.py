@@ -1,0 +1,77 @@
+"""## What it does
+Finds a heredoc inside a string that another shell runs: an `ssh` command
+string, a `bash -c` string, a string built in Python for a remote host.
+
+## Why is this bad?
+The body passes through the outer shell first. In a double-quoted string the
+local shell expands every `$x`, `$1`, `$(...)` and backtick and deletes every
+backslash-newline before ssh sends anything, even though the quoted `'EOF'`
+says the body is literal; in a single-quoted string the first `'` in the body
+ends the quoting. Such commands often fail silently: the remote file gets
+empty values or is never written.
+
+## Example
+```bash
+ssh host "cat > /srv/run.sh << 'EOF'
+exec python3 app.py --port \$1
+EOF"
+```
+
+## Use instead
+```bash
+printf %s 'ZXhlYyBweXRob24zIGFwcC5weSAtLXBvcnQgJDEK' | ssh host 'base64 -d > /srv/run.sh'
+```
+or copy a local file with `scp`, or feed the heredoc to `ssh host 'cat > /srv/run.sh'`
+on the local side.
+
+## Fix safety
+Safe when the body is literal (a quoted delimiter, or no `$`, backtick or
+backslash): the fix delivers exactly the intended body, with the base64,
+scp or stdin strategy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from heredoc_lint.layers import Layer
+from heredoc_lint.model import Finding, Severity
+from heredoc_lint.rules.base import Context, Rule, finding, where
+
+
+def _problems(layer: Layer, body_start: int, body_end: int) -> str:
+    inside = [
+        e for e in layer.local_expansions if body_start <= e.start < body_end
+    ]
+    removed = [k for k in layer.continuations if body_start <= k < body_end]
+    parts = []
+    if inside:
+        names = ", ".join(dict.fromkeys(layer.text[e.start : e.end] for e in inside))
+        parts.append(f"the local shell expands {names} in its body")
+    if removed:
+        parts.append(f"deletes {len(removed)} backslash-newline(s)")
+    if not parts:
+        return ""
+    return "; " + " and ".join(parts)
+
+
+def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    if layer.kind != "string":
+        return
+    for heredoc in layer.script.heredocs:
+        width = 3 if heredoc.strip_tabs else 2
+        yield finding(
+            layer,
+            "HL101",
+            Severity.WARNING,
+            f"Heredoc inside {where(layer)}: its body is parsed by the outer shell first, "
+            f"so every $, `, \\ and quote in it must be escaped for that layer"
+            f"{_problems(layer, heredoc.body_start, heredoc.body_end)}",
+            heredoc.op_start,
+            heredoc.op_start + width,
+        )
+
+
+RULE = Rule("HL101", "heredoc-in-remote-string", Severity.WARNING,
+            "A heredoc inside a string that another shell runs.", __doc__ or "", check,
+            fixable=True)

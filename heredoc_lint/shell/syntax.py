@@ -1,0 +1,371 @@
+"""Shell structure of one layer: tree-sitter-bash plus our own heredoc scanner.
+
+`parse_script(text)` returns a `Script`: the simple commands of the text with
+their words de-quoted (offsets into `text`), their redirections (heredocs
+attached), the operator that follows each command, the loops around it, the
+variables the text assigns, and the regions tree-sitter could not parse.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
+from heredoc_lint.shell.words import ExpansionNode, Word, dequote
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+
+@dataclass(frozen=True)
+class Redirect:
+    start: int
+    end: int
+    op: str  # ">", ">>", "<", "&>", ">&", "<<", "<<<", ...
+    fd: int | None  # an explicit descriptor: the 2 of `2>&1`
+    target: Word | None
+    heredoc: Heredoc | None = None
+
+    @property
+    def writes(self) -> bool:
+        return ">" in self.op
+
+    @property
+    def source_fd(self) -> int:
+        """The descriptor the redirection changes."""
+        if self.fd is not None:
+            return self.fd
+        return 1 if self.writes else 0
+
+
+@dataclass(frozen=True)
+class Loop:
+    kind: str  # while, until
+    start: int
+    end: int
+    reads_stdin: bool  # its condition runs `read` on descriptor 0
+    stdin_redirected: bool  # `done < file`, a heredoc or herestring, or a pipe into it
+
+
+@dataclass(frozen=True)
+class Command:
+    start: int
+    end: int
+    words: tuple[Word, ...]  # argv: the command name first
+    assignments: tuple[Word, ...]
+    redirects: tuple[Redirect, ...]  # its own, then those of statements around it
+    next_op: str | None  # the operator after the command's statement: ; & && || | ...
+    next_op_start: int
+    loops: tuple[Loop, ...]  # enclosing while/until loops, outermost first
+    in_pipeline: bool  # stdin or stdout is a pipe
+    in_substitution: bool  # inside $(...), `...` or <(...)
+
+    @property
+    def name(self) -> str | None:
+        if not self.words or not self.words[0].static:
+            return None
+        return self.words[0].value
+
+    @property
+    def background(self) -> bool:
+        return self.next_op == "&"
+
+
+@dataclass(frozen=True)
+class ParseError:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Script:
+    text: str
+    commands: tuple[Command, ...]
+    heredocs: tuple[Heredoc, ...]
+    errors: tuple[ParseError, ...]
+    assigned: tuple[tuple[str, int], ...]  # (variable name, offset of the assignment)
+
+
+_EXPANSION_TYPES = frozenset(
+    {
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "arithmetic_expansion",
+        "process_substitution",
+    }
+)
+_NOT_WORDS = frozenset(
+    {
+        "command_name",
+        "variable_assignment",
+        "file_redirect",
+        "heredoc_redirect",
+        "herestring_redirect",
+        "comment",
+    }
+)
+_REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_STATEMENT_WRAPPERS = frozenset({"redirected_statement", "negated_command"})
+_SEQUENCES = frozenset({"list", "pipeline"})
+_POSITIONAL = frozenset("0123456789")
+_SPECIAL = frozenset("@*#?$!-")
+
+
+@functools.cache
+def _language() -> object:
+    import tree_sitter_bash
+    from tree_sitter import Language
+
+    return Language(tree_sitter_bash.language())
+
+
+_local = threading.local()
+
+
+def _parser() -> Parser:
+    parser: Parser | None = getattr(_local, "parser", None)
+    if parser is None:
+        from tree_sitter import Parser
+
+        parser = Parser(_language())  # type: ignore[arg-type]
+        _local.parser = parser
+    return parser
+
+
+class _Offsets:
+    """tree-sitter speaks UTF-8 bytes; everything here speaks characters."""
+
+    def __init__(self, text: str) -> None:
+        data = text.encode("utf-8", "surrogatepass")
+        self.data = data
+        self.table: list[int] | None = None
+        if len(data) != len(text):
+            table = [0] * (len(data) + 1)
+            pos = 0
+            for index, ch in enumerate(text):
+                width = len(ch.encode("utf-8", "surrogatepass"))
+                for k in range(width):
+                    table[pos + k] = index
+                pos += width
+            table[pos] = len(text)
+            self.table = table
+
+    def char(self, byte: int) -> int:
+        return byte if self.table is None else self.table[byte]
+
+
+def _expansion_kind(node: Node, source: str) -> tuple[str, str]:
+    kind = node.type
+    if kind == "command_substitution":
+        inner = source.strip()
+        if inner.startswith("`"):
+            return "backtick", inner[1:-1].strip()
+        return "command", inner[2:-1].strip()
+    if kind == "arithmetic_expansion":
+        return "arithmetic", ""
+    if kind == "process_substitution":
+        return "process", ""
+    name = ""
+    for child in node.children:
+        if child.type in ("variable_name", "special_variable_name"):
+            name = (child.text or b"").decode("utf-8", "replace")
+            break
+    if not name:
+        body = source[2:-1] if source.startswith("${") else source[1:]
+        name = body.lstrip("#!")[:1] if body[:1] in _SPECIAL else body
+    if name and (name in _SPECIAL or name == "0"):
+        return "special", name
+    if name.isdigit():
+        return "positional", name
+    return "variable", name
+
+
+class _Builder:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.heredocs = scan_heredocs(text)
+        self.by_op = {h.op_start: h for h in self.heredocs}
+        self.masked = mask_heredocs(text, self.heredocs)
+        self.offsets = _Offsets(self.masked)
+        self.commands: list[Command] = []
+        self.errors: list[ParseError] = []
+        self.assigned: list[tuple[str, int]] = []
+
+    def span(self, node: Node) -> tuple[int, int]:
+        return self.offsets.char(node.start_byte), self.offsets.char(node.end_byte)
+
+    def word(self, node: Node) -> Word:
+        start, end = self.span(node)
+        nodes: dict[int, ExpansionNode] = {}
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in _EXPANSION_TYPES:
+                a, b = self.span(current)
+                kind, name = _expansion_kind(current, self.text[a:b])
+                nodes[a] = ExpansionNode(b, kind, name)
+                continue
+            stack.extend(current.children)
+        return dequote(self.text, start, end, nodes)
+
+    def redirect(self, node: Node) -> Redirect:
+        start, end = self.span(node)
+        fd: int | None = None
+        op = ""
+        target: Word | None = None
+        for child in node.children:
+            if child.type == "file_descriptor":
+                fd = int(child.text or b"0") if (child.text or b"").isdigit() else None
+            elif not child.is_named:
+                op = op or self.text[slice(*self.span(child))]
+            elif target is None and child.type not in ("heredoc_body", "heredoc_start"):
+                target = self.word(child)
+        heredoc = self.by_op.get(start) if op == "<" else None
+        if heredoc is None:
+            heredoc = self.by_op.get(start + len(str(fd))) if fd is not None else None
+        if heredoc is not None:
+            op = "<<-" if heredoc.strip_tabs else "<<"
+            target = None
+        return Redirect(start, end, op, fd, target, heredoc)
+
+    # -- walking ----------------------------------------------------------------
+    def walk(self, root: Node) -> None:
+        stack: list[tuple[Node, tuple[Loop, ...], bool]] = [(root, (), False)]
+        while stack:
+            node, loops, in_sub = stack.pop()
+            kind = node.type
+            if kind == "ERROR" or node.is_missing:
+                start, end = self.span(node)
+                self.errors.append(ParseError(start, max(end, start + 1)))
+                continue
+            if kind in ("command", "declaration_command", "unset_command"):
+                self.command(node, loops, in_sub)
+            elif kind == "variable_assignment":
+                self.assignment(node)
+            elif kind == "for_statement":
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[0]))
+            elif kind in ("while_statement", "until_statement"):
+                loops = (*loops, self.loop(node))
+            if kind in ("command_substitution", "process_substitution"):
+                in_sub = True
+            for child in reversed(node.children):
+                if child.is_named or child.type == "ERROR":
+                    stack.append((child, loops, in_sub))
+        self.errors.sort(key=lambda e: e.start)
+
+    def assignment(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.assigned.append((self.text[slice(*self.span(name))], self.span(node)[0]))
+
+    def loop(self, node: Node) -> Loop:
+        start, end = self.span(node)
+        condition = node.child_by_field_name("condition")
+        reads = False
+        if condition is not None:
+            for sub in _descendants(condition):
+                if sub.type == "command":
+                    words = [self.text[slice(*self.span(c))] for c in sub.children]
+                    if words and words[0] == "read" and not any(
+                        w.startswith("-") and "u" in w for w in words[1:]
+                    ):
+                        reads = True
+        fed = False
+        parent = node.parent
+        if parent is not None and parent.type == "redirected_statement":
+            for child in parent.children:
+                if child.type in _REDIRECT_TYPES:
+                    r = self.redirect(child)
+                    if r.source_fd == 0 and not r.writes:
+                        fed = True
+        if parent is not None and parent.type == "pipeline" and parent.children[0] != node:
+            fed = True
+        return Loop(node.type.split("_")[0], start, end, reads, fed)
+
+    def command(self, node: Node, loops: tuple[Loop, ...], in_sub: bool) -> None:
+        start, end = self.span(node)
+        words: list[Word] = []
+        assignments: list[Word] = []
+        redirects: list[Redirect] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "command_name":
+                words.extend(self.word(c) for c in child.children[:1])
+            elif kind == "variable_assignment":
+                target = assignments if not words else words
+                target.append(self.word(child))
+                if not words:
+                    self.assignment(child)
+            elif kind in _REDIRECT_TYPES:
+                redirects.append(self.redirect(child))
+            elif not child.is_named:
+                if node.type != "command" and kind in ("export", "local", "declare", "readonly",
+                                                       "typeset", "unset", "unsetenv"):
+                    words.append(self.word(child))
+            elif kind not in _NOT_WORDS:
+                words.append(self.word(child))
+        statement = node
+        in_pipeline = False
+        while statement.parent is not None and statement.parent.type in _STATEMENT_WRAPPERS:
+            statement = statement.parent
+            for child in statement.children:
+                if child.type in _REDIRECT_TYPES:
+                    redirects.append(self.redirect(child))
+        next_op, next_op_start = None, -1
+        cursor: Node | None = statement
+        while cursor is not None:
+            parent = cursor.parent
+            if parent is not None and parent.type == "pipeline":
+                in_pipeline = True
+            sibling = cursor.next_sibling
+            if sibling is not None and not sibling.is_named:
+                next_op = self.text[slice(*self.span(sibling))]
+                next_op_start = self.span(sibling)[0]
+                break
+            if sibling is None and parent is not None and parent.type in _SEQUENCES:
+                cursor = parent
+                continue
+            break
+        self.commands.append(
+            Command(
+                start,
+                end,
+                tuple(words),
+                tuple(assignments),
+                tuple(redirects),
+                next_op,
+                next_op_start,
+                loops,
+                in_pipeline,
+                in_sub,
+            )
+        )
+
+
+def _descendants(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def parse_script(text: str) -> Script:
+    builder = _Builder(text)
+    tree = _parser().parse(builder.offsets.data)
+    builder.walk(tree.root_node)
+    builder.commands.sort(key=lambda c: c.start)
+    return Script(
+        text,
+        tuple(builder.commands),
+        builder.heredocs,
+        tuple(builder.errors),
+        tuple(builder.assigned),
+    )

@@ -1,0 +1,448 @@
+"""The wrapper table: commands whose argument becomes text that another shell parses.
+
+`resolve(words)` looks through transparent prefixes (`sudo`, `env`, `nohup`,
+`timeout`, ...) to the real command and, when that command runs a new layer of
+shell (`ssh host CMD`, `bash -c S`, `eval S`, ...), says which words form the
+new layer and how that layer is run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from heredoc_lint.shell.words import Word
+
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
+
+# ssh options that take an argument (OpenSSH ssh(1) synopsis).
+SSH_ARG_OPTIONS = frozenset("bcDEeFIiJLlmOopQRSWw")
+SSH_FLAGS = frozenset("46AaCfGgKkMNnqsTtVvXxYy")
+
+
+@dataclass(frozen=True)
+class SshCall:
+    """The parts of an `ssh` command line that rules and fixes need."""
+
+    index: int  # of the `ssh` word in the command's words
+    options: tuple[tuple[str, Word | None, int], ...]  # (letter, argument, index of its word)
+    host_index: int | None
+    command_start: int | None  # index of the first word of the remote command
+
+    def has_flag(self, letter: str) -> bool:
+        return any(opt == letter for opt, _, _ in self.options)
+
+    def option(self, letter: str) -> Word | None:
+        for opt, arg, _ in self.options:
+            if opt == letter:
+                return arg
+        return None
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """A command that makes a new layer."""
+
+    wrapper: str  # what the layer is called in messages: "ssh", "bash -c", "eval", ...
+    index: int  # the wrapper's word in the command's words: the HL111 anchor
+    words: tuple[Word, ...]  # the words whose values, joined with spaces, are the layer
+    remote: bool  # another host or container
+    shell: str  # the shell that parses the layer: "bash", "sh", "login" (remote login shell)
+    stdin_script: bool = False  # no string: the shell reads its script from stdin
+    ssh: SshCall | None = None
+
+
+def _static(word: Word) -> str | None:
+    return word.value if word.static else None
+
+
+def _basename(value: str) -> str:
+    return value.rsplit("/", 1)[-1]
+
+
+def parse_ssh(words: Sequence[Word], index: int) -> SshCall:
+    options: list[tuple[str, Word | None, int]] = []
+    i = index + 1
+    while i < len(words):
+        value = _static(words[i])
+        if value == "--":
+            i += 1
+            break
+        if value is None or not value.startswith("-") or len(value) < 2:
+            break
+        k = 1
+        while k < len(value):
+            letter = value[k]
+            if letter in SSH_ARG_OPTIONS:
+                if k + 1 < len(value):
+                    # An attached argument (`-p2222`): a synthetic word is enough here.
+                    options.append((letter, _slice_word(words[i], k + 1), i))
+                else:
+                    arg = words[i + 1] if i + 1 < len(words) else None
+                    options.append((letter, arg, i))
+                    i += 1
+                break
+            options.append((letter, None, i))
+            k += 1
+        i += 1
+    host_index = i if i < len(words) else None
+    command_start = i + 1 if host_index is not None and i + 1 < len(words) else None
+    return SshCall(index, tuple(options), host_index, command_start)
+
+
+def _slice_word(word: Word, start: int) -> Word:
+    return Word(
+        word.offsets[start],
+        word.end,
+        word.value[start:],
+        word.offsets[start:],
+        (),
+        (),
+        word.quoting,
+        word.globbing,
+    )
+
+
+def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    call = parse_ssh(words, i)
+    if call.has_flag("N") or call.has_flag("s") or call.has_flag("G") or call.has_flag("V"):
+        return None
+    if call.command_start is None:
+        return Invocation("ssh", i, (), True, "login", stdin_script=True, ssh=call)
+    return Invocation("ssh", i, tuple(words[call.command_start :]), True, "login", ssh=call)
+
+
+def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    name = _basename(words[i].value)
+    letters = ""
+    j = i + 1
+    while j < len(words):
+        value = _static(words[j])
+        if value is None:
+            break
+        if value in ("-o", "+o", "--rcfile", "--init-file", "-O", "+O"):
+            j += 2
+            continue
+        if value == "--":
+            j += 1
+            break
+        if value[:1] in "-+" and len(value) > 1:
+            letters += "c" if value == "--command" else value[1:] if value[1] != "-" else ""
+            j += 1
+            continue
+        break
+    if "c" in letters:
+        return Invocation(f"{name} -c", i, (words[j],), False, name) if j < len(words) else None
+    if "s" in letters or j >= len(words):
+        return Invocation(name, i, (), False, name, stdin_script=True)
+    return None  # `bash script.sh`: the layer is another file
+
+
+def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    if i + 1 >= len(words):
+        return None
+    return Invocation("eval", i, tuple(words[i + 1 :]), False, "bash")
+
+
+def _option_value(words: Sequence[Word], start: int, names: tuple[str, ...]) -> int | None:
+    """Index of the word that is the argument of one of `names` (`-c S`, `--command=S`)."""
+    for j in range(start, len(words)):
+        value = _static(words[j])
+        if value is None:
+            continue
+        if value in names and j + 1 < len(words):
+            return j + 1
+    return None
+
+
+def _named_string(
+    label: str, names: tuple[str, ...], remote: bool, shell: str
+) -> Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]:
+    def resolve_named(
+        words: Sequence[Word], i: int, wrappers: Mapping[str, str]
+    ) -> Invocation | None:
+        j = _option_value(words, i + 1, names)
+        if j is not None:
+            return Invocation(label, i, (words[j],), remote, shell)
+        for j in range(i + 1, len(words)):
+            value = _static(words[j]) or ""
+            for name in names:
+                if name.startswith("--") and value.startswith(name + "="):
+                    return Invocation(label, i, (_slice_word(words[j], len(name) + 1),), remote, shell)
+        return None
+
+    return resolve_named
+
+
+def _gcloud(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    rest = [_static(w) for w in words[i + 1 : i + 3]]
+    if rest != ["compute", "ssh"]:
+        return None
+    return _named_string("gcloud compute ssh", ("--command",), True, "login")(words, i, wrappers)
+
+
+def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    if i + 1 >= len(words) or _static(words[i + 1]) != "ssh":
+        return None
+    return _named_string("vagrant ssh", ("-c", "--command"), True, "login")(words, i, wrappers)
+
+
+_TMUX_ARG_OPTIONS = frozenset({"-s", "-n", "-t", "-c", "-e", "-x", "-y", "-F", "-l", "-f"})
+
+
+def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    j = i + 1
+    while j < len(words) and (_static(words[j]) or "").startswith("-"):
+        j += 1
+    if j >= len(words) or _static(words[j]) not in ("new-session", "new", "new-window",
+                                                      "neww", "split-window", "splitw",
+                                                      "respawn-pane", "respawn-window"):
+        return None
+    j += 1
+    while j < len(words):
+        value = _static(words[j]) or ""
+        if value in _TMUX_ARG_OPTIONS:
+            j += 2
+        elif value.startswith("-"):
+            j += 1
+        else:
+            break
+    if j >= len(words):
+        return None
+    if len(words) - j == 1:
+        return Invocation("tmux", i, (words[j],), False, "sh")
+    return resolve(words[j:], wrappers, offset=j)
+
+
+def _find(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    for j in range(i + 1, len(words)):
+        if _static(words[j]) in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = j + 1
+            while end < len(words) and _static(words[end]) not in (";", "+"):
+                end += 1
+            return resolve(words[j + 1 : end], wrappers, offset=j + 1)
+    return None
+
+
+def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    j = i + 1
+    exec_mode = False
+    while j < len(words):
+        value = _static(words[j]) or ""
+        if value in ("-n", "--interval", "-q", "--equexit"):
+            j += 2
+        elif value in ("-x", "--exec"):
+            exec_mode = True
+            j += 1
+        elif value.startswith("-"):
+            j += 1
+        else:
+            break
+    if j >= len(words):
+        return None
+    if exec_mode:
+        return resolve(words[j:], wrappers, offset=j)
+    return Invocation("watch", i, tuple(words[j:]), False, "sh")
+
+
+def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    j = _option_value(words, i + 1, ("-c", "--command"))
+    if j is not None:
+        return Invocation("flock -c", i, (words[j],), False, "sh")
+    k = i + 1
+    while k < len(words) and (_static(words[k]) or "").startswith("-"):
+        k += 2 if _static(words[k]) in ("-w", "--timeout", "-E", "--conflict-exit-code") else 1
+    return resolve(words[k + 1 :], wrappers, offset=k + 1) if k < len(words) else None
+
+
+def _container_exec(
+    arg_options: frozenset[str], label: str
+) -> Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]:
+    def resolve_exec(
+        words: Sequence[Word], i: int, wrappers: Mapping[str, str]
+    ) -> Invocation | None:
+        if i + 1 >= len(words) or _static(words[i + 1]) != "exec":
+            return None
+        j = i + 2
+        while j < len(words):
+            value = _static(words[j]) or ""
+            if value == "--":
+                j += 1
+                break
+            if value in arg_options:
+                j += 2
+            elif value.startswith("-"):
+                j += 1
+            else:
+                if label == "kubectl exec":
+                    # `kubectl exec POD -- CMD`: the command follows `--`.
+                    rest = [_static(w) for w in words[j:]]
+                    if "--" in rest:
+                        j += rest.index("--") + 1
+                        break
+                j += 1  # the container or pod
+                break
+        if j >= len(words):
+            return None
+        inner = resolve(words[j:], wrappers, offset=j)
+        if inner is None:
+            return None
+        return Invocation(
+            f"{label} {inner.wrapper}" if inner.wrapper else label,
+            i,
+            inner.words,
+            True,
+            inner.shell,
+            inner.stdin_script,
+            inner.ssh,
+        )
+
+    return resolve_exec
+
+
+_DOCKER_ARGS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file",
+                          "--detach-keys"})
+_KUBECTL_ARGS = frozenset({"-c", "--container", "-n", "--namespace", "--context", "-f",
+                           "--filename", "--pod-running-timeout", "--kubeconfig"})
+
+# Prefix commands: the number of option words that take an argument, per command.
+_PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
+    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user",
+                       "--group", "--chdir", "--host", "--prompt", "--role", "--type",
+                       "--other-user", "--close-from", "--command-timeout"}),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "nohup": frozenset(),
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "ionice": frozenset({"-c", "--class", "-n", "--classdata", "-p", "-P", "-u"}),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "setsid": frozenset(),
+    "time": frozenset({"-f", "--format", "-o", "--output"}),
+    "command": frozenset(),
+    "exec": frozenset({"-a"}),
+    "xargs": frozenset({"-I", "-n", "-P", "-d", "-L", "-s", "-a", "-E", "--max-args",
+                        "--max-procs", "--delimiter", "--max-lines", "--arg-file"}),
+    "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
+    "chroot": frozenset(),
+    "screen": frozenset({"-S", "-t", "-c", "-e", "-p", "-T", "-h", "-L", "-Logfile"}),
+}
+# Prefixes whose first non-option word is not the command (it is a duration, a directory...).
+_PREFIX_OPERANDS = {"timeout": 1, "chroot": 1}
+
+
+def _after_prefix(words: Sequence[Word], i: int) -> int | None:
+    """Index of the command that the prefix command words[i] runs, if any."""
+    name = _basename(words[i].value)
+    arg_options = _PREFIX_ARG_OPTIONS.get(name, frozenset())
+    j = i + 1
+    while j < len(words):
+        value = _static(words[j])
+        if value is None:
+            break
+        if value == "--":
+            j += 1
+            break
+        if name == "env" and "=" in value and not value.startswith("-"):
+            j += 1
+            continue
+        if name == "command" and value in ("-v", "-V"):
+            return None
+        if value in arg_options:
+            j += 2
+            continue
+        if value.startswith("-") and len(value) > 1:
+            j += 1
+            continue
+        break
+    j += _PREFIX_OPERANDS.get(name, 0)
+    return j if j < len(words) else None
+
+
+def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    j = _after_prefix(words, i)
+    return None if j is None else resolve(words[j:], wrappers, offset=j)
+
+
+def unwrap_prefixes(words: Sequence[Word]) -> int | None:
+    """Index of the real command behind `sudo`, `env`, `nohup`, `timeout`...; None if none."""
+    i = 0
+    while i < len(words) and words[i].static:
+        if _basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
+            return i
+        j = _after_prefix(words, i)
+        if j is None:
+            return None
+        i = j
+    return None
+
+
+def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    name = _basename(words[i].value)
+    return _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
+
+
+Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]
+
+WRAPPERS: dict[str, Resolver] = {
+    "ssh": _ssh,
+    "eval": _eval,
+    "su": _su,
+    "runuser": _su,
+    "gcloud": _gcloud,
+    "vagrant": _vagrant,
+    "tmux": _tmux,
+    "find": _find,
+    "watch": _watch,
+    "flock": _flock,
+    "docker": _container_exec(_DOCKER_ARGS, "docker exec"),
+    "podman": _container_exec(_DOCKER_ARGS, "podman exec"),
+    "kubectl": _container_exec(_KUBECTL_ARGS, "kubectl exec"),
+    **{name: _shell for name in SHELLS},
+    **{name: _prefix for name in _PREFIX_ARG_OPTIONS},
+}
+
+# What a user-configured wrapper may behave like (`wrappers = {myssh = "ssh"}`).
+WRAPPER_KINDS = {"ssh": _ssh, "shell": _shell, "eval": _eval, "prefix": _prefix}
+
+
+def resolve(
+    words: Sequence[Word], wrappers: Mapping[str, str] | None = None, offset: int = 0
+) -> Invocation | None:
+    """The layer that the command `words` starts, if any.
+
+    `wrappers` maps extra command names to a kind of WRAPPER_KINDS.  Word
+    indexes in the result count from the start of the original command
+    (`offset` is how many words were looked through already).
+    """
+    extra = wrappers or {}
+    if not words or not words[0].static:
+        return None
+    name = _basename(words[0].value)
+    resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
+    if resolver is None:
+        return None
+    found = resolver(words, 0, extra)
+    if found is None or offset == 0:
+        return found
+    return _shift(found, offset)
+
+
+def _shift(found: Invocation, offset: int) -> Invocation:
+    ssh = found.ssh
+    if ssh is not None:
+        ssh = SshCall(
+            ssh.index + offset,
+            tuple((o, a, k + offset) for o, a, k in ssh.options),
+            None if ssh.host_index is None else ssh.host_index + offset,
+            None if ssh.command_start is None else ssh.command_start + offset,
+        )
+    return Invocation(
+        found.wrapper,
+        found.index + offset,
+        found.words,
+        found.remote,
+        found.shell,
+        found.stdin_script,
+        ssh,
+    )

@@ -1,0 +1,133 @@
+"""Bash is the oracle: the de-quoter and the heredoc scanner agree with bash on the corpus.
+
+Words: every static word of every simple command of the real corpus (argv words,
+assignment words, redirection targets) is handed to bash as an argument of `printf
+'%s\\0'`, verbatim from the source, with pathname and brace expansion off; bash's
+NUL-separated output must equal `Word.received()`.  A static word has no expansion, so
+evaluating its source text runs nothing.
+
+Heredocs: the file's text is wrapped in a function definition that bash parses but never
+calls, and `declare -f` prints the function back; bash prints each here-document body
+as it read it (tabs of `<<-` already stripped), followed by its delimiter line.  The
+bodies bash prints must equal `Heredoc.literal_value()` for every heredoc whose body is
+literal: a quoted delimiter, or no `$`, backtick or backslash in it.
+
+Nothing from the corpus is executed: bash only parses the corpus text (`bash -n`, the
+function definition) and runs printf on words without expansions.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import pytest
+
+from corpus import CorpusFile, corpus_files, decode, encode
+from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.syntax import Script, parse_script
+from heredoc_lint.shell.words import Word
+
+BASH = ("bash", "--norc", "--noprofile")
+# Globbing and brace expansion off: a static word is then one argument, its source
+# text minus quoting.  extglob on: bash-completion is written for it, and `@(a|b)` is
+# a syntax error without it.
+PRELUDE = "set -f; set +B; shopt -s extglob\n"
+END = "__heredoc_lint_end__"
+FUNCTION = "__heredoc_lint_oracle"
+# `name=(...)`, `name+=(...)`: a compound array assignment (in `declare`, `local`, ...)
+# is not an argument printf could take: bash hands it to the builtin unexpanded.
+_COMPOUND_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=\(")
+
+
+# -- the oracle -------------------------------------------------------------------------
+
+
+def run_bash(script: str, *, timeout: float = 60) -> tuple[int, str, str]:
+    """Run a bash script given on stdin; return (exit code, stdout, stderr)."""
+    result = subprocess.run(
+        BASH, input=encode(script), capture_output=True, timeout=timeout, check=False
+    )
+    return result.returncode, decode(result.stdout), decode(result.stderr)
+
+
+def printf_line(source: str) -> str:
+    """A printf line printing the word written as `source` in a shell text."""
+    # A `#` that starts a word starts a comment; an empty quoted prefix keeps it a word.
+    prefix = '""' if source.startswith("#") else ""
+    return f"printf '%s\\0' {prefix}{source}\n"
+
+
+def bash_argv(sources: Sequence[str]) -> list[str] | None:
+    """What bash makes of each word written as in `sources`, or None on a bash error."""
+    script = PRELUDE + "".join(printf_line(s) for s in sources) + f"printf '%s\\0' {END}\n"
+    code, out, _ = run_bash(script)
+    values = out.split("\0")
+    if code != 0 or values[-2:] != [END, ""] or len(values) != len(sources) + 2:
+        return None
+    return values[: len(sources)]
+
+
+def sh_single_quote(text: str) -> str:
+    """bash's sh_single_quote: how `declare -f` prints a quoted heredoc delimiter."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def function_listing(text: str) -> str | None:
+    """`declare -f` of a function whose body is `text` (parsed by bash, never called)."""
+    script = f"shopt -s extglob\n{FUNCTION}() {{\n{text}\n}}\ndeclare -f {FUNCTION}\n"
+    code, out, _ = run_bash(script)
+    return out if code == 0 and out else None
+
+
+def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int] | None:
+    """Read a body printed from `start` up to its delimiter line; return (body, end)."""
+    pos = start
+    while pos <= len(listing):
+        nl = listing.find("\n", pos)
+        line_end = len(listing) if nl < 0 else nl
+        if listing[pos:line_end] == delimiter:
+            return listing[start:pos], line_end + 1
+        if nl < 0:
+            return None
+        pos = nl + 1
+    return None
+
+
+def bash_heredoc_bodies(
+    listing: str, heredocs: Sequence[tuple[str, bool, bool]]
+) -> list[str | None]:
+    """The bodies `declare -f` printed for heredocs given as (delimiter, quoted, strip_tabs).
+
+    `declare -f` prints a heredoc operator as `<<DELIM`, `<<-DELIM` or with the delimiter
+    single-quoted, then, after the end of the line, the body verbatim and the delimiter
+    alone on a line; several heredocs of one line follow one another in order.  The
+    bodies are found in the order bash reads them; None where one could not be found.
+    """
+    bodies: list[str | None] = []
+    header_cursor = 0  # after the previous heredoc's operator
+    body_cursor = 0  # after the previous heredoc's delimiter line
+    for delimiter, quoted, strip_tabs in heredocs:
+        word = sh_single_quote(delimiter) if quoted else delimiter
+        header = "<<" + ("-" if strip_tabs else "") + word
+        at = listing.find(header, header_cursor)
+        nl = listing.find("\n", at + len(header)) if at >= 0 else -1
+        if nl < 0:
+            bodies.append(None)
+            continue
+        header_cursor = at + len(header)
+        # An operator before the previous delimiter line shares its line with the
+        # previous heredoc's operator: its body follows the previous body directly.
+        start = body_cursor if at < body_cursor else nl + 1
+        found = _body_in_listing(listing, start, delimiter)
+        if found is None:
+            bodies.append(None)
+            continue
+        body, body_cursor = found
+        bodies.append(body)
+    return bodies
