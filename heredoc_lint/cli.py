@@ -6,12 +6,15 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from heredoc_lint import __version__
 from heredoc_lint.model import Severity
+
+if TYPE_CHECKING:
+    from heredoc_lint.runner import Result
 
 app = typer.Typer(
     add_completion=False,
@@ -29,6 +32,12 @@ class OutputFormat(str, Enum):
     concise = "concise"
     json = "json"
     github = "github"
+
+
+class FixStrategy(str, Enum):
+    base64 = "base64"
+    scp = "scp"
+    stdin = "stdin"
 
 
 class UsageError(Exception):
@@ -66,6 +75,10 @@ def check(
     statistics: Annotated[bool, typer.Option("--statistics", help="Print a count per code.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", help="Show tracebacks of internal errors.")] = False,
+    fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place.")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix, apply unsafe fixes too.")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Print fixes as a unified diff; write nothing.")] = False,
+    fix_strategy: Annotated[FixStrategy, typer.Option(help="How remote heredocs are rewritten.")] = FixStrategy.base64,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")] = False,
 ) -> None:
     """Check shell scripts (the default command)."""
@@ -78,6 +91,10 @@ def check(
             severity=severity,
             exclude=tuple(exclude or ()),
             verbose=verbose,
+            fix=fix,
+            unsafe_fixes=unsafe_fixes,
+            diff=diff,
+            fix_strategy=fix_strategy.value,
         )
     except UsageError as error:
         _fail(str(error))
@@ -88,6 +105,14 @@ def check(
         typer.echo(f"heredoc-lint: {note}", err=True)
     from heredoc_lint import output
 
+    if diff:
+        sys.stdout.write("".join(result.diffs))
+        raise typer.Exit(result.exit_code)
+    if result.fixed_text is not None:
+        sys.stdout.write(result.fixed_text)  # stdin or --command: the fixed text is the output
+        for report in result.reports:
+            sys.stderr.write(output.render_concise([report]))
+        raise typer.Exit(result.exit_code)
     if statistics:
         sys.stdout.write(output.render_statistics(result.reports))
     elif output_format is OutputFormat.text:
@@ -98,6 +123,8 @@ def check(
                 line for line in rendered.splitlines() if not line.startswith(("Found ", "[*]"))
             ) + ("\n" if rendered else "")
         sys.stdout.write(rendered)
+        if not quiet:
+            sys.stdout.write(_fix_summary(result, fix, unsafe_fixes))
     else:
         sys.stdout.write(output.RENDERERS[output_format.value](result.reports))
     raise typer.Exit(result.exit_code)
@@ -124,6 +151,18 @@ def rules_table() -> None:
     for r in RULES:
         typer.echo(f"{r.code:<7} {r.name:<34} {r.severity.value:<8} "
                    f"{'yes' if r.fixable else 'no ':<4} {r.summary}")
+
+
+def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:
+    lines = []
+    if fix:
+        remaining = sum(len(r.findings) for r in result.reports)
+        lines.append(f"Fixed {result.fixed} finding{'s' if result.fixed != 1 else ''}, "
+                     f"{remaining} remaining.")
+    hidden = result.unsafe_fixable()
+    if hidden and not unsafe_fixes:
+        lines.append(f"{hidden} more fixable with `--fix --unsafe-fixes`.")
+    return "".join(line + "\n" for line in lines)
 
 
 def _fail(message: str) -> typer.Exit:

@@ -108,22 +108,22 @@ def discover(
     return sources, skipped
 
 
-def read_text(path: Path) -> tuple[str | None, str | None, str]:
-    """(text, reason it was not read, encoding) for a file to check."""
+def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
+    """(text, reason it was not read, encoding, raw bytes) for a file to check."""
     try:
         if not path.is_file():
-            return None, "not a regular file", ""
+            return None, "not a regular file", "", None
         size = path.stat().st_size
         if size > MAX_BYTES:
-            return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", ""
+            return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
         data = path.read_bytes()
     except OSError as error:
-        return None, error.strerror or str(error), ""
+        return None, f"cannot read: {error.strerror or error}", "", None
     if b"\0" in data[:8192]:
-        return None, "binary file, skipped", ""
+        return None, "binary file, skipped", "", None
     try:
         if data.startswith(b"\xef\xbb\xbf"):
-            return data[3:].decode("utf-8"), None, "utf-8-sig"
-        return data.decode("utf-8"), None, "utf-8"
+            return data[3:].decode("utf-8"), None, "utf-8-sig", data
+        return data.decode("utf-8"), None, "utf-8", data
     except UnicodeDecodeError:
-        return data.decode("latin-1"), None, "latin-1"
+        return data.decode("latin-1"), None, "latin-1", data

@@ -48,6 +48,7 @@ class Layer:
     local_expansions: tuple[LocalExpansion, ...] = ()
     continuations: tuple[int, ...] = ()  # backslash-newlines the parent shell deletes
     source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
+    parent_offsets: tuple[int, ...] = ()  # parent text offset of each character (+ the end)
 
     def file_offset(self, index: int) -> int:
         if self.offsets is None:
@@ -82,9 +83,10 @@ def file_layer(text: str, cmdline: str | None = None) -> Layer:
     return Layer(text, None, 0, parse_script(text), cmdline=cmdline)
 
 
-def _join_words(parent: Layer, words: tuple[Word, ...]) -> tuple[str, tuple[int, ...],
-                                                                tuple[LocalExpansion, ...],
-                                                                tuple[int, ...]]:
+def _join_words(
+    words: tuple[Word, ...],
+) -> tuple[str, tuple[int, ...], tuple[LocalExpansion, ...], tuple[int, ...]]:
+    """The layer text ssh (or eval) makes of `words`, and where each character came from."""
     parts: list[str] = []
     offsets: list[int] = []
     expansions: list[LocalExpansion] = []
@@ -93,41 +95,46 @@ def _join_words(parent: Layer, words: tuple[Word, ...]) -> tuple[str, tuple[int,
     for n, word in enumerate(words):
         if n:
             parts.append(" ")
-            offsets.append(parent.file_offset(words[n - 1].end))
+            offsets.append(words[n - 1].end)
             base += 1
         parts.append(word.value)
-        offsets.extend(parent.file_offset(o) for o in word.offsets[:-1])
+        offsets.extend(word.offsets[:-1])
         expansions.extend(
             LocalExpansion(base + e.start, base + e.end, e, word.offsets[e.start])
             for e in word.expansions
         )
         continuations.extend(base + k for k in word.continuations)
         base += len(word.value)
-    offsets.append(parent.file_offset(words[-1].end) if words else 0)
+    offsets.append(words[-1].end if words else 0)
     return "".join(parts), tuple(offsets), tuple(expansions), tuple(continuations)
 
 
-def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
-    text, offsets, expansions, continuations = _join_words(parent, invocation.words)
-    # Positions the parent already expands are the parent's findings, not ours.
+def _child(parent: Layer, text: str, parent_offsets: tuple[int, ...], command: Command,
+           invocation: Invocation, kind: str, **extra: object) -> Layer:
     shell = invocation.shell if invocation.shell != "login" else "bash"
     return Layer(
         text,
-        offsets,
+        tuple(parent.file_offset(o) for o in parent_offsets),
         parent.depth + 1,
         parse_script(text),
         wrapper=invocation.wrapper,
-        kind="string",
+        kind=kind,
         remote=invocation.remote or parent.remote,
         shell=shell,
-        cmdline=f"{shell} -c {text}",
+        cmdline=f"{shell} -c {text}" if kind == "string" else None,
         parent=parent,
         command=command,
         invocation=invocation,
-        local_expansions=expansions,
-        continuations=continuations,
-        source_words=invocation.words,
+        parent_offsets=parent_offsets,
+        **extra,  # type: ignore[arg-type]
     )
+
+
+def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
+    text, offsets, expansions, continuations = _join_words(invocation.words)
+    return _child(parent, text, offsets, command, invocation, "string",
+                  local_expansions=expansions, continuations=continuations,
+                  source_words=invocation.words)
 
 
 def _stdin_layer(
@@ -137,22 +144,9 @@ def _stdin_layer(
         return None  # expanded by the parent first: see HL107, which reports it there
     pieces = heredoc.body_lines(parent.text)
     text = "".join(line for _, line in pieces)
-    offsets = [parent.file_offset(start + k) for start, line in pieces for k in range(len(line))]
-    offsets.append(parent.file_offset(heredoc.body_end))
-    return Layer(
-        text,
-        tuple(offsets),
-        parent.depth + 1,
-        parse_script(text),
-        wrapper=invocation.wrapper,
-        kind="stdin",
-        remote=invocation.remote or parent.remote,
-        shell=invocation.shell if invocation.shell != "login" else "bash",
-        cmdline=None,
-        parent=parent,
-        command=command,
-        invocation=invocation,
-    )
+    offsets = [start + k for start, line in pieces for k in range(len(line))]
+    offsets.append(heredoc.body_end)
+    return _child(parent, text, tuple(offsets), command, invocation, "stdin")
 
 
 def child_layers(layer: Layer, wrappers: Mapping[str, str] | None = None) -> Iterator[Layer]:

@@ -35,11 +35,21 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class NewFile:
+    """A file a fix creates beside the one it edits (the scp strategy's body)."""
+
+    path: str  # relative to the directory of the fixed file
+    content: bytes
+    mode: int = 0o644
+
+
+@dataclass(frozen=True)
 class Fix:
     edits: tuple[Edit, ...]
     applicability: Applicability
     message: str
     strategy: str | None = None
+    new_files: tuple[NewFile, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
 import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from heredoc_lint.discover import discover, read_text
-from heredoc_lint.engine import Settings, check_shell
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.fixer import applicable
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
+from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
 
 
 @dataclass(frozen=True)
@@ -20,9 +23,17 @@ class Options:
     severity: Severity = Severity.WARNING
     exclude: tuple[str, ...] = ()
     verbose: bool = False
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    fix_strategy: str = "base64"
 
     def settings(self) -> Settings:
-        return Settings(select=self.select, ignore=self.ignore)
+        return Settings(select=self.select, ignore=self.ignore, fix_strategy=self.fix_strategy)
+
+    @property
+    def fixing(self) -> bool:
+        return self.fix or self.diff
 
 
 @dataclass
@@ -30,21 +41,47 @@ class Result:
     reports: list[FileReport] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     failed: bool = False  # unreadable input or an internal error: exit 2
+    fixed: int = 0
+    diffs: list[str] = field(default_factory=list)
+    fixed_text: str | None = None  # for stdin and --command: the fixed text to print
 
     @property
     def exit_code(self) -> int:
         if self.failed:
             return 2
+        if self.diffs:
+            return 1
         return 1 if any(r.findings for r in self.reports) else 0
+
+    def unsafe_fixable(self) -> int:
+        return sum(
+            1 for r in self.reports for f in r.findings
+            if applicable(f.fix, unsafe=True) and not applicable(f.fix, unsafe=False)
+        )
 
 
 def _visible(findings: list[Finding], severity: Severity) -> tuple[Finding, ...]:
     return tuple(f for f in findings if f.severity.rank >= severity.rank)
 
 
-def _check(options: Options, result: Result, name: str, text: str, *, command: bool) -> None:
+def _check(
+    options: Options,
+    result: Result,
+    name: str,
+    text: str,
+    *,
+    command: bool,
+    path: Path | None = None,
+    encoding: str = "utf-8",
+    original: bytes | None = None,
+) -> None:
     try:
-        findings = check_shell(text, name, options.settings(), command=command)
+        findings: list[Finding] | None = None
+        if options.fixing:
+            text, findings = _fix(options, result, name, text, command=command, path=path,
+                                  encoding=encoding, original=original)
+        if findings is None:
+            findings = check_shell(text, name, options.settings(), command=command)
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
             traceback.print_exc()
@@ -52,6 +89,50 @@ def _check(options: Options, result: Result, name: str, text: str, *, command: b
         result.failed = True
         return
     result.reports.append(FileReport(name, text, _visible(findings, options.severity)))
+
+
+def _fix(
+    options: Options,
+    result: Result,
+    name: str,
+    text: str,
+    *,
+    command: bool,
+    path: Path | None,
+    encoding: str,
+    original: bytes | None,
+) -> tuple[str, list[Finding] | None]:
+    """Fix `text`; write it (or its diff); return the text to report on, and its findings."""
+    from heredoc_lint.layers import file_layer
+
+    if file_layer(text).script.errors:
+        result.notes.append(f"{name}: not fixed: the file does not parse")
+        return text, None
+    outcome = fix_shell(text, name, options.settings(), unsafe=options.unsafe_fixes,
+                        command=command)
+    if outcome.error:
+        result.notes.append(f"{name}: {outcome.error}")
+    if outcome.text == text:
+        return text, list(outcome.remaining)
+    if options.diff:
+        result.diffs.append("".join(difflib.unified_diff(
+            text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
+            fromfile=f"a/{name}", tofile=f"b/{name}")))
+        return text, None
+    if path is None:
+        result.fixed_text = outcome.text
+        result.fixed += outcome.fixed
+        return outcome.text, list(outcome.remaining)
+    try:
+        for new in outcome.new_files:
+            create_beside(path, new)
+        replace_atomically(path, encode(outcome.text, encoding), original)
+    except WriteError as error:
+        result.notes.append(str(error))
+        result.failed = True
+        return text, None
+    result.fixed += outcome.fixed
+    return outcome.text, list(outcome.remaining)
 
 
 def run(
@@ -76,11 +157,12 @@ def run(
         result.notes.append(f"{skipped.path}: {skipped.reason}")
         result.failed = True
     for source in sources:
-        text, reason, _ = read_text(source.path)
+        text, reason, encoding, original = read_text(source.path)
         if text is None:
             result.notes.append(f"{source.path}: {reason}")
             if reason and "skipped" not in reason:
                 result.failed = True
             continue
-        _check(options, result, str(source.path), text, command=False)
+        _check(options, result, str(source.path), text, command=False, path=source.path,
+               encoding=encoding, original=original)
     return result

@@ -51,26 +51,52 @@ _COMPOUND_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=\(")
 def run_bash(script: str, *, timeout: float = 60) -> tuple[int, str, str]:
     """Run a bash script given on stdin; return (exit code, stdout, stderr)."""
     result = subprocess.run(
-        BASH, input=encode(script), capture_output=True, timeout=timeout, check=False
+        BASH,
+        input=encode(script),
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+        env={**os.environ, "LC_ALL": "C.UTF-8"},  # `$'\u00e9'` is UTF-8 in the model
     )
     return result.returncode, decode(result.stdout), decode(result.stderr)
 
 
 def printf_line(source: str) -> str:
-    """A printf line printing the word written as `source` in a shell text."""
+    """A printf line printing the word written as `source`, then a \1 separator."""
     # A `#` that starts a word starts a comment; an empty quoted prefix keeps it a word.
     prefix = '""' if source.startswith("#") else ""
-    return f"printf '%s\\0' {prefix}{source}\n"
+    return f"printf '%s\\0' {prefix}{source}\nprintf '\\1\\0'\n"
 
 
-def bash_argv(sources: Sequence[str]) -> list[str] | None:
-    """What bash makes of each word written as in `sources`, or None on a bash error."""
-    script = PRELUDE + "".join(printf_line(s) for s in sources) + f"printf '%s\\0' {END}\n"
-    code, out, _ = run_bash(script)
+def bash_argv(
+    sources: Sequence[str], brace_expansion: Sequence[bool] | None = None
+) -> list[list[str]] | None:
+    """The arguments bash makes of each word written as in `sources`; None on an error.
+
+    Pathname expansion is off; brace expansion is on for the words `brace_expansion`
+    says (default: none).
+    """
+    lines = [PRELUDE]
+    on = False
+    for k, source in enumerate(sources):
+        want = bool(brace_expansion and brace_expansion[k])
+        if want != on:
+            lines.append("set -B\n" if want else "set +B\n")
+            on = want
+        lines.append(printf_line(source))
+    lines.append(f"printf '%s\\0' {END}\n")
+    code, out, _ = run_bash("".join(lines))
     values = out.split("\0")
-    if code != 0 or values[-2:] != [END, ""] or len(values) != len(sources) + 2:
+    if code != 0 or values[-2:] != [END, ""]:
         return None
-    return values[: len(sources)]
+    groups: list[list[str]] = [[]]
+    for value in values[:-2]:
+        if value == "\1":
+            groups.append([])
+        else:
+            groups[-1].append(value)
+    groups.pop()  # after the last separator
+    return groups if len(groups) == len(sources) else None
 
 
 def sh_single_quote(text: str) -> str:

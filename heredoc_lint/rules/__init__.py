@@ -13,6 +13,15 @@ _MODULES = (
     "hl101_heredoc_in_remote_string",
     "hl102_client_side_expansion",
     "hl103_pkill_self_match",
+    "hl104_remote_background_holds_session",
+    "hl105_ssh_swallows_loop_stdin",
+    "hl106_ssh_argument_rejoin",
+    "hl107_unquoted_heredoc_to_remote",
+    "hl108_scp_port_flag",
+    "hl109_sudo_redirect",
+    "hl110_local_operator_after_ssh",
+    "hl111_nested_quoting_depth",
+    "hl112_heredoc_terminator",
 )
 
 RULES: tuple[Rule, ...] = tuple(

@@ -42,8 +42,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding, Fix, Severity
+from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.rules.base import Context, Rule, finding
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
@@ -118,11 +120,23 @@ def _classify(layer: Layer, item: LocalExpansion) -> tuple[Severity, str]:
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if layer.kind != "string":
         return
+    fixes: dict[Heredoc, Fix | None] = {}
+
+    def fix_at(index: int) -> Fix | None:
+        """Inside a quoted heredoc the HL101 rewrite delivers the literal body."""
+        heredoc = layer.heredoc_at(index)
+        if heredoc is None or not heredoc.quoted:
+            return None
+        if heredoc not in fixes:
+            fixes[heredoc] = heredoc_fix(layer, heredoc, context.fix_strategy)
+        return fixes[heredoc]
+
     for item in layer.local_expansions:
         if item.expansion.kind == "tilde" or _expanded_by_grandparent(layer, item):
             continue
         severity, message = _classify(layer, item)
-        yield finding(layer, "HL102", severity, message, item.start, item.end)
+        yield finding(layer, "HL102", severity, message, item.start, item.end,
+                      fix_at(item.start))
     for index in layer.continuations:
         delimiter = _inside_quoted_heredoc(layer, index)
         if delimiter is None:
@@ -135,6 +149,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"in the quoted '{delimiter}' heredoc the two lines arrive joined",
             index,
             index + 1,
+            fix_at(index),
         )
 
 

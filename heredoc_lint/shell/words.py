@@ -12,16 +12,24 @@ A `Word` keeps two views of what a shell makes of the text:
 
 `offsets[i]` is the offset, in the text the word was read from, of the source
 character that produced `value[i]`; `offsets[len(value)]` is the word's end.
+
+The rules are bash's (checked against bash itself by tests/test_oracle_bash.py), in a
+UTF-8 locale, with two expansions left as flags rather than expansions: `globbing`
+(pathname expansion) and `braces` (brace expansion) may turn one static word into
+several arguments, or into other text.  A `$'...'` string is a byte string in bash: a
+byte that is no part of valid UTF-8 (`$'\\xe9'`) becomes the surrogate-escape character
+for it (U+DCE9), as `bytes.decode("utf-8", "surrogateescape")` does.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
 
-class Quoting(str, Enum):
+class Quoting(str, Enum):  # noqa: UP042 - str() of members is relied on
     UNQUOTED = "unquoted"
     SINGLE = "single"
     DOUBLE = "double"
@@ -49,7 +57,8 @@ class Word:
     expansions: tuple[Expansion, ...] = ()
     continuations: tuple[int, ...] = ()  # value indices of kept backslash-newlines
     quoting: frozenset[Quoting] = frozenset()
-    globbing: bool = False  # an unquoted *, ? or [ : pathname expansion may change it
+    globbing: bool = False  # an unquoted *, ?, [ or extglob `@(`: pathname expansion
+    braces: bool = False  # an unquoted `{` ... `,` or `..` ... `}`: brace expansion
 
     @property
     def static(self) -> bool:
@@ -59,7 +68,7 @@ class Word:
         """The value the callee gets, for a static word."""
         if not self.continuations:
             return self.value
-        skip = set()
+        skip: set[int] = set()
         for k in self.continuations:
             skip.update((k, k + 1))
         return "".join(c for i, c in enumerate(self.value) if i not in skip)
@@ -77,55 +86,375 @@ class ExpansionNode:
     name: str
 
 
+# -- $'...' ----------------------------------------------------------------------------
+
 _SIMPLE_ESCAPES = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "?": "?",
+    "a": 0x07,
+    "b": 0x08,
+    "e": 0x1B,
+    "E": 0x1B,
+    "f": 0x0C,
+    "n": 0x0A,
+    "r": 0x0D,
+    "t": 0x09,
+    "v": 0x0B,
+    "\\": 0x5C,
+    "'": 0x27,
+    '"': 0x22,
+    "?": 0x3F,
 }
 _OCTAL = frozenset("01234567")
 _HEX = frozenset("0123456789abcdefABCDEF")
+_UNICODE_DIGITS = {"x": 2, "u": 4, "U": 8}
 
 
-def _ansi_escape(text: str, i: int, end: int) -> tuple[str, int]:
-    """Decode one `$'...'` escape whose backslash is at i; return (chars, next index)."""
-    c = text[i + 1] if i + 1 < end else ""
+# The largest code point of each UTF-8 length, up to bash's 31-bit extension.
+_UTF8_LIMITS = (0x80, 0x800, 0x10000, 0x200000, 0x4000000, 0x80000000)
+
+
+def _utf8(code: int) -> bytes:
+    """bash's u32toutf8: UTF-8 extended to 31 bits, surrogates included; b"" beyond."""
+    count = next((n + 1 for n, limit in enumerate(_UTF8_LIMITS) if code < limit), 0)
+    if count <= 1:
+        return bytes((code,)) if count else b""
+    lead = (0xFF00 >> count) & 0xFF  # 110xxxxx, 1110xxxx, ...
+    tail = [0x80 | ((code >> (6 * k)) & 0x3F) for k in reversed(range(count - 1))]
+    return bytes((lead | (code >> (6 * (count - 1))), *tail))
+
+
+def _ansi_escape(body: str, i: int) -> tuple[bytes, int]:
+    """Decode the escape whose backslash is at body[i]; return (bytes, next index).
+
+    `body` is the text between `$'` and the closing quote, so nothing here can run
+    past the string.
+    """
+    c = body[i + 1] if i + 1 < len(body) else ""
     if c in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[c], i + 2
+        return bytes((_SIMPLE_ESCAPES[c],)), i + 2
     if c in _OCTAL:
         j = i + 1
-        while j < end and j < i + 4 and text[j] in _OCTAL:
+        while j < len(body) and j < i + 4 and body[j] in _OCTAL:
             j += 1
-        return chr(int(text[i + 1 : j], 8) & 0xFF), j
-    if c in ("x", "u", "U"):
-        limit = {"x": 2, "u": 4, "U": 8}[c]
+        return bytes((int(body[i + 1 : j], 8) & 0xFF,)), j
+    if c in _UNICODE_DIGITS:
         j = i + 2
-        while j < end and j < i + 2 + limit and text[j] in _HEX:
+        while j < len(body) and j < i + 2 + _UNICODE_DIGITS[c] and body[j] in _HEX:
             j += 1
-        if j == i + 2:
-            return text[i : i + 2], i + 2
-        code = int(text[i + 2 : j], 16)
-        if c == "x":
-            return chr(code), j
-        try:
-            return chr(code), j
-        except (ValueError, OverflowError):
-            return text[i:j], j
-    if c == "c" and i + 2 < end:
-        ctrl = text[i + 2]
-        if ctrl == "\\" and i + 3 < end and text[i + 3] == "\\":
-            return "\x1c", i + 4
-        return chr(ord(ctrl.upper()) & 0x1F) if ord(ctrl) < 128 else ctrl, i + 3
-    return "\\" + c, i + 2
+        if j == i + 2:  # no digit: the backslash and the letter stay
+            return _encode(body[i : i + 2]), j
+        code = int(body[i + 2 : j], 16)
+        # \xHH is one byte; \u and \U are characters, encoded for the (UTF-8) locale.
+        return (bytes((code,)) if c == "x" else _utf8(code)), j
+    if c == "c" and i + 2 < len(body):
+        # `\c\\` is one control character; `?` is DEL (bash's TOCTRL).
+        skip = 2 if body[i + 2] == "\\" and body[i + 3 : i + 4] == "\\" else 1
+        ctrl = _encode(body[i + 2])[0]
+        code = 0x7F if ctrl == 0x3F else ord(chr(ctrl).upper()) & 0x1F if ctrl < 0x80 else ctrl
+        return bytes((code,)), i + 2 + skip
+    # An unknown escape, or `\c` ending the string: kept as written.
+    return _encode(body[i : i + 2]), i + 2
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _ansi_string(text: str, start: int, end: int) -> tuple[int, list[tuple[str, int]]]:
+    """Decode the `$'...'` whose `$` is at start; return (index after it, [(char, source)]).
+
+    bash first finds the closing quote (a backslash escapes any character, the quote
+    included), then decodes the escapes into bytes; a NUL byte ends the string.
+    """
+    close = start + 2
+    while close < end and text[close] != "'":
+        close += 2 if text[close] == "\\" else 1
+    close = min(close, end)
+    body = text[start + 2 : close]
+    data = bytearray()
+    sources: list[int] = []  # source offset of each byte
+    i = 0
+    while i < len(body):
+        if body[i] == "\\":
+            chunk, j = _ansi_escape(body, i)
+        else:
+            chunk, j = _encode(body[i]), i + 1
+        data += chunk
+        sources += [start + 2 + i] * len(chunk)
+        i = j
+    if 0 in data:  # bash's result is a C string: it stops at the first NUL
+        del data[data.index(0) :]
+    chars: list[tuple[str, int]] = []
+    pos = 0
+    for ch in data.decode("utf-8", "surrogateescape"):
+        chars.append((ch, sources[pos]))
+        pos += len(_encode(ch))
+    return close + 1, chars
+
+
+# -- expansions the parser did not report -----------------------------------------------
+
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+_SPECIAL = frozenset("@*#?$!-0123456789")
+_CLOSERS = {"{": "}", "(": ")", "[": "]"}
+
+
+def _fallback_dollar(text: str, i: int, end: int) -> ExpansionNode | None:
+    """The expansion a `$` at i starts, when the parser reported none there.
+
+    tree-sitter-bash misses some (`zfoo$$` is read as a word and a lone `$`); bash does
+    not, so the word must not look static.  The span is approximate (brackets are
+    matched without regard to quoting), which is enough to mark the word.
+    """
+    nxt = text[i + 1] if i + 1 < end else ""
+    if nxt in _NAME_START:
+        stop = i + 1
+        while stop < end and text[stop] in _NAME_CHARS:
+            stop += 1
+        return ExpansionNode(stop, "variable", text[i + 1 : stop])
+    if nxt in _SPECIAL:
+        kind = "positional" if nxt.isdigit() and nxt != "0" else "special"
+        return ExpansionNode(i + 2, kind, nxt)
+    if nxt in _CLOSERS:
+        stop = _matching(text, i + 1, end, nxt, _CLOSERS[nxt])
+        kind = {"{": "variable", "(": "command", "[": "arithmetic"}[nxt]
+        if text.startswith("((", i + 1):
+            kind = "arithmetic"
+        return ExpansionNode(stop, kind, "")
+    return None  # `$` before anything else is a literal dollar
+
+
+def _matching(text: str, i: int, end: int, opener: str, closer: str) -> int:
+    depth = 0
+    while i < end:
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == opener:
+            depth += 1
+        elif text[i] == closer:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return end
+
+
+def _fallback_backtick(text: str, i: int, end: int) -> ExpansionNode:
+    j = i + 1
+    while j < end and text[j] != "`":
+        j += 2 if text[j] == "\\" else 1
+    stop = min(j + 1, end)
+    return ExpansionNode(stop, "backtick", text[i + 1 : stop - 1].strip())
+
+
+# -- tilde ------------------------------------------------------------------------------
+
+# `name=`, `name[sub]=`, `name+=`: bash tilde-expands after the `=` and after each `:` of
+# such a word, even as an argument of an ordinary command (outside POSIX mode).
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
+_TILDE_CANCELS = frozenset("\\'\"$`")
+
+
+def _tilde_end(text: str, i: int, end: int, in_assignment: bool) -> int | None:
+    """End of the tilde prefix whose `~` is at i, or None when bash leaves the `~` alone.
+
+    bash reads the prefix up to the first `/` (or `:` in an assignment word); a quote
+    or backslash in it cancels the expansion, and so does a `$` or backtick (no login
+    name holds one: the lookup fails and the `~` stays).  The login name itself ends
+    at a `:` too.
+    """
+    name_end: int | None = None
+    j = i + 1
+    while j < end and text[j] != "/" and not (in_assignment and text[j] == ":"):
+        if text[j] in _TILDE_CANCELS:
+            return None
+        if text[j] == ":" and name_end is None:
+            name_end = j
+        j += 1
+    return j if name_end is None else name_end
+
+
+# -- the de-quoter ----------------------------------------------------------------------
+
+
+class _Dequoter:
+    """One pass over the word's source, bash's quote removal with offsets."""
+
+    def __init__(self, text: str, start: int, end: int, nodes: Mapping[int, ExpansionNode]):
+        self.text = text
+        self.start = start
+        self.end = end
+        self.nodes = nodes
+        self.out: list[str] = []
+        self.offs: list[int] = []
+        self.expansions: list[Expansion] = []
+        self.continuations: list[int] = []
+        self.quoting: set[Quoting] = set()
+        self.globbing = False
+        self.brace_state = 0  # 1: an unquoted `{`; 2: then a `,` or `..`; 3: then `}`
+        self.last_unquoted = -1  # offset of the last unquoted literal character
+        match = _ASSIGNMENT.match(text, start, end)
+        self.assignment_eq = match.end() - 1 if match else None  # offset of its `=`
+
+    # -- output -------------------------------------------------------------------------
+    def emit(self, chars: str, at: int) -> None:
+        for ch in chars:
+            self.out.append(ch)
+            self.offs.append(at)
+
+    def emit_source(self, a: int, b: int) -> None:
+        self.out.extend(self.text[a:b])
+        self.offs.extend(range(a, b))
+
+    def expansion(self, i: int, node: ExpansionNode, quoted: bool) -> int:
+        first = len(self.out)
+        self.emit_source(i, node.end)
+        self.expansions.append(Expansion(first, len(self.out), node.kind, node.name, quoted))
+        return node.end
+
+    def word(self) -> Word:
+        if not self.quoting:
+            self.quoting.add(Quoting.UNQUOTED)
+        return Word(
+            self.start,
+            self.end,
+            "".join(self.out),
+            (*self.offs, self.end),
+            tuple(self.expansions),
+            tuple(self.continuations),
+            frozenset(self.quoting),
+            self.globbing,
+            self.brace_state == 3,
+        )
+
+    # -- reading ------------------------------------------------------------------------
+    def run(self) -> Word:
+        i = self.start
+        while i < self.end:
+            i = self.unquoted(i)
+        return self.word()
+
+    def found_expansion(self, i: int, quoted: bool) -> int | None:
+        """If an expansion starts at i, emit it and return where it ends."""
+        node = self.nodes.get(i)
+        if node is None or node.end > self.end:
+            c = self.text[i]
+            if c == "$":
+                node = _fallback_dollar(self.text, i, self.end)
+            elif c == "`":
+                node = _fallback_backtick(self.text, i, self.end)
+        if node is None:
+            return None
+        return self.expansion(i, node, quoted)
+
+    def unquoted(self, i: int) -> int:
+        text, c = self.text, self.text[i]
+        nxt = text[i + 1] if i + 1 < self.end else ""
+        if c == "$" and nxt == "'":
+            return self.ansi(i)
+        if c == "$" and nxt == '"':  # $"...": a translatable string; no catalog, same text
+            return self.double(i + 2)
+        stop = self.found_expansion(i, quoted=False)
+        if stop is not None:
+            return stop
+        if c == "'":
+            return self.single(i)
+        if c == '"':
+            return self.double(i + 1)
+        if c == "\\":
+            return self.backslash(i, nxt)
+        if c == "~" and self.tilde_allowed(i):
+            stop = self.tilde(i)
+            if stop is not None:
+                return stop
+        self.quoting.add(Quoting.UNQUOTED)
+        self.note_pattern(i)
+        self.emit(c, i)
+        return i + 1
+
+    def backslash(self, i: int, nxt: str) -> int:
+        if nxt == "\n":
+            return i + 2  # line continuation: gone before anything else sees the word
+        if not nxt:  # a lone backslash at the end of the word stays
+            self.emit("\\", i)
+            return i + 1
+        self.quoting.add(Quoting.ESCAPED)
+        self.emit(nxt, i + 1)
+        return i + 2
+
+    def single(self, i: int) -> int:
+        self.quoting.add(Quoting.SINGLE)
+        close = self.text.find("'", i + 1, self.end)
+        close = self.end if close < 0 else close
+        self.emit_source(i + 1, close)
+        return close + 1
+
+    def double(self, i: int) -> int:
+        """Read a double-quoted string whose content starts at i; return after it."""
+        self.quoting.add(Quoting.DOUBLE)
+        text = self.text
+        while i < self.end:
+            c = text[i]
+            if c == '"':
+                return i + 1
+            nxt = text[i + 1] if i + 1 < self.end else ""
+            if c == "\\" and nxt in ("$", "`", '"', "\\", "\n"):
+                if nxt == "\n":
+                    self.continuations.append(len(self.out))
+                    self.emit_source(i, i + 2)
+                else:
+                    self.emit(nxt, i + 1)
+                i += 2
+                continue
+            stop = self.found_expansion(i, quoted=True) if c in "$`" or i in self.nodes else None
+            if stop is not None:
+                i = stop
+                continue
+            self.emit(c, i)
+            i += 1
+        return self.end
+
+    def ansi(self, i: int) -> int:
+        self.quoting.add(Quoting.ANSI)
+        stop, chars = _ansi_string(self.text, i, self.end)
+        for ch, at in chars:
+            self.emit(ch, at)
+        return stop
+
+    # -- tilde, patterns ----------------------------------------------------------------
+    def tilde_allowed(self, i: int) -> bool:
+        """A tilde prefix starts a word, or follows an assignment word's `=` or one of
+        its unquoted `:`."""
+        if i == self.start:
+            return True
+        if self.assignment_eq is None:
+            return False
+        return i - 1 == self.assignment_eq or self.unquoted_before(i, ":")
+
+    def unquoted_before(self, i: int, char: str) -> bool:
+        """Is text[i - 1] the unquoted `char`?"""
+        return self.last_unquoted == i - 1 and self.text[i - 1] == char
+
+    def tilde(self, i: int) -> int | None:
+        stop = _tilde_end(self.text, i, self.end, self.assignment_eq is not None)
+        if stop is None:
+            return None
+        node = ExpansionNode(stop, "tilde", self.text[i + 1 : stop])
+        return self.expansion(i, node, quoted=False)
+
+    def note_pattern(self, i: int) -> None:
+        """Track the unquoted characters that make pathname or brace expansion."""
+        c = self.text[i]
+        if c in "*?[" or (c == "(" and self.text[i - 1 : i] in ("@", "!", "+")):
+            self.globbing = True
+        if c == "{" and self.text[i - 1 : i] != "$" and self.brace_state == 0:
+            self.brace_state = 1
+        elif self.brace_state == 1 and (c == "," or (c == "." and self.unquoted_before(i, "."))):
+            self.brace_state = 2
+        elif self.brace_state == 2 and c == "}":
+            self.brace_state = 3
+        self.last_unquoted = i
 
 
 def dequote(
@@ -139,113 +468,4 @@ def dequote(
     `expansion_nodes` maps the source offset where an expansion starts to its
     end and kind; anything there is kept as an opaque part of the value.
     """
-    nodes = expansion_nodes or {}
-    out: list[str] = []
-    offs: list[int] = []
-    expansions: list[Expansion] = []
-    continuations: list[int] = []
-    quoting: set[Quoting] = set()
-    globbing = False
-    in_double = False
-    i = start
-
-    def emit(s: str, at: int) -> None:
-        for ch in s:
-            out.append(ch)
-            offs.append(at)
-
-    def emit_source(a: int, b: int) -> None:
-        out.extend(text[a:b])
-        offs.extend(range(a, b))
-
-    while i < end:
-        node = nodes.get(i)
-        if node is not None and node.end <= end:
-            first = len(out)
-            emit_source(i, node.end)
-            expansions.append(Expansion(first, len(out), node.kind, node.name, in_double))
-            i = node.end
-            continue
-        c = text[i]
-        nxt = text[i + 1] if i + 1 < end else ""
-        if in_double:
-            if c == '"':
-                in_double = False
-                i += 1
-            elif c == "\\" and nxt in ('$', "`", '"', "\\", "\n"):
-                if nxt == "\n":
-                    continuations.append(len(out))
-                    emit_source(i, i + 2)
-                else:
-                    emit(nxt, i + 1)
-                i += 2
-            else:
-                emit(c, i)
-                i += 1
-            continue
-        if c == "'":
-            quoting.add(Quoting.SINGLE)
-            close = text.find("'", i + 1, end)
-            close = end if close < 0 else close
-            emit_source(i + 1, close)
-            i = close + 1
-        elif c == '"':
-            quoting.add(Quoting.DOUBLE)
-            in_double = True
-            i += 1
-        elif c == "\\":
-            if nxt == "\n":
-                i += 2  # line continuation: gone before anything else sees the word
-            elif nxt:
-                quoting.add(Quoting.ESCAPED)
-                emit(nxt, i + 1)
-                i += 2
-            else:
-                emit(c, i)
-                i += 1
-        elif c == "$" and nxt == "'":
-            quoting.add(Quoting.ANSI)
-            i += 2
-            while i < end and text[i] != "'":
-                if text[i] == "\\":
-                    chars, j = _ansi_escape(text, i, end)
-                    if "\x00" in chars:  # bash truncates the word at a NUL
-                        chars = chars[: chars.index("\x00")]
-                    emit(chars, i)
-                    i = j
-                else:
-                    emit(text[i], i)
-                    i += 1
-            i += 1
-        elif c == "$" and nxt == '"':
-            quoting.add(Quoting.DOUBLE)
-            in_double = True
-            i += 2
-        elif c == "~" and i == start:
-            stop = i + 1
-            while stop < end and (text[stop].isalnum() or text[stop] in "_-.+"):
-                stop += 1
-            first = len(out)
-            emit_source(i, stop)
-            expansions.append(Expansion(first, len(out), "tilde", text[i + 1 : stop], False))
-            i = stop
-        else:
-            quoting.add(Quoting.UNQUOTED)
-            if c in "*?[":
-                globbing = True
-            emit(c, i)
-            i += 1
-    if not quoting:
-        quoting.add(Quoting.UNQUOTED)
-    offs.append(end)
-    return Word(
-        start,
-        end,
-        "".join(out),
-        tuple(offs),
-        tuple(expansions),
-        tuple(continuations),
-        frozenset(quoting),
-        globbing,
-    )
-
+    return _Dequoter(text, start, end, expansion_nodes or {}).run()

@@ -1,0 +1,151 @@
+"""Turning an edit of an inner layer into an edit of the file.
+
+A fix is written in the coordinates of the layer it repairs: "replace these
+characters of the remote command with this text".  To land in the file, the
+new text must be re-quoted for every shell outside that layer, and the
+replacement must leave each outer shell's quoting state exactly as it was, so
+that the text after the edit still means what it meant.  `lift` does this one
+layer at a time: it finds the quoting state before the start and before the
+end of the span in the parent word, encodes the new text for the start state,
+and closes or reopens quotes to reach the end state.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from heredoc_lint.layers import Layer
+from heredoc_lint.model import Edit
+from heredoc_lint.shell.words import Word
+
+
+class Quote(Enum):
+    UNQUOTED = "unquoted"
+    SINGLE = "single"
+    DOUBLE = "double"
+    ANSI = "ansi"
+    INSIDE = "inside"  # between a backslash and the character it escapes, or in an expansion
+
+
+_SAFE_UNQUOTED = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=+,:@%-"
+)
+_OPEN = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "$'"}
+_CLOSE = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "'"}
+
+
+def quote_states(text: str, word: Word) -> dict[int, Quote]:
+    """The lexer state before each offset of `word` in `text` (and at its end)."""
+    opaque = {}
+    for e in word.expansions:
+        opaque[word.offsets[e.start]] = word.offsets[e.end - 1] + 1
+    states: dict[int, Quote] = {}
+    state = Quote.UNQUOTED
+    i = word.start
+    while i < word.end:
+        states[i] = state
+        if i in opaque:
+            for k in range(i + 1, opaque[i]):
+                states[k] = Quote.INSIDE
+            i = opaque[i]
+            continue
+        c = text[i]
+        nxt = text[i + 1] if i + 1 < word.end else ""
+        step = 1
+        if state is Quote.UNQUOTED:
+            if c == "'":
+                state = Quote.SINGLE
+            elif c == '"':
+                state = Quote.DOUBLE
+            elif c == "$" and nxt in ("'", '"'):
+                states[i + 1] = Quote.INSIDE
+                state = Quote.ANSI if nxt == "'" else Quote.DOUBLE
+                step = 2
+            elif c == "\\" and nxt:
+                states[i + 1] = Quote.INSIDE
+                step = 2
+        elif state is Quote.SINGLE:
+            if c == "'":
+                state = Quote.UNQUOTED
+        elif state is Quote.DOUBLE:
+            if c == '"':
+                state = Quote.UNQUOTED
+            elif c == "\\" and nxt in ("$", "`", '"', "\\", "\n"):
+                states[i + 1] = Quote.INSIDE
+                step = 2
+        elif state is Quote.ANSI:
+            if c == "'":
+                state = Quote.UNQUOTED
+            elif c == "\\" and nxt:
+                states[i + 1] = Quote.INSIDE
+                step = 2
+        i += step
+    states[word.end] = state
+    return states
+
+
+def encode(content: str, state: Quote) -> str:
+    """Source text that, read in `state`, yields `content` literally and stays in `state`."""
+    if state is Quote.SINGLE:
+        return content.replace("'", "'\\''")
+    if state is Quote.DOUBLE:
+        out = []
+        for ch in content:
+            out.append("\\" + ch if ch in '\\$`"' else ch)
+        return "".join(out)
+    if state is Quote.ANSI:
+        return content.replace("\\", "\\\\").replace("'", "\\'")
+    if not content or all(ch in _SAFE_UNQUOTED for ch in content):
+        return content
+    return "'" + content.replace("'", "'\\''") + "'"
+
+
+def transition(start: Quote, end: Quote) -> str:
+    return "" if start is end else _CLOSE[start] + _OPEN[end]
+
+
+def _word_at(layer: Layer, start: int, end: int) -> Word | None:
+    for word in layer.source_words:
+        if word.start <= start and end <= word.end:
+            return word
+    return None
+
+
+def lift_once(layer: Layer, start: int, end: int, content: str) -> tuple[int, int, str] | None:
+    """The parent-layer edit that makes layer.text[start:end] read `content`."""
+    if layer.parent is None:
+        return start, end, content
+    offsets = layer.parent_offsets
+    if layer.kind == "stdin":
+        # A quoted heredoc body is literal: its characters are the parent's characters.
+        return offsets[start], offsets[end] if end < len(offsets) else offsets[-1], content
+    a = offsets[start] if start < len(layer.text) else offsets[-1]
+    b = offsets[end] if end < len(layer.text) else offsets[-1]
+    if end > start:
+        b = max(b, offsets[end - 1] + 1)
+    if end == start:
+        b = a
+    word = _word_at(layer, a, b)
+    if word is None:
+        return None  # the span crosses the words ssh joined: no safe edit
+    states = quote_states(layer.parent.text, word)
+    if states.get(a) is Quote.INSIDE:
+        a -= 1  # start at the escaping backslash
+    if states.get(b) is Quote.INSIDE and b > a:
+        b -= 1
+    state_in, state_out = states.get(a), states.get(b)
+    if state_in is None or state_out is None or Quote.INSIDE in (state_in, state_out):
+        return None
+    return a, b, encode(content, state_in) + transition(state_in, state_out)
+
+
+def lift(layer: Layer, start: int, end: int, content: str) -> Edit | None:
+    """The file edit that makes layer.text[start:end] read `content`, or None if none is safe."""
+    current: Layer | None = layer
+    span: tuple[int, int, str] | None = (start, end, content)
+    while current is not None and current.parent is not None and span is not None:
+        span = lift_once(current, *span)
+        current = current.parent
+    if span is None:
+        return None
+    return Edit(*span)

@@ -1,0 +1,87 @@
+r"""## What it does
+Finds command strings that pass through two or more shells before they run
+(`ssh a "ssh b 'systemctl status x'"`, `ssh h "bash -c '...'"`), and strings
+that need the `'\''` or `\\\"` escape chains to get a quote through.
+
+## Why is this bad?
+Every shell on the way removes one level of quoting and expands what is not
+escaped for it. Each quote, `$` and backslash must be escaped once per shell
+outside it, and one miss changes the command silently: a variable expanded
+on the wrong host, a heredoc delimiter that never matches, a string cut in two.
+
+## Example
+```bash
+ssh gateway "ssh internal-db 'systemctl status postgresql'"
+```
+
+## Use instead
+```bash
+ssh -J gateway internal-db 'systemctl status postgresql'
+```
+or send the inner script as data (`base64`, `scp`, or stdin) rather than as
+quoted text.
+
+## Fix safety
+Display-only: the right rewrite depends on what the layers are for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from heredoc_lint.layers import Layer
+from heredoc_lint.model import Finding, Severity
+from heredoc_lint.rules.base import Context, Rule, at_file
+
+ESCAPE_CHAINS = ("'\\''", '\\\\\\"')
+
+
+def _chain(layer: Layer, file_text: str) -> str | None:
+    if layer.parent is None or layer.parent.depth != 0:
+        return None
+    for word in layer.source_words:
+        source = layer.parent.text[word.start : word.end]
+        for chain in ESCAPE_CHAINS:
+            if chain in source:
+                return chain
+    return None
+
+
+def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    if layer.kind != "string":
+        return
+    if layer.depth == 2 and layer.parent is not None:
+        outer = layer.parent
+        span = outer.wrapper_span
+        if span is not None:
+            yield at_file(
+                outer,
+                "HL111",
+                Severity.WARNING,
+                f"This command is parsed by three shells (local -> {outer.wrapper} -> "
+                f"{layer.wrapper}): every quote, $ and backslash of the innermost string must "
+                "be escaped once for each shell outside it",
+                span,
+            )
+        return
+    chain_text = _chain(layer, context.file_text)
+    span = layer.wrapper_span
+    if chain_text is not None and span is not None:
+        yield at_file(
+            layer,
+            "HL111",
+            Severity.WARNING,
+            f"The {layer.wrapper} command string needs the `{chain_text}` escape chain to carry a "
+            "quote through: one missed escape silently changes what the remote shell runs",
+            span,
+        )
+
+
+RULE = Rule(
+    "HL111",
+    "nested-quoting-depth",
+    Severity.WARNING,
+    "A command string parsed by two or more shells, or built with escape chains.",
+    __doc__ or "",
+    check,
+)
