@@ -27,16 +27,22 @@ long as nothing else on the command line contains the plain word; otherwise run
 the pkill in its own ssh call first.
 
 ## Fix safety
-Safe: the bracket trick matches the same processes except the shell itself.
+The bracket trick is safe: `[s]glang` matches exactly the processes `sglang`
+matches, except the shell whose command line holds the text `[s]glang`. When
+the string holds the plain word elsewhere too, the fix moves the pkill into an
+ssh call of its own before the rest; that opens a second connection and is
+unsafe. A script whose own file name matches gets no fix.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator, Sequence
 
+from heredoc_lint.edits import Quote, lift, quote_states
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
@@ -131,6 +137,120 @@ def _severity(layer: Layer, command: Command) -> Severity | None:
     return None  # bash execs a lone simple command: the shell is gone before pkill runs
 
 
+def bracket_position(pattern: str) -> int | None:
+    """Index of the first letter or digit that stands alone as a regex atom."""
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            close = pattern.find("]", i + 2)
+            if close < 0:
+                return None
+            i = close + 1
+            continue
+        if c == "{":
+            close = pattern.find("}", i)
+            i = len(pattern) if close < 0 else close + 1
+            continue
+        if c.isalnum():
+            return i
+        i += 1
+    return None
+
+
+def _bracket_edits(layer: Layer, word: Word, at: int) -> list[tuple[int, int, str]]:
+    """Layer-text edits that put value character `at` of `word` in brackets."""
+    position = word.offsets[at]
+    state = quote_states(layer.text, word).get(position)
+    char = layer.text[position]
+    if state in (Quote.SINGLE, Quote.DOUBLE):
+        return [(position, position + 1, f"[{char}]")]
+    # Unquoted, `[s]` could glob against a file named `s...`: quote the bracket.
+    return [(position, position + 1, f"'[{char}]'"), (position, position + 1, f"\\[{char}]")]
+
+
+def _shortest_lift(layer: Layer, edits: list[tuple[int, int, str]]) -> tuple[tuple[int, int, str], Edit] | None:
+    """The candidate edit that reads best once quoted for every outer shell."""
+    lifted = [(edit, lift(layer, *edit)) for edit in edits]
+    usable = [(edit, file_edit) for edit, file_edit in lifted if file_edit is not None]
+    if not usable:
+        return None
+    return min(usable, key=lambda pair: len(pair[1].content))  # type: ignore[union-attr]
+
+
+def _blank_literal_heredocs(layer: Layer, text: str) -> str:
+    """The text with quoted heredoc bodies blanked: HL101's fix takes them out of the string."""
+    for heredoc in layer.script.heredocs:
+        if heredoc.quoted:
+            size = heredoc.body_end - heredoc.body_start
+            text = text[: heredoc.body_start] + " " * size + text[heredoc.body_end :]
+    return text
+
+
+def _split_fix(
+    layer: Layer, command: Command, bracket: tuple[int, int, str]
+) -> Fix | None:
+    """Run the pkill in an ssh call of its own, before the rest of the string."""
+    parent, invocation = layer.parent, layer.invocation
+    if (
+        parent is None
+        or parent.depth != 0
+        or layer.command is None
+        or invocation is None
+        or invocation.ssh is None
+        or invocation.ssh.host_index is None
+        or command.next_op not in (";", "\n")
+        or command.in_substitution
+        or layer.script.commands[0] is not command
+        or layer.text[: command.start].strip()
+    ):
+        return None
+    ssh_words = layer.command.words
+    line_start = parent.text.rfind("\n", 0, layer.command.start) + 1
+    if parent.text[line_start : layer.command.start].strip():
+        return None  # the ssh is not at the start of its statement
+    start, end, content = bracket
+    statement_end = command.next_op_start
+    own = layer.text[command.start : start] + content + layer.text[end:statement_end].rstrip()
+    head = parent.text[ssh_words[invocation.index].start : ssh_words[invocation.ssh.host_index].end]
+    rest = command.next_op_start + 1
+    while rest < len(layer.text) and layer.text[rest] in " \t\n":
+        rest += 1
+    removal = lift(layer, command.start, rest, "")
+    if removal is None:
+        return None
+    insertion = Edit(layer.command.start, layer.command.start, f"{head} {shlex.quote(own)}; ")
+    return Fix((insertion, removal), Applicability.UNSAFE,
+               "Run the pkill in an ssh call of its own before the rest", "split")
+
+
+def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fix | None:
+    if layer.depth == 0 and layer.cmdline is None:
+        return None  # the script's own file name matches: only renaming helps
+    at = bracket_position(pattern_text)
+    if at is None or pattern.continuations or len(pattern.value) != len(pattern_text):
+        return None
+    chosen = _shortest_lift(layer, _bracket_edits(layer, pattern, at))
+    new_pattern = pattern_text[:at] + f"[{pattern_text[at]}]" + pattern_text[at + 1 :]
+    regex = to_python_regex(new_pattern)
+    if regex is None or chosen is None:
+        return None
+    bracket, edit = chosen
+    start, end, content = bracket
+    new_text = layer.text[:start] + content + layer.text[end:]
+    shell = layer.shell
+    if not regex.search(f"{shell} -c {new_text}"):
+        return Fix((edit,), Applicability.SAFE,
+                   f"Write the pattern as `{new_pattern}`: it matches the same processes but "
+                   "not its own text", "bracket")
+    if regex.search(f"{shell} -c {_blank_literal_heredocs(layer, new_text)}") is None:
+        return None  # only a heredoc body matches: HL101's fix removes it first
+    return _split_fix(layer, command, bracket)
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if layer.kind == "stdin":
         return
@@ -169,9 +289,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             layer,
             "HL103",
             severity,
-            f"`{tool} -f {pattern}` matches the command line of {owner} and {effect}",
+            f"`{tool} -f {shlex.quote(pattern)}` matches the command line of {owner} and {effect}",
             words[0].start,
             words[0].end,
+            _fix(layer, command, words[pattern_index], pattern),
         )
 
 
