@@ -125,35 +125,72 @@ def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int
     return None
 
 
-def bash_heredoc_bodies(
-    listing: str, heredocs: Sequence[tuple[str, bool, bool]]
-) -> list[str | None]:
-    """The bodies `declare -f` printed for heredocs given as (delimiter, quoted, strip_tabs).
+@dataclass(frozen=True)
+class HeredocQuery:
+    """What the listing shows of a heredoc: its operator, in two possible spellings."""
 
-    `declare -f` prints a heredoc operator as `<<DELIM`, `<<-DELIM` or with the delimiter
-    single-quoted, then, after the end of the line, the body verbatim and the delimiter
-    alone on a line; several heredocs of one line follow one another in order.  The
-    bodies are found in the order bash reads them; None where one could not be found.
+    delimiter: str
+    quoted: bool
+    strip_tabs: bool
+    source: str  # the operator as written, which is how a backtick substitution shows it
+
+    @property
+    def printed(self) -> str:
+        word = sh_single_quote(self.delimiter) if self.quoted else self.delimiter
+        return "<<" + ("-" if self.strip_tabs else "") + word
+
+
+def _find_headers(listing: str, queries: Sequence[HeredocQuery]) -> list[int | None]:
+    """Where each operator is printed, searched in source order.
+
+    `declare -f` prints a command's words before its redirections, so an operator may
+    come after one of a later heredoc (`cat <<A $(cat <<B ...)`): when not found after
+    the previous one, the search starts again from the top.
     """
-    bodies: list[str | None] = []
-    header_cursor = 0  # after the previous heredoc's operator
-    body_cursor = 0  # after the previous heredoc's delimiter line
-    for delimiter, quoted, strip_tabs in heredocs:
-        word = sh_single_quote(delimiter) if quoted else delimiter
-        header = "<<" + ("-" if strip_tabs else "") + word
-        at = listing.find(header, header_cursor)
-        nl = listing.find("\n", at + len(header)) if at >= 0 else -1
+    found: list[int | None] = []
+    used: set[int] = set()
+    cursor = 0
+    for query in queries:
+        at = None
+        for start in (cursor, 0):
+            for header in (query.printed, query.source):
+                at = listing.find(header, start)
+                while at >= 0 and at in used:
+                    at = listing.find(header, at + 1)
+                if at >= 0:
+                    break
+            if at is not None and at >= 0:
+                break
+        if at is None or at < 0:
+            found.append(None)
+            continue
+        used.add(at)
+        found.append(at)
+        cursor = at + 1
+    return found
+
+
+def bash_heredoc_bodies(listing: str, queries: Sequence[HeredocQuery]) -> list[str | None]:
+    """The bodies `declare -f` printed for `queries` (None where one was not found).
+
+    `declare -f` prints a heredoc operator as `<<DELIM`, `<<-DELIM` or with the
+    delimiter single-quoted; after the end of the line come, for each operator of the
+    line in turn, the body as bash stored it and the delimiter alone on a line.
+    """
+    headers = _find_headers(listing, queries)
+    by_line: dict[int, list[tuple[int, int]]] = {}  # line end -> [(header at, query index)]
+    for index, at in enumerate(headers):
+        if at is not None:
+            nl = listing.find("\n", at)
+            by_line.setdefault(nl, []).append((at, index))
+    bodies: list[str | None] = [None] * len(queries)
+    for nl, members in by_line.items():
         if nl < 0:
-            bodies.append(None)
             continue
-        header_cursor = at + len(header)
-        # An operator before the previous delimiter line shares its line with the
-        # previous heredoc's operator: its body follows the previous body directly.
-        start = body_cursor if at < body_cursor else nl + 1
-        found = _body_in_listing(listing, start, delimiter)
-        if found is None:
-            bodies.append(None)
-            continue
-        body, body_cursor = found
-        bodies.append(body)
+        pos = nl + 1
+        for _, index in sorted(members):
+            found = _body_in_listing(listing, pos, queries[index].delimiter)
+            if found is None:
+                break
+            bodies[index], pos = found
     return bodies

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import Quote, lift, quote_states
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Edit, Fix
+from heredoc_lint.model import Applicability, Edit, Fix, NewFile
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
 
@@ -41,6 +42,16 @@ class HeredocSite:
         end = self.heredoc.end
         text = self.layer.text
         return end + 1 if end < len(text) and text[end] == "\n" else end
+
+    def removals(self) -> list[tuple[int, int, str]]:
+        """Edits that take the operator, the body and the terminator out of the layer."""
+        text = self.layer.text
+        line_end = text.find("\n", self.heredoc.op_end)
+        rest_blank = line_end >= 0 and not text[self.heredoc.op_end : line_end].strip()
+        if rest_blank and not text[self.removal_end() :].strip():
+            return [(self.operator_start(), len(text), "")]
+        return [(self.operator_start(), self.heredoc.op_end, ""),
+                (self.heredoc.body_start, self.removal_end(), "")]
 
     def operator_start(self) -> int:
         """Start of the `<<` with the blanks before it."""
@@ -82,8 +93,7 @@ def base64_fix(site: HeredocSite) -> Fix | None:
         edits = [(words[0].start, words[0].end, feed)]
     else:
         edits = [(site.command.start, site.command.start, feed + " | ")]
-    edits.append((site.operator_start(), site.heredoc.op_end, ""))
-    edits.append((site.heredoc.body_start, site.removal_end(), ""))
+    edits.extend(site.removals())
     lifted = _lift_all(site.layer, edits)
     if lifted is None:
         return None
@@ -96,10 +106,235 @@ def base64_fix(site: HeredocSite) -> Fix | None:
     )
 
 
-def heredoc_fix(layer: Layer, heredoc: Heredoc, strategy: str) -> Fix | None:
+# Commands that never read stdin: safe to share the session's stdin with the body.
+_NO_STDIN = frozenset({
+    "cd", "chmod", "chown", "chgrp", "mkdir", "rm", "rmdir", "mv", "cp", "ln", "touch", "echo",
+    "printf", "sleep", "true", "false", ":", "test", "[", "pkill", "kill", "killall", "exit",
+    "export", "umask", "systemctl", "service", "install", "date", "sync", "ls",
+})
+# Commands whose effect on the shell would be lost if the string were split in two.
+_STATEFUL = frozenset({"cd", "pushd", "popd", "export", "source", ".", "umask", "ulimit",
+                       "set", "shopt", "alias", "local", "declare", "typeset", "readonly"})
+_SAFE_PATH = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+,:@%-~"
+)
+
+
+def _outer_state(layer: Layer, index: int) -> tuple[int, Quote] | None:
+    """File offset of layer.text[index] and the outer quoting state there (depth 1 only)."""
+    parent = layer.parent
+    if parent is None or parent.depth != 0:
+        return None
+    offset = layer.parent_offsets[min(index, len(layer.parent_offsets) - 1)]
+    for word in layer.source_words:
+        if word.start <= offset <= word.end:
+            state = quote_states(parent.text, word).get(offset)
+            if state is None or state is Quote.INSIDE:
+                return None
+            return offset, state
+    return None
+
+
+@dataclass(frozen=True)
+class _Split:
+    """The remote string cut around the heredoc's command, for scp and stdin."""
+
+    head: str  # `ssh [opts] host` as written
+    pre: tuple[int, int]  # layer-text span of the commands before the heredoc's command
+    post: tuple[int, int]  # layer-text span of the commands after the terminator
+    join_before: str  # `;` or `&&`
+    path: str  # the file the heredoc writes
+
+
+def _target(site: HeredocSite) -> str | None:
+    """P of `cat > P`, when the heredoc's command is exactly that."""
+    command = site.command
+    if len(command.words) != 1 or not command.words[0].static or command.words[0].value != "cat":
+        return None
+    outputs = [r for r in command.redirects if r.heredoc is None]
+    if len(outputs) != 1 or outputs[0].op != ">" or outputs[0].source_fd != 1:
+        return None
+    target = outputs[0].target
+    if target is None or not target.static or not set(target.value) <= _SAFE_PATH:
+        return None
+    return target.value
+
+
+def _split(site: HeredocSite) -> _Split | None:
+    layer, command = site.layer, site.command
+    invocation, parent, ssh_command = layer.invocation, layer.parent, layer.command
+    if (
+        parent is None
+        or parent.depth != 0
+        or ssh_command is None
+        or invocation is None
+        or invocation.ssh is None
+        or invocation.ssh.host_index is None
+        or command.loops
+        or command.in_substitution
+        or command.in_pipeline
+        or command.background
+    ):
+        return None
+    path = _target(site)
+    if path is None:
+        return None
+    text = layer.text
+    if text[site.heredoc.op_end : text.find("\n", site.heredoc.op_end)].strip():
+        return None  # more commands on the heredoc's own line
+    for other in layer.script.commands:
+        if other is not command and other.name in _STATEFUL:
+            return None  # its state would not survive the split
+    before = text[: command.start].rstrip(" \t")
+    join_before = ";"
+    if before.endswith("&&"):
+        join_before, before = "&&", before[:-2]
+    elif before.endswith((";", "\n")):
+        before = before[:-1]
+    elif before and before[-1] in "|&(){":
+        return None
+    words = ssh_command.words
+    head = parent.text[words[invocation.index].start : words[invocation.ssh.host_index].end]
+    return _Split(head, (0, len(before.rstrip())), (site.removal_end(), len(text)),
+                  join_before, path)
+
+
+def _string_part(layer: Layer, span: tuple[int, int]) -> str | None:
+    """The layer-0 source of layer.text[span], re-quoted as one complete word."""
+    start, end = span
+    if not layer.text[start:end].strip():
+        return ""
+    begin = _outer_state(layer, start)
+    finish = _outer_state(layer, end)
+    if begin is None or finish is None:
+        return None
+    parent = layer.parent
+    assert parent is not None
+    (a, state_a), (b, state_b) = begin, finish
+    opener = {Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "$'", Quote.UNQUOTED: ""}
+    closer = {Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "'", Quote.UNQUOTED: ""}
+    return opener[state_a] + parent.text[a:b] + closer[state_b]
+
+
+def _ssh_to_scp_options(site: HeredocSite) -> tuple[list[str], str] | None:
+    """scp options carried over from the ssh options, and a `user@` prefix from `-l`."""
+    invocation, parent = site.layer.invocation, site.layer.parent
+    assert invocation is not None and invocation.ssh is not None and parent is not None
+    options: list[str] = []
+    user = ""
+    for letter, arg, _ in invocation.ssh.options:
+        source = parent.text[arg.start : arg.end] if arg is not None else ""
+        if letter == "p":
+            options += ["-P", source]
+        elif letter in "ioFJc":
+            options += [f"-{letter}", source]
+        elif letter in "46Cqv":
+            options.append(f"-{letter}")
+        elif letter == "l":
+            if arg is None or not arg.static:
+                return None
+            user = arg.value + "@"
+    return options, user
+
+
+def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
+    """Write the body beside the script and copy it with scp between the ssh halves."""
+    if not site.literal or not site.heredoc.terminated or script_path is None:
+        return None
+    split = _split(site)
+    if split is None or not (split.path.startswith("/") or split.path.startswith("~/")):
+        return None
+    carried = _ssh_to_scp_options(site)
+    pre = _string_part(site.layer, split.pre)
+    post = _string_part(site.layer, split.post)
+    if carried is None or pre is None or post is None:
+        return None
+    options, user = carried
+    layer, parent, ssh_command = site.layer, site.layer.parent, site.layer.command
+    assert parent is not None and ssh_command is not None and layer.invocation is not None
+    script = PurePosixPath(script_path).name
+    local = f"{script}.d/{PurePosixPath(split.path).name}"
+    host_word = ssh_command.words[layer.invocation.ssh.host_index]  # type: ignore[union-attr]
+    host = parent.text[host_word.start : host_word.end]
+    scp = " ".join(["scp", *options, f'"$(dirname "$0")/{local}"',
+                    f"{user}{host}:{split.path}"])
+    pieces = []
+    if pre:
+        pieces += [f"{split.head} {pre}", "; " if split.join_before == ";" else " && "]
+    pieces.append(scp)
+    if post:
+        pieces += [" && " if split.join_before == "&&" else "; ", f"{split.head} {post}"]
+    line_start = parent.text.rfind("\n", 0, ssh_command.start) + 1
+    last = ssh_command.words[-1]
+    line_end = parent.text.find("\n", last.end)
+    line_end = len(parent.text) if line_end < 0 else line_end
+    if parent.text[line_start : ssh_command.start].strip() or parent.text[last.end : line_end].strip():
+        return None  # not a statement of its own: `;` would regroup what is around it
+    edit = Edit(ssh_command.start, last.end, "".join(pieces))
+    new_file = NewFile(local, site.body.encode("utf-8", "surrogateescape"))
+    return Fix((edit,), Applicability.SAFE,
+               f"Write the body to `{local}` beside the script and copy it with scp", "scp",
+               (new_file,))
+
+
+def _reads_stdin(layer: Layer, command: Command) -> bool:
+    if command.background or any(r.source_fd == 0 and not r.writes for r in command.redirects):
+        return False
+    return command.name not in _NO_STDIN
+
+
+def stdin_fix(site: HeredocSite) -> Fix | None:
+    """Feed the body to the ssh command from the local side: `ssh h 'cat > P' <<'EOF'`."""
+    if not site.literal or not site.heredoc.terminated:
+        return None
+    layer, parent, ssh_command = site.layer, site.layer.parent, site.layer.command
+    invocation = layer.invocation
+    if (
+        parent is None
+        or parent.depth != 0
+        or ssh_command is None
+        or invocation is None
+        or invocation.ssh is None
+        or invocation.ssh.has_flag("n")
+        or any(r.source_fd == 0 and not r.writes for r in ssh_command.redirects)
+        or len(layer.script.heredocs) != 1
+        or any(_reads_stdin(layer, c) for c in layer.script.commands if c is not site.command)
+    ):
+        return None
+    last = ssh_command.words[-1]
+    line_end = parent.text.find("\n", last.end)
+    if line_end < 0 or any(h.op_start > ssh_command.start for h in parent.script.heredocs
+                           if h.op_start < line_end):
+        return None
+    body = site.body
+    delimiter = "EOF"
+    lines = set(body.split("\n"))
+    n = 0
+    while delimiter in lines:
+        n += 1
+        delimiter = f"EOF_{n}"
+    removal = _lift_all(layer, site.removals())
+    if removal is None:
+        return None
+    if not body.endswith("\n"):
+        return None
+    edits = (
+        *removal,
+        Edit(last.end, last.end, f" <<'{delimiter}'"),
+        Edit(line_end + 1, line_end + 1, f"{body}{delimiter}\n"),
+    )
+    return Fix(edits, Applicability.SAFE,
+               "Feed the body to ssh from the local side (`ssh host 'cat > P' <<'EOF'`)", "stdin")
+
+
+def heredoc_fix(
+    layer: Layer, heredoc: Heredoc, strategy: str, script_path: str | None = None
+) -> Fix | None:
     site = find_site(layer, heredoc)
     if site is None:
         return None
-    if strategy == "base64":
-        return base64_fix(site)
-    return None
+    if strategy == "scp":
+        return scp_fix(site, script_path)
+    if strategy == "stdin":
+        return stdin_fix(site)
+    return base64_fix(site)

@@ -70,7 +70,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"{_problems(layer, heredoc.body_start, heredoc.body_end)}",
             heredoc.op_start,
             heredoc.op_start + width,
-            heredoc_fix(layer, heredoc, context.fix_strategy),
+            heredoc_fix(layer, heredoc, context.fix_strategy, context.path),
         )
 
 

@@ -128,7 +128,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if heredoc is None or not heredoc.quoted:
             return None
         if heredoc not in fixes:
-            fixes[heredoc] = heredoc_fix(layer, heredoc, context.fix_strategy)
+            fixes[heredoc] = heredoc_fix(layer, heredoc, context.fix_strategy, context.path)
         return fixes[heredoc]
 
     for item in layer.local_expansions:

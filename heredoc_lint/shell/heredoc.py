@@ -4,18 +4,41 @@ tree-sitter-bash loses the rest of a line after a heredoc operator
 (`cat <<'EOF'; echo done`), fails on `<<A <<B`, drops body lines that start
 with a backslash and misplaces body spans.  So heredocs are found here, by a
 small lexer that knows enough of bash's quoting to tell a real `<<` from one
-inside quotes, comments or arithmetic, and each heredoc is then masked with
-same-length filler before tree-sitter sees the text.  The operator and its
-delimiter word become `<____`, an ordinary input redirection that keeps the
-heredoc attached to its command; the body and terminator become blanks with
-the newlines kept, so every offset and line number stays valid.
+inside quotes, comments, arithmetic or a here-string `<<<`, and each heredoc is
+then masked with same-length filler before tree-sitter sees the text.  The
+operator and its delimiter word become `<____`, an ordinary input redirection
+that keeps the heredoc attached to its command; the body and terminator become
+blanks with the newlines kept, so every offset and line number stays valid.
+
+bash's rules, as checked against bash 5.2 (tests/test_heredoc.py and the corpus oracle
+in tests/test_oracle_bash.py):
+
+* Bodies are read at the newline that ends the line of the operator, at the same
+  nesting level: newlines inside quotes, `$(...)`, `${...}` or arithmetic do not count.
+  A heredoc opened inside `$(...)` is read at a newline inside it; if the substitution
+  closes first, its body is read at the next newline outside, after the bodies already
+  pending there.
+* Inside `$(...)` a body line that starts with the delimiter and holds a `)` later on
+  also ends the body (`EOF)`); bash reads on from just after the delimiter.
+* A backtick substitution ends at its closing backtick, wherever heredoc bodies are:
+  a heredoc still open there is unterminated.
+* For an unquoted delimiter a backslash-newline joins lines before the terminator test,
+  and `<<-` strips tabs at the start of each joined line only.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from heredoc_lint.shell.words import Quoting, dequote
+
 _METACHARS = frozenset(" \t\n;&|()<>")
+_BLANKS = " \t"
+# Words after which the next word is in command position (where `case` is a keyword).
+_RESERVED = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "{", "time"})
+_QUOTED = frozenset({Quoting.SINGLE, Quoting.DOUBLE, Quoting.ANSI, Quoting.ESCAPED})
+_CASE_WORD = re.compile(r"(case|esac)(?=[ \t\n;&|()<>]|$)")
 
 
 @dataclass(frozen=True)
@@ -29,7 +52,7 @@ class Heredoc:
     quoted: bool  # any quoting in the delimiter word: the body is literal
     body_start: int  # first character of the first body line
     body_end: int  # end of the body: start of the terminator line, or end of text
-    end: int  # end of the terminator line (its newline excluded), or end of text
+    end: int  # end of the terminator (its newline excluded), or end of text
     terminated: bool
 
     @property
@@ -40,17 +63,23 @@ class Heredoc:
         return text[self.body_start : self.body_end]
 
     def body_lines(self, text: str) -> list[tuple[int, str]]:
-        """The body's lines as (offset, text) with `<<-` tab stripping applied."""
+        """The body's physical lines as (offset, text), `<<-` tab stripping applied.
+
+        With an unquoted delimiter a line that continues a backslash-newline is not
+        stripped: bash strips at the start of the joined line only.
+        """
         lines = []
         pos = self.body_start
+        continued = False
         while pos < self.body_end:
             nl = text.find("\n", pos, self.body_end)
             stop = self.body_end if nl < 0 else nl + 1
             line_start = pos
-            if self.strip_tabs:
+            if self.strip_tabs and not continued:
                 while line_start < stop and text[line_start] == "\t":
                     line_start += 1
             lines.append((line_start, text[line_start:stop]))
+            continued = not self.quoted and nl >= 0 and _odd_backslashes(text, nl, pos)
             pos = stop
         return lines
 
@@ -58,50 +87,62 @@ class Heredoc:
         """What bash feeds to the command for a quoted delimiter."""
         return "".join(line for _, line in self.body_lines(text))
 
+    def read_value(self, text: str) -> str:
+        """The body as bash stores it, before any expansion.
 
-def _delimiter_word(text: str, start: int) -> tuple[str, bool, int]:
-    """Read the heredoc delimiter word at `start`; return (value, quoted, end)."""
+        For a quoted delimiter that is `literal_value`; for an unquoted one bash has
+        already removed each backslash-newline (`$x`, backticks and the other
+        backslashes are left for expansion when the command runs).
+        """
+        value = self.literal_value(text)
+        return value if self.quoted else _join_continuations(value)
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A heredoc operator whose body has not been read yet."""
+
+    op_start: int
+    op_end: int
+    strip_tabs: bool
+    delimiter: str
+    quoted: bool
+
+    def read(self, body_start: int, body_end: int, end: int, terminated: bool) -> Heredoc:
+        return Heredoc(
+            self.op_start,
+            self.op_end,
+            self.strip_tabs,
+            self.delimiter,
+            self.quoted,
+            body_start,
+            body_end,
+            end,
+            terminated,
+        )
+
+
+def _odd_backslashes(text: str, end: int, start: int = 0) -> bool:
+    """Is text[end] escaped by the run of backslashes before it (from `start` on)?"""
+    k = end - 1
+    while k >= start and text[k] == "\\":
+        k -= 1
+    return (end - 1 - k) % 2 == 1
+
+
+def _join_continuations(body: str) -> str:
+    """Remove backslash-newline pairs as bash's read_secondary_line does."""
     out: list[str] = []
-    quoted = False
-    i = start
-    n = len(text)
-    while i < n and text[i] not in _METACHARS:
-        c = text[i]
-        if c == "\\":
-            quoted = True
-            if i + 1 < n:
-                out.append(text[i + 1])
+    i = 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body):
+            if body[i + 1] != "\n":
+                out.append(body[i : i + 2])
             i += 2
-        elif c == "'":
-            quoted = True
-            j = text.find("'", i + 1)
-            j = n if j < 0 else j
-            out.append(text[i + 1 : j])
-            i = j + 1
-        elif c == '"':
-            quoted = True
-            j = i + 1
-            while j < n and text[j] != '"':
-                if text[j] == "\\" and j + 1 < n and text[j + 1] in '"\\$`':
-                    out.append(text[j + 1])
-                    j += 2
-                    continue
-                out.append(text[j])
-                j += 1
-            i = j + 1
-        elif c == "$" and i + 1 < n and text[i + 1] in "'\"":
-            # $'..' and $".." in a delimiter: bash keeps the quoted text literally.
-            i += 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), quoted, min(i, n)
-
-
-def _line_is_terminator(line: str, delimiter: str, strip_tabs: bool) -> bool:
-    if strip_tabs:
-        line = line.lstrip("\t")
-    return line == delimiter
+            continue
+        out.append(body[i])
+        i += 1
+    return "".join(out)
 
 
 class _Scanner:
@@ -111,164 +152,224 @@ class _Scanner:
         self.text = text
         self.n = len(text)
         self.heredocs: list[Heredoc] = []
-        self.pending: list[tuple[int, int, bool, str, bool]] = []
 
-    # -- bodies ---------------------------------------------------------------
-    def read_bodies(self, nl: int) -> int:
+    # -- bodies ---------------------------------------------------------------------
+    def read_bodies(self, pending: list[_Pending], nl: int, limit: int, in_comsub: bool) -> int:
         """At the newline `nl`, read every pending body; return where to resume."""
         pos = nl + 1
-        for op_start, op_end, strip, delim, quoted in self.pending:
-            body_start = pos
-            terminated = False
-            body_end = end = self.n
-            while pos < self.n:
-                line_end = self.text.find("\n", pos)
-                line_end = self.n if line_end < 0 else line_end
-                logical_end = line_end
-                # Unquoted bodies join backslash-newline before the terminator test.
-                if not quoted:
-                    while logical_end < self.n and _odd_backslashes(self.text, logical_end):
-                        nxt = self.text.find("\n", logical_end + 1)
-                        logical_end = self.n if nxt < 0 else nxt
-                line = self.text[pos:logical_end]
-                if not quoted and "\\\n" in line:
-                    line = line.replace("\\\n", "")
-                if _line_is_terminator(line, delim, strip):
-                    body_end, end, terminated = pos, logical_end, True
-                    pos = min(logical_end + 1, self.n)
-                    break
-                pos = logical_end + 1
-            else:
-                pos = self.n
-            self.heredocs.append(
-                Heredoc(op_start, op_end, strip, delim, quoted, body_start, body_end, end, terminated)
-            )
-        self.pending = []
+        for item in pending:
+            pos = self.read_body(item, pos, limit, in_comsub)
+        pending.clear()
         return pos
 
-    # -- lexing ---------------------------------------------------------------
+    def read_body(self, item: _Pending, start: int, limit: int, in_comsub: bool) -> int:
+        """Read one body from `start`; return where reading goes on."""
+        text = self.text
+        pos = start
+        while pos < limit:
+            line_end = self.line_end(pos, limit, join=not item.quoted)
+            line = text[pos:line_end]
+            if not item.quoted:
+                line = _join_continuations(line)
+            tabs = len(line) - len(line.lstrip("\t")) if item.strip_tabs else 0
+            # bash tests the line before stripping tabs too (a delimiter may start with one).
+            if line == item.delimiter or line[tabs:] == item.delimiter:
+                self.heredocs.append(item.read(start, pos, line_end, True))
+                return min(line_end + 1, limit)
+            line = line[tabs:]
+            if in_comsub and line.startswith(item.delimiter) and ")" in line[len(item.delimiter) :]:
+                # bash's compatibility rule for `EOF)`: the rest of the line is code again.
+                # Tabs and the delimiter are plain characters here: no joined lines.
+                resume = pos + tabs + len(item.delimiter)
+                self.heredocs.append(item.read(start, pos, resume, True))
+                return resume
+            pos = line_end + 1
+        self.heredocs.append(item.read(start, limit, limit, False))
+        return limit
+
+    def line_end(self, pos: int, limit: int, join: bool) -> int:
+        """End of the line at pos (its newline), joined over backslash-newlines if asked."""
+        while True:
+            nl = self.text.find("\n", pos, limit)
+            if nl < 0:
+                return limit
+            if not (join and _odd_backslashes(self.text, nl, pos)):
+                return nl
+            pos = nl + 1
+
+    def unterminated(self, pending: list[_Pending], at: int) -> None:
+        """Heredocs whose text ended before their line did: empty and unterminated."""
+        for item in pending:
+            self.heredocs.append(item.read(at, at, at, False))
+        pending.clear()
+
+    # -- lexing ---------------------------------------------------------------------
     def scan(self) -> None:
-        self.scan_commands(0, closer=None)
-        if self.pending:  # no newline after the operator's line: empty, unterminated
-            self._unterminated_at_eof()
+        self.scan_commands(0, self.n, None, [])
 
-    def _unterminated_at_eof(self) -> None:
-        for op_start, op_end, strip, delim, quoted in self.pending:
-            self.heredocs.append(
-                Heredoc(op_start, op_end, strip, delim, quoted, self.n, self.n, self.n, False)
-            )
-        self.pending = []
+    def scan_commands(self, i: int, limit: int, closer: str | None, outer: list[_Pending]) -> int:
+        """Scan command text from i until the `)` closing a `$(` (closer ")") or `limit`.
 
-    def scan_commands(self, i: int, closer: str | None) -> int:
-        """Scan command text from i until `closer` (")" or "`") at depth 0."""
-        text, n = self.text, self.n
-        depth = 0
+        Heredocs still pending when a `$(...)` closes are read at the next newline of
+        the enclosing level: they are handed to `outer`.
+        """
+        text = self.text
+        pending: list[_Pending] = []
+        depth = 0  # open parentheses inside this level
+        cases = 0  # open `case` statements: their `)` close patterns, not this level
         word_start = True
-        while i < n:
+        command_position = True
+        while i < limit:
             c = text[i]
             if c == "\n":
-                i = self.read_bodies(i) if self.pending else i + 1
-                word_start = True
+                if pending:
+                    i = self.read_bodies(pending, i, limit, closer == ")")
+                else:
+                    i += 1
+                word_start = command_position = True
                 continue
-            if closer == "`" and c == "`":
+            if word_start and c not in _METACHARS:
+                cases += self.case_keyword(i, command_position, cases)
+                command_position = self.word_at(i) in _RESERVED
+            if c == ")" and closer == ")" and depth == 0 and cases == 0:
+                outer.extend(pending)
                 return i + 1
-            if closer == ")" and c == ")":
-                if depth == 0:
-                    return i + 1
-                depth -= 1
-                i += 1
-                word_start = True
-                continue
             if c == "#" and word_start:
-                nl = text.find("\n", i)
-                i = n if nl < 0 else nl
+                nl = text.find("\n", i, limit)
+                i = limit if nl < 0 else nl
                 continue
-            if c == "\\":
-                i += 2
+            if c == "(" and word_start and text.startswith("((", i):
+                i = _skip_arith(text, i + 2, limit)
                 word_start = False
                 continue
-            if c == "'":
-                j = text.find("'", i + 1)
-                i = n if j < 0 else j + 1
+            if c in "<>" and text.startswith("(", i + 1):  # process substitution
+                i = self.scan_commands(i + 2, limit, ")", pending)
                 word_start = False
                 continue
-            if c == '"':
-                i = self.scan_double(i + 1)
+            if c == "<" and text.startswith("<<", i):
+                if text.startswith("<<<", i):  # a here-string, not a heredoc
+                    i += 3
+                else:
+                    i = self.take_heredoc(i, limit, pending)
                 word_start = False
                 continue
-            if c == "`":
-                i = self.scan_commands(i + 1, "`")
-                word_start = False
-                continue
-            if c == "$" and i + 1 < n:
-                i = self.scan_dollar(i)
+            stop = self.skip_quoted(i, limit, pending)
+            if stop is not None:
+                i = stop
                 word_start = False
                 continue
             if c == "(":
-                if word_start and text.startswith("((", i):
-                    i = _skip_arith(text, i + 2)
-                    continue
-                if closer == ")":
-                    depth += 1
-                i += 1
-                word_start = True
-                continue
-            if c == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
-                i = self.take_heredoc(i)
-                word_start = True
-                continue
+                depth += 1
+            elif c == ")" and depth > 0:
+                depth -= 1
+            if c in ";&|()":
+                command_position = True
             word_start = c in _METACHARS
             i += 1
-        return n
+        if closer is None:
+            self.unterminated(pending, limit)
+        else:  # an unclosed `$(`: its heredocs are still the enclosing level's
+            outer.extend(pending)
+        return limit
 
-    def take_heredoc(self, i: int) -> int:
+    def word_at(self, i: int) -> str:
+        j = i
+        while j < self.n and self.text[j] not in _METACHARS:
+            j += 1
+        return self.text[i:j]
+
+    def case_keyword(self, i: int, command_position: bool, cases: int) -> int:
+        """+1 for a `case` keyword at i, -1 for the `esac` closing one, else 0."""
+        match = _CASE_WORD.match(self.text, i)
+        if match is None:
+            return 0
+        if match.group(1) == "case":
+            return 1 if command_position else 0
+        return -1 if cases > 0 else 0
+
+    def skip_quoted(self, i: int, limit: int, pending: list[_Pending]) -> int | None:
+        """Skip a backslash escape, quotes or an expansion at i; None if there is none."""
+        text, c = self.text, self.text[i]
+        if c == "\\":
+            return i + 2
+        if c == "'":
+            j = text.find("'", i + 1, limit)
+            return limit if j < 0 else j + 1
+        if c == '"':
+            return self.scan_double(i + 1, limit, pending)
+        if c == "`":
+            return self.scan_backtick(i, limit)
+        if c == "$" and i + 1 < limit:
+            return self.scan_dollar(i, limit, pending, in_double=False)
+        return None
+
+    def take_heredoc(self, i: int, limit: int, pending: list[_Pending]) -> int:
         op_start = i
         i += 2
-        strip = False
-        if i < self.n and self.text[i] == "-":
-            strip = True
+        strip = i < limit and self.text[i] == "-"
+        i += strip
+        while i < limit and self.text[i] in _BLANKS:
             i += 1
-        while i < self.n and self.text[i] in " \t":
-            i += 1
-        if i >= self.n or self.text[i] in _METACHARS:
+        if i >= limit or self.text[i] in _METACHARS:
             return i  # `<<` with no word: a syntax error that tree-sitter reports
-        delim, quoted, end = _delimiter_word(self.text, i)
-        self.pending.append((op_start, end, strip, delim, quoted))
+        end = self.word_end(i, limit)
+        delimiter, quoted = _delimiter(self.text, i, end)
+        pending.append(_Pending(op_start, end, strip, delimiter, quoted))
         return end
 
-    def scan_double(self, i: int) -> int:
-        text, n = self.text, self.n
-        while i < n:
+    def word_end(self, i: int, limit: int) -> int:
+        """End of the shell word at i (quotes and substitutions may hold blanks)."""
+        ignored: list[_Pending] = []  # a heredoc inside a delimiter word means nothing
+        while i < limit and self.text[i] not in _METACHARS:
+            stop = self.skip_quoted(i, limit, ignored)
+            i = i + 1 if stop is None else stop
+        return min(i, limit)
+
+    def scan_double(self, i: int, limit: int, pending: list[_Pending]) -> int:
+        text = self.text
+        while i < limit:
             c = text[i]
             if c == '"':
                 return i + 1
             if c == "\\":
                 i += 2
             elif c == "`":
-                i = self.scan_commands(i + 1, "`")
-            elif c == "$" and i + 1 < n:
-                i = self.scan_dollar(i)
+                i = self.scan_backtick(i, limit)
+            elif c == "$" and i + 1 < limit:
+                i = self.scan_dollar(i, limit, pending, in_double=True)
             else:
                 i += 1
-        return n
+        return limit
 
-    def scan_dollar(self, i: int) -> int:
+    def scan_backtick(self, i: int, limit: int) -> int:
+        """bash finds the closing backtick first; heredocs inside cannot run past it."""
+        close = i + 1
+        while close < limit and self.text[close] != "`":
+            close += 2 if self.text[close] == "\\" else 1
+        close = min(close, limit)
+        inner: list[_Pending] = []
+        self.scan_commands(i + 1, close, None, inner)
+        return min(close + 1, limit)
+
+    def scan_dollar(self, i: int, limit: int, pending: list[_Pending], in_double: bool) -> int:
         text = self.text
         nxt = text[i + 1]
         if text.startswith("$((", i):
-            return _skip_arith(text, i + 3)
+            return _skip_arith(text, i + 3, limit)
         if nxt == "(":
-            return self.scan_commands(i + 2, ")")
+            return self.scan_commands(i + 2, limit, ")", pending)
+        if nxt == "[":
+            return _skip_brackets(text, i + 2, limit)
         if nxt == "{":
-            return self.scan_brace(i + 2)
-        if nxt == "'":
-            return _skip_ansi(text, i + 2)
+            return self.scan_brace(i + 2, limit, pending)
+        if nxt == "'" and not in_double:
+            return _skip_ansi(text, i + 2, limit)
         return i + 1
 
-    def scan_brace(self, i: int) -> int:
-        text, n = self.text, self.n
+    def scan_brace(self, i: int, limit: int, pending: list[_Pending]) -> int:
+        text = self.text
         depth = 0
-        while i < n:
+        while i < limit:
             c = text[i]
             if c == "}":
                 if depth == 0:
@@ -278,59 +379,64 @@ class _Scanner:
             elif c == "{":
                 depth += 1
                 i += 1
-            elif c == "\\":
-                i += 2
-            elif c == "'":
-                j = text.find("'", i + 1)
-                i = n if j < 0 else j + 1
-            elif c == '"':
-                i = self.scan_double(i + 1)
-            elif c == "`":
-                i = self.scan_commands(i + 1, "`")
-            elif c == "$" and i + 1 < n:
-                i = self.scan_dollar(i)
             else:
-                i += 1
-        return n
+                stop = self.skip_quoted(i, limit, pending)
+                i = i + 1 if stop is None else stop
+        return limit
 
 
-def _odd_backslashes(text: str, end: int) -> bool:
-    k = end - 1
-    count = 0
-    while k >= 0 and text[k] == "\\":
-        count += 1
-        k -= 1
-    return count % 2 == 1
+def _delimiter(text: str, start: int, end: int) -> tuple[str, bool]:
+    """The delimiter of the word text[start:end], and whether it is quoted.
+
+    A quote, a backslash, `$'...'` or `$"..."` makes it quoted: the delimiter is then
+    the word after quote removal (`$'E\\x41'` is `EA`), else the word as written (a
+    `$x` or backtick in it is never expanded).
+    """
+    word = dequote(text, start, end)
+    if word.quoting & _QUOTED:
+        return word.received(), True
+    # Unquoted, the only thing bash removes is a line continuation.
+    return text[start:end].replace("\\\n", ""), False
 
 
-def _skip_arith(text: str, i: int) -> int:
+def _skip_arith(text: str, i: int, limit: int) -> int:
     """Skip to after the `))` closing an arithmetic expression opened before i."""
     depth = 0
-    n = len(text)
-    while i < n:
+    while i < limit:
         c = text[i]
         if c == "(":
             depth += 1
         elif c == ")":
             if depth == 0:
-                return i + 2 if text.startswith("))", i) else i + 1
+                return min(i + 2, limit) if text.startswith("))", i) else i + 1
             depth -= 1
-        elif c == "\n":
-            return i  # let the caller see the newline (pending heredocs)
         i += 1
-    return n
+    return limit
 
 
-def _skip_ansi(text: str, i: int) -> int:
-    n = len(text)
-    while i < n:
+def _skip_brackets(text: str, i: int, limit: int) -> int:
+    """Skip the `$[...]` arithmetic whose content starts at i."""
+    depth = 0
+    while i < limit:
+        if text[i] == "[":
+            depth += 1
+        elif text[i] == "]":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        i += 1
+    return limit
+
+
+def _skip_ansi(text: str, i: int, limit: int) -> int:
+    while i < limit:
         if text[i] == "\\":
             i += 2
             continue
         if text[i] == "'":
             return i + 1
         i += 1
-    return n
+    return limit
 
 
 def scan_heredocs(text: str) -> tuple[Heredoc, ...]:
