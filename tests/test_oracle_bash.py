@@ -2,15 +2,20 @@
 
 Words: every static word of every simple command of the real corpus (argv words,
 assignment words, redirection targets) is handed to bash as an argument of `printf
-'%s\\0'`, verbatim from the source, with pathname and brace expansion off; bash's
-NUL-separated output must equal `Word.received()`.  A static word has no expansion, so
-evaluating its source text runs nothing.
+'%s\\0'`, verbatim from the source, with pathname expansion off; bash's NUL-separated
+output must be exactly `[Word.received()]`.  Brace expansion is on for the words the
+de-quoter does not flag with `braces` (so a missed flag shows up as extra arguments)
+and off for the flagged ones.  A static word has no expansion, so evaluating its source
+text runs nothing.
 
 Heredocs: the file's text is wrapped in a function definition that bash parses but never
 calls, and `declare -f` prints the function back; bash prints each here-document body
-as it read it (tabs of `<<-` already stripped), followed by its delimiter line.  The
-bodies bash prints must equal `Heredoc.literal_value()` for every heredoc whose body is
-literal: a quoted delimiter, or no `$`, backtick or backslash in it.
+as it stored it (tabs of `<<-` stripped; for an unquoted delimiter, backslash-newlines
+removed), followed by its delimiter line.  Every body bash prints must equal
+`Heredoc.literal_value()` for a quoted delimiter and `Heredoc.read_value()` for an
+unquoted one (the same string when the body has no backslash-newline); and bash's
+"delimited by end-of-file" warnings must fall on the heredocs the scanner reports as
+unterminated or ended by `EOF)`.
 
 Nothing from the corpus is executed: bash only parses the corpus text (`bash -n`, the
 function definition) and runs printf on words without expansions.
@@ -22,33 +27,38 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 
 from corpus import CorpusFile, corpus_files, decode, encode
-from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.syntax import Script, parse_script
 from heredoc_lint.shell.words import Word
 
 BASH = ("bash", "--norc", "--noprofile")
-# Globbing and brace expansion off: a static word is then one argument, its source
-# text minus quoting.  extglob on: bash-completion is written for it, and `@(a|b)` is
-# a syntax error without it.
+# Pathname expansion off: a static word is then its source text minus quoting.
+# extglob on: bash-completion is written for it, and `@(a|b)` is a syntax error without.
 PRELUDE = "set -f; set +B; shopt -s extglob\n"
 END = "__heredoc_lint_end__"
 FUNCTION = "__heredoc_lint_oracle"
+WORDS_PER_BASH = 5000  # words per bash process: a few processes for the whole corpus
 # `name=(...)`, `name+=(...)`: a compound array assignment (in `declare`, `local`, ...)
 # is not an argument printf could take: bash hands it to the builtin unexpanded.
 _COMPOUND_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=\(")
+# Inside backticks bash removes the backslash of `\\`, `\``, `\$` (and `\"` within double
+# quotes) before it parses the command: such a word's source is not the text bash parses.
+_BACKTICK_ESCAPE = re.compile(r'\\[\\`$"]')
+_EOF_WARNING = re.compile(r"here-document at line (\d+) delimited by end-of-file")
 
 
-# -- the oracle -------------------------------------------------------------------------
+# -- the oracle (also used by test_words.py and test_heredoc.py) -------------------------
 
 
-def run_bash(script: str, *, timeout: float = 60) -> tuple[int, str, str]:
+def run_bash(script: str, *, timeout: float = 120) -> tuple[int, str, str]:
     """Run a bash script given on stdin; return (exit code, stdout, stderr)."""
     result = subprocess.run(
         BASH,
@@ -56,13 +66,13 @@ def run_bash(script: str, *, timeout: float = 60) -> tuple[int, str, str]:
         capture_output=True,
         timeout=timeout,
         check=False,
-        env={**os.environ, "LC_ALL": "C.UTF-8"},  # `$'\u00e9'` is UTF-8 in the model
+        env={**os.environ, "LC_ALL": "C.UTF-8"},  # the de-quoter models a UTF-8 locale
     )
     return result.returncode, decode(result.stdout), decode(result.stderr)
 
 
 def printf_line(source: str) -> str:
-    """A printf line printing the word written as `source`, then a \1 separator."""
+    """Lines printing the word written as `source`, then a \\1 separator."""
     # A `#` that starts a word starts a comment; an empty quoted prefix keeps it a word.
     prefix = '""' if source.startswith("#") else ""
     return f"printf '%s\\0' {prefix}{source}\nprintf '\\1\\0'\n"
@@ -95,7 +105,7 @@ def bash_argv(
             groups.append([])
         else:
             groups[-1].append(value)
-    groups.pop()  # after the last separator
+    groups.pop()  # what follows the last separator: nothing
     return groups if len(groups) == len(sources) else None
 
 
@@ -104,35 +114,32 @@ def sh_single_quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def function_listing(text: str) -> str | None:
-    """`declare -f` of a function whose body is `text` (parsed by bash, never called)."""
+def function_listing(text: str) -> tuple[str | None, str]:
+    """(`declare -f` of a function whose body is `text`, or None; bash's stderr).
+
+    bash parses the definition and prints it back; the function is never called.
+    """
     script = f"shopt -s extglob\n{FUNCTION}() {{\n{text}\n}}\ndeclare -f {FUNCTION}\n"
-    code, out, _ = run_bash(script)
-    return out if code == 0 and out else None
+    code, out, err = run_bash(script)
+    return (out if code == 0 and out else None), err
 
 
-def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int] | None:
-    """Read a body printed from `start` up to its delimiter line; return (body, end)."""
-    pos = start
-    while pos <= len(listing):
-        nl = listing.find("\n", pos)
-        line_end = len(listing) if nl < 0 else nl
-        if listing[pos:line_end] == delimiter:
-            return listing[start:pos], line_end + 1
-        if nl < 0:
-            return None
-        pos = nl + 1
-    return None
+LISTING_FIRST_LINE = 3  # `text` starts on line 3 of the script above
 
 
 @dataclass(frozen=True)
 class HeredocQuery:
-    """What the listing shows of a heredoc: its operator, in two possible spellings."""
+    """What a listing shows of a heredoc's operator, in its two possible spellings."""
 
     delimiter: str
     quoted: bool
     strip_tabs: bool
-    source: str  # the operator as written, which is how a backtick substitution shows it
+    source: str  # the operator as written: a backtick substitution is printed verbatim
+
+    @classmethod
+    def of(cls, heredoc: Heredoc, text: str) -> HeredocQuery:
+        source = text[heredoc.op_start : heredoc.op_end]
+        return cls(heredoc.delimiter, heredoc.quoted, heredoc.strip_tabs, source)
 
     @property
     def printed(self) -> str:
@@ -144,53 +151,340 @@ def _find_headers(listing: str, queries: Sequence[HeredocQuery]) -> list[int | N
     """Where each operator is printed, searched in source order.
 
     `declare -f` prints a command's words before its redirections, so an operator may
-    come after one of a later heredoc (`cat <<A $(cat <<B ...)`): when not found after
-    the previous one, the search starts again from the top.
+    come after one of a later heredoc (`cat <<A $(cat <<B ...)`): when it is not found
+    after the previous one, the search starts again from the top.
     """
     found: list[int | None] = []
     used: set[int] = set()
     cursor = 0
     for query in queries:
-        at = None
-        for start in (cursor, 0):
-            for header in (query.printed, query.source):
-                at = listing.find(header, start)
-                while at >= 0 and at in used:
-                    at = listing.find(header, at + 1)
-                if at >= 0:
-                    break
-            if at is not None and at >= 0:
-                break
-        if at is None or at < 0:
-            found.append(None)
-            continue
-        used.add(at)
+        at = _find_header(listing, query, cursor, used)
+        if at is None:
+            at = _find_header(listing, query, 0, used)
         found.append(at)
-        cursor = at + 1
+        if at is not None:
+            used.add(at)
+            cursor = at + 1
     return found
+
+
+def _find_header(listing: str, query: HeredocQuery, start: int, used: set[int]) -> int | None:
+    for header in (query.printed, query.source):
+        at = listing.find(header, start)
+        while at in used:
+            at = listing.find(header, at + 1)
+        if at >= 0:
+            return at
+    return None
+
+
+def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int] | None:
+    """Read a body printed from `start` up to its delimiter line; return (body, end)."""
+    pos = start
+    while True:
+        nl = listing.find("\n", pos)
+        line_end = len(listing) if nl < 0 else nl
+        if listing[pos:line_end] == delimiter:
+            return listing[start:pos], line_end + 1
+        if nl < 0:
+            return None
+        pos = nl + 1
 
 
 def bash_heredoc_bodies(listing: str, queries: Sequence[HeredocQuery]) -> list[str | None]:
     """The bodies `declare -f` printed for `queries` (None where one was not found).
 
     `declare -f` prints a heredoc operator as `<<DELIM`, `<<-DELIM` or with the
-    delimiter single-quoted; after the end of the line come, for each operator of the
+    delimiter single-quoted; after the end of its line come, for each operator of the
     line in turn, the body as bash stored it and the delimiter alone on a line.
     """
-    headers = _find_headers(listing, queries)
-    by_line: dict[int, list[tuple[int, int]]] = {}  # line end -> [(header at, query index)]
-    for index, at in enumerate(headers):
+    by_line: dict[int, list[tuple[int, int]]] = {}  # line end: [(operator at, query)]
+    for index, at in enumerate(_find_headers(listing, queries)):
         if at is not None:
-            nl = listing.find("\n", at)
-            by_line.setdefault(nl, []).append((at, index))
+            by_line.setdefault(listing.find("\n", at), []).append((at, index))
     bodies: list[str | None] = [None] * len(queries)
     for nl, members in by_line.items():
-        if nl < 0:
-            continue
         pos = nl + 1
         for _, index in sorted(members):
-            found = _body_in_listing(listing, pos, queries[index].delimiter)
+            found = _body_in_listing(listing, pos, queries[index].delimiter) if nl >= 0 else None
             if found is None:
                 break
             bodies[index], pos = found
     return bodies
+
+
+def eof_warning_lines(stderr: str) -> set[int]:
+    """Lines of `text` (1-based) whose heredoc bash says was delimited by end-of-file."""
+    return {int(m.group(1)) - LISTING_FIRST_LINE + 1 for m in _EOF_WARNING.finditer(stderr)}
+
+
+def expected_body(heredoc: Heredoc, text: str) -> str:
+    """What bash stores for the body: the literal text, or for an unquoted delimiter
+    the text with backslash-newlines removed."""
+    return heredoc.literal_value(text) if heredoc.quoted else heredoc.read_value(text)
+
+
+# -- the corpus, parsed ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Parsed:
+    file: CorpusFile
+    script: Script | None
+    crash: str | None  # the exception parse_script raised
+
+
+@dataclass(frozen=True)
+class ParsedCorpus:
+    files: tuple[Parsed, ...]
+    seconds: float  # collecting and parsing
+
+
+def _parse(file: CorpusFile) -> Parsed:
+    try:
+        return Parsed(file, parse_script(file.text), None)
+    except Exception as exc:  # noqa: BLE001 - every crash is reported by the test
+        return Parsed(file, None, f"{type(exc).__name__}: {exc}")
+
+
+@pytest.fixture(scope="module")
+def corpus() -> ParsedCorpus:
+    started = time.perf_counter()
+    files = tuple(_parse(f) for f in corpus_files())
+    return ParsedCorpus(files, time.perf_counter() - started)
+
+
+def _report(capsys: pytest.CaptureFixture[str], record: Callable[[str, object], None],
+            title: str, stats: dict[str, object]) -> None:
+    """Show the counts in the test output (even without -s) and in the JUnit report."""
+    for key, value in stats.items():
+        record(key, value)
+    with capsys.disabled():
+        print(f"\n[{title}] " + ", ".join(f"{k}={v}" for k, v in stats.items()))
+
+
+def _parallel(jobs: Sequence[Callable[[], object]]) -> list[object]:
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        return list(pool.map(lambda job: job(), jobs))
+
+
+# -- choosing the words ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordCase:
+    file: str
+    word: Word
+    source: str
+
+    def describe(self, got: object) -> str:
+        return (
+            f"{self.file}:{self.word.start}: source {self.source!r}: "
+            f"de-quoter {self.word.received()!r}, bash {got!r}"
+        )
+
+
+def backtick_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the backtick command substitutions, as tree-sitter sees them."""
+    if "`" not in text:
+        return []
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    data = mask_heredocs(text, scan_heredocs(text)).encode("utf-8", "surrogateescape")
+    tree = Parser(Language(tree_sitter_bash.language())).parse(data)
+
+    def char(byte: int) -> int:
+        return len(data[:byte].decode("utf-8", "surrogateescape"))
+
+    spans = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "command_substitution" and data[node.start_byte] == ord("`"):
+            spans.append((char(node.start_byte), char(node.end_byte)))
+        stack.extend(node.children)
+    return spans
+
+
+def _exclusion(script: Script, word: Word, source: str, backticks: list[tuple[int, int]]) -> str | None:
+    """Why a static word is not compared, or None.  Each reason is narrow and counted."""
+    if any(e.start < word.end and word.start < e.end for e in script.errors):
+        return "in a tree-sitter ERROR region"
+    if _COMPOUND_ASSIGNMENT.match(source):
+        return "compound array assignment (not a printf argument)"
+    if _BACKTICK_ESCAPE.search(source) and any(a < word.start < b for a, b in backticks):
+        return "inside backticks with \\\\ \\` \\$ \\\" (bash un-escapes them first)"
+    return None
+
+
+def _words(script: Script) -> Iterator[Word]:
+    seen: set[tuple[int, int]] = set()
+    for command in script.commands:
+        targets = [r.target for r in command.redirects if r.target is not None]
+        for word in (*command.words, *command.assignments, *targets):
+            if (word.start, word.end) not in seen:  # outer redirections repeat per command
+                seen.add((word.start, word.end))
+                yield word
+
+
+def word_cases(corpus: ParsedCorpus) -> tuple[list[WordCase], Counter[str]]:
+    cases: list[WordCase] = []
+    excluded: Counter[str] = Counter()
+    for parsed in corpus.files:
+        script = parsed.script
+        if script is None:
+            continue
+        backticks = backtick_spans(script.text)
+        for word in _words(script):
+            if not word.static:
+                excluded["not static (not compared)"] += 1
+                continue
+            source = script.text[word.start : word.end]
+            reason = _exclusion(script, word, source, backticks)
+            if reason is None:
+                cases.append(WordCase(parsed.file.name, word, source))
+            else:
+                excluded[reason] += 1
+    return cases, excluded
+
+
+def _evaluate(cases: Sequence[WordCase]) -> list[list[str] | None]:
+    """bash's arguments for each case; None for a word bash could not evaluate."""
+    got = bash_argv([c.source for c in cases], [not c.word.braces for c in cases])
+    if got is not None:
+        return list(got)
+    if len(cases) == 1:
+        return [None]
+    middle = len(cases) // 2  # find the culprit by halves
+    return _evaluate(cases[:middle]) + _evaluate(cases[middle:])
+
+
+# -- the tests ---------------------------------------------------------------------------
+
+
+def test_bash_argv_reads_words_as_bash() -> None:
+    words = ["a", "'b c'", "#x", "$'\\x41\\n'", '"\\$"', "a{b,c}", "''"]
+    assert bash_argv(words, [False, False, False, False, False, True, False]) == [
+        ["a"], ["b c"], ["#x"], ["A\n"], ["$"], ["ab", "ac"], [""]
+    ]
+    assert bash_argv(["'unbalanced"]) is None
+
+
+def test_listing_shows_bodies_as_bash_stored_them() -> None:
+    text = (
+        "cat <<'EOF'; echo done\na $x\n\\b\nEOF\n"
+        "cat <<A <<-\"B\" | tr a b\none\\\ntwo\nA\n\t\tthree\n\tB\n"
+        "x=$(cat <<EOF\nin sub\nEOF\n)\n"
+        "cat <<A $(cat <<B\nbB\nB\n)\nbA\nA\n"
+    )
+    listing, err = function_listing(text)
+    assert listing is not None, err
+    queries = [HeredocQuery.of(h, text) for h in sorted(scan_heredocs(text), key=lambda h: h.op_start)]
+    assert bash_heredoc_bodies(listing, queries) == [
+        "a $x\n\\b\n", "onetwo\n", "three\n", "in sub\n", "bA\n", "bB\n"
+    ]
+
+
+def test_corpus_is_real() -> None:
+    names = [f.name for f in corpus_files()]
+    assert len(names) > 300, names
+    assert any(n.endswith("/bash_completion") for n in names)
+    assert any(n.startswith("/usr/bin/") for n in names)
+
+
+def test_corpus_parses_without_crash(
+    corpus: ParsedCorpus, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+) -> None:
+    crashes = [f"{p.file.name}: {p.crash}" for p in corpus.files if p.crash is not None]
+    _report(capsys, record_property, "corpus", {
+        "files": len(corpus.files),
+        "with_parse_errors": sum(1 for p in corpus.files if p.script and p.script.errors),
+        "parse_seconds": round(corpus.seconds, 2),
+    })
+    assert not crashes, "\n".join(crashes)
+
+
+def test_static_words_agree_with_bash(
+    corpus: ParsedCorpus, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+) -> None:
+    started = time.perf_counter()
+    cases, excluded = word_cases(corpus)
+    chunks = [cases[k : k + WORDS_PER_BASH] for k in range(0, len(cases), WORDS_PER_BASH)]
+    results = _parallel([lambda chunk=chunk: _evaluate(chunk) for chunk in chunks])
+    got = [args for chunk_result in results for args in chunk_result]  # type: ignore[attr-defined]
+    mismatches = [
+        case.describe(args) for case, args in zip(cases, got, strict=True)
+        if args != [case.word.received()]
+    ]
+    _report(capsys, record_property, "words", {
+        "files": len(corpus.files),
+        "words_compared": len(cases),
+        "mismatches": len(mismatches),
+        "brace_flagged": sum(1 for c in cases if c.word.braces),
+        "seconds": round(time.perf_counter() - started, 2),
+        **{f"excluded: {k}": v for k, v in sorted(excluded.items())},
+    })
+    assert len(cases) > 10_000
+    assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:200])
+
+
+@dataclass(frozen=True)
+class HeredocResult:
+    compared: int
+    literal: int  # quoted, or no `$`, backtick or backslash in the body
+    problems: tuple[str, ...]
+
+
+def _check_heredocs(parsed: Parsed) -> HeredocResult:
+    script = parsed.script
+    assert script is not None
+    text, name = script.text, parsed.file.name
+    heredocs = sorted(script.heredocs, key=lambda h: h.op_start)
+    listing, err = function_listing(text)
+    if listing is None:
+        return HeredocResult(0, 0, (f"{name}: bash could not list the function: {err}",))
+    problems = []
+    queries = [HeredocQuery.of(h, text) for h in heredocs]
+    bodies = bash_heredoc_bodies(listing, queries)
+    literal = 0
+    for heredoc, body in zip(heredocs, bodies, strict=True):
+        expected = expected_body(heredoc, text)
+        if heredoc.quoted or not re.search(r"[$`\\]", heredoc.literal_value(text)):
+            literal += 1
+        if body != expected:
+            problems.append(
+                f"{name}:{heredoc.op_start}: <<{heredoc.delimiter!r}: "
+                f"scanner {expected[:400]!r}, bash {None if body is None else body[:400]!r}"
+            )
+    warned = eof_warning_lines(err)
+    ours = {text.count("\n", 0, h.op_start) + 1 for h in heredocs if _bash_warns(h, text)}
+    if warned != ours:
+        problems.append(f"{name}: bash warns of EOF-delimited heredocs on lines "
+                        f"{sorted(warned)}, the scanner on {sorted(ours)}")
+    return HeredocResult(len(heredocs), literal, tuple(problems))
+
+
+def _bash_warns(heredoc: Heredoc, text: str) -> bool:
+    """bash warns for an unterminated heredoc and for one ended by `EOF)`."""
+    return not heredoc.terminated or text[heredoc.end : heredoc.end + 1] not in ("", "\n")
+
+
+def test_heredoc_bodies_agree_with_bash(
+    corpus: ParsedCorpus, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+) -> None:
+    started = time.perf_counter()
+    with_heredocs = [p for p in corpus.files if p.script is not None and p.script.heredocs]
+    results: list[HeredocResult] = _parallel(  # type: ignore[assignment]
+        [lambda p=p: _check_heredocs(p) for p in with_heredocs]
+    )
+    problems = [line for r in results for line in r.problems]
+    _report(capsys, record_property, "heredocs", {
+        "files": len(with_heredocs),
+        "bodies_compared": sum(r.compared for r in results),
+        "literal_bodies": sum(r.literal for r in results),
+        "mismatches": len(problems),
+        "seconds": round(time.perf_counter() - started, 2),
+    })
+    assert sum(r.compared for r in results) > 20
+    assert not problems, "\n".join(problems)

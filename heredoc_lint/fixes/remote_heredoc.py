@@ -43,6 +43,22 @@ class HeredocSite:
         text = self.layer.text
         return end + 1 if end < len(text) and text[end] == "\n" else end
 
+    def uses_local_variables(self) -> bool:
+        """The body expands a variable the local script assigns: maybe meant as the local value."""
+        parent = self.layer.parent
+        if parent is None:
+            return False
+        assigned = {name for name, _ in parent.script.assigned}
+        return any(
+            self.heredoc.body_start <= e.start < self.heredoc.body_end
+            and e.expansion.kind == "variable"
+            and e.expansion.name in assigned
+            for e in self.layer.local_expansions
+        )
+
+    def applicability(self) -> Applicability:
+        return Applicability.UNSAFE if self.uses_local_variables() else Applicability.SAFE
+
     def removals(self) -> list[tuple[int, int, str]]:
         """Edits that take the operator, the body and the terminator out of the layer."""
         text = self.layer.text
@@ -99,7 +115,7 @@ def base64_fix(site: HeredocSite) -> Fix | None:
         return None
     return Fix(
         lifted,
-        Applicability.SAFE,
+        site.applicability(),
         "Send the body as base64 (`printf %s ... | base64 -d`): it passes every layer of "
         "quoting unchanged",
         "base64",
@@ -272,7 +288,7 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
         return None  # not a statement of its own: `;` would regroup what is around it
     edit = Edit(ssh_command.start, last.end, "".join(pieces))
     new_file = NewFile(local, site.body.encode("utf-8", "surrogateescape"))
-    return Fix((edit,), Applicability.SAFE,
+    return Fix((edit,), site.applicability(),
                f"Write the body to `{local}` beside the script and copy it with scp", "scp",
                (new_file,))
 
@@ -323,7 +339,7 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         Edit(last.end, last.end, f" <<'{delimiter}'"),
         Edit(line_end + 1, line_end + 1, f"{body}{delimiter}\n"),
     )
-    return Fix(edits, Applicability.SAFE,
+    return Fix(edits, site.applicability(),
                "Feed the body to ssh from the local side (`ssh host 'cat > P' <<'EOF'`)", "stdin")
 
 

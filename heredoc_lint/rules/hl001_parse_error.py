@@ -1,4 +1,4 @@
-"""## What it does
+r"""## What it does
 Reports a layer that cannot be parsed as shell: the file itself, or a string
 that a wrapper (`ssh host "..."`, `bash -c '...'`) hands to another shell.
 

@@ -1,4 +1,4 @@
-"""## What it does
+r"""## What it does
 Finds a heredoc inside a string that another shell runs: an `ssh` command
 string, a `bash -c` string, a string built in Python for a remote host.
 

@@ -89,6 +89,18 @@ def _classify(layer: Layer, item: LocalExpansion) -> tuple[Severity, str]:
     text = layer.text[item.start : item.end]
     who, before = _who(layer), _before(layer)
     delimiter = _inside_quoted_heredoc(layer, item.start)
+    parent = layer.parent
+    if (
+        delimiter is not None
+        and e.kind == "variable"
+        and parent is not None
+        and any(name == e.name for name, _ in parent.script.assigned)
+    ):
+        return Severity.ERROR, (
+            f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' heredoc "
+            f"says its body is literal: the body gets the local `{e.name}`, assigned in the "
+            "outer script; if that is meant, say so with an unquoted delimiter"
+        )
     if delimiter is not None:
         return Severity.ERROR, (
             f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "

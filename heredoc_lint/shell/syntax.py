@@ -289,6 +289,49 @@ class _Builder:
             fed = True
         return Loop(node.type.split("_")[0], start, end, reads, fed)
 
+    def inherited_redirects(self, node: Node) -> list[Redirect]:
+        """Redirections of the statements around a simple command that apply to it.
+
+        tree-sitter-bash attaches `> f` in `a && b > f` to the whole list; bash
+        gives it to `b`, the last command, as it does for a pipeline.
+        """
+        found: list[Redirect] = []
+        current = node
+        while current.parent is not None:
+            parent = current.parent
+            if parent.type in _STATEMENT_WRAPPERS:
+                if parent.type == "redirected_statement":
+                    found.extend(self.redirect(c) for c in parent.children
+                                 if c.type in _REDIRECT_TYPES)
+                current = parent
+            elif parent.type in _SEQUENCES and _last_named(parent) == current:
+                current = parent
+            else:
+                break
+        return found
+
+    def following_operator(self, node: Node) -> tuple[str | None, int, bool]:
+        """The operator after the command's statement (`;`, `&&`, `|`, `&`...)."""
+        in_pipeline = False
+        cursor: Node | None = node
+        while cursor is not None:
+            parent = cursor.parent
+            if parent is not None and parent.type == "pipeline":
+                in_pipeline = True
+            sibling = cursor.next_sibling
+            while sibling is not None and sibling.type in _REDIRECT_TYPES:
+                sibling = sibling.next_sibling
+            if sibling is not None and not sibling.is_named:
+                start = self.span(sibling)[0]
+                return self.text[slice(*self.span(sibling))], start, in_pipeline
+            if sibling is None and parent is not None and (
+                parent.type in _SEQUENCES or parent.type in _STATEMENT_WRAPPERS
+            ):
+                cursor = parent
+                continue
+            break
+        return None, -1, in_pipeline
+
     def command(self, node: Node, loops: tuple[Loop, ...], in_sub: bool) -> None:
         start, end = self.span(node)
         words: list[Word] = []
@@ -311,28 +354,8 @@ class _Builder:
                     words.append(self.word(child))
             elif kind not in _NOT_WORDS:
                 words.append(self.word(child))
-        statement = node
-        in_pipeline = False
-        while statement.parent is not None and statement.parent.type in _STATEMENT_WRAPPERS:
-            statement = statement.parent
-            for child in statement.children:
-                if child.type in _REDIRECT_TYPES:
-                    redirects.append(self.redirect(child))
-        next_op, next_op_start = None, -1
-        cursor: Node | None = statement
-        while cursor is not None:
-            parent = cursor.parent
-            if parent is not None and parent.type == "pipeline":
-                in_pipeline = True
-            sibling = cursor.next_sibling
-            if sibling is not None and not sibling.is_named:
-                next_op = self.text[slice(*self.span(sibling))]
-                next_op_start = self.span(sibling)[0]
-                break
-            if sibling is None and parent is not None and parent.type in _SEQUENCES:
-                cursor = parent
-                continue
-            break
+        redirects.extend(self.inherited_redirects(node))
+        next_op, next_op_start, in_pipeline = self.following_operator(node)
         self.commands.append(
             Command(
                 start,
@@ -347,6 +370,11 @@ class _Builder:
                 in_sub,
             )
         )
+
+
+def _last_named(node: Node) -> Node | None:
+    named = [c for c in node.children if c.is_named and c.type not in _REDIRECT_TYPES]
+    return named[-1] if named else None
 
 
 def _descendants(node: Node) -> Iterator[Node]:
