@@ -11,7 +11,7 @@ listed in `local_expansions`, so that rules can say what will really happen.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
@@ -130,11 +130,28 @@ def _child(parent: Layer, text: str, parent_offsets: tuple[int, ...], command: C
     )
 
 
+def _without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
+    """Drop what lies inside the parent's own expansions: the parent runs `$(...)` itself."""
+    if not expansions:
+        return script
+
+    def inside(offset: int) -> bool:
+        return any(e.start <= offset < e.end for e in expansions)
+
+    return replace(
+        script,
+        commands=tuple(c for c in script.commands if not inside(c.start)),
+        heredocs=tuple(h for h in script.heredocs if not inside(h.op_start)),
+        errors=tuple(e for e in script.errors if not inside(e.start)),
+    )
+
+
 def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
     text, offsets, expansions, continuations = _join_words(invocation.words)
-    return _child(parent, text, offsets, command, invocation, "string",
-                  local_expansions=expansions, continuations=continuations,
-                  source_words=invocation.words)
+    layer = _child(parent, text, offsets, command, invocation, "string",
+                   local_expansions=expansions, continuations=continuations,
+                   source_words=invocation.words)
+    return replace(layer, script=_without_local_regions(layer.script, expansions))
 
 
 def _stdin_layer(

@@ -17,17 +17,43 @@ ssh web-1 "if true; then echo ok"
 ssh web-1 "if true; then echo ok; fi"
 ```
 
+Where tree-sitter-bash fails on text that bash itself accepts (extglob
+patterns, `for i do`), checked with `bash -O extglob -n`, which parses without
+running anything, the finding is only `info`: that region was not checked, but
+it is not broken. The same holds for a string built from values known only at
+run time (`eval "$1=..."`).
+
 ## Fix safety
 No fix: only the author knows what was meant.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, where
+
+
+def bash_accepts(text: str) -> bool | None:
+    """Whether bash parses `text` (`-n`: read commands, run none); None if bash is missing."""
+    bash = shutil.which("bash")
+    if bash is None:
+        return None
+    try:
+        done = subprocess.run(
+            [bash, "--norc", "--noprofile", "-O", "extglob", "-n"],
+            input=text.encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.returncode == 0
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -37,15 +63,21 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     first = errors[0]
     bad = layer.text[first.start : first.start + 1]
     shown = repr(bad)[1:-1] if bad else "end of text"
-    yield finding(
-        layer,
-        "HL001",
-        Severity.WARNING,
-        f"{where(layer).capitalize()} cannot be parsed near `{shown}`; the rest of it "
-        "was checked, this region was not",
-        first.start,
-        first.start + 1,
-    )
+    place = where(layer).capitalize()
+    dynamic = any(e.start <= first.start for e in layer.local_expansions)
+    if dynamic:
+        severity = Severity.INFO
+        message = (f"{place} is built from values known only at run time and does not parse "
+                   f"as written near `{shown}`; that region was not checked")
+    elif bash_accepts(layer.text):
+        severity = Severity.INFO
+        message = (f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
+                   "that region was not checked")
+    else:
+        severity = Severity.WARNING
+        message = (f"{place} does not parse near `{shown}`: the shell that runs it stops with "
+                   "a syntax error; the rest was checked, this region was not")
+    yield finding(layer, "HL001", severity, message, first.start, first.start + 1)
 
 
 RULE = Rule("HL001", "parse-error", Severity.WARNING, "A layer that cannot be parsed.",

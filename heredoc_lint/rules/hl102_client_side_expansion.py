@@ -16,7 +16,8 @@ Severity: error inside a quoted-delimiter heredoc of the inner string and for
 variables assigned in that string; warning for positional parameters and
 names that are usually meant for the remote side (`HOME PWD USER HOSTNAME
 SHLVL $$ $! $?`, `$(hostname)`, `$(whoami)`); info for other variables, which
-are usually intended (`ssh h "deploy $version"`).
+are usually intended (`ssh h "deploy $version"`), and for positional and
+remote-natured names in strings run on the same host (`bash -c`, `eval`).
 
 ## Example
 ```bash
@@ -81,7 +82,7 @@ def _expanded_by_grandparent(layer: Layer, item: LocalExpansion) -> bool:
 
 
 def _assigned_before(layer: Layer, name: str, index: int) -> bool:
-    return any(var == name and at < index for var, at in layer.script.assigned)
+    return any(var == name and end <= index for var, end in layer.script.assigned)
 
 
 def _classify(layer: Layer, item: LocalExpansion) -> tuple[Severity, str]:
@@ -111,8 +112,12 @@ def _classify(layer: Layer, item: LocalExpansion) -> tuple[Severity, str]:
             f"`{text}` is expanded by {who} {before}, not after `{e.name}=` in the same "
             "string: it gets the local value (usually empty)"
         )
+    # On the same host (`bash -c`, `eval`) the local value is usually the one meant, and
+    # so it is when the expansion is a whole argument (`ssh h "$@"`, `ssh h "$cmd"`).
+    whole_word = any(w.value == text for w in layer.source_words)
+    tier = Severity.WARNING if layer.remote and not whole_word else Severity.INFO
     if e.kind == "positional" or (e.kind == "special" and e.name in POSITIONAL_SPECIALS):
-        return Severity.WARNING, (
+        return tier, (
             f"`{text}` is the local script's argument, expanded by {who} {before}; "
             f"write `\\{text}` if the inner shell should expand it"
         )
@@ -122,7 +127,7 @@ def _classify(layer: Layer, item: LocalExpansion) -> tuple[Severity, str]:
         or (e.kind in ("command", "backtick") and " ".join(e.name.split()) in REMOTE_COMMANDS)
     )
     if remote_natured:
-        return Severity.WARNING, (
+        return tier, (
             f"`{text}` is expanded by {who} {before}, so it is the local value, not the "
             f"remote one; write `\\{text}` to expand it on the other side"
         )

@@ -1,26 +1,259 @@
 r"""## What it does
-(placeholder: to be written)
+Finds a heredoc with an unquoted delimiter (`<<EOF`) that is fed as a script
+to a remote shell: `ssh host <<EOF`, `ssh host bash -s <<EOF`,
+`ssh host sudo sh <<EOF`, `docker exec -i c sh <<EOF`, when the body holds an
+unescaped `$` expansion or a backtick.
 
 ## Why is this bad?
+With an unquoted delimiter the heredoc body is expanded by the shell that
+runs the `ssh` (or `docker exec`) command, before anything is sent: `$x`,
+`${x}`, `$1`, `$(cmd)` and backticks are replaced by their **local** values,
+and the remote shell receives the results. `$HOME` is the local home,
+`$(hostname)` the local host name, a variable that the body itself assigns
+(`x=1` then `echo $x`) is expanded before the assignment exists (usually to
+nothing), and `$(...)` runs local commands. The remote script then does
+something else than it reads, without any error.
+
+Escaped expansions (`\$HOME`) and `$` that expands nothing (`$ ` or a lone
+`$` at the end of a line) are not reported. A heredoc whose body is data for a
+remote command (`ssh host 'cat > f' <<EOF`) is not reported either: there a
+local expansion is often what the author wants.
 
 ## Example
+```bash
+ssh web-1 bash -s <<EOF
+cd /srv/app && echo "deployed on $(hostname) as $USER"
+EOF
+```
 
 ## Use instead
+```bash
+ssh web-1 bash -s <<'EOF'
+cd /srv/app && echo "deployed on $(hostname) as $USER"
+EOF
+```
+To pass a local value on purpose, give it as an argument
+(`ssh web-1 bash -s -- "$version" <<'EOF'` and `$1` in the body) or escape
+the remote expansions one by one (`\$USER`).
 
 ## Fix safety
+Unsafe: quoting the delimiter guesses that every expansion was meant for the
+remote shell, and some may have been meant to be local. The fix quotes the
+delimiter (`<<'EOF'`) and undoes the escapes that the unquoted heredoc
+processed (`\$`, `` \` `` and `\\` become `$`, `` ` `` and `\`), so the parts
+that already reached the remote shell arrive unchanged. A backslash-newline,
+which the unquoted heredoc joined, then reaches the remote shell as written,
+which joins the lines in the same way outside quotes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
+from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.syntax import Command, parse_script
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import Invocation, resolve
+
+MAX_NESTING = 8
+
+# After a `$`, what starts an expansion in an unquoted heredoc body.
+_NAME_START = re.compile(r"[A-Za-z_0-9@*#?$!\-{(\[]")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_ESCAPABLE = frozenset("$`\\")
+
+
+@dataclass(frozen=True)
+class BodyExpansion:
+    start: int  # offsets into the layer text
+    end: int
+
+
+def _closing(text: str, i: int, end: int, opener: str, closer: str) -> int:
+    """Index after the `closer` matching the `opener` at text[i]."""
+    depth = 0
+    k = i
+    while k < end:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == opener:
+            depth += 1
+        elif c == closer:
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return end
+
+
+def body_expansions(text: str, start: int, end: int) -> tuple[list[BodyExpansion], list[int]]:
+    """Unescaped expansions of an unquoted heredoc body text[start:end], and the escapes.
+
+    The escapes are the offsets of the backslashes in `\$`, `` \` `` and `\\`,
+    which bash removes in an unquoted heredoc body.
+    """
+    found: list[BodyExpansion] = []
+    escapes: list[int] = []
+    i = start
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            if i + 1 < end and text[i + 1] in _ESCAPABLE:
+                escapes.append(i)
+            i += 2
+            continue
+        if c == "`":
+            close = text.find("`", i + 1, end)
+            stop = end if close < 0 else close + 1
+            found.append(BodyExpansion(i, stop))
+            i = stop
+            continue
+        if c == "$" and i + 1 < end and _NAME_START.match(text, i + 1):
+            nxt = text[i + 1]
+            if nxt == "{":
+                stop = _closing(text, i + 1, end, "{", "}")
+            elif nxt == "(":
+                stop = _closing(text, i + 1, end, "(", ")")
+            elif nxt == "[":
+                stop = _closing(text, i + 1, end, "[", "]")
+            else:
+                match = _NAME.match(text, i + 1)
+                stop = match.end() if match else i + 2
+            found.append(BodyExpansion(i, stop))
+            i = stop
+            continue
+        i += 1
+    return found, escapes
+
+
+def _piped_into(text: str, command: Command) -> bool:
+    """The command's stdin is a pipe (it is not the first command of a pipeline)."""
+    return text[: command.start].rstrip().endswith("|") and not text[
+        : command.start
+    ].rstrip().endswith("||")
+
+
+def _own_stdin(command: Command) -> bool:
+    return any(r.source_fd == 0 and not r.writes for r in command.redirects)
+
+
+def script_reader(
+    words: Sequence[Word], wrappers: Mapping[str, str], nesting: int = 0
+) -> Invocation | None:
+    """The invocation whose shell reads its script from this command's stdin, if any.
+
+    `ssh h`, `docker exec -i c sh`: directly.  `ssh h bash -s`, `ssh h sudo sh`,
+    `ssh a ssh b`: through the remote command, whose stdin is the ssh's stdin.
+    """
+    invocation = resolve(words, wrappers)
+    if invocation is None or nesting > MAX_NESTING:
+        return None
+    if invocation.ssh is not None and (invocation.ssh.has_flag("n") or invocation.ssh.has_flag("f")):
+        return None  # stdin is /dev/null: the heredoc never reaches the remote side
+    if invocation.stdin_script:
+        return invocation
+    if not invocation.remote or not invocation.words:
+        return None
+    inner_text = " ".join(w.value for w in invocation.words)
+    inner = parse_script(inner_text)
+    for command in inner.commands:
+        if command.in_substitution or _own_stdin(command) or _piped_into(inner_text, command):
+            continue
+        if script_reader(command.words, wrappers, nesting + 1) is not None:
+            return invocation
+    return None
+
+
+def _delimiter_span(layer: Layer, heredoc: Heredoc) -> tuple[int, int]:
+    start = heredoc.op_start + (3 if heredoc.strip_tabs else 2)
+    text = layer.text
+    while start < heredoc.op_end and text[start] in " \t":
+        start += 1
+    return start, heredoc.op_end
+
+
+def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int]) -> Fix | None:
+    start, end = _delimiter_span(layer, heredoc)
+    word = layer.text[start:end]
+    if "'" in word:
+        return None
+    edits: list[Edit] = []
+    for a, b, content in [(start, end, f"'{word}'"), *((k, k + 1, "") for k in escapes)]:
+        edit = lift(layer, a, b, content)
+        if edit is None:
+            return None
+        edits.append(edit)
+    return Fix(
+        tuple(edits),
+        Applicability.UNSAFE,
+        f"Quote the delimiter (<<'{heredoc.delimiter}') so the remote shell expands the body",
+    )
+
+
+def _effect(layer: Layer, wrapper: str) -> str:
+    if layer.depth == 0:
+        return (
+            f"the local shell expands {{names}} in the body before {wrapper} sends it: the "
+            "remote shell receives the local values (empty if unset), not the expansions"
+        )
+    runner = "the remote shell" if layer.remote else "the shell"
+    what = "this script" if layer.kind == "stdin" else "this string"
+    return (
+        f"{runner} that runs {what} expands {{names}} in the body before {wrapper} passes it "
+        f"on: the shell behind {wrapper} receives that shell's values, not the expansions"
+    )
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    local = [(e.start, e.end) for e in layer.local_expansions]
+    for command in layer.script.commands:
+        heredocs = [
+            r.heredoc for r in command.redirects
+            if r.heredoc is not None and r.source_fd == 0 and not r.heredoc.quoted
+        ]
+        if not heredocs:
+            continue
+        invocation = script_reader(command.words, context.wrappers)
+        if invocation is None or not invocation.remote:
+            continue
+        for heredoc in heredocs:
+            found, escapes = body_expansions(layer.text, heredoc.body_start, heredoc.body_end)
+            # `$x` that the parent shell already expanded is HL102's: this layer never sees it.
+            found = [e for e in found if not any(a <= e.start < b for a, b in local)]
+            if not found:
+                continue
+            texts = list(dict.fromkeys(layer.text[e.start : e.end] for e in found))
+            names = ", ".join(f"`{quote_snippet(t, 30)}`" for t in texts[:3])
+            more = f" and {len(texts) - 3} more" if len(texts) > 3 else ""
+            wrapper = invocation.wrapper
+            width = 3 if heredoc.strip_tabs else 2
+            yield finding(
+                layer,
+                "HL107",
+                Severity.WARNING,
+                f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
+                + _effect(layer, wrapper).format(names=names + more)
+                + f"; quote the delimiter (<<'{heredoc.delimiter}') to send the body as written",
+                heredoc.op_start,
+                heredoc.op_start + width,
+                _fix(layer, heredoc, escapes),
+            )
 
 
-RULE = Rule("HL107", "unquoted-heredoc-to-remote", Severity.WARNING, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL107",
+    "unquoted-heredoc-to-remote",
+    Severity.WARNING,
+    "A remote script fed by an unquoted heredoc (`ssh h <<EOF`): its body expands locally.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

@@ -1,26 +1,159 @@
 r"""## What it does
-(placeholder: to be written)
+Finds `scp -p N` where `N` is a number: a port given with the lower-case
+`-p`, which in scp means "preserve times and modes". The port flag of scp is
+the upper-case `-P` (ssh is the other way round: `ssh -p PORT`).
 
 ## Why is this bad?
+scp takes `-p` as a flag without an argument, so the number becomes the first
+source file. scp connects to the default port 22 (or the `Port` of
+`~/.ssh/config`), not to the port you meant, and then fails with
+`scp: stat local "2022": No such file or directory`; where port 22 is closed
+or is another machine's sshd, the copy fails or goes somewhere else. Written
+attached (`-p2022`), scp reads the digits as more single-letter flags and stops
+with `unknown option`.
 
 ## Example
+```bash
+scp -p 2022 dist/app.tgz ops@edge-1:/opt/app/
+```
 
 ## Use instead
+```bash
+scp -P 2022 dist/app.tgz ops@edge-1:/opt/app/
+```
 
 ## Fix safety
+Safe: a number after scp's `-p` can only be meant as a port (the fix changes
+`-p` to `-P`, in a cluster too: `-rp 2022` becomes `-rP 2022`). When the
+command already has a port (`-P` or `-o Port=`), nothing is reported, since
+the number may then be a file that really is named that way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell.syntax import Command
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import unwrap_prefixes
+
+# OpenSSH 9 scp(1): options that take an argument; every other letter is a flag.
+SCP_ARG_OPTIONS = frozenset("cDFiJloPSX")
+
+
+@dataclass(frozen=True)
+class PortFlag:
+    word: Word  # the option word holding the `p`
+    letter: int  # index of the `p` in the word's value
+    number: str  # the port the author meant
+    attached: bool  # `-p2022`: the digits are in the same word
+
+
+def _is_port(value: str) -> bool:
+    return value.isascii() and value.isdigit() and 0 < int(value) < 65536
+
+
+def _static(word: Word) -> str | None:
+    return word.value if word.static else None
+
+
+def scan_scp(words: tuple[Word, ...]) -> tuple[list[PortFlag], bool]:
+    """The `-p N` options of an scp argv, and whether a real port option is present."""
+    found: list[PortFlag] = []
+    has_port = False
+    i = 1
+    while i < len(words):
+        value = _static(words[i])
+        if value is None or value == "--" or not value.startswith("-") or len(value) < 2:
+            break
+        consumed_next = False
+        for k in range(1, len(value)):
+            letter = value[k]
+            if letter in SCP_ARG_OPTIONS:
+                attached = value[k + 1 :]
+                arg = attached
+                if not attached and i + 1 < len(words):
+                    arg = _static(words[i + 1]) or ""
+                    consumed_next = True
+                if letter == "P" or (letter == "o" and arg.lower().replace(" ", "=")
+                                     .startswith("port=")):
+                    has_port = True
+                break
+            if letter == "p":
+                rest = value[k + 1 :]
+                if rest and _is_port(rest):
+                    found.append(PortFlag(words[i], k, rest, True))
+                    break
+                if not rest and i + 1 < len(words):
+                    number = _static(words[i + 1])
+                    if number is not None and _is_port(number):
+                        found.append(PortFlag(words[i], k, number, False))
+        i += 2 if consumed_next else 1
+    return found, has_port
+
+
+def _message(flag: PortFlag) -> str:
+    if flag.attached:
+        return (
+            f"`scp -p{flag.number}`: scp's `-p` preserves times and takes no port, so it reads "
+            f"the digits as more single-letter flags and exits with `unknown option`; the port "
+            f"flag of scp is `-P` (`-P{flag.number}`)"
+        )
+    shown = flag.word.value
+    return (
+        f"`scp {shown} {flag.number}`: scp's `-p` preserves times and takes no port, so "
+        f"`{flag.number}` becomes a source file (`stat local \"{flag.number}\": No such file "
+        f"or directory`) and scp connects to the default port 22 instead; the port flag of "
+        f"scp is `-P`"
+    )
+
+
+def _scp_words(command: Command) -> tuple[Word, ...] | None:
+    index = unwrap_prefixes(command.words)
+    if index is None:
+        return None
+    words = command.words[index:]
+    if words[0].value.rsplit("/", 1)[-1] != "scp":
+        return None
+    return words
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    for command in layer.script.commands:
+        words = _scp_words(command)
+        if words is None:
+            continue
+        flags, has_port = scan_scp(words)
+        if has_port:
+            continue
+        for flag in flags:
+            at = flag.word.offsets[flag.letter]
+            edit = lift(layer, at, at + 1, "P")
+            fix = None
+            if edit is not None:
+                fix = Fix((edit,), Applicability.SAFE, "Use scp's port flag `-P`")
+            yield finding(
+                layer,
+                "HL108",
+                Severity.ERROR,
+                _message(flag),
+                flag.word.start,
+                at + 1,
+                fix,
+            )
 
 
-RULE = Rule("HL108", "scp-port-flag", Severity.ERROR, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL108",
+    "scp-port-flag",
+    Severity.ERROR,
+    "`scp -p N`: `-p` preserves times; scp's port flag is `-P`.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

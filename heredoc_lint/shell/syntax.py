@@ -87,7 +87,7 @@ class Script:
     commands: tuple[Command, ...]
     heredocs: tuple[Heredoc, ...]
     errors: tuple[ParseError, ...]
-    assigned: tuple[tuple[str, int], ...]  # (variable name, offset of the assignment)
+    assigned: tuple[tuple[str, int], ...]  # (variable name, where its assignment ends)
 
 
 _EXPANSION_TYPES = frozenset(
@@ -250,7 +250,7 @@ class _Builder:
             elif kind == "for_statement":
                 var = node.child_by_field_name("variable")
                 if var is not None:
-                    self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[0]))
+                    self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[1]))
             elif kind in ("while_statement", "until_statement"):
                 loops = (*loops, self.loop(node))
             if kind in ("command_substitution", "process_substitution"):
@@ -263,7 +263,7 @@ class _Builder:
     def assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
         if name is not None:
-            self.assigned.append((self.text[slice(*self.span(name))], self.span(node)[0]))
+            self.assigned.append((self.text[slice(*self.span(name))], self.span(node)[1]))
 
     def loop(self, node: Node) -> Loop:
         start, end = self.span(node)
