@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -27,14 +27,14 @@ app = typer.Typer(
 SUBCOMMANDS = frozenset({"check", "rule", "rules"})
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     concise = "concise"
     json = "json"
     github = "github"
 
 
-class FixStrategy(str, Enum):
+class FixStrategy(StrEnum):
     base64 = "base64"
     scp = "scp"
     stdin = "stdin"
@@ -64,22 +64,52 @@ def _version(value: bool) -> None:
 
 @app.command()
 def check(
-    paths: Annotated[list[Path] | None, typer.Argument(help="Files or directories; - for stdin.")] = None,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.text,
-    select: Annotated[str | None, typer.Option(help="Comma-separated codes or prefixes to report.")] = None,
-    ignore: Annotated[str | None, typer.Option(help="Comma-separated codes or prefixes to skip.")] = None,
-    severity: Annotated[Severity, typer.Option(help="The lowest severity reported.")] = Severity.WARNING,
-    command: Annotated[str | None, typer.Option("--command", "-c", help="Check one command string.")] = None,
-    stdin_filename: Annotated[str | None, typer.Option(help="The name of the file read from stdin.")] = None,
-    exclude: Annotated[list[str] | None, typer.Option(help="Glob of paths to skip (repeatable).")] = None,
-    statistics: Annotated[bool, typer.Option("--statistics", help="Print a count per code.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", help="Show tracebacks of internal errors.")] = False,
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Files or directories; - for stdin.")
+    ] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="Output format.")
+    ] = OutputFormat.text,
+    select: Annotated[
+        str | None, typer.Option(help="Comma-separated codes or prefixes to report.")
+    ] = None,
+    ignore: Annotated[
+        str | None, typer.Option(help="Comma-separated codes or prefixes to skip.")
+    ] = None,
+    severity: Annotated[
+        Severity, typer.Option(help="The lowest severity reported.")
+    ] = Severity.WARNING,
+    command: Annotated[
+        str | None, typer.Option("--command", "-c", help="Check one command string.")
+    ] = None,
+    stdin_filename: Annotated[
+        str | None, typer.Option(help="The name of the file read from stdin.")
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option(help="Glob of paths to skip (repeatable).")
+    ] = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print a count per code.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Show tracebacks of internal errors.")
+    ] = False,
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place.")] = False,
-    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix, apply unsafe fixes too.")] = False,
-    diff: Annotated[bool, typer.Option("--diff", help="Print fixes as a unified diff; write nothing.")] = False,
-    fix_strategy: Annotated[FixStrategy, typer.Option(help="How remote heredocs are rewritten.")] = FixStrategy.base64,
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")] = False,
+    unsafe_fixes: Annotated[
+        bool, typer.Option("--unsafe-fixes", help="With --fix, apply unsafe fixes too.")
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Print fixes as a unified diff; write nothing.")
+    ] = False,
+    fix_strategy: Annotated[
+        FixStrategy, typer.Option(help="How remote heredocs are rewritten.")
+    ] = FixStrategy.base64,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
 ) -> None:
     """Check shell scripts (the default command)."""
     from heredoc_lint.runner import Options, run
@@ -97,9 +127,9 @@ def check(
             fix_strategy=fix_strategy.value,
         )
     except UsageError as error:
-        _fail(str(error))
+        raise _fail(str(error)) from None
     if command is not None and paths:
-        _fail("give either --command or paths, not both")
+        raise _fail("give either --command or paths, not both")
     result = run(options, paths=list(paths or ()), command=command, stdin_filename=stdin_filename)
     for note in result.notes:
         typer.echo(f"heredoc-lint: {note}", err=True)
@@ -137,9 +167,11 @@ def rule_doc(code: Annotated[str, typer.Argument(help="A rule code, e.g. HL101."
 
     rule = rule_by_code(code)
     if rule is None:
-        _fail(f"unknown rule `{code}` (see `heredoc-lint rules`)")
-    typer.echo(f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. "
-               f"Fixable: {'yes' if rule.fixable else 'no'}.\n\n{rule.doc.strip()}")
+        raise _fail(f"unknown rule `{code}` (see `heredoc-lint rules`)")
+    typer.echo(
+        f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. "
+        f"Fixable: {'yes' if rule.fixable else 'no'}.\n\n{rule.doc.strip()}"
+    )
 
 
 @app.command("rules")
@@ -149,16 +181,20 @@ def rules_table() -> None:
 
     typer.echo(f"{'code':<7} {'name':<34} {'severity':<8} fix  summary")
     for r in RULES:
-        typer.echo(f"{r.code:<7} {r.name:<34} {r.severity.value:<8} "
-                   f"{'yes' if r.fixable else 'no ':<4} {r.summary}")
+        typer.echo(
+            f"{r.code:<7} {r.name:<34} {r.severity.value:<8} "
+            f"{'yes' if r.fixable else 'no ':<4} {r.summary}"
+        )
 
 
 def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:
     lines = []
     if fix:
         remaining = sum(len(r.findings) for r in result.reports)
-        lines.append(f"Fixed {result.fixed} finding{'s' if result.fixed != 1 else ''}, "
-                     f"{remaining} remaining.")
+        lines.append(
+            f"Fixed {result.fixed} finding{'s' if result.fixed != 1 else ''}, "
+            f"{remaining} remaining."
+        )
     hidden = result.unsafe_fixable()
     if hidden and not unsafe_fixes:
         lines.append(f"{hidden} more fixable with `--fix --unsafe-fixes`.")
@@ -166,8 +202,9 @@ def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:
 
 
 def _fail(message: str) -> typer.Exit:
+    """Print the one-line error; the caller raises the returned exit."""
     typer.echo(f"heredoc-lint: error: {message}", err=True)
-    raise typer.Exit(2)
+    return typer.Exit(2)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,10 +12,25 @@ from pathlib import Path
 
 MAX_BYTES = 10 * 1024 * 1024
 SHELL_SUFFIXES = frozenset({".sh", ".bash", ".ksh", ".zsh"})
-_SHEBANG = re.compile(rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)(sh|bash|dash|ksh|zsh|mksh|ash)\b")
-_ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv",
-                             "venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox",
-                             ".heredoc_lint_cache"})
+_SHEBANG = re.compile(
+    rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)(sh|bash|dash|ksh|zsh|mksh|ash)\b"
+)
+_ALWAYS_SKIPPED = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".tox",
+        ".heredoc_lint_cache",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -49,8 +64,18 @@ def _git_files(directory: Path) -> list[Path] | None:
     """Files git would not ignore below `directory`, or None outside a work tree."""
     try:
         out = subprocess.run(
-            ["git", "-C", str(directory), "ls-files", "-z", "--cached", "--others",
-             "--exclude-standard", "--", "."],
+            [
+                "git",
+                "-C",
+                str(directory),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--",
+                ".",
+            ],
             capture_output=True,
             check=True,
             timeout=60,

@@ -46,8 +46,9 @@ def check_shell(
     """
     settings = settings or Settings()
     root = file_layer(text, cmdline=f"bash -c {text}" if command else None)
-    context = Context(path=path, file_text=text, fix_strategy=settings.fix_strategy,
-                      wrappers=settings.wrappers)
+    context = Context(
+        path=path, file_text=text, fix_strategy=settings.fix_strategy, wrappers=settings.wrappers
+    )
     return check_layer(root, context, settings.rules())
 
 

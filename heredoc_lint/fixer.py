@@ -31,9 +31,12 @@ def applicable(fix: Fix | None, unsafe: bool) -> bool:
 def _overlaps(a: Edit, b: Edit) -> bool:
     if a.start == a.end and b.start == b.end:
         return a.start == b.start
-    return a.start < b.end and b.start < a.end or (
-        a.start == a.end and b.start < a.start < b.end
-    ) or (b.start == b.end and a.start < b.start < a.end)
+    return (
+        a.start < b.end
+        and b.start < a.end
+        or (a.start == a.end and b.start < a.start < b.end)
+        or (b.start == b.end and a.start < b.start < a.end)
+    )
 
 
 def _newline_style(text: str, content: str) -> str:
@@ -80,9 +83,15 @@ def fix_text(
             break
         if parse_errors(candidate) > errors_before:
             codes = sorted({f.code for f in findings if f.fix in taken})
-            return FixOutcome(text, fixed, passes, tuple(findings), tuple(new_files.values()),
-                              f"fix failed: the fix for {', '.join(codes)} made the code "
-                              "unparsable; it was not applied")
+            return FixOutcome(
+                text,
+                fixed,
+                passes,
+                tuple(findings),
+                tuple(new_files.values()),
+                f"fix failed: the fix for {', '.join(codes)} made the code "
+                "unparsable; it was not applied",
+            )
         fixed += sum(1 for f in findings if f.fix in taken)
         for fix in taken:
             new_files.update({n.path: n for n in fix.new_files})

@@ -109,8 +109,15 @@ def _join_words(
     return "".join(parts), tuple(offsets), tuple(expansions), tuple(continuations)
 
 
-def _child(parent: Layer, text: str, parent_offsets: tuple[int, ...], command: Command,
-           invocation: Invocation, kind: str, **extra: object) -> Layer:
+def _child(
+    parent: Layer,
+    text: str,
+    parent_offsets: tuple[int, ...],
+    command: Command,
+    invocation: Invocation,
+    kind: str,
+    **extra: object,
+) -> Layer:
     shell = invocation.shell if invocation.shell != "login" else "bash"
     return Layer(
         text,
@@ -148,9 +155,17 @@ def _without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...
 
 def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
     text, offsets, expansions, continuations = _join_words(invocation.words)
-    layer = _child(parent, text, offsets, command, invocation, "string",
-                   local_expansions=expansions, continuations=continuations,
-                   source_words=invocation.words)
+    layer = _child(
+        parent,
+        text,
+        offsets,
+        command,
+        invocation,
+        "string",
+        local_expansions=expansions,
+        continuations=continuations,
+        source_words=invocation.words,
+    )
     return replace(layer, script=_without_local_regions(layer.script, expansions))
 
 

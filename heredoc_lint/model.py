@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     INFO = "info"
     WARNING = "warning"
     ERROR = "error"
@@ -19,7 +19,7 @@ class Severity(str, Enum):
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
-class Applicability(str, Enum):
+class Applicability(StrEnum):
     SAFE = "safe"
     UNSAFE = "unsafe"
     DISPLAY_ONLY = "display-only"

@@ -37,10 +37,21 @@ def _fix_json(fix: Fix | None, index: LineIndex) -> dict[str, Any] | None:
     for edit in fix.edits:
         line, column = index.position(edit.start)
         end_line, end_column = index.position(edit.end)
-        edits.append({"line": line, "column": column, "end_line": end_line,
-                      "end_column": end_column, "content": edit.content})
-    return {"applicability": fix.applicability.value, "strategy": fix.strategy,
-            "message": fix.message, "edits": edits}
+        edits.append(
+            {
+                "line": line,
+                "column": column,
+                "end_line": end_line,
+                "end_column": end_column,
+                "content": edit.content,
+            }
+        )
+    return {
+        "applicability": fix.applicability.value,
+        "strategy": fix.strategy,
+        "message": fix.message,
+        "edits": edits,
+    }
 
 
 def finding_json(report: FileReport, finding: Finding, index: LineIndex) -> dict[str, Any]:
@@ -62,7 +73,7 @@ def finding_json(report: FileReport, finding: Finding, index: LineIndex) -> dict
 
 
 def render_json(reports: Sequence[FileReport]) -> str:
-    items = []
+    items: list[dict[str, Any]] = []
     for report in reports:
         index = report.index()
         items.extend(finding_json(report, f, index) for f in report.findings)
@@ -75,8 +86,9 @@ def render_concise(reports: Sequence[FileReport]) -> str:
         index = report.index()
         for f in report.findings:
             line, column = index.position(f.start)
-            lines.append(f"{report.path}:{line}:{column}: {f.code} [{f.severity.value}] "
-                         f"{f.message}")
+            lines.append(
+                f"{report.path}:{line}:{column}: {f.code} [{f.severity.value}] {f.message}"
+            )
     return "".join(line + "\n" for line in lines)
 
 
@@ -95,12 +107,16 @@ def render_github(reports: Sequence[FileReport]) -> str:
         for f in report.findings:
             line, column = index.position(f.start)
             end_line, end_column = index.position(f.end)
-            props = ",".join([
-                f"file={_escape_github(report.path, property_value=True)}",
-                f"line={line}", f"col={column}", f"endLine={end_line}",
-                f"endColumn={end_column}",
-                f"title={_escape_github(f.code + ' ' + _name(f.code), property_value=True)}",
-            ])
+            props = ",".join(
+                [
+                    f"file={_escape_github(report.path, property_value=True)}",
+                    f"line={line}",
+                    f"col={column}",
+                    f"endLine={end_line}",
+                    f"endColumn={end_column}",
+                    f"title={_escape_github(f.code + ' ' + _name(f.code), property_value=True)}",
+                ]
+            )
             lines.append(f"::{level[f.severity.value]} {props}::{_escape_github(f.message)}")
     return "".join(line + "\n" for line in lines)
 
@@ -136,8 +152,10 @@ def render_text(reports: Sequence[FileReport], colour: bool = False) -> str:
             line, column = index.position(f.start)
             head = f"{report.path}:{line}:{column}: {f.code} [{f.severity.value}] {f.message}"
             if colour:
-                head = f"\x1b[1m{report.path}\x1b[0m:{line}:{column}: \x1b[1;31m{f.code}\x1b[0m " \
-                       f"[{f.severity.value}] {f.message}"
+                head = (
+                    f"\x1b[1m{report.path}\x1b[0m:{line}:{column}: \x1b[1;31m{f.code}\x1b[0m "
+                    f"[{f.severity.value}] {f.message}"
+                )
             out.append(head)
             out.extend(_frame(index, f, colour))
             if f.fix is not None:
@@ -155,9 +173,7 @@ def render_text(reports: Sequence[FileReport], colour: bool = False) -> str:
 
 def render_statistics(reports: Sequence[FileReport]) -> str:
     counts: Counter[str] = Counter(f.code for r in reports for f in r.findings)
-    return "".join(
-        f"{n:5d}\t{code}\t{_name(code)}\n" for code, n in sorted(counts.items())
-    )
+    return "".join(f"{n:5d}\t{code}\t{_name(code)}\n" for code, n in sorted(counts.items()))
 
 
 RENDERERS = {

@@ -55,7 +55,9 @@ class Result:
 
     def unsafe_fixable(self) -> int:
         return sum(
-            1 for r in self.reports for f in r.findings
+            1
+            for r in self.reports
+            for f in r.findings
             if applicable(f.fix, unsafe=True) and not applicable(f.fix, unsafe=False)
         )
 
@@ -78,8 +80,16 @@ def _check(
     try:
         findings: list[Finding] | None = None
         if options.fixing:
-            text, findings = _fix(options, result, name, text, command=command, path=path,
-                                  encoding=encoding, original=original)
+            text, findings = _fix(
+                options,
+                result,
+                name,
+                text,
+                command=command,
+                path=path,
+                encoding=encoding,
+                original=original,
+            )
         if findings is None:
             findings = check_shell(text, name, options.settings(), command=command)
     except Exception as error:  # one bad file must not stop the others
@@ -108,16 +118,24 @@ def _fix(
     if file_layer(text).script.errors:
         result.notes.append(f"{name}: not fixed: the file does not parse")
         return text, None
-    outcome = fix_shell(text, name, options.settings(), unsafe=options.unsafe_fixes,
-                        command=command)
+    outcome = fix_shell(
+        text, name, options.settings(), unsafe=options.unsafe_fixes, command=command
+    )
     if outcome.error:
         result.notes.append(f"{name}: {outcome.error}")
     if outcome.text == text:
         return text, list(outcome.remaining)
     if options.diff:
-        result.diffs.append("".join(difflib.unified_diff(
-            text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
-            fromfile=f"a/{name}", tofile=f"b/{name}")))
+        result.diffs.append(
+            "".join(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    outcome.text.splitlines(keepends=True),
+                    fromfile=f"a/{name}",
+                    tofile=f"b/{name}",
+                )
+            )
+        )
         return text, None
     if path is None:
         result.fixed_text = outcome.text
@@ -163,6 +181,14 @@ def run(
             if reason and "skipped" not in reason:
                 result.failed = True
             continue
-        _check(options, result, str(source.path), text, command=False, path=source.path,
-               encoding=encoding, original=original)
+        _check(
+            options,
+            result,
+            str(source.path),
+            text,
+            command=False,
+            path=source.path,
+            encoding=encoding,
+            original=original,
+        )
     return result

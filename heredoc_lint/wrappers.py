@@ -168,7 +168,9 @@ def _named_string(
             value = _static(words[j]) or ""
             for name in names:
                 if name.startswith("--") and value.startswith(name + "="):
-                    return Invocation(label, i, (_slice_word(words[j], len(name) + 1),), remote, shell)
+                    return Invocation(
+                        label, i, (_slice_word(words[j], len(name) + 1),), remote, shell
+                    )
         return None
 
     return resolve_named
@@ -194,9 +196,16 @@ def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocat
     j = i + 1
     while j < len(words) and (_static(words[j]) or "").startswith("-"):
         j += 1
-    if j >= len(words) or _static(words[j]) not in ("new-session", "new", "new-window",
-                                                      "neww", "split-window", "splitw",
-                                                      "respawn-pane", "respawn-window"):
+    if j >= len(words) or _static(words[j]) not in (
+        "new-session",
+        "new",
+        "new-window",
+        "neww",
+        "split-window",
+        "splitw",
+        "respawn-pane",
+        "respawn-window",
+    ):
         return None
     j += 1
     while j < len(words):
@@ -300,16 +309,49 @@ def _container_exec(
     return resolve_exec
 
 
-_DOCKER_ARGS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file",
-                          "--detach-keys"})
-_KUBECTL_ARGS = frozenset({"-c", "--container", "-n", "--namespace", "--context", "-f",
-                           "--filename", "--pod-running-timeout", "--kubeconfig"})
+_DOCKER_ARGS = frozenset(
+    {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"}
+)
+_KUBECTL_ARGS = frozenset(
+    {
+        "-c",
+        "--container",
+        "-n",
+        "--namespace",
+        "--context",
+        "-f",
+        "--filename",
+        "--pod-running-timeout",
+        "--kubeconfig",
+    }
+)
 
 # Prefix commands: the number of option words that take an argument, per command.
 _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
-    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user",
-                       "--group", "--chdir", "--host", "--prompt", "--role", "--type",
-                       "--other-user", "--close-from", "--command-timeout"}),
+    "sudo": frozenset(
+        {
+            "-u",
+            "-g",
+            "-C",
+            "-D",
+            "-h",
+            "-p",
+            "-r",
+            "-t",
+            "-T",
+            "-U",
+            "--user",
+            "--group",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--other-user",
+            "--close-from",
+            "--command-timeout",
+        }
+    ),
     "doas": frozenset({"-u", "-C"}),
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
     "nohup": frozenset(),
@@ -321,8 +363,23 @@ _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
     "time": frozenset({"-f", "--format", "-o", "--output"}),
     "command": frozenset(),
     "exec": frozenset({"-a"}),
-    "xargs": frozenset({"-I", "-n", "-P", "-d", "-L", "-s", "-a", "-E", "--max-args",
-                        "--max-procs", "--delimiter", "--max-lines", "--arg-file"}),
+    "xargs": frozenset(
+        {
+            "-I",
+            "-n",
+            "-P",
+            "-d",
+            "-L",
+            "-s",
+            "-a",
+            "-E",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--max-lines",
+            "--arg-file",
+        }
+    ),
     "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
     "chroot": frozenset(),
     "screen": frozenset({"-S", "-t", "-c", "-e", "-p", "-T", "-h", "-L", "-Logfile"}),

@@ -42,8 +42,9 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     directory = path.parent
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".heredoc-lint",
-                                        dir=directory)
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".heredoc-lint", dir=directory
+        )
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     tmp = Path(tmp_name)
@@ -56,8 +57,9 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
         with contextlib.suppress(PermissionError):
             os.chown(tmp, info.st_uid, info.st_gid)
         if expected is not None and path.read_bytes() != expected:
-            raise WriteError(f"{path}: changed by someone else while it was being fixed; "
-                             "left as it is")
+            raise WriteError(
+                f"{path}: changed by someone else while it was being fixed; left as it is"
+            )
         os.replace(tmp, path)
         _fsync_dir(directory)
     except OSError as error:

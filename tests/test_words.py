@@ -171,7 +171,7 @@ def test_continuations_are_kept_in_the_value() -> None:
         ("a\\\nb", [0, 3]),
         ("$'\\x41\\n'", [2, 6]),
         ("$'\\xc3\\xa9z'", [2, 10]),  # a character made of two escapes: the first one
-        ("$'a\\0b'c", [2, 8]),
+        ("$'a\\0b'c", [2, 7]),
         ('"\\\\$"', [2, 3]),
     ],
 )

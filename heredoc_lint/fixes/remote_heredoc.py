@@ -66,8 +66,10 @@ class HeredocSite:
         rest_blank = line_end >= 0 and not text[self.heredoc.op_end : line_end].strip()
         if rest_blank and not text[self.removal_end() :].strip():
             return [(self.operator_start(), len(text), "")]
-        return [(self.operator_start(), self.heredoc.op_end, ""),
-                (self.heredoc.body_start, self.removal_end(), "")]
+        return [
+            (self.operator_start(), self.heredoc.op_end, ""),
+            (self.heredoc.body_start, self.removal_end(), ""),
+        ]
 
     def operator_start(self) -> int:
         """Start of the `<<` with the blanks before it."""
@@ -123,17 +125,62 @@ def base64_fix(site: HeredocSite) -> Fix | None:
 
 
 # Commands that never read stdin: safe to share the session's stdin with the body.
-_NO_STDIN = frozenset({
-    "cd", "chmod", "chown", "chgrp", "mkdir", "rm", "rmdir", "mv", "cp", "ln", "touch", "echo",
-    "printf", "sleep", "true", "false", ":", "test", "[", "pkill", "kill", "killall", "exit",
-    "export", "umask", "systemctl", "service", "install", "date", "sync", "ls",
-})
-# Commands whose effect on the shell would be lost if the string were split in two.
-_STATEFUL = frozenset({"cd", "pushd", "popd", "export", "source", ".", "umask", "ulimit",
-                       "set", "shopt", "alias", "local", "declare", "typeset", "readonly"})
-_SAFE_PATH = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+,:@%-~"
+_NO_STDIN = frozenset(
+    {
+        "cd",
+        "chmod",
+        "chown",
+        "chgrp",
+        "mkdir",
+        "rm",
+        "rmdir",
+        "mv",
+        "cp",
+        "ln",
+        "touch",
+        "echo",
+        "printf",
+        "sleep",
+        "true",
+        "false",
+        ":",
+        "test",
+        "[",
+        "pkill",
+        "kill",
+        "killall",
+        "exit",
+        "export",
+        "umask",
+        "systemctl",
+        "service",
+        "install",
+        "date",
+        "sync",
+        "ls",
+    }
 )
+# Commands whose effect on the shell would be lost if the string were split in two.
+_STATEFUL = frozenset(
+    {
+        "cd",
+        "pushd",
+        "popd",
+        "export",
+        "source",
+        ".",
+        "umask",
+        "ulimit",
+        "set",
+        "shopt",
+        "alias",
+        "local",
+        "declare",
+        "typeset",
+        "readonly",
+    }
+)
+_SAFE_PATH = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+,:@%-~")
 
 
 def _outer_state(layer: Layer, index: int) -> tuple[int, Quote] | None:
@@ -211,8 +258,9 @@ def _split(site: HeredocSite) -> _Split | None:
         return None
     words = ssh_command.words
     head = parent.text[words[invocation.index].start : words[invocation.ssh.host_index].end]
-    return _Split(head, (0, len(before.rstrip())), (site.removal_end(), len(text)),
-                  join_before, path)
+    return _Split(
+        head, (0, len(before.rstrip())), (site.removal_end(), len(text)), join_before, path
+    )
 
 
 def _string_part(layer: Layer, span: tuple[int, int]) -> str | None:
@@ -270,10 +318,11 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     assert parent is not None and ssh_command is not None and layer.invocation is not None
     script = PurePosixPath(script_path).name
     local = f"{script}.d/{PurePosixPath(split.path).name}"
-    host_word = ssh_command.words[layer.invocation.ssh.host_index]  # type: ignore[union-attr]
+    ssh = layer.invocation.ssh
+    assert ssh is not None and ssh.host_index is not None  # checked by _split
+    host_word = ssh_command.words[ssh.host_index]
     host = parent.text[host_word.start : host_word.end]
-    scp = " ".join(["scp", *options, f'"$(dirname "$0")/{local}"',
-                    f"{user}{host}:{split.path}"])
+    scp = " ".join(["scp", *options, f'"$(dirname "$0")/{local}"', f"{user}{host}:{split.path}"])
     pieces = []
     if pre:
         pieces += [f"{split.head} {pre}", "; " if split.join_before == ";" else " && "]
@@ -284,13 +333,20 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     last = ssh_command.words[-1]
     line_end = parent.text.find("\n", last.end)
     line_end = len(parent.text) if line_end < 0 else line_end
-    if parent.text[line_start : ssh_command.start].strip() or parent.text[last.end : line_end].strip():
+    if (
+        parent.text[line_start : ssh_command.start].strip()
+        or parent.text[last.end : line_end].strip()
+    ):
         return None  # not a statement of its own: `;` would regroup what is around it
     edit = Edit(ssh_command.start, last.end, "".join(pieces))
     new_file = NewFile(local, site.body.encode("utf-8", "surrogateescape"))
-    return Fix((edit,), site.applicability(),
-               f"Write the body to `{local}` beside the script and copy it with scp", "scp",
-               (new_file,))
+    return Fix(
+        (edit,),
+        site.applicability(),
+        f"Write the body to `{local}` beside the script and copy it with scp",
+        "scp",
+        (new_file,),
+    )
 
 
 def _reads_stdin(layer: Layer, command: Command) -> bool:
@@ -319,8 +375,9 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         return None
     last = ssh_command.words[-1]
     line_end = parent.text.find("\n", last.end)
-    if line_end < 0 or any(h.op_start > ssh_command.start for h in parent.script.heredocs
-                           if h.op_start < line_end):
+    if line_end < 0 or any(
+        h.op_start > ssh_command.start for h in parent.script.heredocs if h.op_start < line_end
+    ):
         return None
     body = site.body
     delimiter = "EOF"
@@ -339,8 +396,12 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         Edit(last.end, last.end, f" <<'{delimiter}'"),
         Edit(line_end + 1, line_end + 1, f"{body}{delimiter}\n"),
     )
-    return Fix(edits, site.applicability(),
-               "Feed the body to ssh from the local side (`ssh host 'cat > P' <<'EOF'`)", "stdin")
+    return Fix(
+        edits,
+        site.applicability(),
+        "Feed the body to ssh from the local side (`ssh host 'cat > P' <<'EOF'`)",
+        "stdin",
+    )
 
 
 def heredoc_fix(

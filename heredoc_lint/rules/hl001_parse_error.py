@@ -67,18 +67,25 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     dynamic = any(e.start <= first.start for e in layer.local_expansions)
     if dynamic:
         severity = Severity.INFO
-        message = (f"{place} is built from values known only at run time and does not parse "
-                   f"as written near `{shown}`; that region was not checked")
+        message = (
+            f"{place} is built from values known only at run time and does not parse "
+            f"as written near `{shown}`; that region was not checked"
+        )
     elif bash_accepts(layer.text):
         severity = Severity.INFO
-        message = (f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
-                   "that region was not checked")
+        message = (
+            f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
+            "that region was not checked"
+        )
     else:
         severity = Severity.WARNING
-        message = (f"{place} does not parse near `{shown}`: the shell that runs it stops with "
-                   "a syntax error; the rest was checked, this region was not")
+        message = (
+            f"{place} does not parse near `{shown}`: the shell that runs it stops with "
+            "a syntax error; the rest was checked, this region was not"
+        )
     yield finding(layer, "HL001", severity, message, first.start, first.start + 1)
 
 
-RULE = Rule("HL001", "parse-error", Severity.WARNING, "A layer that cannot be parsed.",
-            __doc__ or "", check)
+RULE = Rule(
+    "HL001", "parse-error", Severity.WARNING, "A layer that cannot be parsed.", __doc__ or "", check
+)

@@ -41,9 +41,7 @@ from heredoc_lint.rules.base import Context, Rule, finding, where
 
 
 def _problems(layer: Layer, body_start: int, body_end: int) -> str:
-    inside = [
-        e for e in layer.local_expansions if body_start <= e.start < body_end
-    ]
+    inside = [e for e in layer.local_expansions if body_start <= e.start < body_end]
     removed = [k for k in layer.continuations if body_start <= k < body_end]
     parts = []
     if inside:
@@ -74,6 +72,12 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule("HL101", "heredoc-in-remote-string", Severity.WARNING,
-            "A heredoc inside a string that another shell runs.", __doc__ or "", check,
-            fixable=True)
+RULE = Rule(
+    "HL101",
+    "heredoc-in-remote-string",
+    Severity.WARNING,
+    "A heredoc inside a string that another shell runs.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

@@ -46,8 +46,8 @@ from collections.abc import Iterator
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
 from heredoc_lint.model import Finding, Fix, Severity
-from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell.heredoc import Heredoc
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
@@ -152,8 +152,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if item.expansion.kind == "tilde" or _expanded_by_grandparent(layer, item):
             continue
         severity, message = _classify(layer, item)
-        yield finding(layer, "HL102", severity, message, item.start, item.end,
-                      fix_at(item.start))
+        yield finding(layer, "HL102", severity, message, item.start, item.end, fix_at(item.start))
     for index in layer.continuations:
         delimiter = _inside_quoted_heredoc(layer, index)
         if delimiter is None:

@@ -50,12 +50,34 @@ from heredoc_lint.wrappers import unwrap_prefixes
 
 # procps-ng pgrep/pkill options that take an argument.
 _ARG_OPTIONS = frozenset("dgGPstuUFrq")
-_LONG_ARG_OPTIONS = frozenset({"--delimiter", "--pgroup", "--group", "--parent", "--session",
-                               "--terminal", "--euid", "--uid", "--pidfile", "--ns",
-                               "--nslist", "--runstates", "--signal", "--queue"})
+_LONG_ARG_OPTIONS = frozenset(
+    {
+        "--delimiter",
+        "--pgroup",
+        "--group",
+        "--parent",
+        "--session",
+        "--terminal",
+        "--euid",
+        "--uid",
+        "--pidfile",
+        "--ns",
+        "--nslist",
+        "--runstates",
+        "--signal",
+        "--queue",
+    }
+)
 _POSIX_CLASSES = {
-    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-    "space": r"\s", "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f",
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "alnum": "a-zA-Z0-9",
+    "upper": "A-Z",
+    "lower": "a-z",
+    "space": r"\s",
+    "blank": r" \t",
+    "punct": r"!-/:-@\[-`{-~",
+    "xdigit": "0-9A-Fa-f",
     "word": r"\w",
 }
 
@@ -172,13 +194,18 @@ def _bracket_edits(layer: Layer, word: Word, at: int) -> list[tuple[int, int, st
     return [(position, position + 1, f"'[{char}]'"), (position, position + 1, f"\\[{char}]")]
 
 
-def _shortest_lift(layer: Layer, edits: list[tuple[int, int, str]]) -> tuple[tuple[int, int, str], Edit] | None:
+def _shortest_lift(
+    layer: Layer, edits: list[tuple[int, int, str]]
+) -> tuple[tuple[int, int, str], Edit] | None:
     """The candidate edit that reads best once quoted for every outer shell."""
-    lifted = [(edit, lift(layer, *edit)) for edit in edits]
-    usable = [(edit, file_edit) for edit, file_edit in lifted if file_edit is not None]
+    usable: list[tuple[tuple[int, int, str], Edit]] = []
+    for edit in edits:
+        file_edit = lift(layer, *edit)
+        if file_edit is not None:
+            usable.append((edit, file_edit))
     if not usable:
         return None
-    return min(usable, key=lambda pair: len(pair[1].content))  # type: ignore[union-attr]
+    return min(usable, key=lambda pair: len(pair[1].content))
 
 
 def _blank_literal_heredocs(layer: Layer, text: str) -> str:
@@ -190,9 +217,7 @@ def _blank_literal_heredocs(layer: Layer, text: str) -> str:
     return text
 
 
-def _split_fix(
-    layer: Layer, command: Command, bracket: tuple[int, int, str]
-) -> Fix | None:
+def _split_fix(layer: Layer, command: Command, bracket: tuple[int, int, str]) -> Fix | None:
     """Run the pkill in an ssh call of its own, before the rest of the string."""
     parent, invocation = layer.parent, layer.invocation
     if (
@@ -223,8 +248,12 @@ def _split_fix(
     if removal is None:
         return None
     insertion = Edit(layer.command.start, layer.command.start, f"{head} {shlex.quote(own)}; ")
-    return Fix((insertion, removal), Applicability.UNSAFE,
-               "Run the pkill in an ssh call of its own before the rest", "split")
+    return Fix(
+        (insertion, removal),
+        Applicability.UNSAFE,
+        "Run the pkill in an ssh call of its own before the rest",
+        "split",
+    )
 
 
 def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fix | None:
@@ -243,9 +272,13 @@ def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fi
     new_text = layer.text[:start] + content + layer.text[end:]
     shell = layer.shell
     if not regex.search(f"{shell} -c {new_text}"):
-        return Fix((edit,), Applicability.SAFE,
-                   f"Write the pattern as `{new_pattern}`: it matches the same processes but "
-                   "not its own text", "bracket")
+        return Fix(
+            (edit,),
+            Applicability.SAFE,
+            f"Write the pattern as `{new_pattern}`: it matches the same processes but "
+            "not its own text",
+            "bracket",
+        )
     if regex.search(f"{shell} -c {_blank_literal_heredocs(layer, new_text)}") is None:
         return None  # only a heredoc body matches: HL101's fix removes it first
     return _split_fix(layer, command, bracket)
@@ -277,7 +310,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if severity is None:
             continue
         owner = (
-            f"the script `{context.path}`" if layer.depth == 0 and layer.cmdline is None
+            f"the script `{context.path}`"
+            if layer.depth == 0 and layer.cmdline is None
             else f"its own shell (`{quote_snippet(cmdline)}`)"
         )
         effect = (

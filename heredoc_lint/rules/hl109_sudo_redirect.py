@@ -1,26 +1,288 @@
 r"""## What it does
-(placeholder: to be written)
+Finds output redirections on a command run with `sudo` (or `doas`):
+`sudo echo 1 > /proc/sys/net/ipv4/ip_forward`, `sudo cat > /etc/motd << EOF`,
+`sudo echo x >> f`, `sudo sed ... > /etc/app.conf`.
 
 ## Why is this bad?
+The redirection is not part of the command that sudo runs: the calling
+shell opens the file, with the caller's rights, before sudo even starts. Only
+the command gets root; the write does not. Where the caller may not write,
+the command fails with `Permission denied` and the file is unchanged; where it
+may, the file is created and owned by the caller instead of root.
+
+`sudo echo`, `sudo printf` and `sudo cat` reading stdin need no privilege at
+all, so with them any redirected file is reported. With other commands only a
+file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
+`/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
+save root-only output to one's own file. Nothing is reported for `/dev/null`,
+`/dev/stdout`, descriptor duplications (`2>&1`), input redirections, a
+redirection inside the string of `sudo sh -c '...'`, or when the caller is
+root already (`ssh root@host "sudo ..."`).
 
 ## Example
+```bash
+sudo echo 1 > /proc/sys/net/ipv4/ip_forward
+sudo cat > /etc/motd << EOF
+Welcome
+EOF
+```
 
 ## Use instead
+```bash
+echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null
+sudo tee /etc/motd > /dev/null << EOF
+Welcome
+EOF
+```
+`tee -a` appends, like `>>`; `> /dev/null` drops tee's copy of the data on
+stdout.
 
 ## Fix safety
+The fix rewrites the redirection into `sudo tee [-a] FILE > /dev/null`: the
+command's output is piped into tee (`sudo cat` reading stdin is replaced by
+tee itself), keeping sudo's options. It is safe for `echo`, `printf` and
+`cat` reading stdin into a file under a system directory: there the command
+cannot fail and the write can only have been meant with root's rights. It is
+unsafe otherwise: for a file the caller may write, the fixed command creates it
+owned by root; and for other commands the exit status of `CMD | sudo tee` is
+tee's, so a failure of the command is no longer seen by `&&`, `||` or
+`set -e` (unless `set -o pipefail`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell.syntax import Command, Redirect
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import parse_ssh, unwrap_prefixes
+
+PRIVILEGE = frozenset({"sudo", "doas"})
+# Commands that need no privilege: with them, sudo can only have been meant for the write.
+NO_PRIVILEGE_NEEDED = frozenset({"echo", "printf", "yes"})
+HARMLESS_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+USER_AREAS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/home/", "/run/user/")
+# sudo options that change the target user (the write is then not root's either).
+USER_OPTIONS = frozenset({"-u", "--user"})
+STDOUT_WRITES = frozenset({">", ">>", ">|"})
+BOTH_WRITES = frozenset({"&>", "&>>"})
+
+
+def _basename(word: Word) -> str:
+    return word.value.rsplit("/", 1)[-1] if word.static else ""
+
+
+def _is_dup(redirect: Redirect) -> bool:
+    """`2>&1`, `>&2`, `>&-`: a descriptor duplication, no file."""
+    if redirect.op not in (">&", "<&"):
+        return False
+    target = redirect.target
+    value = target.value if target is not None else ""
+    return value == "-" or value.isdigit() or (value.endswith("-") and value[:-1].isdigit())
+
+
+def _harmless(value: str) -> bool:
+    return any(value == t or (t.endswith("/") and value.startswith(t)) for t in HARMLESS_TARGETS)
+
+
+def _system_path(value: str) -> bool:
+    """An absolute path that ordinary users cannot usually write."""
+    if not value.startswith("/") or _harmless(value):
+        return False
+    return not any(value.startswith(area) or value == area.rstrip("/") for area in USER_AREAS)
+
+
+def _stdin_cat(words: tuple[Word, ...]) -> bool:
+    """`cat` or `cat -`: it only copies its stdin."""
+    return _basename(words[0]) == "cat" and all(w.static and w.value == "-" for w in words[1:])
+
+
+def _user_of_ssh(layer: Layer) -> str | None:
+    """The login user of the ssh call that made `layer`, when it is written down."""
+    command, invocation = layer.command, layer.invocation
+    if command is None or invocation is None or invocation.ssh is None:
+        return None
+    call = parse_ssh(command.words, invocation.ssh.index)
+    login = call.option("l")
+    if login is not None and login.static:
+        return login.value
+    if call.host_index is not None:
+        host = command.words[call.host_index]
+        if host.static and "@" in host.value:
+            return host.value.rsplit("@", 1)[0]
+    return None
+
+
+def _sudo_to_root(words: tuple[Word, ...]) -> bool:
+    """`sudo ...` without `-u` (or with `-u root`)."""
+    for k, word in enumerate(words):
+        if word.static and word.value in USER_OPTIONS:
+            nxt = words[k + 1] if k + 1 < len(words) else None
+            return nxt is not None and nxt.static and nxt.value in ("root", "0", "#0")
+    return True
+
+
+def _caller_is_root(layer: Layer) -> bool:
+    """Whether the shell parsing `layer` is known to run as root."""
+    current: Layer | None = layer
+    while current is not None and current.parent is not None:
+        command, invocation = current.command, current.invocation
+        if command is not None and invocation is not None:
+            if invocation.ssh is not None:
+                return _user_of_ssh(current) == "root"
+            prefix = command.words[: invocation.index]
+            for k, word in enumerate(prefix):
+                if _basename(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
+                    return True
+        current = current.parent
+    return False
+
+
+def _sudo_index(words: tuple[Word, ...], real: int) -> int | None:
+    for k in range(real):
+        if _basename(words[k]) in PRIVILEGE:
+            return k
+    return None
+
+
+def _offending(redirect: Redirect) -> str | None:
+    """The written file's name when this redirection writes a file, else None."""
+    if not redirect.writes or redirect.heredoc is not None or _is_dup(redirect):
+        return None
+    if redirect.op == "<>":
+        return None
+    target = redirect.target
+    if target is None:
+        return None
+    if _harmless(target.value):
+        return None
+    return target.value
+
+
+def _anchor_end(layer: Layer, redirect: Redirect) -> int:
+    """End of the operator: `>`, `>>`, `2>`, `&>`."""
+    text = layer.text
+    i = redirect.start
+    while i < redirect.end and (text[i].isdigit() or text[i] in "&<>|"):
+        i += 1
+    return max(i, redirect.start + 1)
+
+
+def _span_with_space(layer: Layer, redirect: Redirect) -> tuple[int, int]:
+    start = redirect.start
+    while start > 0 and layer.text[start - 1] in " \t":
+        start -= 1
+    return start, redirect.end
+
+
+def _fix(
+    layer: Layer,
+    command: Command,
+    redirect: Redirect,
+    sudo: int,
+    real: int,
+    target_path: str,
+) -> Fix | None:
+    words = command.words
+    text = layer.text
+    if sudo != 0 or redirect.target is None or command.next_op in ("|", "|&"):
+        return None
+    fd_ok = redirect.fd in (None, 1) and redirect.op in STDOUT_WRITES
+    both = redirect.fd is None and (
+        redirect.op in BOTH_WRITES or (redirect.op == ">&" and not _is_dup(redirect))
+    )
+    if not (fd_ok or both):
+        return None
+    for other in command.redirects:
+        if other is redirect or not other.writes or other.heredoc is not None:
+            continue
+        if other.source_fd == 1 or other.op in BOTH_WRITES:
+            return None  # stdout redirected twice
+        if _is_dup(other) and other.start < redirect.start:
+            return None  # `2>&1 > f`: stderr keeps the old stdout, a pipe would change that
+    append = redirect.op in (">>", "&>>")
+    target_src = text[redirect.target.start : redirect.target.end]
+    separator = "-- " if redirect.target.value.startswith("-") else ""
+    prefix_src = text[words[0].start : words[real].start].rstrip()
+    tee = f"{prefix_src} tee{' -a' if append else ''} {separator}{target_src} > /dev/null"
+    real_words = words[real:]
+    spans: list[tuple[int, int, str]]
+    pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED
+    if _stdin_cat(real_words):
+        spans = [
+            (real_words[0].start, real_words[-1].end,
+             f"tee{' -a' if append else ''} {separator}{target_src}"),
+            (redirect.start, redirect.end, "> /dev/null"),
+        ]
+        pointless = True
+    else:
+        a, b = _span_with_space(layer, redirect)
+        spans = [(a, b, " 2>&1" if both else "")]
+        end = max([command.end, *(r.end for r in command.redirects)])
+        spans.append((end, end, f" | {tee}"))
+        if pointless:
+            spans.append((words[0].start, words[real].start, ""))
+    edits: list[Edit] = []
+    for start, stop, content in spans:
+        edit = lift(layer, start, stop, content)
+        if edit is None:
+            return None
+        edits.append(edit)
+    safe = pointless and _system_path(target_path)
+    return Fix(
+        tuple(edits),
+        Applicability.SAFE if safe else Applicability.UNSAFE,
+        f"Write the file with `{prefix_src} tee{' -a' if append else ''}`",
+    )
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    if not any(r.writes for c in layer.script.commands for r in c.redirects):
+        return
+    if _caller_is_root(layer):
+        return
+    for command in layer.script.commands:
+        real = unwrap_prefixes(command.words)
+        if real is None:
+            continue
+        sudo = _sudo_index(command.words, real)
+        if sudo is None or not _sudo_to_root(command.words[sudo + 1 : real]) and False:
+            continue
+        real_words = command.words[real:]
+        pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED or _stdin_cat(real_words)
+        for redirect in command.redirects:
+            path = _offending(redirect)
+            if path is None or not (pointless or _system_path(path)):
+                continue
+            tool = command.words[sudo].value
+            name = real_words[0].value
+            op_end = _anchor_end(layer, redirect)
+            shown = layer.text[redirect.start : redirect.end]
+            yield finding(
+                layer,
+                "HL109",
+                Severity.ERROR,
+                f"`{shown}` is opened by the calling shell with the caller's rights, before "
+                f"{tool} starts: only `{name}` runs as root, so the write fails with "
+                f"\"Permission denied\" where the caller may not write `{path}` (or creates "
+                f"the file owned by the caller); use `{tool} tee"
+                f"{' -a' if redirect.op in ('>>', '&>>') else ''} {path} > /dev/null`",
+                redirect.start,
+                op_end,
+                _fix(layer, command, redirect, sudo, real, path),
+            )
 
 
-RULE = Rule("HL109", "sudo-redirect", Severity.ERROR, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL109",
+    "sudo-redirect",
+    Severity.ERROR,
+    "`sudo CMD > f`: the calling shell, not sudo, opens the file.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

@@ -273,8 +273,10 @@ class _Builder:
             for sub in _descendants(condition):
                 if sub.type == "command":
                     words = [self.text[slice(*self.span(c))] for c in sub.children]
-                    if words and words[0] == "read" and not any(
-                        w.startswith("-") and "u" in w for w in words[1:]
+                    if (
+                        words
+                        and words[0] == "read"
+                        and not any(w.startswith("-") and "u" in w for w in words[1:])
                     ):
                         reads = True
         fed = False
@@ -301,8 +303,9 @@ class _Builder:
             parent = current.parent
             if parent.type in _STATEMENT_WRAPPERS:
                 if parent.type == "redirected_statement":
-                    found.extend(self.redirect(c) for c in parent.children
-                                 if c.type in _REDIRECT_TYPES)
+                    found.extend(
+                        self.redirect(c) for c in parent.children if c.type in _REDIRECT_TYPES
+                    )
                 current = parent
             elif parent.type in _SEQUENCES and _last_named(parent) == current:
                 current = parent
@@ -324,8 +327,10 @@ class _Builder:
             if sibling is not None and not sibling.is_named:
                 start = self.span(sibling)[0]
                 return self.text[slice(*self.span(sibling))], start, in_pipeline
-            if sibling is None and parent is not None and (
-                parent.type in _SEQUENCES or parent.type in _STATEMENT_WRAPPERS
+            if (
+                sibling is None
+                and parent is not None
+                and (parent.type in _SEQUENCES or parent.type in _STATEMENT_WRAPPERS)
             ):
                 cursor = parent
                 continue
@@ -342,15 +347,22 @@ class _Builder:
             if kind == "command_name":
                 words.extend(self.word(c) for c in child.children[:1])
             elif kind == "variable_assignment":
-                target = assignments if not words else words
+                target = words if words else assignments
                 target.append(self.word(child))
                 if not words:
                     self.assignment(child)
             elif kind in _REDIRECT_TYPES:
                 redirects.append(self.redirect(child))
             elif not child.is_named:
-                if node.type != "command" and kind in ("export", "local", "declare", "readonly",
-                                                       "typeset", "unset", "unsetenv"):
+                if node.type != "command" and kind in (
+                    "export",
+                    "local",
+                    "declare",
+                    "readonly",
+                    "typeset",
+                    "unset",
+                    "unsetenv",
+                ):
                     words.append(self.word(child))
             elif kind not in _NOT_WORDS:
                 words.append(self.word(child))

@@ -86,6 +86,32 @@ class ExpansionNode:
     name: str
 
 
+# -- line continuations -----------------------------------------------------------------
+
+
+def _skip_continuations(text: str, j: int, end: int) -> int:
+    """The first index from j on that does not start a backslash-newline.
+
+    bash removes a backslash-newline outside single quotes before it reads anything
+    else, so `$\\<newline>'x'` is `$'x'` and `a\\<newline>=~` an assignment word.
+    """
+    while j + 1 < end and text[j] == "\\" and text[j + 1] == "\n":
+        j += 2
+    return j
+
+
+def _logical(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    """text[start:end] without backslash-newlines, and the source offset of each char."""
+    chars: list[str] = []
+    where: list[int] = []
+    j = _skip_continuations(text, start, end)
+    while j < end:
+        chars.append(text[j])
+        where.append(j)
+        j = _skip_continuations(text, j + 1, end)
+    return "".join(chars), where
+
+
 # -- $'...' ----------------------------------------------------------------------------
 
 _SIMPLE_ESCAPES = {
@@ -159,17 +185,18 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def _ansi_string(text: str, start: int, end: int) -> tuple[int, list[tuple[str, int]]]:
-    """Decode the `$'...'` whose `$` is at start; return (index after it, [(char, source)]).
+def _ansi_string(text: str, quote: int, end: int) -> tuple[int, list[tuple[str, int]]]:
+    """Decode the `$'...'` whose opening quote is at `quote`; return (index after it,
+    [(char, source offset)]).
 
     bash first finds the closing quote (a backslash escapes any character, the quote
     included), then decodes the escapes into bytes; a NUL byte ends the string.
     """
-    close = start + 2
+    close = quote + 1
     while close < end and text[close] != "'":
         close += 2 if text[close] == "\\" else 1
     close = min(close, end)
-    body = text[start + 2 : close]
+    body = text[quote + 1 : close]
     data = bytearray()
     sources: list[int] = []  # source offset of each byte
     i = 0
@@ -179,7 +206,7 @@ def _ansi_string(text: str, start: int, end: int) -> tuple[int, list[tuple[str, 
         else:
             chunk, j = _encode(body[i]), i + 1
         data += chunk
-        sources += [start + 2 + i] * len(chunk)
+        sources += [quote + 1 + i] * len(chunk)
         i = j
     if 0 in data:  # bash's result is a C string: it stops at the first NUL
         del data[data.index(0) :]
@@ -206,19 +233,20 @@ def _fallback_dollar(text: str, i: int, end: int) -> ExpansionNode | None:
     not, so the word must not look static.  The span is approximate (brackets are
     matched without regard to quoting), which is enough to mark the word.
     """
-    nxt = text[i + 1] if i + 1 < end else ""
+    j = _skip_continuations(text, i + 1, end)
+    nxt = text[j] if j < end else ""
     if nxt in _NAME_START:
-        stop = i + 1
+        stop = j
         while stop < end and text[stop] in _NAME_CHARS:
-            stop += 1
-        return ExpansionNode(stop, "variable", text[i + 1 : stop])
+            stop = _skip_continuations(text, stop + 1, end)
+        return ExpansionNode(stop, "variable", _logical(text, j, stop)[0])
     if nxt in _SPECIAL:
         kind = "positional" if nxt.isdigit() and nxt != "0" else "special"
-        return ExpansionNode(i + 2, kind, nxt)
+        return ExpansionNode(j + 1, kind, nxt)
     if nxt in _CLOSERS:
-        stop = _matching(text, i + 1, end, nxt, _CLOSERS[nxt])
+        stop = _matching(text, j, end, nxt, _CLOSERS[nxt])
         kind = {"{": "variable", "(": "command", "[": "arithmetic"}[nxt]
-        if text.startswith("((", i + 1):
+        if text.startswith("((", j):
             kind = "arithmetic"
         return ExpansionNode(stop, kind, "")
     return None  # `$` before anything else is a literal dollar
@@ -265,13 +293,13 @@ def _tilde_end(text: str, i: int, end: int, in_assignment: bool) -> int | None:
     at a `:` too.
     """
     name_end: int | None = None
-    j = i + 1
+    j = _skip_continuations(text, i + 1, end)
     while j < end and text[j] != "/" and not (in_assignment and text[j] == ":"):
         if text[j] in _TILDE_CANCELS:
             return None
         if text[j] == ":" and name_end is None:
             name_end = j
-        j += 1
+        j = _skip_continuations(text, j + 1, end)
     return j if name_end is None else name_end
 
 
@@ -294,8 +322,9 @@ class _Dequoter:
         self.globbing = False
         self.brace_state = 0  # 1: an unquoted `{`; 2: then a `,` or `..`; 3: then `}`
         self.last_unquoted = -1  # offset of the last unquoted literal character
-        match = _ASSIGNMENT.match(text, start, end)
-        self.assignment_eq = match.end() - 1 if match else None  # offset of its `=`
+        logical, where = _logical(text, start, end)
+        match = _ASSIGNMENT.match(logical)
+        self.assignment_eq = where[match.end() - 1] if match else None  # offset of its `=`
 
     # -- output -------------------------------------------------------------------------
     def emit(self, chars: str, at: int) -> None:
@@ -351,10 +380,12 @@ class _Dequoter:
     def unquoted(self, i: int) -> int:
         text, c = self.text, self.text[i]
         nxt = text[i + 1] if i + 1 < self.end else ""
-        if c == "$" and nxt == "'":
-            return self.ansi(i)
-        if c == "$" and nxt == '"':  # $"...": a translatable string; no catalog, same text
-            return self.double(i + 2)
+        if c == "$":
+            after = _skip_continuations(text, i + 1, self.end)
+            if text[after : after + 1] == "'":
+                return self.ansi(after)
+            if text[after : after + 1] == '"':  # $"...": translatable; no catalog, same text
+                return self.double(after + 1)
         stop = self.found_expansion(i, quoted=False)
         if stop is not None:
             return stop
@@ -415,9 +446,9 @@ class _Dequoter:
             i += 1
         return self.end
 
-    def ansi(self, i: int) -> int:
+    def ansi(self, quote: int) -> int:
         self.quoting.add(Quoting.ANSI)
-        stop, chars = _ansi_string(self.text, i, self.end)
+        stop, chars = _ansi_string(self.text, quote, self.end)
         for ch, at in chars:
             self.emit(ch, at)
         return stop
@@ -426,15 +457,23 @@ class _Dequoter:
     def tilde_allowed(self, i: int) -> bool:
         """A tilde prefix starts a word, or follows an assignment word's `=` or one of
         its unquoted `:`."""
-        if i == self.start:
+        if i == _skip_continuations(self.text, self.start, self.end):
             return True
         if self.assignment_eq is None:
             return False
-        return i - 1 == self.assignment_eq or self.unquoted_before(i, ":")
+        return self.before(i) == self.assignment_eq or self.unquoted_before(i, ":")
+
+    def before(self, i: int) -> int:
+        """Offset of the character before i, line continuations skipped."""
+        j = i - 1
+        while j >= self.start + 1 and self.text[j] == "\n" and self.text[j - 1] == "\\":
+            j -= 2
+        return j
 
     def unquoted_before(self, i: int, char: str) -> bool:
-        """Is text[i - 1] the unquoted `char`?"""
-        return self.last_unquoted == i - 1 and self.text[i - 1] == char
+        """Is the character before i the unquoted `char`?"""
+        j = self.before(i)
+        return self.last_unquoted == j and self.text[j] == char
 
     def tilde(self, i: int) -> int | None:
         stop = _tilde_end(self.text, i, self.end, self.assignment_eq is not None)
