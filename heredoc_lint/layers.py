@@ -189,14 +189,14 @@ def child_layers(layer: Layer, wrappers: Mapping[str, str] | None = None) -> Ite
         invocation = resolve(command.words, wrappers)
         if invocation is None:
             continue
+        if invocation.words:
+            yield _string_layer(layer, command, invocation)
         if invocation.stdin_script:
             for redirect in command.redirects:
                 if redirect.heredoc is not None and redirect.source_fd == 0:
                     child = _stdin_layer(layer, command, invocation, redirect.heredoc)
                     if child is not None:
                         yield child
-        elif invocation.words:
-            yield _string_layer(layer, command, invocation)
 
 
 def walk_layers(root: Layer, wrappers: Mapping[str, str] | None = None) -> Iterator[Layer]:

@@ -61,33 +61,46 @@ def _basename(value: str) -> str:
 
 
 def parse_ssh(words: Sequence[Word], index: int) -> SshCall:
+    """ssh's own grammar: options, the host, more options (ssh re-reads them), the command."""
     options: list[tuple[str, Word | None, int]] = []
+    host_index: int | None = None
+    terminated = False
     i = index + 1
     while i < len(words):
         value = _static(words[i])
-        if value == "--":
+        if value == "--" and not terminated:
+            terminated = True
             i += 1
-            break
-        if value is None or not value.startswith("-") or len(value) < 2:
-            break
-        k = 1
-        while k < len(value):
-            letter = value[k]
-            if letter in SSH_ARG_OPTIONS:
-                if k + 1 < len(value):
-                    # An attached argument (`-p2222`): a synthetic word is enough here.
-                    options.append((letter, _slice_word(words[i], k + 1), i))
-                else:
-                    arg = words[i + 1] if i + 1 < len(words) else None
-                    options.append((letter, arg, i))
-                    i += 1
+            if host_index is not None:
                 break
-            options.append((letter, None, i))
-            k += 1
-        i += 1
-    host_index = i if i < len(words) else None
-    command_start = i + 1 if host_index is not None and i + 1 < len(words) else None
+            continue
+        if terminated or value is None or not value.startswith("-") or len(value) < 2:
+            if host_index is not None:
+                break
+            host_index = i
+            i += 1
+            continue
+        i = _ssh_option_cluster(words, i, value, options)
+    command_start = i if host_index is not None and i < len(words) else None
     return SshCall(index, tuple(options), host_index, command_start)
+
+
+def _ssh_option_cluster(
+    words: Sequence[Word], i: int, value: str, options: list[tuple[str, Word | None, int]]
+) -> int:
+    """Read one `-tt`, `-p 22`, `-p22` word; return the index after it (and its argument)."""
+    for k in range(1, len(value)):
+        letter = value[k]
+        if letter in SSH_ARG_OPTIONS:
+            if k + 1 < len(value):
+                # An attached argument (`-p2222`): a synthetic word is enough here.
+                options.append((letter, _slice_word(words[i], k + 1), i))
+                return i + 1
+            arg = words[i + 1] if i + 1 < len(words) else None
+            options.append((letter, arg, i))
+            return i + 2
+        options.append((letter, None, i))
+    return i + 1
 
 
 def _slice_word(word: Word, start: int) -> Word:
@@ -109,7 +122,11 @@ def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocati
         return None
     if call.command_start is None:
         return Invocation("ssh", i, (), True, "login", stdin_script=True, ssh=call)
-    return Invocation("ssh", i, tuple(words[call.command_start :]), True, "login", ssh=call)
+    remote = tuple(words[call.command_start :])
+    # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
+    inner = resolve(remote, wrappers)
+    reads_script = inner is not None and inner.stdin_script and not inner.words
+    return Invocation("ssh", i, remote, True, "login", stdin_script=reads_script, ssh=call)
 
 
 def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
@@ -436,6 +453,11 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
 
 def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
     name = _basename(words[i].value)
+    values = [_static(w) for w in words]
+    if "--" in values[i + 1 :]:
+        dash = values.index("--", i + 1)
+        if "-c" not in values[i + 1 : dash] and "--command" not in values[i + 1 : dash]:
+            return resolve(words[dash + 1 :], wrappers, offset=dash + 1)  # runuser -u u -- cmd
     return _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
 
 

@@ -74,7 +74,7 @@ def run_bash(script: str, *, timeout: float = 120) -> tuple[int, str, str]:
 def printf_line(source: str) -> str:
     """Lines printing the word written as `source`, then a \\1 separator."""
     # A `#` that starts a word starts a comment; an empty quoted prefix keeps it a word.
-    prefix = '""' if source.startswith("#") else ""
+    prefix = '""' if source.replace("\\\n", "").startswith("#") else ""
     return f"printf '%s\\0' {prefix}{source}\nprintf '\\1\\0'\n"
 
 

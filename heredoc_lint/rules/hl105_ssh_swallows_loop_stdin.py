@@ -1,26 +1,210 @@
 r"""## What it does
-(placeholder: to be written)
+Finds `ssh` run inside a `while read` loop whose `read` takes its lines from
+standard input, when that ssh has no `-n` and no input of its own (no `<`
+redirection, heredoc, here-string or pipe into it).
 
 ## Why is this bad?
+ssh forwards its standard input to the remote command, and it inherits the
+loop's standard input: the rest of the file or pipe that `read` was going
+through. The first ssh reads all of it and sends it to the remote side, which
+usually ignores it, so `read` finds nothing left and the loop ends after the
+first line. The script exits without an error, having handled one host of
+many.
 
 ## Example
+```bash
+while read -r node; do
+  ssh "$node" "systemctl restart agent"
+done < nodes.txt
+```
 
 ## Use instead
+```bash
+while read -r node; do
+  ssh -n "$node" "systemctl restart agent"
+done < nodes.txt
+```
+`ssh -n` reads its standard input from `/dev/null`; `ssh "$node" ... < /dev/null`
+does the same, and `while read -r node <&3; do ...; done 3< nodes.txt` keeps the
+loop's input away from everything in the body.
 
 ## Fix safety
+Safe: the fix adds `-n` right after `ssh`, so the remote command gets an empty
+input instead of the lines the loop was meant to read. It is unsafe when the
+remote side itself reads standard input (no remote command, so a login shell
+runs whatever arrives; `bash -s`, `cat`, `tee`, ...): there the author may have
+meant to feed it, and the fixed command sends it nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 
+from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell.syntax import Command, Loop, Script, parse_script
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import Invocation, SshCall, resolve
+
+_DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"})
+# Remote commands that read standard input when given no file operand.
+_FILTERS = frozenset({"cat", "base64", "gzip", "gunzip", "zcat", "xz", "unxz", "bzip2",
+                      "sort", "uniq", "wc", "head", "tail", "md5sum", "sha256sum", "tac"})
+_PROGRAM_FIRST = frozenset({"grep", "sed", "awk", "jq"})  # their first operand is a program
+_INTERPRETERS = frozenset({"python", "python3", "perl", "ruby", "node"})
+_ALWAYS = frozenset({"tee", "read", "xargs", "sponge", "mapfile", "readarray"})
+_CLIENTS = frozenset({"mysql", "psql", "sqlite3", "redis-cli"})
+
+
+def _reads_own_stdin(command: Command) -> bool:
+    """`command` has its standard input redirected (a file, heredoc or here-string)."""
+    return any(r.source_fd == 0 and (not r.writes or r.op == "<>") for r in command.redirects)
+
+
+def _after_pipe(text: str, start: int) -> bool:
+    """The command at `start` reads a pipe: the text before it ends in `|` or `|&`."""
+    i = start
+    while i > 0:
+        if text[i - 1] in " \t\n":
+            i -= 1
+        elif text[i - 1] == "\\" and text[i : i + 1] == "\n":
+            i -= 1
+        else:
+            break
+    before = text[max(0, i - 2) : i]
+    return before.endswith("|") and not before.endswith("||") or before == "|&"
+
+
+def _loop_reads(script: Script, loop: Loop) -> bool:
+    """The loop's condition runs `read` on its standard input.
+
+    `Loop.reads_stdin` misses `while IFS= read -r x` (an assignment before `read`)
+    and counts `read x < file`: the condition's commands are looked at here again.
+    """
+    found = False
+    for command in script.commands:
+        if not command.loops or command.loops[-1] != loop or command.name != "read":
+            continue
+        condition = script.text[loop.start : command.start]
+        if _DO.search(condition[5:]):  # past the `while`/`until` keyword: the body
+            continue
+        options = [w.value for w in command.words[1:] if w.value.startswith("-")]
+        if any("u" in o for o in options if not o.startswith("--")):
+            continue
+        if _reads_own_stdin(command):
+            continue
+        found = True
+    return found or (loop.reads_stdin and not any(
+        c.name == "read" and c.loops and c.loops[-1] == loop for c in script.commands
+    ))
+
+
+def _swallowing_loop(script: Script, command: Command) -> Loop | None:
+    """The innermost loop whose `read` shares the standard input of `command`."""
+    for loop in reversed(command.loops):
+        if _loop_reads(script, loop):
+            return loop
+        if loop.stdin_redirected:
+            return None  # the command's input is that loop's, which nothing else reads
+    return None
+
+
+def _stdin_null(ssh: SshCall) -> bool:
+    if ssh.has_flag("n") or ssh.has_flag("f"):
+        return True
+    for letter, arg, _ in ssh.options:
+        if letter == "o" and arg is not None and arg.static:
+            setting = arg.value.replace(" ", "=").replace("\t", "=").lower()
+            if setting.startswith("stdinnull=") and setting.split("=", 1)[1] in ("yes", "true"):
+                return True
+    return False
+
+
+def _operands(words: Sequence[Word]) -> list[str]:
+    return [w.value for w in words[1:] if not w.value.startswith("-") or w.value == "-"]
+
+
+def _remote_reads_stdin(invocation: Invocation) -> bool:
+    """Whether the remote command seems to read its standard input (the fix then guesses)."""
+    if not invocation.words:
+        return True  # a login shell that runs what arrives on stdin
+    remote = parse_script(" ".join(w.value for w in invocation.words))
+    for command in remote.commands:
+        if not command.words or _reads_own_stdin(command) or _after_pipe(
+            remote.text, command.start
+        ):
+            continue
+        name = command.words[0].value.rsplit("/", 1)[-1]
+        values = [w.value for w in command.words[1:]]
+        operands = _operands(command.words)
+        if name in _ALWAYS:
+            return True
+        if name in _SHELLS and not any(v.startswith("-") and "c" in v for v in values) and (
+            not operands or any(v.startswith("-") and "s" in v for v in values)
+        ):
+            return True
+        if name in _FILTERS and (not operands or operands == ["-"]):
+            return True
+        if name in _PROGRAM_FIRST and len(operands) <= 1:
+            return True
+        if name in _INTERPRETERS and (not operands or operands[0] == "-"):
+            return True
+        if name == "dd" and not any(v.startswith("if=") for v in values):
+            return True
+        if name in _CLIENTS and not any(v in ("-c", "-e", "--execute", "--command")
+                                        for v in values):
+            return True
+    return False
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    script = layer.script
+    for command in script.commands:
+        if not command.loops or command.background:
+            continue
+        invocation = resolve(command.words, context.wrappers)
+        if invocation is None or invocation.ssh is None:
+            continue
+        ssh = invocation.ssh
+        if _stdin_null(ssh) or _reads_own_stdin(command) or _after_pipe(
+            script.text, command.start
+        ):
+            continue
+        loop = _swallowing_loop(script, command)
+        if loop is None:
+            continue
+        word = command.words[ssh.index]
+        edit = lift(layer, word.end, word.end, " -n")
+        fix = None
+        if edit is not None:
+            applicability = (
+                Applicability.UNSAFE if _remote_reads_stdin(invocation) else Applicability.SAFE
+            )
+            fix = Fix((edit,), applicability, "Add `-n`: ssh reads its stdin from /dev/null")
+        yield finding(
+            layer,
+            "HL105",
+            Severity.WARNING,
+            f"`{word.value}` inside this `{loop.kind} read` loop reads the loop's standard "
+            "input: it swallows the lines that `read` has not read yet and sends them to "
+            "the remote command, so the loop ends after the first line and the other "
+            f"entries are never processed; use `{word.value} -n` (or `< /dev/null`)",
+            word.start,
+            word.end,
+            fix,
+        )
 
 
-RULE = Rule("HL105", "ssh-swallows-loop-stdin", Severity.WARNING, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL105",
+    "ssh-swallows-loop-stdin",
+    Severity.WARNING,
+    "ssh without -n inside a `while read` loop eats the loop's input.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

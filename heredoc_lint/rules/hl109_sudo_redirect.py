@@ -119,11 +119,16 @@ def _user_of_ssh(layer: Layer) -> str | None:
 
 def _sudo_to_root(words: tuple[Word, ...]) -> bool:
     """`sudo ...` without `-u` (or with `-u root`)."""
+    return _target_user(words) in ("root", "#0")
+
+
+def _target_user(words: tuple[Word, ...]) -> str:
     for k, word in enumerate(words):
-        if word.static and word.value in USER_OPTIONS:
-            nxt = words[k + 1] if k + 1 < len(words) else None
-            return nxt is not None and nxt.static and nxt.value in ("root", "0", "#0")
-    return True
+        if word.static and word.value in USER_OPTIONS and k + 1 < len(words):
+            return words[k + 1].value
+        if word.static and word.value.startswith("--user="):
+            return word.value.split("=", 1)[1]
+    return "root"
 
 
 def _caller_is_root(layer: Layer) -> bool:
@@ -221,9 +226,13 @@ def _fix(
         pointless = True
     else:
         a, b = _span_with_space(layer, redirect)
-        spans = [(a, b, " 2>&1" if both else "")]
+        keep = " 2>&1" if both else ""
         end = max([command.end, *(r.end for r in command.redirects)])
-        spans.append((end, end, f" | {tee}"))
+        if b == end:
+            # One edit inside the word: it stays in the quoting of an outer layer.
+            spans = [(a, b, f"{keep} | {tee}")]
+        else:
+            spans = [(a, b, keep), (end, end, f" | {tee}")]
         if pointless:
             spans.append((words[0].start, words[real].start, ""))
     edits: list[Edit] = []
@@ -250,8 +259,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if real is None:
             continue
         sudo = _sudo_index(command.words, real)
-        if sudo is None or not _sudo_to_root(command.words[sudo + 1 : real]) and False:
+        if sudo is None:
             continue
+        runs_as = _target_user(command.words[sudo + 1 : real])
         real_words = command.words[real:]
         pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED or _stdin_cat(real_words)
         for redirect in command.redirects:
@@ -262,15 +272,18 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             name = real_words[0].value
             op_end = _anchor_end(layer, redirect)
             shown = layer.text[redirect.start : redirect.end]
+            target_src = (layer.text[redirect.target.start : redirect.target.end]
+                          if redirect.target is not None else path)
+            append = " -a" if redirect.op in (">>", "&>>") else ""
             yield finding(
                 layer,
                 "HL109",
                 Severity.ERROR,
-                f"`{shown}` is opened by the calling shell with the caller's rights, before "
-                f"{tool} starts: only `{name}` runs as root, so the write fails with "
-                f"\"Permission denied\" where the caller may not write `{path}` (or creates "
-                f"the file owned by the caller); use `{tool} tee"
-                f"{' -a' if redirect.op in ('>>', '&>>') else ''} {path} > /dev/null`",
+                f"`{shown}` is opened by the calling shell, with the caller's rights, before "
+                f"{tool} starts: only `{name}` runs as {runs_as}. Where the caller may not "
+                f"write `{path}` the command fails with \"Permission denied\" and the file is "
+                f"unchanged; elsewhere the file is written as the caller. Use "
+                f"`{tool} tee{append} {target_src} > /dev/null`",
                 redirect.start,
                 op_end,
                 _fix(layer, command, redirect, sudo, real, path),

@@ -1,26 +1,227 @@
 r"""## What it does
-(placeholder: to be written)
+Finds a heredoc whose delimiter never appears alone on a line of the text
+it is in, so that the heredoc has no terminator: the closing `EOF` is
+indented (with spaces, or at all without `<<-`), has trailing spaces or a
+carriage return, or has text glued to it (`EOF; echo done`, `EOF)`). When a
+line looks like the intended terminator, the message names it and says what
+is wrong with it.
 
 ## Why is this bad?
+bash only ends a heredoc at a line that is exactly the delimiter (`<<-`
+strips leading tabs, never spaces). Without one, the body runs to the end of
+the file (or of the `ssh`/`bash -c` string): every command after the heredoc
+becomes heredoc text and never runs, and the file or remote command receives
+them as data. bash says so only in a warning on stderr,
+`warning: here-document at line N delimited by end-of-file (wanted 'EOF')`,
+and the exit status is still 0.
 
 ## Example
+```bash
+if [ -n "$motd" ]; then
+    cat > /etc/motd <<EOF
+Hello
+    EOF
+fi
+echo done
+```
 
 ## Use instead
+```bash
+if [ -n "$motd" ]; then
+    cat > /etc/motd <<EOF
+Hello
+EOF
+fi
+echo done
+```
+or `<<-EOF` with the body and the terminator indented with tabs.
 
 ## Fix safety
+The fix rewrites the likely terminator line into the bare delimiter. It is
+safe with `<<-`, whose dash declares an indented terminator, when that line
+differs only by its (space) indentation: the indentation becomes the tabs of
+the line of `<<-`, or nothing. Everywhere else it is unsafe: the line may belong to
+the body, and the fix makes the commands after the heredoc run, which they
+never did. Text glued to the delimiter (`EOF; echo done`, `EOF)`) is moved to
+its own line; after an operator (`EOF && next`) there is no fix, since the
+author's intent cannot be read from the line.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet, where
+from heredoc_lint.shell.heredoc import Heredoc
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A line that looks like the intended terminator."""
+
+    start: int  # offsets into the layer text; end excludes the newline
+    end: int
+    lead: str  # whitespace before the delimiter
+    rest: str  # what follows the delimiter
+
+
+def _lines(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        yield pos, stop
+        pos = stop + 1
+
+
+def find_candidate(text: str, heredoc: Heredoc) -> Candidate | None:
+    """The first line of the body whose text, stripped, starts with the delimiter word."""
+    delimiter = heredoc.delimiter
+    if not delimiter:
+        return None
+    for start, stop in _lines(text, heredoc.body_start, heredoc.body_end):
+        line = text[start:stop]
+        body = line.lstrip(" \t")
+        if not body.startswith(delimiter):
+            continue
+        rest = body[len(delimiter) :]
+        if rest[:1] and _WORD_CHAR.match(rest[:1]) and _WORD_CHAR.match(delimiter[-1]):
+            continue  # `EOFX`: another word
+        lead = line[: len(line) - len(body)]
+        if not lead and not rest:
+            continue  # cannot happen for an unterminated heredoc
+        return Candidate(start, stop, lead, rest)
+    return None
+
+
+def _problem(heredoc: Heredoc, candidate: Candidate) -> str:
+    parts = []
+    if candidate.lead:
+        if not heredoc.strip_tabs:
+            parts.append("is indented; without <<- the terminator must start the line")
+        else:
+            parts.append("is indented with spaces; <<- strips only leading tabs")
+    rest = candidate.rest
+    if rest and not rest.strip(" \t\r"):
+        if "\r" in rest:
+            parts.append("ends in a carriage return (CRLF line end)")
+        if rest.strip("\r"):
+            parts.append("has trailing whitespace after the delimiter")
+    elif rest:
+        parts.append(
+            f"has `{quote_snippet(rest.strip(), 30)}` after the delimiter; the terminator "
+            "must be alone on its line"
+        )
+    return " and ".join(parts)
+
+
+def _line_number(layer: Layer, context: Context, index: int) -> int:
+    if not context.file_text:
+        return layer.text.count("\n", 0, index) + 1
+    return context.file_text.count("\n", 0, layer.file_offset(index)) + 1
+
+
+def _after(layer: Layer, start: int) -> str | None:
+    """The first non-blank line at or after `start`, for the message."""
+    for a, b in _lines(layer.text, start, len(layer.text)):
+        line = layer.text[a:b].strip()
+        if line:
+            return line
+    return None
+
+
+def _end_of(layer: Layer) -> str:
+    if layer.depth == 0:
+        return "the end of the script"
+    return f"the end of {where(layer)}"
+
+
+def _op_indent(layer: Layer, heredoc: Heredoc) -> str:
+    text = layer.text
+    line_start = text.rfind("\n", 0, heredoc.op_start) + 1
+    k = line_start
+    while k < heredoc.op_start and text[k] == "\t":
+        k += 1
+    return text[line_start:k]
+
+
+def _fix(layer: Layer, heredoc: Heredoc, candidate: Candidate) -> Fix | None:
+    rest = candidate.rest
+    delimiter_line: str
+    applicability = Applicability.UNSAFE
+    if not rest.strip(" \t\r"):
+        indent = _op_indent(layer, heredoc) if heredoc.strip_tabs else ""
+        delimiter_line = indent + heredoc.delimiter
+        if heredoc.strip_tabs and not rest and candidate.lead:
+            applicability = Applicability.SAFE
+        message = f"Make the line exactly `{heredoc.delimiter}`"
+    else:
+        tail = rest.lstrip(" \t")
+        if tail.startswith(";") and not tail.startswith(";;"):
+            tail = tail[1:].lstrip(" \t")
+        elif not tail.startswith(")"):
+            return None  # `EOF && next`, `EOF | cmd`: where was it meant to go?
+        if not tail.strip():
+            return None
+        delimiter_line = f"{heredoc.delimiter}\n{tail}"
+        message = f"Put `{heredoc.delimiter}` alone on its line"
+    edit = lift(layer, candidate.start, candidate.end, delimiter_line)
+    if edit is None:
+        return None
+    return Fix((edit,), applicability, message)
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    for heredoc in layer.script.heredocs:
+        if heredoc.terminated:
+            continue
+        width = 3 if heredoc.strip_tabs else 2
+        op = layer.text[heredoc.op_start : heredoc.op_end]
+        candidate = find_candidate(layer.text, heredoc)
+        end = _end_of(layer)
+        op_line = layer.text.count("\n", 0, heredoc.op_start) + 1
+        if candidate is None:
+            message = (
+                f"The heredoc `{op}` is never terminated: no line is exactly "
+                f"`{heredoc.delimiter}`, so bash reads its body to {end} (\"warning: "
+                f"here-document at line {op_line} delimited by end-of-file\") and everything "
+                "after it becomes heredoc text instead of commands"
+            )
+            yield finding(layer, "HL112", Severity.ERROR, message, heredoc.op_start,
+                          heredoc.op_start + width)
+            continue
+        line = _line_number(layer, context, candidate.start)
+        shown = layer.text[candidate.start : candidate.end].replace("\r", "\\r")
+        following = _after(layer, candidate.end + 1)
+        if following is not None:
+            swallowed = (
+                f"the commands after it (from `{quote_snippet(following, 40)}` on) become "
+                "heredoc text and never run"
+            )
+        else:
+            swallowed = f"the line `{shown.strip()}` ends up in the heredoc text"
+        message = (
+            f"The heredoc `{op}` is never terminated: line {line} `{shown}` "
+            f"{_problem(heredoc, candidate)}. bash reads the body to {end} (\"warning: "
+            f"here-document at line {op_line} delimited by end-of-file\"), so {swallowed}"
+        )
+        yield finding(layer, "HL112", Severity.ERROR, message, heredoc.op_start,
+                      heredoc.op_start + width, _fix(layer, heredoc, candidate))
 
 
-RULE = Rule("HL112", "heredoc-terminator", Severity.ERROR, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL112",
+    "heredoc-terminator",
+    Severity.ERROR,
+    "A heredoc whose delimiter line never matches, so it swallows the rest of the text.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

@@ -281,23 +281,22 @@ def _fallback_backtick(text: str, i: int, end: int) -> ExpansionNode:
 # `name=`, `name[sub]=`, `name+=`: bash tilde-expands after the `=` and after each `:` of
 # such a word, even as an argument of an ordinary command (outside POSIX mode).
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
-_TILDE_CANCELS = frozenset("\\'\"$`")
+_TILDE_QUOTES = frozenset("\\'\"")
 
 
 def _tilde_end(text: str, i: int, end: int, in_assignment: bool) -> int | None:
-    """End of the tilde prefix whose `~` is at i, or None when bash leaves the `~` alone.
+    """End of the login name of the tilde prefix at i, or None if bash keeps the `~`.
 
-    bash reads the prefix up to the first `/` (or `:` in an assignment word); a quote
-    or backslash in it cancels the expansion, and so does a `$` or backtick (no login
-    name holds one: the lookup fails and the `~` stays).  The login name itself ends
-    at a `:` too.
+    bash takes the text up to the first `/` (or `:` in an assignment word); a quote or
+    backslash in it cancels the expansion.  The login name ends at a `:` or `=~` too.
+    (A `$` does not cancel: `~root:$x` gives `/root:$x`, the `$x` unexpanded.)
     """
     name_end: int | None = None
     j = _skip_continuations(text, i + 1, end)
     while j < end and text[j] != "/" and not (in_assignment and text[j] == ":"):
-        if text[j] in _TILDE_CANCELS:
+        if text[j] in _TILDE_QUOTES:
             return None
-        if text[j] == ":" and name_end is None:
+        if name_end is None and (text[j] == ":" or text.startswith("=~", j)):
             name_end = j
         j = _skip_continuations(text, j + 1, end)
     return j if name_end is None else name_end

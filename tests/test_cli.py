@@ -1,0 +1,162 @@
+"""The command line as users run it: a real subprocess, exit codes, output formats."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CASES = Path(__file__).parent / "cases"
+JSON_KEYS = {"code", "name", "severity", "message", "path", "line", "column", "end_line",
+             "end_column", "layer", "fix"}
+
+
+def run(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    return subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_seed000_text_output_names_each_finding_in_a_screenful() -> None:
+    result = run(str(CASES / "seed000.sh"))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    text = (CASES / "seed000.sh").read_text().splitlines()
+    heads = [line for line in lines if ": HL" in line]
+    # path:line:col: CODE ... with the line of each anchor.
+    found = {(h.split(":")[1], h.split(": ")[1].split()[0]) for h in heads}
+    pkill = next(i for i, t in enumerate(text, 1) if "pkill" in t)
+    heredoc = next(i for i, t in enumerate(text, 1) if "<< 'EOF'" in t)
+    dollar1 = next(i for i, t in enumerate(text, 1) if "=$1" in t)
+    dollar2 = next(i for i, t in enumerate(text, 1) if "$2" in t)
+    assert {(str(pkill), "HL103"), (str(heredoc), "HL101"), (str(dollar1), "HL102"),
+            (str(dollar2), "HL102")} <= found
+    assert len(lines) < 60  # a screenful
+    # The code frame puts a caret under the pkill word.
+    frame = lines[lines.index(heads[0]) + 2 : lines.index(heads[0]) + 4]
+    caret_line = frame[1]
+    source_line = frame[0]
+    column = caret_line.index("^")
+    assert source_line[column : column + 5] == "pkill"
+    assert "help:" in result.stdout
+
+
+def test_json_output_matches_the_schema() -> None:
+    result = run("--format", "json", str(CASES / "seed000.sh"))
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert isinstance(data, list) and data
+    text = (CASES / "seed000.sh").read_text().splitlines()
+    for item in data:
+        assert set(item) == JSON_KEYS
+        assert item["severity"] in ("error", "warning", "info")
+        line = text[item["line"] - 1]
+        assert 1 <= item["column"] <= len(line) + 1
+        assert (item["end_line"], item["end_column"]) > (item["line"], item["column"])
+        assert item["layer"] == {"depth": 1, "wrapper": "ssh"}
+    first = data[0]
+    line = text[first["line"] - 1]
+    assert line[first["column"] - 1 : first["end_column"] - 1] == "pkill"
+    fix = next(d["fix"] for d in data if d["code"] == "HL101")
+    assert fix["applicability"] == "safe" and fix["strategy"] == "base64"
+    assert {"line", "column", "end_line", "end_column", "content"} == set(fix["edits"][0])
+
+
+def test_columns_count_characters_not_bytes(tmp_path: Path) -> None:
+    script = tmp_path / "u.sh"
+    line = 'echo "héllo wörld"; ssh h "pkill -f app; echo done"'
+    script.write_text(line + "\n")
+    data = json.loads(run("--format", "json", str(script)).stdout)
+    (finding,) = data
+    assert finding["column"] == line.index("pkill") + 1
+
+
+def test_clean_file_exits_zero(tmp_path: Path) -> None:
+    result = run(str(CASES / "clean_ok.sh"))
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == ""
+
+
+def test_severity_info_shows_more() -> None:
+    plain = run("--command", 'ssh h "deploy $version"')
+    info = run("--command", 'ssh h "deploy $version"', "--severity", "info")
+    assert plain.returncode == 0 and plain.stdout == ""
+    assert info.returncode == 1 and "HL102 [info]" in info.stdout
+
+
+def test_select_and_ignore() -> None:
+    seed = str(CASES / "seed000.sh")
+    only = json.loads(run("--format", "json", "--select", "HL103", seed).stdout)
+    assert {f["code"] for f in only} == {"HL103"}
+    rest = json.loads(run("--format", "json", "--ignore", "HL102,HL103", seed).stdout)
+    assert {f["code"] for f in rest} == {"HL101"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--select", "HL9"], ["--format", "yaml", "x"], ["--severity", "loud", "x"],
+     ["--command", "x", "file.sh"]],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str]) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_file_is_exit_2_and_others_still_checked(tmp_path: Path) -> None:
+    result = run("--format", "concise", str(tmp_path / "nope.sh"), str(CASES / "seed003.sh"))
+    assert result.returncode == 2
+    assert "nope.sh: no such file or directory" in result.stderr
+    assert "HL103" in result.stdout
+
+
+def test_stdin_and_command() -> None:
+    seed = (CASES / "seed003.sh").read_text()
+    result = run("--format", "concise", "-", "--stdin-filename", "seed.sh", stdin=seed)
+    assert result.returncode == 1
+    assert result.stdout.startswith("seed.sh:2:1: HL111")
+    command = run("--format", "concise", "--command", "ssh h 'pkill -f x; echo'")
+    assert command.returncode == 1 and "<command>:1:8: HL103" in command.stdout
+
+
+def test_directory_walk_honours_gitignore_and_shebangs(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("ignored/\n")
+    (tmp_path / "ignored").mkdir()
+    broken = 'ssh h "pkill -f sglang; echo"\n'
+    (tmp_path / "ignored" / "a.sh").write_text(broken)
+    (tmp_path / "tool").write_text("#!/usr/bin/env bash\n" + broken)
+    (tmp_path / "notes.txt").write_text(broken)
+    (tmp_path / "b.bash").write_text(broken)
+    result = run("--format", "json", str(tmp_path))
+    paths = sorted(Path(f["path"]).name for f in json.loads(result.stdout))
+    assert paths == ["b.bash", "tool"]
+
+
+def test_rule_docs_and_table() -> None:
+    table = run("rules")
+    assert table.returncode == 0
+    from heredoc_lint.rules import RULES
+
+    for rule in RULES:
+        assert rule.code in table.stdout
+        doc = run("rule", rule.code.lower())
+        assert doc.returncode == 0
+        assert "## What it does" in doc.stdout and "## Fix safety" in doc.stdout
+    assert run("rule", "HL999").returncode == 2
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.startswith("heredoc-lint ")

@@ -1,0 +1,108 @@
+"""Layers: the wrapper table, recursion, and offsets back into the file."""
+
+from __future__ import annotations
+
+import pytest
+
+from heredoc_lint.engine import check_shell
+from heredoc_lint.layers import Layer, file_layer, walk_layers
+
+
+def layers(text: str) -> list[Layer]:
+    return list(walk_layers(file_layer(text)))
+
+
+def inner_texts(text: str) -> list[tuple[int, str | None, str]]:
+    return [(layer.depth, layer.wrapper, layer.text) for layer in layers(text)[1:]]
+
+
+@pytest.mark.parametrize(
+    ("command", "wrapper", "inner"),
+    [
+        ("ssh host 'uptime; df'", "ssh", "uptime; df"),
+        ("ssh -p 2222 -i key -o BatchMode=yes -l root host ls /tmp", "ssh", "ls /tmp"),
+        ("ssh -p2222 -tt host -- 'echo hi'", "ssh", "echo hi"),
+        ("ssh -J jump -F cfg host echo \"a  b\" c", "ssh", "echo a  b c"),
+        ("bash -c 'echo 1'", "bash -c", "echo 1"),
+        ("/bin/sh -ec 'echo 1'", "sh -c", "echo 1"),
+        ("bash -lc 'echo 1'", "bash -c", "echo 1"),
+        ("zsh -o pipefail -c 'echo 1'", "zsh -c", "echo 1"),
+        ("sudo -u app -E bash -c 'echo 1'", "bash -c", "echo 1"),
+        ("env A=1 B=2 timeout -s KILL 5 nice -n 10 nohup sh -c 'echo 1'", "sh -c", "echo 1"),
+        ("su - app -c 'echo 1'", "su -c", "echo 1"),
+        ("runuser -u app -- sh -c 'echo 1'", "sh -c", "echo 1"),
+        ("docker exec -it -u root web sh -c 'echo 1'", "docker exec sh -c", "echo 1"),
+        ("kubectl exec -n prod pod-1 -- bash -c 'echo 1'", "kubectl exec bash -c", "echo 1"),
+        ("eval 'echo' \"1\"", "eval", "echo 1"),
+        ("gcloud compute ssh vm --zone z --command 'echo 1'", "gcloud compute ssh", "echo 1"),
+        ("vagrant ssh default -c 'echo 1'", "vagrant ssh", "echo 1"),
+        ("tmux new-session -d -s job 'echo 1'", "tmux", "echo 1"),
+        ("find . -name x -exec sh -c 'echo 1' \\;", "sh -c", "echo 1"),
+        ("xargs -I{} -P 4 sh -c 'echo 1'", "sh -c", "echo 1"),
+        ("watch -n 5 'echo 1'", "watch", "echo 1"),
+        ("flock /tmp/l -c 'echo 1'", "flock -c", "echo 1"),
+        ("sshpass -p pw ssh h 'echo 1'", "ssh", "echo 1"),
+    ],
+)
+def test_wrapper_table(command: str, wrapper: str, inner: str) -> None:
+    assert inner_texts(command)[0] == (1, wrapper, inner)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["ssh host", "ssh -N -L 8080:x:80 host", "bash script.sh", "echo ssh host ls",
+     "command -v ssh", "scp a host:b", "sudo ls", "docker run img sh -c x"],
+)
+def test_no_layer(command: str) -> None:
+    assert [layer for layer in layers(command)[1:] if layer.kind == "string"] == []
+
+
+def test_stdin_script_layer_for_quoted_heredoc() -> None:
+    text = "ssh h bash -s <<'EOF'\necho $HOME\nEOF\n"
+    command, inner = layers(text)[1:]
+    assert (command.kind, command.text) == ("string", "bash -s")
+    assert (inner.kind, inner.text, inner.depth) == ("stdin", "echo $HOME\n", 1)
+    assert inner.file_offset(inner.text.index("$HOME")) == text.index("$HOME")
+
+
+def test_recursion_to_depth_three_maps_offsets_to_the_file() -> None:
+    text = """ssh a "ssh b 'bash -c \\"pkill -f zq; echo\\"'"\n"""
+    all_layers = layers(text)
+    assert [layer.depth for layer in all_layers] == [0, 1, 2, 3]
+    innermost = all_layers[-1]
+    assert innermost.text == "pkill -f zq; echo"
+    assert innermost.file_offset(0) == text.index("pkill")
+    (finding,) = [f for f in check_shell(text) if f.code == "HL103"]
+    assert text[finding.start : finding.end] == "pkill"
+    assert finding.depth == 3
+
+
+def test_offsets_through_escapes_and_quote_chains() -> None:
+    text = "ssh h 'a'\\''b \"$x\" \\\n  c'\n"
+    (inner,) = layers(text)[1:]
+    assert inner.text == "a'b \"$x\" \\\n  c"
+    for index, char in enumerate(inner.text):
+        assert text[inner.file_offset(index)] == char
+
+
+def test_double_quoted_layer_keeps_expansions_as_written() -> None:
+    text = 'ssh h "echo \\$HOME $USER \\"q\\" `hostname`"'
+    (inner,) = layers(text)[1:]
+    assert inner.text == 'echo $HOME $USER "q" `hostname`'
+    local = [inner.text[e.start : e.end] for e in inner.local_expansions]
+    assert local == ["$USER", "`hostname`"]
+
+
+def test_commands_inside_the_parents_own_substitution_are_the_parents() -> None:
+    text = 'eval "$(eval "$X" list)"'
+    assert [layer.depth for layer in layers(text)] == [0, 1, 1]
+    assert all(layer.script.commands == () for layer in layers(text)[1:2])
+
+
+def test_custom_wrapper_from_settings() -> None:
+    from heredoc_lint.engine import Settings
+
+    text = 'myssh host "pkill -f zq; echo"\n'
+    assert check_shell(text) == []
+    found = check_shell(text, settings=Settings(wrappers={"myssh": "ssh"}))
+    assert [f.code for f in found] == ["HL103"]
