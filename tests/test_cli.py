@@ -11,11 +11,24 @@ from pathlib import Path
 import pytest
 
 CASES = Path(__file__).parent / "cases"
-JSON_KEYS = {"code", "name", "severity", "message", "path", "line", "column", "end_line",
-             "end_column", "layer", "fix"}
+JSON_KEYS = {
+    "code",
+    "name",
+    "severity",
+    "message",
+    "path",
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "layer",
+    "fix",
+}
 
 
-def run(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     return subprocess.run(
         [sys.executable, "-m", "heredoc_lint", *args],
@@ -40,8 +53,12 @@ def test_seed000_text_output_names_each_finding_in_a_screenful() -> None:
     heredoc = next(i for i, t in enumerate(text, 1) if "<< 'EOF'" in t)
     dollar1 = next(i for i, t in enumerate(text, 1) if "=$1" in t)
     dollar2 = next(i for i, t in enumerate(text, 1) if "$2" in t)
-    assert {(str(pkill), "HL103"), (str(heredoc), "HL101"), (str(dollar1), "HL102"),
-            (str(dollar2), "HL102")} <= found
+    assert {
+        (str(pkill), "HL103"),
+        (str(heredoc), "HL101"),
+        (str(dollar1), "HL102"),
+        (str(dollar2), "HL102"),
+    } <= found
     assert len(lines) < 60  # a screenful
     # The code frame puts a caret under the pkill word.
     frame = lines[lines.index(heads[0]) + 2 : lines.index(heads[0]) + 4]
@@ -105,8 +122,12 @@ def test_select_and_ignore() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["--select", "HL9"], ["--format", "yaml", "x"], ["--severity", "loud", "x"],
-     ["--command", "x", "file.sh"]],
+    [
+        ["--select", "HL9"],
+        ["--format", "yaml", "x"],
+        ["--severity", "loud", "x"],
+        ["--command", "x", "file.sh"],
+    ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str]) -> None:
     result = run(*args)

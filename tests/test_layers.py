@@ -22,7 +22,7 @@ def inner_texts(text: str) -> list[tuple[int, str | None, str]]:
         ("ssh host 'uptime; df'", "ssh", "uptime; df"),
         ("ssh -p 2222 -i key -o BatchMode=yes -l root host ls /tmp", "ssh", "ls /tmp"),
         ("ssh -p2222 -tt host -- 'echo hi'", "ssh", "echo hi"),
-        ("ssh -J jump -F cfg host echo \"a  b\" c", "ssh", "echo a  b c"),
+        ('ssh -J jump -F cfg host echo "a  b" c', "ssh", "echo a  b c"),
         ("bash -c 'echo 1'", "bash -c", "echo 1"),
         ("/bin/sh -ec 'echo 1'", "sh -c", "echo 1"),
         ("bash -lc 'echo 1'", "bash -c", "echo 1"),
@@ -50,8 +50,16 @@ def test_wrapper_table(command: str, wrapper: str, inner: str) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["ssh host", "ssh -N -L 8080:x:80 host", "bash script.sh", "echo ssh host ls",
-     "command -v ssh", "scp a host:b", "sudo ls", "docker run img sh -c x"],
+    [
+        "ssh host",
+        "ssh -N -L 8080:x:80 host",
+        "bash script.sh",
+        "echo ssh host ls",
+        "command -v ssh",
+        "scp a host:b",
+        "sudo ls",
+        "docker run img sh -c x",
+    ],
 )
 def test_no_layer(command: str) -> None:
     assert [layer for layer in layers(command)[1:] if layer.kind == "string"] == []
@@ -80,7 +88,7 @@ def test_recursion_to_depth_three_maps_offsets_to_the_file() -> None:
 def test_offsets_through_escapes_and_quote_chains() -> None:
     text = "ssh h 'a'\\''b \"$x\" \\\n  c'\n"
     (inner,) = layers(text)[1:]
-    assert inner.text == "a'b \"$x\" \\\n  c"
+    assert inner.text == 'a\'b "$x" \\\n  c'
     for index, char in enumerate(inner.text):
         assert text[inner.file_offset(index)] == char
 

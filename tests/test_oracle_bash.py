@@ -184,7 +184,9 @@ def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int
     while True:
         nl = listing.find("\n", pos)
         line_end = len(listing) if nl < 0 else nl
-        if listing[pos:line_end] == delimiter:
+        line = listing[pos:line_end]
+        # In a backtick substitution, printed as written, the closing backtick follows.
+        if line == delimiter or line.startswith(delimiter + "`"):
             return listing[start:pos], line_end + 1
         if nl < 0:
             return None

@@ -40,7 +40,7 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 
-from heredoc_lint.edits import Quote, lift, quote_states
+from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
@@ -102,6 +102,7 @@ def parse_pkill(words: Sequence[Word]) -> tuple[bool, bool, int | None]:
             if letters.isdigit() or letters.isupper():
                 i += 1  # a signal: -9, -KILL, -HUP
                 continue
+            letters = letters.lstrip("0123456789")  # -9f: a signal number, then flags
             takes_arg = False
             for k, letter in enumerate(letters):
                 if letter == "f":
@@ -111,8 +112,6 @@ def parse_pkill(words: Sequence[Word]) -> tuple[bool, bool, int | None]:
                 elif letter in _ARG_OPTIONS:
                     takes_arg = k == len(letters) - 1
                     break
-                elif letter.isdigit():
-                    break  # -9f: a signal number then flags, as procps allows
             i += 2 if takes_arg else 1
             continue
         break
@@ -217,7 +216,7 @@ def _blank_literal_heredocs(layer: Layer, text: str) -> str:
     return text
 
 
-def _split_fix(layer: Layer, command: Command, bracket: tuple[int, int, str]) -> Fix | None:
+def _split_fix(layer: Layer, command: Command, brackets: list[tuple[int, int, str]]) -> Fix | None:
     """Run the pkill in an ssh call of its own, before the rest of the string."""
     parent, invocation = layer.parent, layer.invocation
     if (
@@ -237,9 +236,19 @@ def _split_fix(layer: Layer, command: Command, bracket: tuple[int, int, str]) ->
     line_start = parent.text.rfind("\n", 0, layer.command.start) + 1
     if parent.text[line_start : layer.command.start].strip():
         return None  # the ssh is not at the start of its statement
-    start, end, content = bracket
     statement_end = command.next_op_start
-    own = layer.text[command.start : start] + content + layer.text[end:statement_end].rstrip()
+    own = min(
+        (
+            encode(
+                layer.text[command.start : start]
+                + content
+                + layer.text[end:statement_end].rstrip(),
+                Quote.UNQUOTED,
+            )
+            for start, end, content in brackets
+        ),
+        key=len,
+    )
     head = parent.text[ssh_words[invocation.index].start : ssh_words[invocation.ssh.host_index].end]
     rest = command.next_op_start + 1
     while rest < len(layer.text) and layer.text[rest] in " \t\n":
@@ -247,7 +256,7 @@ def _split_fix(layer: Layer, command: Command, bracket: tuple[int, int, str]) ->
     removal = lift(layer, command.start, rest, "")
     if removal is None:
         return None
-    insertion = Edit(layer.command.start, layer.command.start, f"{head} {shlex.quote(own)}; ")
+    insertion = Edit(layer.command.start, layer.command.start, f"{head} {own}; ")
     return Fix(
         (insertion, removal),
         Applicability.UNSAFE,
@@ -262,7 +271,8 @@ def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fi
     at = bracket_position(pattern_text)
     if at is None or pattern.continuations or len(pattern.value) != len(pattern_text):
         return None
-    chosen = _shortest_lift(layer, _bracket_edits(layer, pattern, at))
+    candidates = _bracket_edits(layer, pattern, at)
+    chosen = _shortest_lift(layer, candidates)
     new_pattern = pattern_text[:at] + f"[{pattern_text[at]}]" + pattern_text[at + 1 :]
     regex = to_python_regex(new_pattern)
     if regex is None or chosen is None:
@@ -281,7 +291,7 @@ def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fi
         )
     if regex.search(f"{shell} -c {_blank_literal_heredocs(layer, new_text)}") is None:
         return None  # only a heredoc body matches: HL101's fix removes it first
-    return _split_fix(layer, command, bracket)
+    return _split_fix(layer, command, candidates)
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:

@@ -85,7 +85,6 @@ def _loop_reads(script: Script, loop: Loop) -> bool:
     `Loop.reads_stdin` misses `while IFS= read -r x` (an assignment before `read`)
     and counts `read x < file`: the condition's commands are looked at here again.
     """
-    found = False
     for command in script.commands:
         if not command.loops or command.loops[-1] != loop or command.name != "read":
             continue
@@ -95,12 +94,9 @@ def _loop_reads(script: Script, loop: Loop) -> bool:
         options = [w.value for w in command.words[1:] if w.value.startswith("-")]
         if any("u" in o for o in options if not o.startswith("--")):
             continue
-        if _reads_own_stdin(command):
-            continue
-        found = True
-    return found or (loop.reads_stdin and not any(
-        c.name == "read" and c.loops and c.loops[-1] == loop for c in script.commands
-    ))
+        if not _reads_own_stdin(command):
+            return True
+    return False
 
 
 def _swallowing_loop(script: Script, command: Command) -> Loop | None:

@@ -1,26 +1,205 @@
 r"""## What it does
-(placeholder: to be written)
+Finds an unquoted `&&`, `||`, `;` or `|` right after an `ssh` whose remote
+command only changes the state of the remote shell: `cd`, `pushd`, `export`,
+`source`/`.`, a variable assignment, `umask`, `ulimit`, `set`, `alias`, ...
 
 ## Why is this bad?
+The operator is not part of the remote command: the local shell reads it,
+so everything after it runs on this machine. The remote shell changes its
+directory or environment and exits at once, and the change is lost with it.
+`ssh builder cd /src/project && make release` runs `make release` in the
+local current directory, on the local machine.
 
 ## Example
+```bash
+ssh builder cd /src/project && make release
+```
 
 ## Use instead
+```bash
+ssh builder 'cd /src/project && make release'
+```
 
 ## Fix safety
+Unsafe: the fix moves the commands after the operator into the remote
+command string, which is what the state change asks for, but it changes the
+machine they run on. When those commands hold something the local shell
+expands or a redirection (`$v`, `$(...)`, `> log`), moving them also moves the
+expansion or the file to the remote side, so the fix is only displayed.
+A `|| exit 1`-style fallback (`exit`, `return`, `true`, `false`, `:`) is meant
+to run locally and is not reported.
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 
+from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.shell.syntax import Command, Script, parse_script
+from heredoc_lint.wrappers import Invocation, SshCall, resolve
+
+OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
+STATE_COMMANDS = frozenset({
+    "cd", "pushd", "popd", "export", "source", ".", "umask", "ulimit", "set", "shopt",
+    "unset", "alias", "unalias", "declare", "typeset", "local", "readonly", "trap", "hash",
+    "enable", "builtin", "newgrp", "setopt", "unsetopt",
+})
+# After `||`, a command meant to run locally when the remote one fails.
+_LOCAL_FALLBACKS = frozenset({"exit", "return", "true", "false", ":", "die", "fail", "abort"})
+_CHAIN = frozenset({"&&", "||", "|", "|&"})
+
+
+def _state_only(script: Script) -> list[str] | None:
+    """The state-changing commands of a remote script, or None if it does anything else."""
+    if script.errors or script.heredocs or not script.commands:
+        return None
+    names: list[str] = []
+    for command in script.commands:
+        if command.in_substitution:
+            return None
+        if not command.words:
+            if not command.assignments:
+                return None
+            names.append(command.assignments[0].value.split("=", 1)[0] + "=...")
+            continue
+        name = command.name
+        if name not in STATE_COMMANDS:
+            return None
+        if name == "set" and len(command.words) == 1:
+            return None  # `set` alone prints the variables
+        if name in ("export", "declare", "typeset", "alias", "readonly", "local") and all(
+            w.value.startswith("-") for w in command.words[1:]
+        ):
+            return None  # without operands these print, they change nothing
+        names.append(name)
+    return names
+
+
+def _next_command(script: Script, command: Command) -> Command | None:
+    after = command.next_op_start + len(command.next_op or "")
+    for other in script.commands:
+        if other.start >= after:
+            between = script.text[after : other.start]
+            return other if not between.strip(" \t\n\\") else None
+    return None
+
+
+def _statement_end(command: Command) -> int:
+    end = command.end
+    for redirect in command.redirects:
+        end = max(end, redirect.end)
+    return end
+
+
+def _moved_chain(script: Script, first: Command) -> list[Command] | None:
+    """The and-or list that starts at `first`: the commands a fix moves to the remote side."""
+    chain = [first]
+    current = first
+    while current.next_op in _CHAIN:
+        following = _next_command(script, current)
+        if following is None:
+            return None
+        chain.append(following)
+        current = following
+    return chain
+
+
+def _local_quote(text: str, static: bool) -> str:
+    if static:
+        if "'" not in text:
+            return f"'{text}'"
+        if not any(c in text for c in '"$`\\!'):
+            return f'"{text}"'
+        return shlex.quote(text)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _fix(layer: Layer, command: Command, invocation: Invocation, remote: str) -> Fix | None:
+    script = layer.script
+    words = invocation.words
+    if any(r.start > words[-1].end for r in command.redirects):
+        return None  # the ssh's own redirection would move into the string
+    following = _next_command(script, command)
+    if following is None or not following.words:
+        return None
+    chain = _moved_chain(script, following)
+    if chain is None:
+        return None
+    end = _statement_end(chain[-1])
+    moved = script.text[following.start : end]
+    if "\n" in moved or any(c.in_substitution for c in chain):
+        return None
+    ops_inside = script.text[command.next_op_start : following.start].strip()
+    combined = f"{remote} {ops_inside} {moved}"
+    static = all(w.static for w in words)
+    local_effects = any(ch in moved for ch in "$`") or any(c.redirects for c in chain)
+    content = _local_quote(combined, static)
+    edit: Edit | None = lift(layer, words[0].start, end, content)
+    if edit is None:
+        return None
+    applicability = (
+        Applicability.UNSAFE if static and not local_effects else Applicability.DISPLAY_ONLY
+    )
+    return Fix(
+        (edit,),
+        applicability,
+        f"Run `{quote_snippet(moved, 40)}` in the remote shell too: {content}",
+    )
+
+
+def _host(command: Command, ssh: SshCall) -> str:
+    if ssh.host_index is None:
+        return "the remote host"
+    return command.words[ssh.host_index].value.rsplit("@", 1)[-1] or "the remote host"
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    script = layer.script
+    for command in script.commands:
+        op = command.next_op
+        if op not in OPERATORS:
+            continue
+        invocation = resolve(command.words, context.wrappers)
+        if invocation is None or invocation.ssh is None or not invocation.words:
+            continue
+        remote = " ".join(w.value for w in invocation.words)
+        names = _state_only(parse_script(remote))
+        if names is None:
+            continue
+        following = _next_command(script, command)
+        if op == "||" and (following is None or following.name in _LOCAL_FALLBACKS):
+            continue
+        what = ", ".join(f"`{n}`" for n in dict.fromkeys(names))
+        host = _host(command, invocation.ssh)
+        then = (
+            f"`{quote_snippet(script.text[following.start:_statement_end(following)], 40)}`"
+            if following is not None and following.words
+            else "the next command"
+        )
+        yield finding(
+            layer,
+            "HL110",
+            Severity.ERROR,
+            f"`{op}` is read by the local shell, not by the remote one: `{quote_snippet(remote)}` "
+            f"only changes the state of the remote shell on {host}, which exits at once, so the "
+            f"{what} is lost and {then} runs on this machine; put the whole command in one "
+            "quoted string",
+            command.next_op_start,
+            command.next_op_start + len(op),
+            _fix(layer, command, invocation, remote),
+        )
 
 
-RULE = Rule("HL110", "local-operator-after-ssh", Severity.ERROR, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL110",
+    "local-operator-after-ssh",
+    Severity.ERROR,
+    "`ssh h cd /x && cmd`: the operator and the next command run locally.",
+    __doc__ or "",
+    check,
+    fixable=True,
+)

@@ -1,0 +1,212 @@
+"""HL108 scp-port-flag: `scp -p N` takes N as a file, not as a port.
+
+Anchors are computed from the text; the fix (`-p` -> `-P`, safe) is re-checked and
+applied twice; and against the real sshd the original command fails (the number is a
+missing source file, the connection goes to port 22) while the fixed one copies the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sshd import SCP, SshServer, run_local
+
+from heredoc_lint.engine import check_shell, fix_shell
+from heredoc_lint.model import Applicability, Finding
+
+CASES = Path(__file__).parent / "cases"
+CODE = "HL108"
+
+
+def hl108(text: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def span(text: str, needle: str, width: int, skip: int = 0) -> tuple[int, int]:
+    """The offsets of the first `width` characters of `needle` in `text`."""
+    start = text.index(needle) + skip
+    return start, start + width
+
+
+# -- positives: (script, the text starting at the anchor, anchor width) --------------------
+POSITIVES = [
+    ("#!/bin/bash\nscp -p 2022 dist/app.tgz ops@edge-1:/opt/app/\n", "-p 2022", 2),
+    ("scp -rp 2022 a h:/b\n", "-rp 2022", 3),
+    ("scp -p2022 a h:/b\n", "-p2022", 2),
+    ("scp -q -p 2222 a h:/b\n", "-p 2222", 2),
+    ("sudo scp -i key -p 2022 a h:/b\n", "-p 2022", 2),
+    ("timeout 60 scp -C -p 10022 a h:/b && echo ok\n", "-p 10022", 2),
+    ("/usr/bin/scp -p 2022 a h:/b\n", "-p 2022", 2),
+    ('ssh jump "scp -p 2022 a h:/b"\n', "-p 2022", 2),
+    ("ssh jump 'scp -rp 2022 a h:/b'\n", "-rp 2022", 3),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "width"), POSITIVES)
+def test_positive_anchor(text: str, needle: str, width: int) -> None:
+    found = hl108(text)
+    assert len(found) == 1, found
+    f = found[0]
+    assert (f.start, f.end) == span(text, needle, width)
+    assert f.severity.value == "error"
+    assert "-P" in f.message and "port" in f.message
+
+
+def test_message_says_the_number_becomes_a_file() -> None:
+    (f,) = hl108("scp -p 2022 a h:/b\n")
+    assert '`2022` becomes a source file' in f.message
+    assert "port 22" in f.message
+
+
+def test_cli_json_line_and_column(tmp_path: Path) -> None:
+    text = "#!/bin/bash\nset -e\n  scp -rp 2022 dist/app.tgz ops@edge-1:/opt/app/\n"
+    path = tmp_path / "deploy.sh"
+    path.write_text(text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
+    start, end = span(text, "-rp", 3)
+    assert (item["line"], item["column"]) == line_col(text, start) == (3, 7)
+    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    assert item["fix"]["applicability"] == "safe"
+
+
+NEGATIVES = [
+    "scp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+    "scp -P2022 a h:/b\n",
+    "scp -p file.txt h:/b\n",  # -p preserving times, no number
+    "scp -rp dir h:/b\n",
+    "scp -P 22 -p 2022 h:/b\n",  # a port is given: 2022 may be a real file
+    "scp -o Port=22 -p 2022 h:/b\n",
+    "scp -i -p 2022 h:/b\n",  # `-p` is the argument of -i
+    "scp -p 70000 h:/b\n",  # not a port number
+    "scp a h:/b -p 2022\n",  # scp stops at the first operand
+    "ssh -p 2022 ops@edge-1 uptime\n",
+    "sftp -p 2022 h\n",
+    "echo scp -p 2022 a h:/b\n",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative(text: str) -> None:
+    assert hl108(text) == []
+
+
+# -- fixes ------------------------------------------------------------------------------
+FIXES = [
+    ("scp -p 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+     "scp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n"),
+    ("scp -rp 2022 a h:/b\n", "scp -rP 2022 a h:/b\n"),
+    ("scp -p2022 a h:/b\n", "scp -P2022 a h:/b\n"),
+    ('ssh jump "scp -p 2022 a h:/b"\n', 'ssh jump "scp -P 2022 a h:/b"\n'),
+    ("ssh jump 'scp -p 2022 a h:/b'\n", "ssh jump 'scp -P 2022 a h:/b'\n"),
+    ("scp -p 2022 a h:/b; scp -p 2023 c h:/d\n", "scp -P 2022 a h:/b; scp -P 2023 c h:/d\n"),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), FIXES)
+def test_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
+    for f in hl108(text):
+        assert f.fix is not None and f.fix.applicability is Applicability.SAFE
+    outcome = fix_shell(text, "t.sh")
+    assert outcome.text == fixed
+    assert hl108(outcome.text) == []
+    assert fix_shell(outcome.text, "t.sh").text == outcome.text
+
+
+def test_cli_fix_on_the_case_file(tmp_path: Path) -> None:
+    path = tmp_path / "cp_port.sh"
+    path.write_text((CASES / "cp_port.sh").read_text())
+    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert path.read_text() == "#!/bin/bash\nscp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n"
+
+
+def test_cases_have_no_false_positive() -> None:
+    expect = json.loads((CASES / "expect.json").read_text())["cases"]
+    for name in sorted(n for n in expect if n.endswith(".sh")):
+        text = (CASES / name).read_text()
+        wanted = [needle for code, needle in expect[name]["expect"] if code == CODE]
+        got = [line_col(text, f.start)[0] for f in hl108(text)]
+        lines = text.splitlines()
+        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
+
+
+# -- runtime: the real scp against the real sshd -----------------------------------------
+def _no_port_config(server: SshServer, tmp_path: Path) -> Path:
+    """The direct client config without its `Port` line: the port comes from the command."""
+    lines = [line for line in server.config.read_text().splitlines()
+             if not line.strip().startswith("Port ")]
+    config = tmp_path / "ssh_config.noport"
+    config.write_text("\n".join(lines) + "\n")
+    config.chmod(0o600)
+    return config
+
+
+def _scp_wrapper(config: Path, tmp_path: Path) -> dict[str, str]:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "scp"
+    wrapper.write_text(f'#!/bin/sh\nexec {SCP} -F {shlex.quote(str(config))} "$@"\n')
+    wrapper.chmod(0o755)
+    env = dict(os.environ)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    env.pop("SSH_AUTH_SOCK", None)
+    return env
+
+
+def test_runtime_scp_takes_the_port_as_a_file(sshd: SshServer, tmp_path: Path) -> None:
+    """Every host reaches the server (ProxyCommand): scp looks for a local file `2022`."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "app.tgz").write_bytes(b"payload\n")
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    script = f"#!/bin/bash\nscp -p 2022 app.tgz {sshd.user}@edge-1:{dest}/\n"
+    assert len(hl108(script)) == 1
+    proc = run_local(script, sshd, cwd=work)
+    assert proc.returncode != 0
+    assert 'stat local "2022": No such file or directory' in proc.stderr
+
+
+def test_runtime_port_not_used_and_fixed_command_works(sshd: SshServer, tmp_path: Path) -> None:
+    """Without a Port in the config, `-p PORT` goes to port 22; the fixed `-P PORT` copies."""
+    env = _scp_wrapper(_no_port_config(sshd, tmp_path), tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    payload = b"payload \x00\xff bytes\n"
+    (work / "app.tgz").write_bytes(payload)
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    script = f"#!/bin/bash\nscp -p {sshd.port} app.tgz {sshd.user}@edge-1:{dest}/\n"
+
+    def run(text: str) -> subprocess.CompletedProcess[str]:
+        path = work / "copy.sh"
+        path.write_text(text)
+        return subprocess.run(["bash", str(path)], cwd=work, env=env, capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL, timeout=60, check=False)
+
+    before = run(script)
+    assert before.returncode != 0
+    assert list(dest.iterdir()) == []
+    assert "port 22" in before.stderr or f'stat local "{sshd.port}"' in before.stderr
+
+    fixed = fix_shell(script, "copy.sh").text
+    assert fixed == script.replace(f"-p {sshd.port}", f"-P {sshd.port}")
+    after = run(fixed)
+    assert after.returncode == 0, after.stderr
+    assert (dest / "app.tgz").read_bytes() == payload

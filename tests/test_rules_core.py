@@ -1,0 +1,158 @@
+"""HL001, HL101, HL102, HL103: positives, negatives and severity tiers."""
+
+from __future__ import annotations
+
+import pytest
+
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.model import Severity
+
+
+def found(
+    text: str,
+    *,
+    command: bool = False,
+    min_severity: Severity = Severity.WARNING,
+    path: str | None = None,
+) -> list[tuple[str, str, str]]:
+    """(code, severity, the anchored source text) at or above min_severity."""
+    return [
+        (f.code, f.severity.value, text[f.start : f.end])
+        for f in check_shell(text, path, command=command)
+        if f.severity.rank >= min_severity.rank
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh h 'cat > f' < local",
+        "ssh h bash -s <<'EOF'\necho $HOME $(hostname)\nEOF\n",
+        'ssh h "echo \\$HOME"',
+        "pkill -f '[s]glang'",
+        "ssh h 'pkill -f \"[s]glang\"; sleep 1'",
+        "cat > /etc/motd <<'EOF'\n$1 `x`\nEOF\n",
+        "scp -P 22 a h:b",
+        "ssh h 'pkill -f sglang'",
+        "ssh h pkill -f sglang",
+        "ssh h 'pkill -fx sglang; echo'",
+        "ssh h 'pkill sglang; echo'",
+        'ssh "$host" "$@"',
+        'bash -c "echo $1"',
+    ],
+)
+def test_spec_negatives(text: str) -> None:
+    assert found(text, command=True) == []
+
+
+def test_heredoc_in_single_quoted_ssh_string() -> None:
+    text = "ssh h 'cat > f << \"EOF\"\nx\nEOF\n'"
+    assert found(text) == [("HL101", "warning", "<<")]
+
+
+def test_heredoc_strip_tabs_anchor_covers_operator() -> None:
+    text = 'ssh h "cat > f <<- EOF\n\tx\n\tEOF\n"'
+    assert found(text) == [("HL101", "warning", "<<-")]
+
+
+@pytest.mark.parametrize(
+    ("text", "severity"),
+    [
+        ("ssh h \"cat > f <<'E'\n$x\nE\n\"", "error"),  # quoted-delimiter heredoc
+        ('ssh h "x=1; echo $x"', "error"),  # assigned in the inner string
+        ('ssh h "echo $1"', "warning"),
+        ('ssh h "echo $HOME"', "warning"),
+        ('ssh h "echo $(hostname)"', "warning"),
+        ('ssh h "kill $$"', "warning"),
+        ('ssh h "deploy $version"', "info"),
+        ('ssh h "$cmd"', "info"),  # the whole command is the local value: meant
+        ('bash -c "echo $HOME"', "info"),  # same host: the local value is the same
+    ],
+)
+def test_hl102_tiers(text: str, severity: str) -> None:
+    (finding,) = [f for f in found(text, min_severity=Severity.INFO) if f[0] == "HL102"]
+    assert finding[1] == severity
+    assert finding[2].startswith(("$", "`"))
+
+
+def test_hl102_backslash_newline_only_inside_quoted_heredoc() -> None:
+    inside = "ssh h \"cat > f <<'EOF'\na \\\nb\nEOF\n\""
+    outside = 'ssh h "echo a \\\nb"'
+    assert found(inside) == [("HL101", "warning", "<<"), ("HL102", "error", "\\")]
+    assert found(outside, min_severity=Severity.INFO) == []
+
+
+def test_hl102_nested_reports_the_outermost_expansion_once() -> None:
+    text = """ssh a "ssh b 'echo $x'" """
+    hl102 = [f for f in found(text, min_severity=Severity.INFO) if f[0] == "HL102"]
+    assert hl102 == [("HL102", "info", "$x")]
+
+
+@pytest.mark.parametrize(
+    ("text", "severity"),
+    [
+        ("ssh h 'pkill -f sglang; sleep 2'", "error"),
+        ("ssh h 'pkill -9 -f sglang || true'", "error"),
+        ("ssh h 'pkill -9f sglang && echo'", "error"),
+        ("ssh h 'pgrep -af sglang; echo'", "error"),
+        ("ssh h 'pkill --full sglang; echo'", "error"),
+        ("ssh h 'sudo pkill -f sglang; echo'", "error"),
+        ("ssh h 'pkill -f sglang 2>/dev/null'", "warning"),  # bash keeps its shell
+        ("sh -c 'pkill -f sglang'", "warning"),  # dash keeps its shell even bare
+        ("ssh h 'pkill -u app -f \"python.*serve\"; echo'", "error"),  # ERE
+    ],
+)
+def test_hl103_positive(text: str, severity: str) -> None:
+    assert found(text) == [("HL103", severity, "pgrep" if "pgrep" in text else "pkill")]
+
+
+def test_hl103_script_name_matches_pattern() -> None:
+    text = "#!/bin/bash\npkill -f deploy_app\nsleep 1\n"
+    assert found(text, path="scripts/deploy_app.sh") == [("HL103", "error", "pkill")]
+    assert found(text, path="scripts/other.sh") == []
+
+
+def test_hl103_agent_command_is_on_its_own_command_line() -> None:
+    assert found("pkill -f sglang; sleep 1", command=True) == [("HL103", "error", "pkill")]
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ('ssh h "pkill -f sglang; sleep 1"', "ssh h \"pkill -f '[s]'glang; sleep 1\""),
+        ("ssh h 'pkill -f sglang; sleep 1'", "ssh h 'pkill -f \\[s]glang; sleep 1'"),
+        ("ssh h 'pkill -f \"rq worker\"; sleep 1'", "ssh h 'pkill -f \"[r]q worker\"; sleep 1'"),
+    ],
+)
+def test_hl103_bracket_fix(text: str, fixed: str) -> None:
+    outcome = fix_shell(text, command=True)
+    assert outcome.text == fixed
+    assert [f.code for f in outcome.remaining] == []
+
+
+def test_hl103_split_fix_when_the_word_appears_elsewhere() -> None:
+    text = 'ssh -p 2 h "pkill -f app 2>/dev/null; ./app --serve"\n'
+    assert fix_shell(text).text == text  # unsafe: not applied by --fix
+    outcome = fix_shell(text, unsafe=True)
+    assert outcome.text == (
+        "ssh -p 2 h 'pkill -f \\[a]pp 2>/dev/null'; ssh -p 2 h \"./app --serve\"\n"
+    )
+    assert [f.code for f in check_shell(outcome.text)] == []
+
+
+def test_hl001_real_syntax_error_in_remote_string() -> None:
+    assert found("ssh h 'if true; then echo'") == [("HL001", "warning", "i")]
+
+
+def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
+    text = "shopt -s extglob\nls !(*.txt)\nfor i do echo $i; done\n"
+    codes = [(f.code, f.severity) for f in check_shell(text)]
+    assert codes == [("HL001", Severity.INFO)]
+
+
+def test_select_prefix() -> None:
+    text = "ssh h 'pkill -f sglang; cat > f <<E\nx\nE\n'"
+    assert {f.code for f in check_shell(text, settings=Settings(select=frozenset({"HL10"})))} == {
+        "HL101",
+        "HL103",
+    }
