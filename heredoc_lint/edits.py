@@ -139,13 +139,24 @@ def lift_once(layer: Layer, start: int, end: int, content: str) -> tuple[int, in
     return a, b, encode(content, state_in) + transition(state_in, state_out)
 
 
+def _root_edit(root: Layer, start: int, end: int, content: str) -> Edit | None:
+    """A root's edit in the file: direct for a file, 1:1 for a verbatim fragment."""
+    if root.offsets is None:
+        return Edit(start, end, content)
+    if not root.verbatim or "\n" in content:
+        return None  # a Python string or an indented block: its frontend has its own fixes
+    a = root.file_offset(start)
+    b = root.file_offset(end - 1) + 1 if end > start else a
+    return Edit(a, b, content)
+
+
 def lift(layer: Layer, start: int, end: int, content: str) -> Edit | None:
     """The file edit that makes layer.text[start:end] read `content`, or None if none is safe."""
-    current: Layer | None = layer
+    current = layer
     span: tuple[int, int, str] | None = (start, end, content)
-    while current is not None and current.parent is not None and span is not None:
+    while current.parent is not None and span is not None:
         span = lift_once(current, *span)
         current = current.parent
     if span is None:
         return None
-    return Edit(*span)
+    return _root_edit(current, *span)

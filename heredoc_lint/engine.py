@@ -6,9 +6,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from heredoc_lint.fixer import FixOutcome, fix_text
-from heredoc_lint.layers import Layer, file_layer, walk_layers
-from heredoc_lint.model import Finding
+from heredoc_lint.frontends import SourceError, fragments
+from heredoc_lint.layers import Layer, root_layer, walk_layers
+from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, select_rules
+
+
+UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,38 @@ def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Fi
     return sorted(unique.values(), key=lambda f: (f.start, f.code, f.end))
 
 
+def _roots(kind: str, text: str, path: str | None) -> list[Layer]:
+    return [root_layer(f) for f in fragments(kind, text, path)]
+
+
+def check_text(
+    text: str, kind: str = "shell", path: str | None = None, settings: Settings | None = None
+) -> list[Finding]:
+    """Findings for `text` read as `kind` (shell, command, python, markdown, actions)."""
+    settings = settings or Settings()
+    context = Context(
+        path=path, file_text=text, fix_strategy=settings.fix_strategy, wrappers=settings.wrappers
+    )
+    rules = settings.rules()
+    findings: list[Finding] = []
+    try:
+        roots = _roots(kind, text, path)
+    except SourceError as error:
+        return [
+            Finding(
+                "HL001",
+                Severity.WARNING,
+                error.message,
+                error.offset,
+                min(error.offset + 1, max(len(text), error.offset)),
+            )
+        ]
+    for root in roots:
+        findings.extend(check_layer(root, context, rules))
+    findings.sort(key=lambda f: (f.start, f.code, f.end))
+    return findings
+
+
 def check_shell(
     text: str,
     path: str | None = None,
@@ -44,19 +80,44 @@ def check_shell(
     A command line (what an agent runs) is itself on the command line of the
     shell that runs it; a script is not, but its path is.
     """
-    settings = settings or Settings()
-    root = file_layer(text, cmdline=f"bash -c {text}" if command else None)
-    context = Context(
-        path=path, file_text=text, fix_strategy=settings.fix_strategy, wrappers=settings.wrappers
-    )
-    return check_layer(root, context, settings.rules())
+    return check_text(text, "command" if command else "shell", path, settings)
 
 
-def parse_error_count(text: str, settings: Settings | None = None, *, command: bool = False) -> int:
+def parse_error_count(text: str, kind: str = "shell", settings: Settings | None = None) -> int:
     """How many layers of `text` do not parse: a fix may never make this grow."""
+    wrappers = (settings or Settings()).wrappers
+    try:
+        roots = _roots(kind, text, None)
+    except SourceError:
+        return UNPARSABLE
+    return sum(1 for root in roots for layer in walk_layers(root, wrappers) if layer.script.errors)
+
+
+def parses(text: str, kind: str = "shell") -> bool:
+    """Whether every layer-0 text of the file parses: only such files are ever rewritten."""
+    try:
+        roots = _roots(kind, text, None)
+    except SourceError:
+        return False
+    return not any(root.script.errors for root in roots if root.depth == 0)
+
+
+def fix_kind(
+    text: str,
+    kind: str = "shell",
+    path: str | None = None,
+    settings: Settings | None = None,
+    *,
+    unsafe: bool = False,
+) -> FixOutcome:
+    """Apply fixes to `text` read as `kind`, pass after pass (see fixer.py)."""
     settings = settings or Settings()
-    root = file_layer(text, cmdline=f"bash -c {text}" if command else None)
-    return sum(1 for layer in walk_layers(root, settings.wrappers) if layer.script.errors)
+    return fix_text(
+        text,
+        lambda t: check_text(t, kind, path, settings),
+        lambda t: parse_error_count(t, kind, settings),
+        unsafe=unsafe,
+    )
 
 
 def fix_shell(
@@ -67,10 +128,4 @@ def fix_shell(
     unsafe: bool = False,
     command: bool = False,
 ) -> FixOutcome:
-    settings = settings or Settings()
-    return fix_text(
-        text,
-        lambda t: check_shell(t, path, settings, command=command),
-        lambda t: parse_error_count(t, settings, command=command),
-        unsafe=unsafe,
-    )
+    return fix_kind(text, "command" if command else "shell", path, settings, unsafe=unsafe)

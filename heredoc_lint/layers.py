@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from heredoc_lint.frontends import Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
@@ -49,6 +50,8 @@ class Layer:
     continuations: tuple[int, ...] = ()  # backslash-newlines the parent shell deletes
     source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
     parent_offsets: tuple[int, ...] = ()  # parent text offset of each character (+ the end)
+    interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
+    verbatim: bool = False  # a root whose characters are the file's characters one for one
 
     def file_offset(self, index: int) -> int:
         if self.offsets is None:
@@ -81,6 +84,23 @@ class Layer:
 
 def file_layer(text: str, cmdline: str | None = None) -> Layer:
     return Layer(text, None, 0, parse_script(text), cmdline=cmdline)
+
+
+def root_layer(fragment: Fragment) -> Layer:
+    """The layer a frontend's fragment starts: layer 0, or a remote string (depth 1)."""
+    return Layer(
+        fragment.text,
+        fragment.offsets,
+        fragment.depth,
+        parse_script(fragment.text),
+        wrapper=fragment.wrapper,
+        kind="string" if fragment.depth else "file",
+        remote=fragment.remote,
+        shell=fragment.shell,
+        cmdline=fragment.cmdline,
+        interpolations=fragment.interpolations,
+        verbatim=fragment.verbatim or fragment.offsets is None,
+    )
 
 
 def _join_words(

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from heredoc_lint.discover import discover, read_text
-from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.discover import kind_of
+from heredoc_lint.engine import Settings, check_text, fix_kind, parses
 from heredoc_lint.fixer import applicable
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
@@ -72,7 +73,7 @@ def _check(
     name: str,
     text: str,
     *,
-    command: bool,
+    kind: str,
     path: Path | None = None,
     encoding: str = "utf-8",
     original: bytes | None = None,
@@ -85,13 +86,13 @@ def _check(
                 result,
                 name,
                 text,
-                command=command,
+                kind=kind,
                 path=path,
                 encoding=encoding,
                 original=original,
             )
         if findings is None:
-            findings = check_shell(text, name, options.settings(), command=command)
+            findings = check_text(text, kind, name, options.settings())
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
             traceback.print_exc()
@@ -107,20 +108,16 @@ def _fix(
     name: str,
     text: str,
     *,
-    command: bool,
+    kind: str,
     path: Path | None,
     encoding: str,
     original: bytes | None,
 ) -> tuple[str, list[Finding] | None]:
     """Fix `text`; write it (or its diff); return the text to report on, and its findings."""
-    from heredoc_lint.layers import file_layer
-
-    if file_layer(text).script.errors:
+    if not parses(text, kind):
         result.notes.append(f"{name}: not fixed: the file does not parse")
         return text, None
-    outcome = fix_shell(
-        text, name, options.settings(), unsafe=options.unsafe_fixes, command=command
-    )
+    outcome = fix_kind(text, kind, name, options.settings(), unsafe=options.unsafe_fixes)
     if outcome.error:
         result.notes.append(f"{name}: {outcome.error}")
     if outcome.text == text:
@@ -161,12 +158,14 @@ def run(
 ) -> Result:
     result = Result()
     if command is not None:
-        _check(options, result, "<command>", command, command=True)
+        _check(options, result, "<command>", command, kind="command")
         return result
     if paths == [Path("-")]:
         data = sys.stdin.buffer.read()
         text = data.decode("utf-8", "replace")
-        _check(options, result, stdin_filename or "-", text, command=False)
+        name = stdin_filename or "-"
+        kind = kind_of(Path(name), text.encode()[:128]) if stdin_filename else None
+        _check(options, result, name, text, kind=kind or "shell")
         return result
     if not paths:
         paths = [Path(".")]
@@ -186,7 +185,7 @@ def run(
             result,
             str(source.path),
             text,
-            command=False,
+            kind=source.kind,
             path=source.path,
             encoding=encoding,
             original=original,

@@ -16,6 +16,7 @@ import functools
 import os
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,14 +92,15 @@ def _bash_parses(path: Path) -> bool:
 def corpus_files() -> tuple[CorpusFile, ...]:
     """The corpus, or a skip (locally) / failure (CI=true) when bash-completion is absent."""
     if not COMPLETIONS_DIR.is_dir():
-        message = (
-            f"the real corpus needs {COMPLETIONS_DIR} (apt-get install bash-completion)"
-        )
+        message = f"the real corpus needs {COMPLETIONS_DIR} (apt-get install bash-completion)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    files = []
-    for path in _candidates():
-        if _bash_parses(path):
-            files.append(CorpusFile(path, decode(path.read_bytes())))
-    return tuple(files)
+    paths = _candidates()
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        parses = list(pool.map(_bash_parses, paths))
+    return tuple(
+        CorpusFile(path, decode(path.read_bytes()))
+        for path, ok in zip(paths, parses, strict=True)
+        if ok
+    )

@@ -31,13 +31,17 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pytest
-
 from corpus import CorpusFile, corpus_files, decode, encode
+
 from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.syntax import Script, parse_script
 from heredoc_lint.shell.words import Word
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BASH = ("bash", "--norc", "--noprofile")
 # Pathname expansion off: a static word is then its source text minus quoting.
@@ -215,9 +219,29 @@ def bash_heredoc_bodies(listing: str, queries: Sequence[HeredocQuery]) -> list[s
     return bodies
 
 
-def eof_warning_lines(stderr: str) -> set[int]:
-    """Lines of `text` (1-based) whose heredoc bash says was delimited by end-of-file."""
-    return {int(m.group(1)) - LISTING_FIRST_LINE + 1 for m in _EOF_WARNING.finditer(stderr)}
+def eof_warning_lines(stderr: str, first_line: int = LISTING_FIRST_LINE) -> set[int]:
+    """Lines of `text` (1-based) whose heredoc bash says was delimited by end-of-file.
+
+    `first_line` is the line of bash's input on which `text` starts.
+    """
+    return {int(m.group(1)) - first_line + 1 for m in _EOF_WARNING.finditer(stderr)}
+
+
+def bash_warns_at_parse(heredoc: Heredoc, text: str) -> bool | None:
+    """Does bash warn "delimited by end-of-file" when it parses this heredoc?
+
+    It does for an unterminated one and for one ended by `EOF)`; None for a heredoc in
+    backticks (it ends at the backtick), whose text bash parses only when it runs it.
+    """
+    after = text[heredoc.end : heredoc.end + 1]
+    if after == "`":
+        return None
+    return not heredoc.terminated or after not in ("", "\n")
+
+
+def warned_lines(heredocs: Sequence[Heredoc], text: str) -> set[int]:
+    """The lines of the operators bash should warn about (see `bash_warns_at_parse`)."""
+    return {text.count("\n", 0, h.op_start) + 1 for h in heredocs if bash_warns_at_parse(h, text)}
 
 
 def expected_body(heredoc: Heredoc, text: str) -> str:
@@ -256,8 +280,12 @@ def corpus() -> ParsedCorpus:
     return ParsedCorpus(files, time.perf_counter() - started)
 
 
-def _report(capsys: pytest.CaptureFixture[str], record: Callable[[str, object], None],
-            title: str, stats: dict[str, object]) -> None:
+def _report(
+    capsys: pytest.CaptureFixture[str],
+    record: Callable[[str, object], None],
+    title: str,
+    stats: dict[str, object],
+) -> None:
     """Show the counts in the test output (even without -s) and in the JUnit report."""
     for key, value in stats.items():
         record(key, value)
@@ -265,9 +293,9 @@ def _report(capsys: pytest.CaptureFixture[str], record: Callable[[str, object], 
         print(f"\n[{title}] " + ", ".join(f"{k}={v}" for k, v in stats.items()))
 
 
-def _parallel(jobs: Sequence[Callable[[], object]]) -> list[object]:
+def _parallel(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        return list(pool.map(lambda job: job(), jobs))
+        return list(pool.map(function, items))
 
 
 # -- choosing the words ------------------------------------------------------------------
@@ -309,14 +337,16 @@ def backtick_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _exclusion(script: Script, word: Word, source: str, backticks: list[tuple[int, int]]) -> str | None:
+def _exclusion(
+    script: Script, word: Word, source: str, backticks: list[tuple[int, int]]
+) -> str | None:
     """Why a static word is not compared, or None.  Each reason is narrow and counted."""
     if any(e.start < word.end and word.start < e.end for e in script.errors):
         return "in a tree-sitter ERROR region"
     if _COMPOUND_ASSIGNMENT.match(source):
         return "compound array assignment (not a printf argument)"
     if _BACKTICK_ESCAPE.search(source) and any(a < word.start < b for a, b in backticks):
-        return "inside backticks with \\\\ \\` \\$ \\\" (bash un-escapes them first)"
+        return 'inside backticks with \\\\ \\` \\$ \\" (bash un-escapes them first)'
     return None
 
 
@@ -368,7 +398,13 @@ def _evaluate(cases: Sequence[WordCase]) -> list[list[str] | None]:
 def test_bash_argv_reads_words_as_bash() -> None:
     words = ["a", "'b c'", "#x", "$'\\x41\\n'", '"\\$"', "a{b,c}", "''"]
     assert bash_argv(words, [False, False, False, False, False, True, False]) == [
-        ["a"], ["b c"], ["#x"], ["A\n"], ["$"], ["ab", "ac"], [""]
+        ["a"],
+        ["b c"],
+        ["#x"],
+        ["A\n"],
+        ["$"],
+        ["ab", "ac"],
+        [""],
     ]
     assert bash_argv(["'unbalanced"]) is None
 
@@ -376,15 +412,22 @@ def test_bash_argv_reads_words_as_bash() -> None:
 def test_listing_shows_bodies_as_bash_stored_them() -> None:
     text = (
         "cat <<'EOF'; echo done\na $x\n\\b\nEOF\n"
-        "cat <<A <<-\"B\" | tr a b\none\\\ntwo\nA\n\t\tthree\n\tB\n"
+        'cat <<A <<-"B" | tr a b\none\\\ntwo\nA\n\t\tthree\n\tB\n'
         "x=$(cat <<EOF\nin sub\nEOF\n)\n"
         "cat <<A $(cat <<B\nbB\nB\n)\nbA\nA\n"
     )
     listing, err = function_listing(text)
     assert listing is not None, err
-    queries = [HeredocQuery.of(h, text) for h in sorted(scan_heredocs(text), key=lambda h: h.op_start)]
+    queries = [
+        HeredocQuery.of(h, text) for h in sorted(scan_heredocs(text), key=lambda h: h.op_start)
+    ]
     assert bash_heredoc_bodies(listing, queries) == [
-        "a $x\n\\b\n", "onetwo\n", "three\n", "in sub\n", "bA\n", "bB\n"
+        "a $x\n\\b\n",
+        "onetwo\n",
+        "three\n",
+        "in sub\n",
+        "bA\n",
+        "bB\n",
     ]
 
 
@@ -396,37 +439,51 @@ def test_corpus_is_real() -> None:
 
 
 def test_corpus_parses_without_crash(
-    corpus: ParsedCorpus, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+    corpus: ParsedCorpus,
+    capsys: pytest.CaptureFixture[str],
+    record_property: Callable[[str, object], None],
 ) -> None:
     crashes = [f"{p.file.name}: {p.crash}" for p in corpus.files if p.crash is not None]
-    _report(capsys, record_property, "corpus", {
-        "files": len(corpus.files),
-        "with_parse_errors": sum(1 for p in corpus.files if p.script and p.script.errors),
-        "parse_seconds": round(corpus.seconds, 2),
-    })
+    _report(
+        capsys,
+        record_property,
+        "corpus",
+        {
+            "files": len(corpus.files),
+            "with_parse_errors": sum(1 for p in corpus.files if p.script and p.script.errors),
+            "parse_seconds": round(corpus.seconds, 2),
+        },
+    )
     assert not crashes, "\n".join(crashes)
 
 
 def test_static_words_agree_with_bash(
-    corpus: ParsedCorpus, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+    corpus: ParsedCorpus,
+    capsys: pytest.CaptureFixture[str],
+    record_property: Callable[[str, object], None],
 ) -> None:
     started = time.perf_counter()
     cases, excluded = word_cases(corpus)
     chunks = [cases[k : k + WORDS_PER_BASH] for k in range(0, len(cases), WORDS_PER_BASH)]
-    results = _parallel([lambda chunk=chunk: _evaluate(chunk) for chunk in chunks])
-    got = [args for chunk_result in results for args in chunk_result]  # type: ignore[attr-defined]
+    got = [args for chunk_result in _parallel(_evaluate, chunks) for args in chunk_result]
     mismatches = [
-        case.describe(args) for case, args in zip(cases, got, strict=True)
+        case.describe(args)
+        for case, args in zip(cases, got, strict=True)
         if args != [case.word.received()]
     ]
-    _report(capsys, record_property, "words", {
-        "files": len(corpus.files),
-        "words_compared": len(cases),
-        "mismatches": len(mismatches),
-        "brace_flagged": sum(1 for c in cases if c.word.braces),
-        "seconds": round(time.perf_counter() - started, 2),
-        **{f"excluded: {k}": v for k, v in sorted(excluded.items())},
-    })
+    _report(
+        capsys,
+        record_property,
+        "words",
+        {
+            "files": len(corpus.files),
+            "words_compared": len(cases),
+            "mismatches": len(mismatches),
+            "brace_flagged": sum(1 for c in cases if c.word.braces),
+            "seconds": round(time.perf_counter() - started, 2),
+            **{f"excluded: {k}": v for k, v in sorted(excluded.items())},
+        },
+    )
     assert len(cases) > 10_000
     assert not mismatches, f"{len(mismatches)} mismatches:\n" + "\n".join(mismatches[:200])
 
@@ -460,33 +517,35 @@ def _check_heredocs(parsed: Parsed) -> HeredocResult:
                 f"scanner {expected[:400]!r}, bash {None if body is None else body[:400]!r}"
             )
     warned = eof_warning_lines(err)
-    ours = {text.count("\n", 0, h.op_start) + 1 for h in heredocs if _bash_warns(h, text)}
+    ours = warned_lines(heredocs, text)
     if warned != ours:
-        problems.append(f"{name}: bash warns of EOF-delimited heredocs on lines "
-                        f"{sorted(warned)}, the scanner on {sorted(ours)}")
+        problems.append(
+            f"{name}: bash warns of EOF-delimited heredocs on lines "
+            f"{sorted(warned)}, the scanner on {sorted(ours)}"
+        )
     return HeredocResult(len(heredocs), literal, tuple(problems))
 
 
-def _bash_warns(heredoc: Heredoc, text: str) -> bool:
-    """bash warns for an unterminated heredoc and for one ended by `EOF)`."""
-    return not heredoc.terminated or text[heredoc.end : heredoc.end + 1] not in ("", "\n")
-
-
 def test_heredoc_bodies_agree_with_bash(
-    corpus: ParsedCorpus, capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+    corpus: ParsedCorpus,
+    capsys: pytest.CaptureFixture[str],
+    record_property: Callable[[str, object], None],
 ) -> None:
     started = time.perf_counter()
     with_heredocs = [p for p in corpus.files if p.script is not None and p.script.heredocs]
-    results: list[HeredocResult] = _parallel(  # type: ignore[assignment]
-        [lambda p=p: _check_heredocs(p) for p in with_heredocs]
-    )
+    results = _parallel(_check_heredocs, with_heredocs)
     problems = [line for r in results for line in r.problems]
-    _report(capsys, record_property, "heredocs", {
-        "files": len(with_heredocs),
-        "bodies_compared": sum(r.compared for r in results),
-        "literal_bodies": sum(r.literal for r in results),
-        "mismatches": len(problems),
-        "seconds": round(time.perf_counter() - started, 2),
-    })
+    _report(
+        capsys,
+        record_property,
+        "heredocs",
+        {
+            "files": len(with_heredocs),
+            "bodies_compared": sum(r.compared for r in results),
+            "literal_bodies": sum(r.literal for r in results),
+            "mismatches": len(problems),
+            "seconds": round(time.perf_counter() - started, 2),
+        },
+    )
     assert sum(r.compared for r in results) > 20
     assert not problems, "\n".join(problems)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_oracle_bash import bash_argv
 
 from heredoc_lint.shell.syntax import parse_script
 from heredoc_lint.shell.words import Quoting, Word, dequote
-from test_oracle_bash import bash_argv
 
 DEL = "\x7f"
 
@@ -50,7 +50,7 @@ STATIC = [
     ("$'\\UFFFFFFFF'x", "x"),
     ("$'\\e\\E\\a\\b\\f\\v\\r\\?\\\"'", '\x1b\x1b\x07\x08\x0c\x0b\r?"'),
     ("$'a\\\nb'", "a\\\nb"),
-    ("$\"a b\"", "a b"),
+    ('$"a b"', "a b"),
     ("a\\\nb", "ab"),  # line continuation, outside quotes
     ('"a\\\nb"', "ab"),  # inside double quotes: gone for the callee too
     ("'a\\\nb'", "a\\\nb"),
@@ -61,7 +61,7 @@ STATIC = [
     ('"a$"', "a$"),
     ("$/x", "$/x"),
     ('"$\'"', "$'"),  # no $'...' inside double quotes
-    ('"a"\'b\'c\\ d', "abc d"),
+    ("\"a\"'b'c\\ d", "abc d"),
     ("''", ""),
     ('""', ""),
     ("\\\\", "\\"),
@@ -230,7 +230,7 @@ def random_word(rng: random.Random) -> str:
 
 def test_random_static_words_agree_with_bash() -> None:
     rng = random.Random(20240611)
-    sources = []
+    sources: list[str] = []
     while len(sources) < 2000:
         source = random_word(rng)
         if word(source).static:
@@ -238,6 +238,9 @@ def test_random_static_words_agree_with_bash() -> None:
     words = [word(s) for s in sources]
     got = bash_argv(sources, [not w.braces for w in words])
     assert got is not None
-    bad = [(s, w.received(), g) for s, w, g in zip(sources, words, got, strict=True)
-           if g != [w.received()]]
+    bad = [
+        (s, w.received(), g)
+        for s, w, g in zip(sources, words, got, strict=True)
+        if g != [w.received()]
+    ]
     assert not bad, bad[:20]

@@ -95,7 +95,7 @@ def _closing(text: str, i: int, end: int, opener: str, closer: str) -> int:
 
 
 def body_expansions(text: str, start: int, end: int) -> tuple[list[BodyExpansion], list[int]]:
-    """Unescaped expansions of an unquoted heredoc body text[start:end], and the escapes.
+    r"""Unescaped expansions of an unquoted heredoc body text[start:end], and the escapes.
 
     The escapes are the offsets of the backslashes in `\$`, `` \` `` and `\\`,
     which bash removes in an unquoted heredoc body.

@@ -32,6 +32,7 @@ to run locally and is not reported.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Iterator
 
@@ -51,20 +52,24 @@ STATE_COMMANDS = frozenset({
 # After `||`, a command meant to run locally when the remote one fails.
 _LOCAL_FALLBACKS = frozenset({"exit", "return", "true", "false", ":", "die", "fail", "abort"})
 _CHAIN = frozenset({"&&", "||", "|", "|&"})
+_WORD = r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|'"()<>])*"""
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=" + _WORD)
+_ASSIGNMENTS = re.compile(r"(?:\s|;|&&|\|\||[A-Za-z_][A-Za-z0-9_]*\+?=" + _WORD + ")*")
 
 
 def _state_only(script: Script) -> list[str] | None:
     """The state-changing commands of a remote script, or None if it does anything else."""
-    if script.errors or script.heredocs or not script.commands:
+    if script.errors or script.heredocs:
         return None
     names: list[str] = []
+    residual = list(script.text)
     for command in script.commands:
         if command.in_substitution:
             return None
+        for k in range(command.start, _statement_end(command)):
+            residual[k] = " "
         if not command.words:
-            if not command.assignments:
-                return None
-            names.append(command.assignments[0].value.split("=", 1)[0] + "=...")
+            names.extend(a.value for a in command.assignments)
             continue
         name = command.name
         if name not in STATE_COMMANDS:
@@ -76,7 +81,12 @@ def _state_only(script: Script) -> list[str] | None:
         ):
             return None  # without operands these print, they change nothing
         names.append(name)
-    return names
+    # What is left are bare assignments (`FOO=1`), which make no command of their own.
+    rest = "".join(residual)
+    if not _ASSIGNMENTS.fullmatch(rest):
+        return None
+    names.extend(m.group(0) for m in _ASSIGNMENT.finditer(rest))
+    return names or None
 
 
 def _next_command(script: Script, command: Command) -> Command | None:
@@ -108,12 +118,14 @@ def _moved_chain(script: Script, first: Command) -> list[Command] | None:
     return chain
 
 
-def _local_quote(text: str, static: bool) -> str:
+def _local_quote(text: str, static: bool, nested: bool) -> str:
+    """`text` as one word for the shell of the layer (double quotes read better nested)."""
     if static:
+        plain = not any(c in text for c in '"$`\\!')
+        if plain and (nested or "'" in text):
+            return f'"{text}"'
         if "'" not in text:
             return f"'{text}'"
-        if not any(c in text for c in '"$`\\!'):
-            return f'"{text}"'
         return shlex.quote(text)
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -133,11 +145,11 @@ def _fix(layer: Layer, command: Command, invocation: Invocation, remote: str) ->
     moved = script.text[following.start : end]
     if "\n" in moved or any(c.in_substitution for c in chain):
         return None
-    ops_inside = script.text[command.next_op_start : following.start].strip()
-    combined = f"{remote} {ops_inside} {moved}"
+    op = command.next_op or ""
+    combined = f"{remote}{op} {moved}" if op == ";" else f"{remote} {op} {moved}"
     static = all(w.static for w in words)
     local_effects = any(ch in moved for ch in "$`") or any(c.redirects for c in chain)
-    content = _local_quote(combined, static)
+    content = _local_quote(combined, static, layer.depth > 0)
     edit: Edit | None = lift(layer, words[0].start, end, content)
     if edit is None:
         return None

@@ -1,0 +1,51 @@
+"""Frontends find the texts a shell will parse inside a file: layer-0 fragments.
+
+A frontend knows its file format (a shell script, Python call sites, Markdown
+fences, workflow `run:` steps, an agent's command) and nothing of rules or
+output: it returns `Fragment`s, each a text with the file offset of every
+character, and the engine does the rest.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fragment:
+    text: str
+    offsets: tuple[int, ...] | None = None  # file offset per character (+ the end); None: the file
+    depth: int = 0  # 1 when a remote shell runs it (paramiko exec_command, fabric run)
+    wrapper: str | None = None  # how messages name what runs it, e.g. "exec_command"
+    remote: bool = False
+    shell: str = "bash"
+    cmdline: str | None = None  # the command line of the process that holds the text (HL103)
+    interpolations: tuple[tuple[int, int], ...] = ()  # spans of values known only at run time
+    verbatim: bool = False  # each character is the same character in the file: edits map 1:1
+
+
+class SourceError(Exception):
+    """The file is not valid in its own format (a Python syntax error...): reported as HL001."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+Frontend = Callable[[str, "str | None"], list[Fragment]]
+
+# kind -> module that defines `fragments(text, path) -> list[Fragment]`
+FRONTENDS = {
+    "shell": "heredoc_lint.frontends.shell",
+    "command": "heredoc_lint.frontends.shell",
+}
+
+
+def fragments(kind: str, text: str, path: str | None = None) -> list[Fragment]:
+    module = importlib.import_module(FRONTENDS[kind])
+    if kind == "command":
+        return module.command_fragments(text, path)  # type: ignore[no-any-return]
+    return module.fragments(text, path)  # type: ignore[no-any-return]

@@ -1,0 +1,208 @@
+"""The heredoc scanner, with bash as the oracle.
+
+Each case states what the scanner must find; the same text is then parsed by bash
+(inside a function definition that is never called, see test_oracle_bash.py), whose
+`declare -f` listing must show the same bodies, and whose "delimited by end-of-file"
+warnings must fall on the heredocs the scanner reports as unterminated (or ended by
+`EOF)`).  Nothing here runs the texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from test_oracle_bash import (
+    HeredocQuery,
+    bash_heredoc_bodies,
+    eof_warning_lines,
+    expected_body,
+    function_listing,
+    run_bash,
+    warned_lines,
+)
+
+from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
+from heredoc_lint.shell.syntax import parse_script
+
+
+@dataclass(frozen=True)
+class Case:
+    text: str
+    bodies: tuple[str, ...]  # what bash stores (`expected_body`), in source order
+    delimiters: tuple[str, ...] = ()  # checked when given
+    terminated: bool = True  # all of them
+    bash_lists_it: bool = True  # declare -f can show the bodies (see `no_listing`)
+
+
+CASES = {
+    "strip tabs": Case("cat <<-EOF\n\t\tone\n\ttwo\n\t\tEOF\necho after\n", ("one\ntwo\n",)),
+    "two on one line": Case("cat <<A <<B\na\nA\nb\nB\n", ("a\n", "b\n"), ("A", "B")),
+    "rest of the line": Case("cat <<'EOF'; echo done\nbody\nEOF\n", ("body\n",)),
+    "rest is a pipe": Case("cmd <<'EOF' 2>&1 | tee log\nx\nEOF\n", ("x\n",)),
+    "single quoted": Case("cat <<'EOF'\n$x\nEOF\n", ("$x\n",), ("EOF",)),
+    "double quoted": Case('cat <<"EOF"\n$x\nEOF\n', ("$x\n",), ("EOF",)),
+    "backslash": Case("cat <<\\EOF\n$x\nEOF\n", ("$x\n",), ("EOF",)),
+    "partly quoted": Case('cat <<E"O"F\n$x\nEOF\n', ("$x\n",), ("EOF",)),
+    "ansi-c quoted": Case("cat <<$'E\\x4fF'\nx\nEOF\n", ("x\n",), ("EOF",)),
+    "locale quoted": Case('cat <<$"EOF"\nx\nEOF\n', ("x\n",), ("EOF",)),
+    "quoted blank": Case("cat <<'A B'\nx\nA B\n", ("x\n",), ("A B",)),
+    "backtick delimiter": Case("cat <<`EOF`\nEOF\n`EOF`\n", ("EOF\n",), ("`EOF`",)),
+    "substitution delimiter": Case("cat <<$(a b)\nx\n$(a b)\n", ("x\n",), ("$(a b)",)),
+    "strip, spaced": Case("cat <<- 'EOF'\n\tx\n\tEOF\n", ("x\n",), ("EOF",)),
+    "empty body": Case("cat <<EOF\nEOF\n", ("",)),
+    "no final newline": Case("cat <<EOF\nbody\nEOF", ("body\n",)),
+    "trailing blank is no terminator": Case("cat <<EOF\nEOF \nEOF\n", ("EOF \n",)),
+    "inside $()": Case("x=$(cat <<EOF\nin\nEOF\n)\necho after\n", ("in\n",)),
+    "inside $() in quotes": Case('x="$(cat <<EOF\nin\nEOF\n)"\n', ("in\n",)),
+    "inside <()": Case("cat <(cat <<EOF\nbody\nEOF\n)\n", ("body\n",)),
+    "EOF) closes": Case("x=$(cat <<EOF\nbody\nEOF)\necho after\n", ("body\n",)),
+    "EOF) in a subshell": Case("x=$( (cat <<EOF\na\nEOF) )\n", ("a\n",)),
+    "EOF and more )": Case("x=$(cat <<EOF\nb\nEOF echo )\n", ("b\n",)),
+    "EOF) outside $()": Case("(cat <<EOF\nb\nEOF)\nEOF\n)\n", ("b\nEOF)\n",)),
+    "$() closes first": Case("x=$(cat <<EOF)\nbody\nEOF\necho after\n", ("body\n",)),
+    "backticks": Case("x=`cat <<EOF\nbody\nEOF`\necho after\n", ("body\n",)),
+    "body line with backslash": Case("cat <<'EOF'\n\\n\n\\EOF\nEOF\n", ("\\n\n\\EOF\n",)),
+    "unquoted: continuation": Case("cat <<EOF\na\\\nEOF\nEOF\n", ("aEOF\n",)),
+    "unquoted: even backslashes": Case("cat <<EOF\na\\\\\nEOF\n", ("a\\\\\n",)),
+    "quoted: no continuation": Case("cat <<'EOF'\na\\\nEOF\n", ("a\\\n",)),
+    "strip after a continuation": Case("cat <<-EOF\n\ta\\\n\tb\n\tEOF\n", ("a\tb\n",)),
+    "newline in quotes first": Case('cat <<EOF; echo "a\nb"\nbody\nEOF\n', ("body\n",)),
+    "newline in $() first": Case("cat <<EOF; x=$(echo a\necho b)\nbody\nEOF\n", ("body\n",)),
+    "case in $()": Case("x=$(case a in a) cat <<EOF;; esac\nbody )\nEOF\n)\n", ("body )\n",)),
+    "dollar-quote in quotes": Case('cat <<EOF; echo "$\'"\nbody\nEOF\n', ("body\n",)),
+    "comment with a quote": Case("cat <<EOF # it's\nbody\nEOF\n", ("body\n",)),
+    "ansi-c string before": Case("echo $'it\\'s' <<EOF\nbody\nEOF\n", ("body\n",)),
+    "descriptors": Case("cat 3<<EOF {fd}<<X\nbody\nEOF\nx\nX\n", ("body\n", "x\n")),
+    "read order": Case("cat <<A; x=$(cat <<B\nbB\nB\n)\nbA\nA\n", ("bA\n", "bB\n")),
+    "words after, listed first": Case("cat <<A $(cat <<B\nbB\nB\n)\nbA\nA\n", ("bA\n", "bB\n")),
+    "heredoc text in a body": Case("cat <<'EOF'\ncat <<EOF2\nEOF\n", ("cat <<EOF2\n",)),
+    "arithmetic over lines": Case("(( x = 1 <<\n 2 ))\ncat <<EOF\nb\nEOF\n", ("b\n",)),
+    "CRLF": Case("cat <<EOF\r\nbody\r\nEOF\r\necho x\r\n", ("body\r\n",), ("EOF\r",)),
+    "CRLF quoted": Case("cat <<'EOF'\r\nbody\r\nEOF\r\n", ("body\r\n",), ("EOF\r",)),
+    "tab in the delimiter": Case('cat <<-"\tX"\n\tbody\n\tX\n', ("body\n",), ("\tX",)),
+    "unterminated": Case("cat <<EOF\nbody\n", ("body\n",), terminated=False),
+    "indented terminator": Case("cat <<EOF\n  EOF\n", ("  EOF\n",), terminated=False),
+}
+
+
+def _sorted(text: str) -> list[Heredoc]:
+    return sorted(scan_heredocs(text), key=lambda h: h.op_start)
+
+
+def _bash_warnings(text: str) -> set[int]:
+    """bash's EOF warnings for `text`, parsed only (`set -n` comes first)."""
+    _, _, err = run_bash("set -n\n" + text)
+    return eof_warning_lines(err, first_line=2)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_scanner(name: str) -> None:
+    case = CASES[name]
+    heredocs = _sorted(case.text)
+    assert [expected_body(h, case.text) for h in heredocs] == list(case.bodies)
+    if case.delimiters:
+        assert tuple(h.delimiter for h in heredocs) == case.delimiters
+    assert all(h.terminated == case.terminated for h in heredocs)
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.terminated])
+def test_bash_agrees(name: str) -> None:
+    case = CASES[name]
+    heredocs = _sorted(case.text)
+    listing, err = function_listing(case.text)
+    assert listing is not None, err
+    bodies = bash_heredoc_bodies(listing, [HeredocQuery.of(h, case.text) for h in heredocs])
+    assert bodies == [expected_body(h, case.text) for h in heredocs]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_bash_warns_where_the_scanner_sees_no_terminator(name: str) -> None:
+    text = CASES[name].text
+    assert _bash_warnings(text) == warned_lines(scan_heredocs(text), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo $((1<<2))\n",
+        "((x<<=1))\n",
+        "for ((i=1<<2; i<1; i++)); do :; done\n",
+        "echo $[1<<2]\n",
+        'echo "<<EOF"\n',
+        "echo '<<EOF'\n",
+        "# <<EOF\n",
+        "echo x # <<EOF\n",
+        "cat <<<EOF\n",
+        'cat <<< "$x"\nEOF\n',
+        "read -r a <<<$x\n",
+        "echo ${x/<<EOF/}\n",
+        "echo \\<<EOF\n",
+        "echo $'<<EOF'\n",
+        'echo "$(echo "<<EOF")"\n',
+        "echo `echo '<<EOF'`\n",
+    ],
+)
+def test_not_a_heredoc(text: str) -> None:
+    assert scan_heredocs(text) == ()
+    # A heredoc would be unterminated here, and bash would say so.
+    assert _bash_warnings(text) == set()
+
+
+def test_heredoc_in_a_delimiter_like_word_is_plain_text() -> None:
+    (h,) = scan_heredocs("cat <<EOF\n<<X\nEOF\n")
+    assert h.literal_value("cat <<EOF\n<<X\nEOF\n") == "<<X\n"
+
+
+def test_backtick_closing_on_the_operator_line() -> None:
+    # bash ends the substitution at the backtick: the heredoc is empty and unterminated,
+    # `body` and `EOF` are commands.
+    text = "x=`cat <<EOF`\nbody\nEOF\n"
+    (h,) = scan_heredocs(text)
+    assert (h.terminated, h.body_start, h.body_end) == (False, 12, 12)
+    listing, _ = function_listing(text)
+    assert listing is not None and "    body;\n" in listing
+
+
+def test_body_offsets() -> None:
+    text = "cat <<-EOF\n\tone\n\t\ttwo\n\tEOF\n"
+    (h,) = scan_heredocs(text)
+    assert h.body_lines(text) == [(12, "one\n"), (18, "two\n")]
+    assert (h.op_start, h.op_end, h.body_start, h.body_end, h.end) == (4, 10, 11, 22, 26)
+    assert text[h.body_end : h.end] == "\tEOF"
+
+
+def test_eof_paren_offsets() -> None:
+    text = "x=$(cat <<EOF\nbody\nEOF)\n"
+    (h,) = scan_heredocs(text)
+    assert text[h.body_start : h.body_end] == "body\n"
+    assert text[h.body_end : h.end] == "EOF"
+    assert text[h.end] == ")"
+
+
+def test_read_order() -> None:
+    text = "cat <<A; x=$(cat <<B\nbB\nB\n)\nbA\nA\n"
+    assert [h.delimiter for h in scan_heredocs(text)] == ["B", "A"]
+
+
+def test_mask_keeps_offsets_and_lines() -> None:
+    text = "cat <<'EOF' 2>&1 | tee log\nbody 'quote\nEOF\necho done\n"
+    masked = mask_heredocs(text, scan_heredocs(text))
+    assert len(masked) == len(text)
+    assert [i for i, c in enumerate(masked) if c == "\n"] == [
+        i for i, c in enumerate(text) if c == "\n"
+    ]
+    assert masked.startswith("cat <______ 2>&1 | tee log\n")
+    assert "quote" not in masked and "EOF" not in masked
+
+
+def test_parse_script_keeps_the_rest_of_the_line() -> None:
+    text = "cat <<'EOF' 2>&1 | tee log; echo done\nbody\nEOF\ncat <<A <<B\na\nA\nb\nB\n"
+    script = parse_script(text)
+    assert not script.errors
+    assert [c.words[0].value for c in script.commands] == ["cat", "tee", "echo", "cat"]
+    first = script.commands[0]
+    assert [r.heredoc.delimiter for r in first.redirects if r.heredoc] == ["EOF"]
+    last = script.commands[-1]
+    assert [r.heredoc.delimiter for r in last.redirects if r.heredoc] == ["A", "B"]
+    assert script.commands[0].redirects[0].heredoc.literal_value(text) == "body\n"  # type: ignore[union-attr]

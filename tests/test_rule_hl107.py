@@ -1,0 +1,216 @@
+"""HL107 unquoted-heredoc-to-remote: `ssh h <<EOF` expands the body locally.
+
+Anchors computed from the text, negatives, the unsafe fix (quote the delimiter, undo the
+escapes) re-checked and applied twice, and the real sshd showing the remote file
+receiving the local value, and the intended remote value after the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import check_shell, fix_shell
+from heredoc_lint.model import Applicability, Finding
+
+CASES = Path(__file__).parent / "cases"
+CODE = "HL107"
+
+
+def hl107(text: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def op_span(text: str, op: str = "<<EOF", nth: int = 0) -> tuple[int, int]:
+    """The span of the `<<` (or `<<-`) of the nth occurrence of `op`."""
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(op, start + 1)
+    return start, start + (3 if op.startswith("<<-") else 2)
+
+
+POSITIVES = [
+    ("ssh web-1 <<EOF\necho $x\nEOF\n", "<<EOF"),
+    ("ssh web-1 bash -s <<EOF\ncd /srv && echo \"on $(hostname)\"\nEOF\n", "<<EOF"),
+    ("ssh -p 2022 ops@web-1 sh <<EOF\necho ${HOME}\nEOF\n", "<<EOF"),
+    ("ssh web-1 sudo bash -s -- a b <<EOF\necho $1\nEOF\n", "<<EOF"),
+    ("ssh web-1 'bash -s' <<EOF\necho `date`\nEOF\n", "<<EOF"),
+    ("ssh jump ssh web-1 <<EOF\necho $PWD\nEOF\n", "<<EOF"),
+    ("docker exec -i app sh <<EOF\necho $x\nEOF\n", "<<EOF"),
+    ("kubectl exec -i pod -- bash <<EOF\necho $x\nEOF\n", "<<EOF"),
+    ("ssh web-1 bash -s <<-EOF\n\techo $x\n\tEOF\n", "<<-EOF"),
+    ("ssh web-1 bash -s << EOF 2>&1 | tee log\necho $((1 + 2))\nEOF\n", "<< EOF"),
+    ("if true; then\n  ssh web-1 <<END\nrm -rf $dir/cache\nEND\nfi\n", "<<END"),
+]
+
+
+@pytest.mark.parametrize(("text", "op"), POSITIVES)
+def test_positive_anchor(text: str, op: str) -> None:
+    found = hl107(text)
+    assert len(found) == 1, found
+    f = found[0]
+    assert (f.start, f.end) == op_span(text, op)
+    assert f.severity.value == "warning"
+    assert "expands" in f.message and "<<'" in f.message
+
+
+def test_message_names_the_expansions() -> None:
+    text = 'x=LOCAL\nssh h <<EOF\necho "$x $(hostname) ${y:-z} $1" \\$HOME\nEOF\n'
+    (f,) = hl107(text)
+    assert "the local shell expands `$x`, `$(hostname)`, `${y:-z}` and 1 more" in f.message
+    assert "$HOME" not in f.message  # escaped: it reaches the remote shell
+    assert "receives the local values" in f.message
+
+
+def test_nested_layer_anchor_in_the_file() -> None:
+    """`ssh a "ssh b <<EOF ... \\$y"`: host a's shell expands $y before ssh b sends it."""
+    text = 'ssh a "ssh b <<EOF\necho \\$y\nEOF"\n'
+    (f,) = hl107(text)
+    assert (f.start, f.end) == op_span(text)
+    assert f.depth == 1
+    assert "the remote shell that runs this string expands `$y`" in f.message
+
+
+def test_quoted_heredoc_script_layer() -> None:
+    """A script sent with <<'X' that itself feeds ssh an unquoted heredoc."""
+    text = "ssh a bash -s <<'X'\nssh b <<EOF\necho $y\nEOF\nX\n"
+    found = hl107(text)
+    assert [(f.start, f.end) for f in found] == [op_span(text)]
+
+
+def test_cli_json_line_and_column(tmp_path: Path) -> None:
+    text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v\nEOF\n"
+    path = tmp_path / "deploy.sh"
+    path.write_text(text)
+    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+                          capture_output=True, text=True, check=False)
+    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
+    start, end = op_span(text)
+    assert (item["line"], item["column"]) == line_col(text, start) == (3, 23)
+    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    assert item["fix"]["applicability"] == "unsafe"
+
+
+NEGATIVES = [
+    "ssh web-1 bash -s <<'EOF'\necho \"deployed on $(hostname) as $USER\"\nEOF\n",
+    'ssh web-1 bash -s <<"EOF"\necho $x\nEOF\n',
+    "ssh web-1 bash -s <<\\EOF\necho $x\nEOF\n",
+    "ssh web-1 bash -s <<E\"O\"F\necho $x\nEOF\n",
+    "ssh web-1 <<EOF\necho \\$x \\`date\\` costs 5 $ and $\nEOF\n",  # escaped, or no expansion
+    "ssh web-1 <<EOF\nuptime\nEOF\n",
+    "ssh web-1 'cat > /etc/app.conf' <<EOF\nport=$port\nEOF\n",  # data for a command
+    "ssh web-1 tee /etc/app.conf <<EOF\nport=$port\nEOF\n",
+    "bash <<EOF\necho $x\nEOF\n",  # a local shell
+    "sudo -u app bash -s <<EOF\necho $x\nEOF\n",
+    "cat <<EOF | ssh web-1 'cat > f'\n$x\nEOF\n",
+    "ssh -n web-1 <<EOF\necho $x\nEOF\n",  # stdin is /dev/null: nothing is sent
+    "ssh web-1 'echo uptime | bash' <<EOF\necho $x\nEOF\n",  # bash reads the pipe
+    "ssh web-1 'bash -s < /tmp/x' <<EOF\necho $x\nEOF\n",
+    "docker exec -i app sh -c 'cat > f' <<EOF\n$x\nEOF\n",
+    "ssh web-1 bash -s < deploy.sh\n",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative(text: str) -> None:
+    assert hl107(text) == []
+
+
+def test_clean_case_file() -> None:
+    assert hl107((CASES / "clean_ok.sh").read_text()) == []
+
+
+def test_cases_have_no_false_positive() -> None:
+    expect = json.loads((CASES / "expect.json").read_text())["cases"]
+    for name in sorted(n for n in expect if n.endswith(".sh")):
+        wanted = [n for code, n in expect[name]["expect"] if code == CODE]
+        assert wanted == [] and hl107((CASES / name).read_text()) == [], name
+
+
+# -- fixes ------------------------------------------------------------------------------
+FIXES = [
+    ("ssh web-1 <<EOF\necho $x\nEOF\n", "ssh web-1 <<'EOF'\necho $x\nEOF\n"),
+    ("ssh web-1 bash -s <<-EOF\n\techo $x\n\tEOF\n", "ssh web-1 bash -s <<-'EOF'\n\techo $x\n\tEOF\n"),
+    # What already reached the remote shell stays the same: `\$` was `$`, `\\` was `\`.
+    ("ssh web-1 bash -s << END\necho $x \\$HOME a\\\\b \\`pwd\\`\nEND\n",
+     "ssh web-1 bash -s << 'END'\necho $x $HOME a\\b `pwd`\nEND\n"),
+    ('ssh a "ssh b <<EOF\necho \\$y\nEOF"\n', None),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), FIXES)
+def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str | None) -> None:
+    (f,) = hl107(text)
+    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
+    assert fix_shell(text, "t.sh").text == text  # not applied by --fix alone
+    outcome = fix_shell(text, "t.sh", unsafe=True)
+    if fixed is not None:
+        assert outcome.text == fixed
+    assert hl107(outcome.text) == []
+    assert fix_shell(outcome.text, "t.sh", unsafe=True).text == outcome.text
+
+
+def test_fix_in_a_double_quoted_ssh_string() -> None:
+    text = 'ssh a "ssh b <<EOF\necho \\$y\nEOF"\n'
+    (f,) = hl107(text)
+    assert f.fix is not None
+    edited = text
+    for edit in sorted(f.fix.edits, key=lambda e: e.start, reverse=True):
+        edited = edited[: edit.start] + edit.content + edited[edit.end :]
+    assert edited == 'ssh a "ssh b <<\'EOF\'\necho \\$y\nEOF"\n'
+    assert hl107(edited) == []
+
+
+# -- runtime: the real sshd ---------------------------------------------------------------
+def test_runtime_body_is_expanded_locally(sshd: SshServer, tmp_path: Path) -> None:
+    """The remote file receives the local value of $x; with <<'EOF' the remote one."""
+    out = tmp_path / "remote.txt"
+    script = (
+        "#!/bin/bash\n"
+        "x=LOCAL_VALUE\n"
+        f"ssh {sshd.user}@web-1 <<EOF\n"
+        "x=REMOTE_VALUE\n"
+        f'echo "x=$x" > {out}\n'
+        "EOF\n"
+    )
+    assert len(hl107(script)) == 1
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == "x=LOCAL_VALUE\n"
+
+    out.unlink()
+    fixed = fix_shell(script, "t.sh", unsafe=True).text
+    assert f"ssh {sshd.user}@web-1 <<'EOF'\n" in fixed
+    proc = run_local(fixed, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == "x=REMOTE_VALUE\n"
+
+
+def test_runtime_bash_s_and_escapes_kept_by_the_fix(sshd: SshServer, tmp_path: Path) -> None:
+    r"""`ssh h bash -s <<EOF`: `\$PPID`-style escapes reach the remote shell the same after the fix."""
+    out = tmp_path / "remote.txt"
+    script = (
+        "#!/bin/bash\n"
+        "name=local\n"
+        f"ssh {sshd.user}@web-1 bash -s <<EOF\n"
+        "name=remote\n"
+        f"printf '%s|%s|%s\\n' \"$name\" \"\\$name\" 'a\\\\b' > {out}\n"
+        "EOF\n"
+    )
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == "local|remote|a\\b\n"
+    out.unlink()
+    fixed = fix_shell(script, "t.sh", unsafe=True).text
+    proc = run_local(fixed, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == "remote|remote|a\\b\n"

@@ -1,0 +1,311 @@
+"""HL109 sudo-redirect: `sudo CMD > f` opens f in the caller's shell, not as root.
+
+Anchors computed from the text, negatives, the `sudo tee` fix (safe for echo/printf/cat
+into a system path, unsafe otherwise) re-checked and applied twice, and at run time, as
+an unprivileged user created by the test with passwordless sudo: the redirection fails
+(or writes a user-owned file), the fixed `sudo tee` writes the file as root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import check_shell, fix_shell
+from heredoc_lint.model import Applicability, Finding
+
+CASES = Path(__file__).parent / "cases"
+CODE = "HL109"
+USER = "hl109-tester"
+SUDOERS = Path("/etc/sudoers.d/heredoc-lint-hl109")
+
+
+def hl109(text: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def op_span(text: str, needle: str, width: int) -> tuple[int, int]:
+    start = text.index(needle)
+    return start, start + width
+
+
+# (script, text starting at the anchor, anchor width)
+POSITIVES = [
+    ("#!/bin/bash\nsudo echo 1 > /proc/sys/net/ipv4/ip_forward\n", "> /proc", 1),
+    ("sudo cat > /etc/motd << EOF\nWelcome\nEOF\n", "> /etc/motd", 1),
+    ("sudo cat << EOF > /etc/motd\nWelcome\nEOF\n", "> /etc/motd", 1),
+    ("sudo echo x >> f\n", ">> f", 2),
+    ("sudo printf '%s\\n' x >> ~/notes\n", ">> ~", 2),
+    ("sudo grep -v old /etc/hosts > /etc/hosts.new\n", "> /etc/hosts.new", 1),
+    ("sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n", ">> \"/etc", 2),
+    ("sudo systemctl status nginx &> /var/log/status.log\n", "&> /var", 2),
+    ("sudo apt-get install -y x 2> /var/log/apt-errors\n", "2> /var", 2),
+    ("sudo -E env FOO=1 sed s/a/b/ /etc/a > /etc/b\n", "> /etc/b", 1),
+    ("x | sudo cat >> /etc/hosts\n", ">> /etc", 2),
+    ("doas echo 1 > /sys/class/leds/x/brightness\n", "> /sys", 1),
+    ('ssh web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n', "> /proc", 1),
+    ("ssh ops@web-1 'sudo cat > /etc/app.conf' < app.conf\n", "> /etc", 1),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "width"), POSITIVES)
+def test_positive_anchor(text: str, needle: str, width: int) -> None:
+    found = hl109(text)
+    assert len(found) == 1, found
+    f = found[0]
+    assert (f.start, f.end) == op_span(text, needle, width)
+    assert f.severity.value == "error"
+    assert "calling shell" in f.message and "tee" in f.message
+
+
+def test_message() -> None:
+    (f,) = hl109((CASES / "sysctl.sh").read_text())
+    assert f.message.startswith(
+        "`> /proc/sys/net/ipv4/ip_forward` is opened by the calling shell, with the caller's "
+        "rights, before sudo starts: only `echo` runs as root."
+    )
+    assert '"Permission denied"' in f.message
+    assert "`sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null`" in f.message
+    (f,) = hl109("sudo -u www echo x >> /etc/x\n")
+    assert "only `echo` runs as www" in f.message and "tee -a" in f.message
+
+
+def test_cli_json_line_and_column(tmp_path: Path) -> None:
+    text = "#!/bin/bash\nset -e\nsudo echo 1 > /proc/sys/net/ipv4/ip_forward\n"
+    path = tmp_path / "sysctl.sh"
+    path.write_text(text)
+    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+                          capture_output=True, text=True, check=False)
+    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
+    start, end = op_span(text, "> /proc", 1)
+    assert (item["line"], item["column"]) == line_col(text, start) == (3, 13)
+    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+
+
+NEGATIVES = [
+    "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n",
+    "sudo tee /etc/motd > /dev/null << EOF\nhi\nEOF\n",
+    "sudo apt-get update > /dev/null 2>&1\n",
+    "sudo systemctl restart app 2>&1\n",
+    "sudo make install >&2\n",
+    "sudo cmd > /dev/stderr\n",
+    "sudo grep root < /etc/shadow\n",
+    "sudo sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'\n",
+    "sudo bash -c \"cat > /etc/motd\" <<'EOF'\nhi\nEOF\n",
+    "sudo journalctl -u app > app.log\n",  # root-only output saved to one's own file
+    "sudo cat /root/report.txt > /tmp/report.txt\n",
+    "sudo tar czf - /etc > /home/ops/etc.tgz\n",
+    "echo 1 > /proc/sys/net/ipv4/ip_forward\n",  # no sudo: another problem
+    'ssh root@web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',  # the caller is root
+    'ssh -l root web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
+    "sudo bash -c 'sudo echo 1 > /proc/sys/vm/drop_caches'\n",
+    "{ sudo echo x; } > out.txt\n",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative(text: str) -> None:
+    assert hl109(text) == []
+
+
+def test_clean_case_file() -> None:
+    assert hl109((CASES / "clean_ok.sh").read_text()) == []
+
+
+def test_cases_have_no_false_positive() -> None:
+    expect = json.loads((CASES / "expect.json").read_text())["cases"]
+    for name in sorted(n for n in expect if n.endswith(".sh")):
+        text = (CASES / name).read_text()
+        wanted = [n for code, n in expect[name]["expect"] if code == CODE]
+        lines = text.splitlines()
+        got = [line_col(text, f.start)[0] for f in hl109(text)]
+        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
+
+
+# -- fixes ------------------------------------------------------------------------------
+FIXES = [
+    ("sudo echo 1 > /proc/sys/net/ipv4/ip_forward\n",
+     "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n", Applicability.SAFE),
+    ("sudo cat > /etc/motd << EOF\nWelcome\nEOF\n",
+     "sudo tee /etc/motd > /dev/null << EOF\nWelcome\nEOF\n", Applicability.SAFE),
+    ("sudo cat >> /etc/motd << 'EOF'\n$x\nEOF\n",
+     "sudo tee -a /etc/motd > /dev/null << 'EOF'\n$x\nEOF\n", Applicability.SAFE),
+    ("x | sudo cat >> /etc/hosts\n", "x | sudo tee -a /etc/hosts > /dev/null\n",
+     Applicability.SAFE),
+    ("sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n",
+     "printf '%s\\n' a | sudo -u www tee -a \"/etc/a b\" > /dev/null && echo ok\n",
+     Applicability.SAFE),
+    ("sudo echo x >> f\n", "echo x | sudo tee -a f > /dev/null\n", Applicability.UNSAFE),
+    ("sudo grep -v old /etc/hosts > /etc/hosts.new 2>/dev/null; echo next\n",
+     "sudo grep -v old /etc/hosts 2>/dev/null | sudo tee /etc/hosts.new > /dev/null; echo next\n",
+     Applicability.UNSAFE),
+    ("sudo systemctl status nginx &> /var/log/status.log\n",
+     "sudo systemctl status nginx 2>&1 | sudo tee /var/log/status.log > /dev/null\n",
+     Applicability.UNSAFE),
+    ('ssh web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
+     'ssh web-1 "echo 1 | sudo tee /proc/sys/vm/drop_caches > /dev/null"\n',
+     Applicability.SAFE),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed", "applicability"), FIXES)
+def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
+    (f,) = hl109(text)
+    assert f.fix is not None and f.fix.applicability is applicability
+    unsafe = applicability is Applicability.UNSAFE
+    if unsafe:
+        assert fix_shell(text, "t.sh").text == text
+    outcome = fix_shell(text, "t.sh", unsafe=unsafe)
+    assert outcome.text == fixed
+    assert hl109(outcome.text) == []
+    assert fix_shell(outcome.text, "t.sh", unsafe=unsafe).text == outcome.text
+
+
+@pytest.mark.parametrize("text", [
+    "sudo make 2>&1 > /etc/build.log\n",  # stderr keeps the old stdout: a pipe would change that
+    "sudo cmd > /etc/a > /etc/b\n",
+    "nohup sudo echo x > /etc/x &\n",
+])
+def test_no_fix_for_tangled_redirections(text: str) -> None:
+    found = hl109(text)
+    assert found and all(f.fix is None for f in found)
+
+
+def test_cli_fix_of_the_case_file(tmp_path: Path) -> None:
+    path = tmp_path / "sysctl.sh"
+    path.write_text((CASES / "sysctl.sh").read_text())
+    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert path.read_text() == (
+        "#!/bin/bash\necho 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n"
+    )
+
+
+# -- runtime: an unprivileged user with passwordless sudo ----------------------------------
+@dataclass(frozen=True)
+class SudoUser:
+    name: str
+    uid: int
+    root_dir: Path  # under /var/lib, owned by root, mode 755: only root may create files
+    user_dir: Path  # owned by the user
+
+    def run(self, text: str) -> subprocess.CompletedProcess[str]:
+        script = self.user_dir / "script.sh"
+        script.write_text(text)
+        os.chown(script, self.uid, -1)
+        return subprocess.run(
+            ["runuser", "-u", self.name, "--", "bash", "--norc", "--noprofile", str(script)],
+            cwd=self.user_dir, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            timeout=60, check=False,
+        )
+
+
+@pytest.fixture(scope="module")
+def sudo_user() -> Iterator[SudoUser]:
+    missing = [tool for tool in ("sudo", "useradd", "userdel", "runuser", "visudo")
+               if shutil.which(tool) is None]
+    if os.geteuid() != 0 or missing:
+        message = ("HL109 runtime tests need root and " + ", ".join(missing or ["root"])
+                   + " (apt-get install sudo)")
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    created = False
+    try:
+        pwd.getpwnam(USER)
+    except KeyError:
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/bash", USER], check=True)
+        created = True
+    SUDOERS.write_text(f"{USER} ALL=(ALL:ALL) NOPASSWD: ALL\n")
+    SUDOERS.chmod(0o440)
+    # Under /var/lib, a system directory: there the fix of `sudo echo > f` is safe.
+    base = Path(tempfile.mkdtemp(prefix="heredoc-lint-hl109-", dir="/var/lib"))
+    try:
+        subprocess.run(["visudo", "-c", "-f", str(SUDOERS)], check=True, capture_output=True)
+        base.chmod(0o755)
+        root_dir = base / "root-only"
+        root_dir.mkdir(mode=0o755)
+        user_dir = base / "user"
+        user_dir.mkdir()
+        entry = pwd.getpwnam(USER)
+        os.chown(user_dir, entry.pw_uid, entry.pw_gid)
+        yield SudoUser(USER, entry.pw_uid, root_dir, user_dir)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+        SUDOERS.unlink(missing_ok=True)
+        if created:
+            subprocess.run(["userdel", USER], check=False, capture_output=True)
+
+
+def test_runtime_setup_is_unprivileged(sudo_user: SudoUser) -> None:
+    proc = sudo_user.run("id -u; sudo id -u\n")
+    assert proc.stdout.split() == [str(sudo_user.uid), "0"], proc.stderr
+
+
+def test_runtime_redirection_fails_and_fixed_tee_writes_as_root(sudo_user: SudoUser) -> None:
+    target = sudo_user.root_dir / "ip_forward"
+    text = f"#!/bin/bash\nsudo echo 1 > {target}\necho status=$?\n"
+    (f,) = hl109(text)
+    proc = sudo_user.run(text)
+    assert "Permission denied" in proc.stderr
+    assert "status=1" in proc.stdout
+    assert not target.exists()
+
+    fixed = fix_shell(text, "t.sh").text  # safe: --fix applies it
+    assert f"echo 1 | sudo tee {target} > /dev/null" in fixed
+    proc = sudo_user.run(fixed)
+    assert "status=0" in proc.stdout, proc.stderr
+    assert target.read_text() == "1\n"
+    assert target.stat().st_uid == 0
+
+
+def test_runtime_heredoc_into_sudo_cat(sudo_user: SudoUser) -> None:
+    target = sudo_user.root_dir / "motd"
+    text = f"#!/bin/bash\nsudo cat > {target} << EOF\nWelcome\nEOF\n"
+    proc = sudo_user.run(text)
+    assert proc.returncode != 0 and "Permission denied" in proc.stderr
+    assert not target.exists()
+    fixed = fix_shell(text, "t.sh").text
+    assert f"sudo tee {target} > /dev/null << EOF" in fixed
+    proc = sudo_user.run(fixed)
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text() == "Welcome\n"
+    assert target.stat().st_uid == 0
+
+
+def test_runtime_writable_file_is_written_by_the_user(sudo_user: SudoUser) -> None:
+    """Where the caller may write, the file is the caller's although the command ran as root;
+    the (unsafe) fix makes it root's: that change of owner is why it is unsafe there."""
+    target = sudo_user.user_dir / "who.txt"
+    proc = sudo_user.run(f"#!/bin/bash\nsudo id -u >> {target}\n")
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text() == "0\n"  # the command ran as root...
+    assert target.stat().st_uid == sudo_user.uid  # ...the file was opened by the user
+    target.unlink()
+
+    text = f"#!/bin/bash\nsudo echo x >> {target}\n"
+    (f,) = hl109(text)
+    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
+    proc = sudo_user.run(text)
+    assert proc.returncode == 0, proc.stderr
+    assert target.stat().st_uid == sudo_user.uid
+    target.unlink()
+    proc = sudo_user.run(fix_shell(text, "t.sh", unsafe=True).text)
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text() == "x\n"
+    assert target.stat().st_uid == 0

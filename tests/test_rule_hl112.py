@@ -1,0 +1,231 @@
+"""HL112 heredoc-terminator: a heredoc whose delimiter line never matches.
+
+Anchors computed from the text, the likely terminator named in the message, negatives
+that bash terminates, fixes (unsafe; safe only for `<<-` indented with spaces) re-checked
+and applied twice, and real bash showing the commands after the heredoc swallowed with
+its `here-document at line N delimited by end-of-file` warning.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import check_shell, fix_shell
+from heredoc_lint.model import Applicability, Finding
+
+CASES = Path(__file__).parent / "cases"
+CODE = "HL112"
+EOF_WARNING = re.compile(r"here-document at line (\d+) delimited by end-of-file")
+
+
+def hl112(text: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def op_span(text: str, op: str) -> tuple[int, int]:
+    start = text.index(op)
+    return start, start + (3 if op.startswith("<<-") else 2)
+
+
+def bash(path: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", "--norc", "--noprofile", str(path)], cwd=cwd,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=30, check=False)
+
+
+# (script, the operator, what the message says about the likely terminator)
+POSITIVES = [
+    ("#!/bin/bash\ncat > /etc/motd <<EOF\nHello\n  EOF\necho done\n", "<<EOF",
+     "line 4 `  EOF` is indented; without <<- the terminator must start the line"),
+    ("cat <<-EOF\n\thi\n    EOF\necho done\n", "<<-EOF",
+     "line 3 `    EOF` is indented with spaces; <<- strips only leading tabs"),
+    ("cat <<EOF\nhi\n\tEOF\necho done\n", "<<EOF", "line 3 `\tEOF` is indented"),
+    ("cat <<EOF\nhi\nEOF  \necho done\n", "<<EOF",
+     "line 3 `EOF  ` has trailing whitespace after the delimiter"),
+    ("cat <<EOF\nhi\nEOF\r\necho done\n", "<<EOF",
+     "line 3 `EOF\\r` ends in a carriage return"),
+    ("cat <<EOF\nhi\nEOF; echo done\necho more\n", "<<EOF",
+     "line 3 `EOF; echo done` has `; echo done` after the delimiter"),
+    ("cat << 'END' > f\nhi\nEND && echo ok\n", "<< 'END'",
+     "line 3 `END && echo ok` has `&& echo ok` after the delimiter"),
+    ("cat <<EOF\nhi\nEOFX\necho done\n", "<<EOF", "no line is exactly `EOF`"),
+    ("echo start\ncat <<EOF", "<<EOF", "no line is exactly `EOF`"),
+]
+
+
+@pytest.mark.parametrize(("text", "op", "says"), POSITIVES)
+def test_positive_anchor_and_message(text: str, op: str, says: str) -> None:
+    found = hl112(text)
+    assert len(found) == 1, found
+    f = found[0]
+    assert (f.start, f.end) == op_span(text, op)
+    assert f.severity.value == "error"
+    assert says in f.message
+    assert "never terminated" in f.message
+
+
+def test_message_names_the_swallowed_commands() -> None:
+    text = (CASES / "motd.sh").read_text()
+    (f,) = hl112(text)
+    assert line_col(text, f.start) == (2, 17)
+    assert "here-document at line 2 delimited by end-of-file" in f.message
+    assert "from `echo done` on" in f.message and "never run" in f.message
+
+
+def test_in_an_ssh_string() -> None:
+    text = 'ssh web-1 "cat > /etc/motd <<EOF\nHello\n  EOF\nsystemctl reload x"\necho local\n'
+    (f,) = hl112(text)
+    assert (f.start, f.end) == op_span(text, "<<EOF")
+    assert f.depth == 1
+    assert "line 3 `  EOF` is indented" in f.message  # the file's line
+    assert "the end of the ssh command string" in f.message
+    assert "`systemctl reload x`" in f.message
+
+
+def test_cli_json_line_and_column(tmp_path: Path) -> None:
+    text = "#!/bin/bash\nif true; then\n    cat > /tmp/motd <<EOF\nHello\n    EOF\nfi\n"
+    path = tmp_path / "motd.sh"
+    path.write_text(text)
+    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+                          capture_output=True, text=True, check=False)
+    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
+    start, end = op_span(text, "<<EOF")
+    assert (item["line"], item["column"]) == line_col(text, start) == (3, 21)
+    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+
+
+NEGATIVES = [
+    "cat <<EOF\nhi\nEOF\necho done\n",
+    "cat <<-EOF\n\thi\n\tEOF\necho done\n",
+    "cat <<'EOF'\n  EOF is fine inside\nEOF\n",
+    "cat <<EOF\r\nhi\r\nEOF\r\necho done\r\n",  # CRLF throughout: the word ends in \r too
+    "x=$(cat <<EOF\nhi\nEOF\n)\n",
+    "cat <<EOF\nhi\nEOF",  # no final newline
+    "cat <<A <<B\na\nA\nb\nB\n",
+    'ssh web-1 "cat > f <<EOF\nhi\nEOF"\n',
+    "echo '<<EOF'\n",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative(text: str) -> None:
+    assert hl112(text) == []
+
+
+def test_cases_have_no_false_positive() -> None:
+    expect = json.loads((CASES / "expect.json").read_text())["cases"]
+    for name in sorted(n for n in expect if n.endswith(".sh")):
+        text = (CASES / name).read_text()
+        wanted = [n for code, n in expect[name]["expect"] if code == CODE]
+        lines = text.splitlines()
+        got = [line_col(text, f.start)[0] for f in hl112(text)]
+        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
+
+
+# -- fixes ------------------------------------------------------------------------------
+FIXES = [
+    ("cat <<EOF\nhi\n  EOF\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n",
+     Applicability.UNSAFE),
+    ("cat <<EOF\nhi\nEOF \t\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n",
+     Applicability.UNSAFE),
+    ("cat <<EOF\nhi\nEOF\r\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n",
+     Applicability.UNSAFE),
+    ("cat <<EOF\nhi\nEOF; echo done\n", "cat <<EOF\nhi\nEOF\necho done\n",
+     Applicability.UNSAFE),
+    ("cat <<-EOF\n\thi\n    EOF\necho done\n", "cat <<-EOF\n\thi\nEOF\necho done\n",
+     Applicability.SAFE),
+    ("if true; then\n\tcat <<-EOF\n\thi\n  EOF\nfi\n",
+     "if true; then\n\tcat <<-EOF\n\thi\n\tEOF\nfi\n", Applicability.SAFE),
+    ('ssh h "cat > f <<EOF\nhi\n  EOF\necho ok"\n', 'ssh h "cat > f <<EOF\nhi\nEOF\necho ok"\n',
+     Applicability.UNSAFE),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed", "applicability"), FIXES)
+def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
+    (f,) = hl112(text)
+    assert f.fix is not None and f.fix.applicability is applicability
+    edited = text
+    for edit in sorted(f.fix.edits, key=lambda e: e.start, reverse=True):
+        edited = edited[: edit.start] + edit.content + edited[edit.end :]
+    assert edited == fixed
+    assert hl112(edited) == []
+    unsafe = applicability is Applicability.UNSAFE
+    if unsafe:
+        assert fix_shell(text, "t.sh").text == text  # --fix alone leaves it
+    outcome = fix_shell(text, "t.sh", unsafe=unsafe)
+    assert hl112(outcome.text) == []
+    assert fix_shell(outcome.text, "t.sh", unsafe=unsafe).text == outcome.text
+
+
+@pytest.mark.parametrize("text", [
+    "cat <<EOF\nhi\nEOF && echo done\n",  # where did the && belong?
+    "cat <<EOF\nhi\nEOFX\n",  # no likely terminator
+])
+def test_no_fix_when_intent_is_unclear(text: str) -> None:
+    (f,) = hl112(text)
+    assert f.fix is None
+
+
+def test_cli_unsafe_fix_of_the_case_file(tmp_path: Path) -> None:
+    path = tmp_path / "motd.sh"
+    original = (CASES / "motd.sh").read_text()
+    path.write_text(original)
+    subprocess.run([sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
+                   capture_output=True, text=True, check=False)
+    assert path.read_text() == original
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--fix", "--unsafe-fixes", "--select", CODE,
+         str(path)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert path.read_text() == original.replace("\n  EOF\n", "\nEOF\n")
+
+
+# -- runtime: real bash -------------------------------------------------------------------
+def test_runtime_commands_after_the_heredoc_are_swallowed(tmp_path: Path) -> None:
+    motd = tmp_path / "motd"
+    text = (CASES / "motd.sh").read_text().replace("/etc/motd", str(motd))
+    script = tmp_path / "motd.sh"
+    script.write_text(text)
+    (f,) = hl112(text)
+    proc = bash(script, tmp_path)
+    assert proc.returncode == 0  # bash only warns
+    warning = EOF_WARNING.search(proc.stderr)
+    assert warning is not None, proc.stderr
+    assert f"here-document at line {warning.group(1)} " in f.message
+    assert int(warning.group(1)) == line_col(text, f.start)[0]
+    assert "done" not in proc.stdout  # `echo done` never ran...
+    assert motd.read_text() == "Hello\n  EOF\necho done\n"  # ...it is heredoc text
+
+    script.write_text(fix_shell(text, "motd.sh", unsafe=True).text)
+    proc = bash(script, tmp_path)
+    assert proc.returncode == 0
+    assert EOF_WARNING.search(proc.stderr) is None
+    assert proc.stdout == "done\n"
+    assert motd.read_text() == "Hello\n"
+
+
+def test_runtime_dash_heredoc_with_spaces(tmp_path: Path) -> None:
+    """`<<-` strips tabs only: a space-indented terminator swallows the rest; the safe fix."""
+    text = "if true; then\n\tcat <<-EOF\n\thi\n    EOF\n\techo done\nfi\n"
+    script = tmp_path / "t.sh"
+    script.write_text(text)
+    proc = bash(script, tmp_path)
+    assert EOF_WARNING.search(proc.stderr) is not None
+    assert "done" not in proc.stdout.replace("echo done", "")
+    fixed = fix_shell(text, "t.sh").text  # safe: applied by --fix
+    assert fixed != text
+    script.write_text(fixed)
+    proc = bash(script, tmp_path)
+    assert EOF_WARNING.search(proc.stderr) is None
+    assert proc.stdout == "hi\ndone\n"
