@@ -11,7 +11,6 @@ from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, select_rules
 
-
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
 
 

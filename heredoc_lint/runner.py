@@ -8,8 +8,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from heredoc_lint.discover import discover, read_text
-from heredoc_lint.discover import kind_of
+from heredoc_lint.discover import discover, kind_of, read_text
 from heredoc_lint.engine import Settings, check_text, fix_kind, parses
 from heredoc_lint.fixer import applicable
 from heredoc_lint.model import Finding, Severity
