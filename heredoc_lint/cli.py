@@ -24,7 +24,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-SUBCOMMANDS = frozenset({"check", "rule", "rules"})
+SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain"})
 
 
 class OutputFormat(StrEnum):
@@ -32,6 +32,7 @@ class OutputFormat(StrEnum):
     concise = "concise"
     json = "json"
     github = "github"
+    sarif = "sarif"
 
 
 class FixStrategy(StrEnum):
@@ -155,6 +156,10 @@ def check(
         sys.stdout.write(rendered)
         if not quiet:
             sys.stdout.write(_fix_summary(result, fix, unsafe_fixes))
+    elif output_format is OutputFormat.sarif:
+        from heredoc_lint.sarif import render_sarif
+
+        sys.stdout.write(render_sarif(result.reports))
     else:
         sys.stdout.write(output.RENDERERS[output_format.value](result.reports))
     raise typer.Exit(result.exit_code)
@@ -187,6 +192,39 @@ def rules_table() -> None:
         )
 
 
+@app.command("explain")
+def explain_command(
+    target: Annotated[
+        str | None, typer.Argument(help="FILE, FILE:LINE, or - for stdin.")
+    ] = None,
+    command: Annotated[
+        str | None, typer.Option("--command", "-c", help="Explain one command string.")
+    ] = None,
+) -> None:
+    """Show the layers a command passes through and what each shell sees."""
+    from heredoc_lint.explain import explain
+
+    if (command is None) == (target is None):
+        raise _fail("give either --command STR or a FILE[:LINE] (or -)")
+    line: int | None = None
+    if command is not None:
+        text, kind, path = command, "command", None
+    elif target == "-":
+        text, kind, path = sys.stdin.read(), "command", None
+    else:
+        assert target is not None
+        name, _, number = target.rpartition(":")
+        if name and number.isdigit():
+            target, line = name, int(number)
+        from heredoc_lint.discover import kind_of, read_text
+
+        read, reason, _, _ = read_text(Path(target))
+        if read is None:
+            raise _fail(f"{target}: {reason}")
+        text, kind, path = read, kind_of(Path(target)) or "shell", target
+    typer.echo(explain(text, kind, path, line), nl=False)
+
+
 def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:
     lines = []
     if fix:
@@ -207,8 +245,8 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
+def run(args: list[str]) -> None:
+    """Run the typer app on `args` (entry.main decides when to come here)."""
     if not args or args[0] not in SUBCOMMANDS and args[0] not in ("-h", "--help"):
         args.insert(0, "check")
     try:
@@ -217,10 +255,3 @@ def main(argv: list[str] | None = None) -> None:
         code = exit_.code
         # click reports usage errors with exit 2 already; anything else non-int is a failure.
         raise SystemExit(code if isinstance(code, int) else 2) from None
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
-    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, exit 2
-        if "--verbose" in args:
-            raise
-        sys.stderr.write(f"heredoc-lint: internal error: {type(error).__name__}: {error}\n")
-        raise SystemExit(2) from None

@@ -12,6 +12,9 @@ from pathlib import Path
 
 MAX_BYTES = 10 * 1024 * 1024
 SHELL_SUFFIXES = frozenset({".sh", ".bash", ".ksh", ".zsh"})
+PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+_PYTHON_SHEBANG = re.compile(rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)python[0-9.]*\b")
 _SHEBANG = re.compile(
     rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)(sh|bash|dash|ksh|zsh|mksh|ash)\b"
 )
@@ -36,7 +39,7 @@ _ALWAYS_SKIPPED = frozenset(
 @dataclass(frozen=True)
 class Source:
     path: Path
-    kind: str  # shell
+    kind: str  # shell, python, markdown, actions
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,14 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
     """The kind of a file from its name, or its first line when it has no suffix."""
     if path.suffix in SHELL_SUFFIXES:
         return "shell"
+    if path.suffix in PYTHON_SUFFIXES:
+        return "python"
+    if path.suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if path.suffix in (".yml", ".yaml"):
+        parts = path.parts
+        in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")
+        return "actions" if in_workflows else None
     if path.suffix:
         return None
     if head is None:
@@ -57,7 +68,9 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
                 head = handle.read(128)
         except OSError:
             return None
-    return "shell" if _SHEBANG.match(head) else None
+    if _SHEBANG.match(head):
+        return "shell"
+    return "python" if _PYTHON_SHEBANG.match(head) else None
 
 
 def _git_files(directory: Path) -> list[Path] | None:

@@ -143,6 +143,8 @@ def _root_edit(root: Layer, start: int, end: int, content: str) -> Edit | None:
     """A root's edit in the file: direct for a file, 1:1 for a verbatim fragment."""
     if root.offsets is None:
         return Edit(start, end, content)
+    if root.encode_edit is not None:
+        return root.encode_edit(start, end, content)
     if not root.verbatim or "\n" in content:
         return None  # a Python string or an indented block: its frontend has its own fixes
     a = root.file_offset(start)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from heredoc_lint.frontends import Fragment
+from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
@@ -52,6 +52,7 @@ class Layer:
     parent_offsets: tuple[int, ...] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
     verbatim: bool = False  # a root whose characters are the file's characters one for one
+    encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
 
     def file_offset(self, index: int) -> int:
         if self.offsets is None:
@@ -100,6 +101,7 @@ def root_layer(fragment: Fragment) -> Layer:
         cmdline=fragment.cmdline,
         interpolations=fragment.interpolations,
         verbatim=fragment.verbatim or fragment.offsets is None,
+        encode_edit=fragment.encode_edit,
     )
 
 

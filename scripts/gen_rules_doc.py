@@ -88,16 +88,21 @@ def render(rules: tuple[Rule, ...] = RULES) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the file is out of date instead of writing it")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if the file is out of date instead of writing it",
+    )
     parser.add_argument("--output", type=Path, default=OUTPUT, help="where to write")
     args = parser.parse_args(argv)
     text = render()
     current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
     if args.check:
         if current != text:
-            print(f"{args.output} is out of date: run python scripts/gen_rules_doc.py",
-                  file=sys.stderr)
+            print(
+                f"{args.output} is out of date: run python scripts/gen_rules_doc.py",
+                file=sys.stderr,
+            )
             return 1
         return 0
     if current != text:

@@ -40,7 +40,7 @@ def op_span(text: str, op: str = "<<EOF", nth: int = 0) -> tuple[int, int]:
 
 POSITIVES = [
     ("ssh web-1 <<EOF\necho $x\nEOF\n", "<<EOF"),
-    ("ssh web-1 bash -s <<EOF\ncd /srv && echo \"on $(hostname)\"\nEOF\n", "<<EOF"),
+    ('ssh web-1 bash -s <<EOF\ncd /srv && echo "on $(hostname)"\nEOF\n', "<<EOF"),
     ("ssh -p 2022 ops@web-1 sh <<EOF\necho ${HOME}\nEOF\n", "<<EOF"),
     ("ssh web-1 sudo bash -s -- a b <<EOF\necho $1\nEOF\n", "<<EOF"),
     ("ssh web-1 'bash -s' <<EOF\necho `date`\nEOF\n", "<<EOF"),
@@ -91,8 +91,12 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v\nEOF\n"
     path = tmp_path / "deploy.sh"
     path.write_text(text)
-    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
     start, end = op_span(text)
     assert (item["line"], item["column"]) == line_col(text, start) == (3, 23)
@@ -104,7 +108,7 @@ NEGATIVES = [
     "ssh web-1 bash -s <<'EOF'\necho \"deployed on $(hostname) as $USER\"\nEOF\n",
     'ssh web-1 bash -s <<"EOF"\necho $x\nEOF\n',
     "ssh web-1 bash -s <<\\EOF\necho $x\nEOF\n",
-    "ssh web-1 bash -s <<E\"O\"F\necho $x\nEOF\n",
+    'ssh web-1 bash -s <<E"O"F\necho $x\nEOF\n',
     "ssh web-1 <<EOF\necho \\$x \\`date\\` costs 5 $ and $\nEOF\n",  # escaped, or no expansion
     "ssh web-1 <<EOF\nuptime\nEOF\n",
     "ssh web-1 'cat > /etc/app.conf' <<EOF\nport=$port\nEOF\n",  # data for a command
@@ -139,10 +143,15 @@ def test_cases_have_no_false_positive() -> None:
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
     ("ssh web-1 <<EOF\necho $x\nEOF\n", "ssh web-1 <<'EOF'\necho $x\nEOF\n"),
-    ("ssh web-1 bash -s <<-EOF\n\techo $x\n\tEOF\n", "ssh web-1 bash -s <<-'EOF'\n\techo $x\n\tEOF\n"),
+    (
+        "ssh web-1 bash -s <<-EOF\n\techo $x\n\tEOF\n",
+        "ssh web-1 bash -s <<-'EOF'\n\techo $x\n\tEOF\n",
+    ),
     # What already reached the remote shell stays the same: `\$` was `$`, `\\` was `\`.
-    ("ssh web-1 bash -s << END\necho $x \\$HOME a\\\\b \\`pwd\\`\nEND\n",
-     "ssh web-1 bash -s << 'END'\necho $x $HOME a\\b `pwd`\nEND\n"),
+    (
+        "ssh web-1 bash -s << END\necho $x \\$HOME a\\\\b \\`pwd\\`\nEND\n",
+        "ssh web-1 bash -s << 'END'\necho $x $HOME a\\b `pwd`\nEND\n",
+    ),
     ('ssh a "ssh b <<EOF\necho \\$y\nEOF"\n', None),
 ]
 
@@ -166,7 +175,7 @@ def test_fix_in_a_double_quoted_ssh_string() -> None:
     edited = text
     for edit in sorted(f.fix.edits, key=lambda e: e.start, reverse=True):
         edited = edited[: edit.start] + edit.content + edited[edit.end :]
-    assert edited == 'ssh a "ssh b <<\'EOF\'\necho \\$y\nEOF"\n'
+    assert edited == "ssh a \"ssh b <<'EOF'\necho \\$y\nEOF\"\n"
     assert hl107(edited) == []
 
 
@@ -196,7 +205,7 @@ def test_runtime_body_is_expanded_locally(sshd: SshServer, tmp_path: Path) -> No
 
 
 def test_runtime_bash_s_and_escapes_kept_by_the_fix(sshd: SshServer, tmp_path: Path) -> None:
-    r"""`ssh h bash -s <<EOF`: `\$PPID`-style escapes reach the remote shell the same after the fix."""
+    r"""`ssh h bash -s <<EOF`: escaped `\$name` reaches the remote shell the same after the fix."""
     out = tmp_path / "remote.txt"
     script = (
         "#!/bin/bash\n"

@@ -64,7 +64,7 @@ def test_positive_anchor(text: str, needle: str, width: int) -> None:
 
 def test_message_says_the_number_becomes_a_file() -> None:
     (f,) = hl108("scp -p 2022 a h:/b\n")
-    assert '`2022` becomes a source file' in f.message
+    assert "`2022` becomes a source file" in f.message
     assert "port 22" in f.message
 
 
@@ -74,7 +74,9 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     path.write_text(text)
     proc = subprocess.run(
         [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 1, proc.stderr
     (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
@@ -107,8 +109,10 @@ def test_negative(text: str) -> None:
 
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
-    ("scp -p 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
-     "scp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n"),
+    (
+        "scp -p 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+        "scp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+    ),
     ("scp -rp 2022 a h:/b\n", "scp -rP 2022 a h:/b\n"),
     ("scp -p2022 a h:/b\n", "scp -P2022 a h:/b\n"),
     ('ssh jump "scp -p 2022 a h:/b"\n', 'ssh jump "scp -P 2022 a h:/b"\n'),
@@ -130,8 +134,12 @@ def test_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
 def test_cli_fix_on_the_case_file(tmp_path: Path) -> None:
     path = tmp_path / "cp_port.sh"
     path.write_text((CASES / "cp_port.sh").read_text())
-    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert path.read_text() == "#!/bin/bash\nscp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n"
 
@@ -149,8 +157,11 @@ def test_cases_have_no_false_positive() -> None:
 # -- runtime: the real scp against the real sshd -----------------------------------------
 def _no_port_config(server: SshServer, tmp_path: Path) -> Path:
     """The direct client config without its `Port` line: the port comes from the command."""
-    lines = [line for line in server.config.read_text().splitlines()
-             if not line.strip().startswith("Port ")]
+    lines = [
+        line
+        for line in server.config.read_text().splitlines()
+        if not line.strip().startswith("Port ")
+    ]
     config = tmp_path / "ssh_config.noport"
     config.write_text("\n".join(lines) + "\n")
     config.chmod(0o600)
@@ -197,8 +208,16 @@ def test_runtime_port_not_used_and_fixed_command_works(sshd: SshServer, tmp_path
     def run(text: str) -> subprocess.CompletedProcess[str]:
         path = work / "copy.sh"
         path.write_text(text)
-        return subprocess.run(["bash", str(path)], cwd=work, env=env, capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL, timeout=60, check=False)
+        return subprocess.run(
+            ["bash", str(path)],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+            check=False,
+        )
 
     before = run(script)
     assert before.returncode != 0

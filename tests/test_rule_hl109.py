@@ -51,7 +51,7 @@ POSITIVES = [
     ("sudo echo x >> f\n", ">> f", 2),
     ("sudo printf '%s\\n' x >> ~/notes\n", ">> ~", 2),
     ("sudo grep -v old /etc/hosts > /etc/hosts.new\n", "> /etc/hosts.new", 1),
-    ("sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n", ">> \"/etc", 2),
+    ("sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n", '>> "/etc', 2),
     ("sudo systemctl status nginx &> /var/log/status.log\n", "&> /var", 2),
     ("sudo apt-get install -y x 2> /var/log/apt-errors\n", "2> /var", 2),
     ("sudo -E env FOO=1 sed s/a/b/ /etc/a > /etc/b\n", "> /etc/b", 1),
@@ -88,8 +88,12 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nset -e\nsudo echo 1 > /proc/sys/net/ipv4/ip_forward\n"
     path = tmp_path / "sysctl.sh"
     path.write_text(text)
-    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
     start, end = op_span(text, "> /proc", 1)
     assert (item["line"], item["column"]) == line_col(text, start) == (3, 13)
@@ -138,27 +142,48 @@ def test_cases_have_no_false_positive() -> None:
 
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
-    ("sudo echo 1 > /proc/sys/net/ipv4/ip_forward\n",
-     "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n", Applicability.SAFE),
-    ("sudo cat > /etc/motd << EOF\nWelcome\nEOF\n",
-     "sudo tee /etc/motd > /dev/null << EOF\nWelcome\nEOF\n", Applicability.SAFE),
-    ("sudo cat >> /etc/motd << 'EOF'\n$x\nEOF\n",
-     "sudo tee -a /etc/motd > /dev/null << 'EOF'\n$x\nEOF\n", Applicability.SAFE),
-    ("x | sudo cat >> /etc/hosts\n", "x | sudo tee -a /etc/hosts > /dev/null\n",
-     Applicability.SAFE),
-    ("sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n",
-     "printf '%s\\n' a | sudo -u www tee -a \"/etc/a b\" > /dev/null && echo ok\n",
-     Applicability.SAFE),
+    (
+        "sudo echo 1 > /proc/sys/net/ipv4/ip_forward\n",
+        "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n",
+        Applicability.SAFE,
+    ),
+    (
+        "sudo cat > /etc/motd << EOF\nWelcome\nEOF\n",
+        "sudo tee /etc/motd > /dev/null << EOF\nWelcome\nEOF\n",
+        Applicability.SAFE,
+    ),
+    (
+        "sudo cat >> /etc/motd << 'EOF'\n$x\nEOF\n",
+        "sudo tee -a /etc/motd > /dev/null << 'EOF'\n$x\nEOF\n",
+        Applicability.SAFE,
+    ),
+    (
+        "x | sudo cat >> /etc/hosts\n",
+        "x | sudo tee -a /etc/hosts > /dev/null\n",
+        Applicability.SAFE,
+    ),
+    (
+        "sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n",
+        "printf '%s\\n' a | sudo -u www tee -a \"/etc/a b\" > /dev/null && echo ok\n",
+        Applicability.SAFE,
+    ),
     ("sudo echo x >> f\n", "echo x | sudo tee -a f > /dev/null\n", Applicability.UNSAFE),
-    ("sudo grep -v old /etc/hosts > /etc/hosts.new 2>/dev/null; echo next\n",
-     "sudo grep -v old /etc/hosts 2>/dev/null | sudo tee /etc/hosts.new > /dev/null; echo next\n",
-     Applicability.UNSAFE),
-    ("sudo systemctl status nginx &> /var/log/status.log\n",
-     "sudo systemctl status nginx 2>&1 | sudo tee /var/log/status.log > /dev/null\n",
-     Applicability.UNSAFE),
-    ('ssh web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
-     'ssh web-1 "echo 1 | sudo tee /proc/sys/vm/drop_caches > /dev/null"\n',
-     Applicability.SAFE),
+    (
+        "sudo grep -v old /etc/hosts > /etc/hosts.new 2>/dev/null; echo next\n",
+        "sudo grep -v old /etc/hosts 2>/dev/null"
+        " | sudo tee /etc/hosts.new > /dev/null; echo next\n",
+        Applicability.UNSAFE,
+    ),
+    (
+        "sudo systemctl status nginx &> /var/log/status.log\n",
+        "sudo systemctl status nginx 2>&1 | sudo tee /var/log/status.log > /dev/null\n",
+        Applicability.UNSAFE,
+    ),
+    (
+        'ssh web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
+        'ssh web-1 "echo 1 | sudo tee /proc/sys/vm/drop_caches > /dev/null"\n',
+        Applicability.SAFE,
+    ),
 ]
 
 
@@ -175,11 +200,15 @@ def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
     assert fix_shell(outcome.text, "t.sh", unsafe=unsafe).text == outcome.text
 
 
-@pytest.mark.parametrize("text", [
-    "sudo make 2>&1 > /etc/build.log\n",  # stderr keeps the old stdout: a pipe would change that
-    "sudo cmd > /etc/a > /etc/b\n",
-    "nohup sudo echo x > /etc/x &\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # stderr keeps the old stdout: a pipe would change that
+        "sudo make 2>&1 > /etc/build.log\n",
+        "sudo cmd > /etc/a > /etc/b\n",
+        "nohup sudo echo x > /etc/x &\n",
+    ],
+)
 def test_no_fix_for_tangled_redirections(text: str) -> None:
     found = hl109(text)
     assert found and all(f.fix is None for f in found)
@@ -188,8 +217,12 @@ def test_no_fix_for_tangled_redirections(text: str) -> None:
 def test_cli_fix_of_the_case_file(tmp_path: Path) -> None:
     path = tmp_path / "sysctl.sh"
     path.write_text((CASES / "sysctl.sh").read_text())
-    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert path.read_text() == (
         "#!/bin/bash\necho 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n"
@@ -210,18 +243,28 @@ class SudoUser:
         os.chown(script, self.uid, -1)
         return subprocess.run(
             ["runuser", "-u", self.name, "--", "bash", "--norc", "--noprofile", str(script)],
-            cwd=self.user_dir, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-            timeout=60, check=False,
+            cwd=self.user_dir,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+            check=False,
         )
 
 
 @pytest.fixture(scope="module")
 def sudo_user() -> Iterator[SudoUser]:
-    missing = [tool for tool in ("sudo", "useradd", "userdel", "runuser", "visudo")
-               if shutil.which(tool) is None]
+    missing = [
+        tool
+        for tool in ("sudo", "useradd", "userdel", "runuser", "visudo")
+        if shutil.which(tool) is None
+    ]
     if os.geteuid() != 0 or missing:
-        message = ("HL109 runtime tests need root and " + ", ".join(missing or ["root"])
-                   + " (apt-get install sudo)")
+        message = (
+            "HL109 runtime tests need root and "
+            + ", ".join(missing or ["root"])
+            + " (apt-get install sudo)"
+        )
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
@@ -298,7 +341,7 @@ def test_runtime_writable_file_is_written_by_the_user(sudo_user: SudoUser) -> No
     assert target.stat().st_uid == sudo_user.uid  # ...the file was opened by the user
     target.unlink()
 
-    text = f"#!/bin/bash\nsudo echo x >> {target}\n"
+    text = "#!/bin/bash\nsudo echo x >> who.txt\n"  # run in user_dir
     (f,) = hl109(text)
     assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
     proc = sudo_user.run(text)

@@ -38,26 +38,46 @@ def op_span(text: str, op: str) -> tuple[int, int]:
 
 
 def bash(path: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "--norc", "--noprofile", str(path)], cwd=cwd,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          timeout=30, check=False)
+    return subprocess.run(
+        ["bash", "--norc", "--noprofile", str(path)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
 
 
 # (script, the operator, what the message says about the likely terminator)
 POSITIVES = [
-    ("#!/bin/bash\ncat > /etc/motd <<EOF\nHello\n  EOF\necho done\n", "<<EOF",
-     "line 4 `  EOF` is indented; without <<- the terminator must start the line"),
-    ("cat <<-EOF\n\thi\n    EOF\necho done\n", "<<-EOF",
-     "line 3 `    EOF` is indented with spaces; <<- strips only leading tabs"),
+    (
+        "#!/bin/bash\ncat > /etc/motd <<EOF\nHello\n  EOF\necho done\n",
+        "<<EOF",
+        "line 4 `  EOF` is indented; without <<- the terminator must start the line",
+    ),
+    (
+        "cat <<-EOF\n\thi\n    EOF\necho done\n",
+        "<<-EOF",
+        "line 3 `    EOF` is indented with spaces; <<- strips only leading tabs",
+    ),
     ("cat <<EOF\nhi\n\tEOF\necho done\n", "<<EOF", "line 3 `\tEOF` is indented"),
-    ("cat <<EOF\nhi\nEOF  \necho done\n", "<<EOF",
-     "line 3 `EOF  ` has trailing whitespace after the delimiter"),
-    ("cat <<EOF\nhi\nEOF\r\necho done\n", "<<EOF",
-     "line 3 `EOF\\r` ends in a carriage return"),
-    ("cat <<EOF\nhi\nEOF; echo done\necho more\n", "<<EOF",
-     "line 3 `EOF; echo done` has `; echo done` after the delimiter"),
-    ("cat << 'END' > f\nhi\nEND && echo ok\n", "<< 'END'",
-     "line 3 `END && echo ok` has `&& echo ok` after the delimiter"),
+    (
+        "cat <<EOF\nhi\nEOF  \necho done\n",
+        "<<EOF",
+        "line 3 `EOF  ` has trailing whitespace after the delimiter",
+    ),
+    ("cat <<EOF\nhi\nEOF\r\necho done\n", "<<EOF", "line 3 `EOF\\r` ends in a carriage return"),
+    (
+        "cat <<EOF\nhi\nEOF; echo done\necho more\n",
+        "<<EOF",
+        "line 3 `EOF; echo done` has `; echo done` after the delimiter",
+    ),
+    (
+        "cat << 'END' > f\nhi\nEND && echo ok\n",
+        "<< 'END'",
+        "line 3 `END && echo ok` has `&& echo ok` after the delimiter",
+    ),
     ("cat <<EOF\nhi\nEOFX\necho done\n", "<<EOF", "no line is exactly `EOF`"),
     ("echo start\ncat <<EOF", "<<EOF", "no line is exactly `EOF`"),
 ]
@@ -96,8 +116,12 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nif true; then\n    cat > /tmp/motd <<EOF\nHello\n    EOF\nfi\n"
     path = tmp_path / "motd.sh"
     path.write_text(text)
-    proc = subprocess.run([sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
     start, end = op_span(text, "<<EOF")
     assert (item["line"], item["column"]) == line_col(text, start) == (3, 21)
@@ -134,20 +158,25 @@ def test_cases_have_no_false_positive() -> None:
 
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
-    ("cat <<EOF\nhi\n  EOF\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n",
-     Applicability.UNSAFE),
-    ("cat <<EOF\nhi\nEOF \t\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n",
-     Applicability.UNSAFE),
-    ("cat <<EOF\nhi\nEOF\r\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n",
-     Applicability.UNSAFE),
-    ("cat <<EOF\nhi\nEOF; echo done\n", "cat <<EOF\nhi\nEOF\necho done\n",
-     Applicability.UNSAFE),
-    ("cat <<-EOF\n\thi\n    EOF\necho done\n", "cat <<-EOF\n\thi\nEOF\necho done\n",
-     Applicability.SAFE),
-    ("if true; then\n\tcat <<-EOF\n\thi\n  EOF\nfi\n",
-     "if true; then\n\tcat <<-EOF\n\thi\n\tEOF\nfi\n", Applicability.SAFE),
-    ('ssh h "cat > f <<EOF\nhi\n  EOF\necho ok"\n', 'ssh h "cat > f <<EOF\nhi\nEOF\necho ok"\n',
-     Applicability.UNSAFE),
+    ("cat <<EOF\nhi\n  EOF\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
+    ("cat <<EOF\nhi\nEOF \t\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
+    ("cat <<EOF\nhi\nEOF\r\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
+    ("cat <<EOF\nhi\nEOF; echo done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
+    (
+        "cat <<-EOF\n\thi\n    EOF\necho done\n",
+        "cat <<-EOF\n\thi\nEOF\necho done\n",
+        Applicability.SAFE,
+    ),
+    (
+        "if true; then\n\tcat <<-EOF\n\thi\n  EOF\nfi\n",
+        "if true; then\n\tcat <<-EOF\n\thi\n\tEOF\nfi\n",
+        Applicability.SAFE,
+    ),
+    (
+        'ssh h "cat > f <<EOF\nhi\n  EOF\necho ok"\n',
+        'ssh h "cat > f <<EOF\nhi\nEOF\necho ok"\n',
+        Applicability.UNSAFE,
+    ),
 ]
 
 
@@ -168,10 +197,13 @@ def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
     assert fix_shell(outcome.text, "t.sh", unsafe=unsafe).text == outcome.text
 
 
-@pytest.mark.parametrize("text", [
-    "cat <<EOF\nhi\nEOF && echo done\n",  # where did the && belong?
-    "cat <<EOF\nhi\nEOFX\n",  # no likely terminator
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cat <<EOF\nhi\nEOF && echo done\n",  # where did the && belong?
+        "cat <<EOF\nhi\nEOFX\n",  # no likely terminator
+    ],
+)
 def test_no_fix_when_intent_is_unclear(text: str) -> None:
     (f,) = hl112(text)
     assert f.fix is None
@@ -181,12 +213,28 @@ def test_cli_unsafe_fix_of_the_case_file(tmp_path: Path) -> None:
     path = tmp_path / "motd.sh"
     original = (CASES / "motd.sh").read_text()
     path.write_text(original)
-    subprocess.run([sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-                   capture_output=True, text=True, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert path.read_text() == original
     proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", "--unsafe-fixes", "--select", CODE,
-         str(path)], capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "heredoc_lint",
+            "--fix",
+            "--unsafe-fixes",
+            "--select",
+            CODE,
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert path.read_text() == original.replace("\n  EOF\n", "\nEOF\n")
 

@@ -32,6 +32,7 @@ STATIC = [
     ("$'\\c?'", DEL),  # bash's TOCTRL: `?` is DEL, not 0x1f
     ("$'\\cA\\ca\\c['", "\x01\x01\x1b"),
     ("$'\\c\\\\x'", "\x1cx"),
+    ("$'\\c\u00e9'", "\x03\udca9"),  # the first byte of a UTF-8 character
     ("$'\\c'", "\\c"),  # `\c` ending the string stays
     ("$'\\c'x", "\\cx"),
     ("$'a\\0b'c", "ac"),  # a NUL ends the $'...' string, not the word
@@ -85,6 +86,7 @@ STATIC = [
     ("{}", "{}"),
     ("a{b,c}", "a{b,c}"),  # flagged `braces`: compared with brace expansion off
     ("{1..3}", "{1..3}"),
+    ("\\${a,b}", "${a,b}"),  # an escaped `$`: brace expansion after all
 ]
 
 NOT_STATIC = [
@@ -206,7 +208,9 @@ def _random_piece(rng: random.Random) -> str:
     if kind == 0:
         return "".join(rng.choice(_PLAIN) for _ in range(rng.randrange(1, 4)))
     if kind == 5:  # assignment words and tildes: `a=~`, `x[1]+=`, `:~`
-        return rng.choice(["a=", "x_1+=", "x[1]=", "~", ":~", "=~", "~/", "~root"])
+        return rng.choice(
+            ["a=", "x_1+=", "x[1]=", "~", ":~", "=~", "~/", "~root", "{a,b}", "{1..2}", "{,}"]
+        )
     if kind == 1:
         return "'" + inner.replace("'", "") + "'"
     if kind == 2:  # double quotes: escape what would end or expand

@@ -11,6 +11,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from heredoc_lint.model import Edit
+
+# Maps an edit of a fragment's text (start, end, new text) to a file edit, re-encoded for
+# the file's own syntax (a Python string literal...); None when it cannot be done safely.
+EditEncoder = Callable[[int, int, str], "Edit | None"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +32,7 @@ class Fragment:
     cmdline: str | None = None  # the command line of the process that holds the text (HL103)
     interpolations: tuple[tuple[int, int], ...] = ()  # spans of values known only at run time
     verbatim: bool = False  # each character is the same character in the file: edits map 1:1
+    encode_edit: EditEncoder | None = None  # for fragments that are neither the file nor verbatim
 
 
 class SourceError(Exception):
@@ -41,6 +50,9 @@ Frontend = Callable[[str, "str | None"], list[Fragment]]
 FRONTENDS = {
     "shell": "heredoc_lint.frontends.shell",
     "command": "heredoc_lint.frontends.shell",
+    "python": "heredoc_lint.frontends.python",
+    "markdown": "heredoc_lint.frontends.markdown",
+    "actions": "heredoc_lint.frontends.actions",
 }
 
 

@@ -22,6 +22,8 @@ _MODULES = (
     "hl110_local_operator_after_ssh",
     "hl111_nested_quoting_depth",
     "hl112_heredoc_terminator",
+    "hl201_shell_interpolation_unquoted",
+    "hl202_runtime_heredoc_body",
 )
 
 RULES: tuple[Rule, ...] = tuple(

@@ -273,7 +273,6 @@ def _walk(node: Node) -> Iterator[Node]:
 
 @dataclass(frozen=True)
 class Job:
-    holds: bool
     severity: Severity
     anchor: tuple[int, int]  # layer text offsets
     state: State  # the descriptors of the process that holds the session
@@ -352,16 +351,18 @@ class _Analysis:
                 node = body
         end = tree.end(statement)
         if kind == "command":
-            table = self._simple(node if node.type == "command" else _body(node) or node, state)
-            if table is None or not holds(table):
+            simple = node if node.type == "command" else _body(node)
+            command = tree.command(simple) if simple is not None else None
+            if command is None:
                 return None
-            command = tree.command(node if node.type == "command" else _body(node) or node)
-            assert command is not None
+            table = apply(state, _from_redirects(command.redirects))
+            if not holds(table):
+                return None
             anchor = (
                 (command.words[0].start, command.words[0].end)
                 if command.words else (command.start, command.end)
             )
-            return Job(True, Severity.WARNING, anchor, table, "background command",
+            return Job(Severity.WARNING, anchor, table, "background command",
                        ((end, end, " " + missing(table)),))
         if kind in ("list", "pipeline"):
             if not self.process_holds(statement, state):
@@ -372,21 +373,21 @@ class _Analysis:
                 (end, end, "; } " + missing(state)),
             )
             if kind == "pipeline":
-                return Job(True, Severity.WARNING, self._word_anchor(statement), state,
+                return Job(Severity.WARNING, self._word_anchor(statement), state,
                            "background pipeline", group)
             last = self._last_element(statement)
             last_holds = last is not None and self.process_holds(last, state)
             if last_holds and last is not None:
-                return Job(True, Severity.WARNING, self._word_anchor(last), state,
+                return Job(Severity.WARNING, self._word_anchor(last), state,
                            "background command", group)
-            return Job(True, Severity.INFO, self._word_anchor(statement), state,
+            return Job(Severity.INFO, self._word_anchor(statement), state,
                        "background subshell that runs this list", group)
         if kind in _COMPOUNDS:
             if not self.process_holds(node, state):
                 return None
             first = node.children[0] if node.children else node
             edits = ((end, end, " " + missing(state)),)
-            return Job(True, Severity.WARNING, (tree.start(first), tree.end(first)), state,
+            return Job(Severity.WARNING, (tree.start(first), tree.end(first)), state,
                        "background " + ("subshell" if kind == "subshell" else "group"), edits)
         return None
 
@@ -476,15 +477,18 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         job = analysis.job(statement, state)
         if job is None:
             continue
-        snippet = quote_snippet(layer.text[tree.start(statement) : at + 1], 50)
+        source = layer.text[tree.start(statement) : at + 1]
+        snippet = quote_snippet(source, 50)
+        detach = next((w for w in ("nohup", "setsid", "disown") if w in source), None)
+        note = f" (`{detach}` does not detach it from the session)" if detach else ""
         yield finding(
             layer,
             "HL104",
             job.severity,
-            f"The {job.what} `{snippet}` keeps the ssh session's {_attached(job.state)} open: "
-            "the remote shell exits, but ssh does not return until the job exits, and `nohup` "
-            "does not change that; redirect it (`> log 2>&1 < /dev/null`) to let ssh return "
-            "at once",
+            f"The {job.what} `{snippet}` still has the ssh session as its "
+            f"{_attached(job.state)}: the remote shell exits, but ssh does not return until this "
+            f"job exits{note}; redirect them (`> file 2>&1 < /dev/null`) to let ssh return at "
+            "once",
             job.anchor[0],
             job.anchor[1],
             _fix(layer, job.edits),

@@ -69,9 +69,7 @@ def _after_pipe(text: str, start: int) -> bool:
     """The command at `start` reads a pipe: the text before it ends in `|` or `|&`."""
     i = start
     while i > 0:
-        if text[i - 1] in " \t\n":
-            i -= 1
-        elif text[i - 1] == "\\" and text[i : i + 1] == "\n":
+        if text[i - 1] in " \t\n" or text[i - 1] == "\\" and text[i : i + 1] == "\n":
             i -= 1
         else:
             break

@@ -173,7 +173,8 @@ def _problem(words: Sequence[Word], index: int) -> str | None:
         )
     tokens = remote_tokens(value)
     if tokens is None:
-        return f"`{quote_snippet(word.value, 30)}` opens a quote that never closes on the remote side"
+        shown = quote_snippet(word.value, 30)
+        return f"`{shown}` opens a quote that never closes on the remote side"
     if not tokens:
         if value.lstrip().startswith("#"):
             return f"`{quote_snippet(word.value, 30)}` becomes a comment on the remote side"

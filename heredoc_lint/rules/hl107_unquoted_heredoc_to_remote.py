@@ -156,7 +156,9 @@ def script_reader(
     invocation = resolve(words, wrappers)
     if invocation is None or nesting > MAX_NESTING:
         return None
-    if invocation.ssh is not None and (invocation.ssh.has_flag("n") or invocation.ssh.has_flag("f")):
+    if invocation.ssh is not None and (
+        invocation.ssh.has_flag("n") or invocation.ssh.has_flag("f")
+    ):
         return None  # stdin is /dev/null: the heredoc never reaches the remote side
     if invocation.stdin_script:
         return invocation
@@ -216,7 +218,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     local = [(e.start, e.end) for e in layer.local_expansions]
     for command in layer.script.commands:
         heredocs = [
-            r.heredoc for r in command.redirects
+            r.heredoc
+            for r in command.redirects
             if r.heredoc is not None and r.source_fd == 0 and not r.heredoc.quoted
         ]
         if not heredocs:

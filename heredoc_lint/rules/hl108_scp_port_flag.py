@@ -80,8 +80,9 @@ def scan_scp(words: tuple[Word, ...]) -> tuple[list[PortFlag], bool]:
                 if not attached and i + 1 < len(words):
                     arg = _static(words[i + 1]) or ""
                     consumed_next = True
-                if letter == "P" or (letter == "o" and arg.lower().replace(" ", "=")
-                                     .startswith("port=")):
+                if letter == "P" or (
+                    letter == "o" and arg.lower().replace(" ", "=").startswith("port=")
+                ):
                     has_port = True
                 break
             if letter == "p":
@@ -107,7 +108,7 @@ def _message(flag: PortFlag) -> str:
     shown = flag.word.value
     return (
         f"`scp {shown} {flag.number}`: scp's `-p` preserves times and takes no port, so "
-        f"`{flag.number}` becomes a source file (`stat local \"{flag.number}\": No such file "
+        f'`{flag.number}` becomes a source file (`stat local "{flag.number}": No such file '
         f"or directory`) and scp connects to the default port 22 instead; the port flag of "
         f"scp is `-P`"
     )

@@ -219,8 +219,11 @@ def _fix(
     pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED
     if _stdin_cat(real_words):
         spans = [
-            (real_words[0].start, real_words[-1].end,
-             f"tee{' -a' if append else ''} {separator}{target_src}"),
+            (
+                real_words[0].start,
+                real_words[-1].end,
+                f"tee{' -a' if append else ''} {separator}{target_src}",
+            ),
             (redirect.start, redirect.end, "> /dev/null"),
         ]
         pointless = True
@@ -228,11 +231,11 @@ def _fix(
         a, b = _span_with_space(layer, redirect)
         keep = " 2>&1" if both else ""
         end = max([command.end, *(r.end for r in command.redirects)])
+        # When the redirection ends the statement, one edit: it stays inside the word of an
+        # outer layer (`ssh h "... > f"`), so it keeps that word's quoting.
+        spans = [(a, b, keep), (end, end, f" | {tee}")]
         if b == end:
-            # One edit inside the word: it stays in the quoting of an outer layer.
             spans = [(a, b, f"{keep} | {tee}")]
-        else:
-            spans = [(a, b, keep), (end, end, f" | {tee}")]
         if pointless:
             spans.append((words[0].start, words[real].start, ""))
     edits: list[Edit] = []
@@ -272,8 +275,11 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             name = real_words[0].value
             op_end = _anchor_end(layer, redirect)
             shown = layer.text[redirect.start : redirect.end]
-            target_src = (layer.text[redirect.target.start : redirect.target.end]
-                          if redirect.target is not None else path)
+            target_src = (
+                layer.text[redirect.target.start : redirect.target.end]
+                if redirect.target is not None
+                else path
+            )
             append = " -a" if redirect.op in (">>", "&>>") else ""
             yield finding(
                 layer,
@@ -281,7 +287,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 Severity.ERROR,
                 f"`{shown}` is opened by the calling shell, with the caller's rights, before "
                 f"{tool} starts: only `{name}` runs as {runs_as}. Where the caller may not "
-                f"write `{path}` the command fails with \"Permission denied\" and the file is "
+                f'write `{path}` the command fails with "Permission denied" and the file is '
                 f"unchanged; elsewhere the file is written as the caller. Use "
                 f"`{tool} tee{append} {target_src} > /dev/null`",
                 redirect.start,

@@ -190,12 +190,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if candidate is None:
             message = (
                 f"The heredoc `{op}` is never terminated: no line is exactly "
-                f"`{heredoc.delimiter}`, so bash reads its body to {end} (\"warning: "
-                f"here-document at line {op_line} delimited by end-of-file\") and everything "
+                f'`{heredoc.delimiter}`, so bash reads its body to {end} ("warning: '
+                f'here-document at line {op_line} delimited by end-of-file") and everything '
                 "after it becomes heredoc text instead of commands"
             )
-            yield finding(layer, "HL112", Severity.ERROR, message, heredoc.op_start,
-                          heredoc.op_start + width)
+            yield finding(
+                layer, "HL112", Severity.ERROR, message, heredoc.op_start, heredoc.op_start + width
+            )
             continue
         line = _line_number(layer, context, candidate.start)
         shown = layer.text[candidate.start : candidate.end].replace("\r", "\\r")
@@ -209,11 +210,18 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             swallowed = f"the line `{shown.strip()}` ends up in the heredoc text"
         message = (
             f"The heredoc `{op}` is never terminated: line {line} `{shown}` "
-            f"{_problem(heredoc, candidate)}. bash reads the body to {end} (\"warning: "
-            f"here-document at line {op_line} delimited by end-of-file\"), so {swallowed}"
+            f'{_problem(heredoc, candidate)}. bash reads the body to {end} ("warning: '
+            f'here-document at line {op_line} delimited by end-of-file"), so {swallowed}'
         )
-        yield finding(layer, "HL112", Severity.ERROR, message, heredoc.op_start,
-                      heredoc.op_start + width, _fix(layer, heredoc, candidate))
+        yield finding(
+            layer,
+            "HL112",
+            Severity.ERROR,
+            message,
+            heredoc.op_start,
+            heredoc.op_start + width,
+            _fix(layer, heredoc, candidate),
+        )
 
 
 RULE = Rule(

@@ -148,6 +148,11 @@ def _utf8(code: int) -> bytes:
     return bytes((lead | (code >> (6 * (count - 1))), *tail))
 
 
+def _toctrl(byte: int) -> int:
+    """bash's TOCTRL: `?` is DEL; anything else keeps its low five bits (`a` is `A`)."""
+    return 0x7F if byte == 0x3F else byte & 0x1F
+
+
 def _ansi_escape(body: str, i: int) -> tuple[bytes, int]:
     """Decode the escape whose backslash is at body[i]; return (bytes, next index).
 
@@ -172,11 +177,10 @@ def _ansi_escape(body: str, i: int) -> tuple[bytes, int]:
         # \xHH is one byte; \u and \U are characters, encoded for the (UTF-8) locale.
         return (bytes((code,)) if c == "x" else _utf8(code)), j
     if c == "c" and i + 2 < len(body):
-        # `\c\\` is one control character; `?` is DEL (bash's TOCTRL).
+        # `\c\\` is one control character; the rest of a multi-byte character stays.
         skip = 2 if body[i + 2] == "\\" and body[i + 3 : i + 4] == "\\" else 1
-        ctrl = _encode(body[i + 2])[0]
-        code = 0x7F if ctrl == 0x3F else ord(chr(ctrl).upper()) & 0x1F if ctrl < 0x80 else ctrl
-        return bytes((code,)), i + 2 + skip
+        first, *rest = _encode(body[i + 2])
+        return bytes((_toctrl(first), *rest)), i + 2 + skip
     # An unknown escape, or `\c` ending the string: kept as written.
     return _encode(body[i : i + 2]), i + 2
 
@@ -484,9 +488,10 @@ class _Dequoter:
     def note_pattern(self, i: int) -> None:
         """Track the unquoted characters that make pathname or brace expansion."""
         c = self.text[i]
-        if c in "*?[" or (c == "(" and self.text[i - 1 : i] in ("@", "!", "+")):
+        if c in "*?[" or (c == "(" and i > self.start and self.text[i - 1] in "@!+"):
             self.globbing = True
-        if c == "{" and self.text[i - 1 : i] != "$" and self.brace_state == 0:
+        # (A `${` never gets here: it is an expansion.  `\${a,b}` is brace expansion.)
+        if c == "{" and self.brace_state == 0:
             self.brace_state = 1
         elif self.brace_state == 1 and (c == "," or (c == "." and self.unquoted_before(i, "."))):
             self.brace_state = 2

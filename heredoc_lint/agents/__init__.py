@@ -1,0 +1,1 @@
+"""Agent integrations: pre-execution hooks and saved-session (transcript) scanning."""

@@ -1,0 +1,33 @@
+"""The `heredoc-lint` entry point: light enough to sit in front of every agent command.
+
+`hook` and `transcript` run without typer (about 50 ms of imports); everything
+else goes through the typer app in cli.py.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+FAST_SUBCOMMANDS = {
+    "hook": "heredoc_lint.agents.hook",
+    "transcript": "heredoc_lint.agents.transcript",
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in FAST_SUBCOMMANDS:
+            module = importlib.import_module(FAST_SUBCOMMANDS[args[0]])
+            raise SystemExit(module.main(args[1:]))
+        from heredoc_lint.cli import run
+
+        run(args)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except Exception as error:  # the last line of defence: one line, exit 2
+        if "--verbose" in args:
+            raise
+        sys.stderr.write(f"heredoc-lint: internal error: {type(error).__name__}: {error}\n")
+        raise SystemExit(2) from None
