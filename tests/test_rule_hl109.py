@@ -118,6 +118,7 @@ NEGATIVES = [
     'ssh -l root web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
     "sudo bash -c 'sudo echo 1 > /proc/sys/vm/drop_caches'\n",
     "{ sudo echo x; } > out.txt\n",
+    "sudo -u postgres pg_dump app > /var/backups/app.sql\n",  # dropping privileges
 ]
 
 

@@ -14,7 +14,8 @@ may, the file is created and owned by the caller instead of root.
 all, so with them any redirected file is reported. With other commands only a
 file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
 `/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
-save root-only output to one's own file. Nothing is reported for `/dev/null`,
+save root-only output to one's own file; and with `sudo -u USER` (dropping
+privileges, often from a root script) only `echo`, `printf` and `cat`. Nothing is reported for `/dev/null`,
 `/dev/stdout`, descriptor duplications (`2>&1`), input redirections, a
 redirection inside the string of `sudo sh -c '...'`, or when the caller is
 root already (`ssh root@host "sudo ..."`).
@@ -59,7 +60,7 @@ from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import parse_ssh, unwrap_prefixes
+from heredoc_lint.wrappers import unwrap_prefixes
 
 PRIVILEGE = frozenset({"sudo", "doas"})
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
@@ -106,7 +107,7 @@ def _user_of_ssh(layer: Layer) -> str | None:
     command, invocation = layer.command, layer.invocation
     if command is None or invocation is None or invocation.ssh is None:
         return None
-    call = parse_ssh(command.words, invocation.ssh.index)
+    call = invocation.ssh
     login = call.option("l")
     if login is not None and login.static:
         return login.value
@@ -267,6 +268,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         runs_as = _target_user(command.words[sudo + 1 : real])
         real_words = command.words[real:]
         pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED or _stdin_cat(real_words)
+        if runs_as not in ("root", "#0") and not pointless:
+            # `sudo -u postgres pg_dump > /var/backups/db.sql`: dropping privileges, often
+            # from a root script whose own shell is meant to write the file.
+            continue
         for redirect in command.redirects:
             path = _offending(redirect)
             if path is None or not (pointless or _system_path(path)):

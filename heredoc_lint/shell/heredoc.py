@@ -29,7 +29,7 @@ in tests/test_oracle_bash.py):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from heredoc_lint.shell.words import Quoting, dequote
 
@@ -145,6 +145,29 @@ def _join_continuations(body: str) -> str:
     return "".join(out)
 
 
+@dataclass
+class _Level:
+    """What the scanner tracks for one level of nesting (the file, a `$(...)`, ...)."""
+
+    limit: int  # where the level's text ends at the latest
+    in_comsub: bool  # inside `$(...)`, `<(...)` or `>(...)`: a `)` may close it
+    pending: list[_Pending] = field(default_factory=list)  # bodies to read at a newline
+    depth: int = 0  # open parentheses inside the level
+    cases: int = 0  # open `case` statements: their `)` end patterns, not the level
+    word_start: bool = True
+    command_position: bool = True  # a `case` here is a keyword
+
+    def plain(self, c: str) -> None:
+        """Account for an ordinary character."""
+        if c == "(":
+            self.depth += 1
+        elif c == ")" and self.depth > 0:
+            self.depth -= 1
+        if c in ";&|()":
+            self.command_position = True
+        self.word_start = c in _METACHARS
+
+
 class _Scanner:
     """Walks bash text, tracking quotes and nesting, collecting heredocs."""
 
@@ -213,79 +236,62 @@ class _Scanner:
         Heredocs still pending when a `$(...)` closes are read at the next newline of
         the enclosing level: they are handed to `outer`.
         """
-        text = self.text
-        pending: list[_Pending] = []
-        depth = 0  # open parentheses inside this level
-        cases = 0  # open `case` statements: their `)` close patterns, not this level
-        word_start = True
-        command_position = True
+        level = _Level(limit, closer == ")")
         while i < limit:
-            c = text[i]
+            c = self.text[i]
             if c == "\n":
-                if pending:
-                    i = self.read_bodies(pending, i, limit, closer == ")")
-                else:
-                    i += 1
-                word_start = command_position = True
+                i = (
+                    self.read_bodies(level.pending, i, limit, level.in_comsub)
+                    if level.pending
+                    else i + 1
+                )
+                level.word_start = level.command_position = True
                 continue
-            if word_start and c not in _METACHARS:
-                cases += self.case_keyword(i, command_position, cases)
-                command_position = self.word_at(i) in _RESERVED
-            if c == ")" and closer == ")" and depth == 0 and cases == 0:
-                outer.extend(pending)
+            if level.word_start and c not in _METACHARS:
+                self.note_word(level, i)
+            if c == ")" and level.in_comsub and level.depth == 0 and level.cases == 0:
+                outer.extend(level.pending)
                 return i + 1
-            if c == "#" and word_start:
-                nl = text.find("\n", i, limit)
-                i = limit if nl < 0 else nl
-                continue
-            if c == "(" and word_start and text.startswith("((", i):
-                i = _skip_arith(text, i + 2, limit)
-                word_start = False
-                continue
-            if c in "<>" and text.startswith("(", i + 1):  # process substitution
-                i = self.scan_commands(i + 2, limit, ")", pending)
-                word_start = False
-                continue
-            if c == "<" and text.startswith("<<", i):
-                if text.startswith("<<<", i):  # a here-string, not a heredoc
-                    i += 3
-                else:
-                    i = self.take_heredoc(i, limit, pending)
-                word_start = False
-                continue
-            stop = self.skip_quoted(i, limit, pending)
+            stop = self.skip_special(level, i)
             if stop is not None:
                 i = stop
-                word_start = False
+                level.word_start = False
                 continue
-            if c == "(":
-                depth += 1
-            elif c == ")" and depth > 0:
-                depth -= 1
-            if c in ";&|()":
-                command_position = True
-            word_start = c in _METACHARS
+            level.plain(c)
             i += 1
-        if closer is None:
-            self.unterminated(pending, limit)
-        else:  # an unclosed `$(`: its heredocs are still the enclosing level's
-            outer.extend(pending)
+        if level.in_comsub:  # an unclosed `$(`: its heredocs are still the enclosing level's
+            outer.extend(level.pending)
+        else:
+            self.unterminated(level.pending, limit)
         return limit
 
-    def word_at(self, i: int) -> str:
+    def skip_special(self, level: _Level, i: int) -> int | None:
+        """Skip a comment, arithmetic, a substitution, quotes or a heredoc operator at i."""
+        text, c = self.text, self.text[i]
+        if c == "#" and level.word_start:
+            nl = text.find("\n", i, level.limit)
+            return level.limit if nl < 0 else nl
+        if c == "(" and level.word_start and text.startswith("((", i):
+            return _skip_arith(text, i + 2, level.limit)
+        if c in "<>" and text.startswith("(", i + 1):  # process substitution
+            return self.scan_commands(i + 2, level.limit, ")", level.pending)
+        if text.startswith("<<<", i):  # a here-string, not a heredoc
+            return i + 3
+        if text.startswith("<<", i):
+            return self.take_heredoc(i, level.limit, level.pending)
+        return self.skip_quoted(i, level.limit, level.pending)
+
+    def note_word(self, level: _Level, i: int) -> None:
+        """At the start of a word: track `case` ... `esac` and command positions."""
+        match = _CASE_WORD.match(self.text, i)
+        if match is not None and match.group(1) == "case" and level.command_position:
+            level.cases += 1
+        elif match is not None and match.group(1) == "esac" and level.cases > 0:
+            level.cases -= 1
         j = i
         while j < self.n and self.text[j] not in _METACHARS:
             j += 1
-        return self.text[i:j]
-
-    def case_keyword(self, i: int, command_position: bool, cases: int) -> int:
-        """+1 for a `case` keyword at i, -1 for the `esac` closing one, else 0."""
-        match = _CASE_WORD.match(self.text, i)
-        if match is None:
-            return 0
-        if match.group(1) == "case":
-            return 1 if command_position else 0
-        return -1 if cases > 0 else 0
+        level.command_position = self.text[i:j] in _RESERVED
 
     def skip_quoted(self, i: int, limit: int, pending: list[_Pending]) -> int | None:
         """Skip a backslash escape, quotes or an expansion at i; None if there is none."""
@@ -307,7 +313,8 @@ class _Scanner:
         op_start = i
         i += 2
         strip = i < limit and self.text[i] == "-"
-        i += strip
+        if strip:
+            i += 1
         while i < limit and self.text[i] in _BLANKS:
             i += 1
         if i >= limit or self.text[i] in _METACHARS:

@@ -1,0 +1,269 @@
+"""HL104 remote-background-holds-session: a `&` job in an ssh command keeps ssh waiting.
+
+Anchors are computed from the text. The fix (unsafe) adds the missing `> /dev/null`,
+`2>&1` and `< /dev/null`, keeping a log target; it is re-checked and applied twice. Against
+the real sshd, the original command holds ssh for the job's lifetime and the fixed one
+returns at once.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.model import Applicability, Finding, Severity
+
+CASES = Path(__file__).parent / "cases"
+CODE = "HL104"
+SETTINGS = Settings(select=frozenset({CODE}))
+
+
+def hl104(text: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh", SETTINGS) if f.code == CODE]
+
+
+def warnings(text: str) -> list[Finding]:
+    return [f for f in hl104(text) if f.severity is not Severity.INFO]
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def word_span(text: str, needle: str) -> tuple[int, int]:
+    """The span of the first word of `needle`, found in `text`."""
+    start = text.index(needle)
+    return start, start + len(needle.split()[0])
+
+
+# -- positives: (script, the text that starts at the anchor word) -------------------------
+POSITIVES = [
+    ('#!/bin/bash\nssh web-1 "nohup tail -f /var/log/nginx/access.log &"\n', "nohup tail"),
+    ("ssh h 'sleep 3 &'\n", "sleep 3"),
+    ("ssh h 'setsid ./server --port 8080 &'\n", "setsid ./server"),
+    ("ssh h 'nohup ./srv > srv.log &'\n", "nohup ./srv"),  # stderr still on the session
+    ("ssh h 'nohup ./srv > /dev/null &'\n", "nohup ./srv"),
+    ("ssh h './srv 2>&1 > /dev/null &'\n", "./srv"),  # 2>&1 first: stderr is the session
+    ("ssh h 'nohup ./srv 2> err.log &'\n", "nohup ./srv"),
+    ("ssh h 'cd /srv && nohup ./run &'\n", "nohup ./run"),  # a list: the last command holds
+    ("ssh h '(cd /srv && ./run) &'\n", "(cd"),
+    ("ssh h 'for i in 1 2; do ./w $i; done &'\n", "for i"),
+    ("ssh h './a | ./b > out.log 2>&1 &'\n", "./a |"),  # ./a's stderr
+    ("ssh -p 2222 -i key ops@h 'echo start; nohup ./srv &\necho started'\n", "nohup ./srv"),
+    ("ssh h \"sudo -u app nohup ./srv &\"\n", "sudo -u"),
+    ("ssh h <<'EOF'\ncd /srv\nnohup ./srv &\nEOF\n", "nohup ./srv &"),
+    ("ssh h bash -s <<'EOF'\nnohup ./srv &\nEOF\n", "nohup ./srv &"),
+    # nested: layer 2 of ssh-in-ssh, and a bash -c inside the ssh string
+    ("ssh gw \"ssh inner 'nohup ./srv &'\"\n", "nohup ./srv"),
+    ("ssh h \"bash -c 'nohup ./srv &'\"\n", "nohup ./srv"),
+    ("ssh h \"sudo sh -c 'cd /x; nohup ./srv &'\"\n", "nohup ./srv"),
+    # the ssh behind a prefix, and inside a local bash -c
+    ("timeout 10 ssh h 'nohup ./srv &'\n", "nohup ./srv"),
+    ("bash -c \"ssh h 'nohup ./srv &'\"\n", "nohup ./srv"),
+]
+
+
+@pytest.mark.parametrize(("text", "needle"), POSITIVES)
+def test_positive_anchor(text: str, needle: str) -> None:
+    found = hl104(text)
+    assert len(found) == 1, found
+    f = found[0]
+    assert (f.start, f.end) == word_span(text, needle)
+    assert f.severity is Severity.WARNING
+    assert "ssh does not return until this job exits" in f.message
+
+
+def test_message_names_the_attached_streams() -> None:
+    (both,) = hl104("ssh h 'nohup sleep 3 &'\n")
+    assert "stdout and stderr" in both.message
+    assert "`nohup` does not detach it" in both.message
+    (err,) = hl104("ssh h 'sleep 3 > x.log &'\n")
+    assert "as its stderr:" in err.message
+
+
+def test_cli_json_line_and_column(tmp_path: Path) -> None:
+    text = (CASES / "tail_logs.sh").read_text()
+    path = tmp_path / "tail_logs.sh"
+    path.write_text(text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", "--select", CODE, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    (item,) = json.loads(proc.stdout)
+    start, end = word_span(text, "nohup tail")
+    assert (item["line"], item["column"]) == line_col(text, start) == (2, 12)
+    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    assert item["severity"] == "warning"
+    assert item["layer"] == {"depth": 1, "wrapper": "ssh"}
+    assert item["fix"]["applicability"] == "unsafe"
+
+
+# -- the list case: reported at info (its last command is redirected) -----------------------
+def test_list_with_redirected_last_command_is_info_only() -> None:
+    text = (CASES / "reload_workers.sh").read_text()
+    found = hl104(text)
+    assert [f.severity for f in found] == [Severity.INFO]
+    assert (found[0].start, found[0].end) == word_span(text, "cd /srv/jobs")
+    assert "subshell" in found[0].message
+
+
+NEGATIVES = [
+    "ssh h 'sleep 3 > /dev/null 2>&1 &'\n",
+    "ssh h 'nohup ./srv > srv.log 2>&1 < /dev/null &'\n",
+    "ssh h 'sleep 3 &> /dev/null &'\n",
+    "ssh h 'sleep 3 >& /dev/null &'\n",
+    "ssh h 'sleep 3 > /dev/null 2> /dev/null &'\n",
+    "ssh h 'sleep 3 >&- 2>&- &'\n",
+    "ssh h '(./run > /dev/null 2>&1) &'\n",  # bash execs the lone command of the subshell
+    "ssh h '{ ./a; ./b; } > /dev/null 2>&1 &'\n",
+    "ssh h '(cd /srv && ./run) > run.log 2>&1 &'\n",
+    "ssh h './a 2>/dev/null | ./b > out.log 2>&1 &'\n",
+    "ssh h 'exec > /srv/log 2>&1; nohup ./srv &'\n",
+    "ssh h './a & ./b & wait'\n",  # the session is meant to wait
+    "ssh h 'tail -f log & sleep 5; kill $!'\n",
+    "ssh h 'x=$(./a &); echo $x'\n",
+    "ssh h 'echo $(( 6 & 3 ))'\n",
+    "ssh h 'cd /srv && ./build'\n",
+    "ssh -tt h 'nohup ./srv &'\n",  # a tty: the job gets SIGHUP, ssh returns
+    "ssh -f h 'nohup ./srv &'\n",  # -f: the caller does not wait
+    "ssh h \"bash -c 'nohup ./srv &' > /dev/null 2>&1\"\n",
+    "ssh h 'nohup ./srv &' &\n",  # local background: no remote hold reported twice
+    "nohup ./local-server &\n",  # layer 0: no ssh session
+    "bash -c 'sleep 3 &'\n",
+    "docker exec c sh -c 'nohup ./srv &'\n",
+    "ssh h \"echo 'a & b'\"\n",
+    # SPEC negatives (the shared cases)
+    (CASES / "seed003.sh").read_text(),
+    (CASES / "clean_ok.sh").read_text(),
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative(text: str) -> None:
+    assert warnings(text) == []
+
+
+def test_reload_workers_and_seed003_have_no_warning() -> None:
+    for name in ("reload_workers.sh", "seed003.sh"):
+        assert warnings((CASES / name).read_text()) == [], name
+
+
+def test_cases_have_no_false_positive() -> None:
+    expect = json.loads((CASES / "expect.json").read_text())["cases"]
+    for name in sorted(n for n in expect if n.endswith(".sh")):
+        text = (CASES / name).read_text()
+        wanted = [needle for code, needle in expect[name]["expect"] if code == CODE]
+        got = [line_col(text, f.start)[0] for f in warnings(text)]
+        lines = text.splitlines()
+        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
+
+
+# -- fixes ------------------------------------------------------------------------------
+FIXES = [
+    (
+        'ssh web-1 "nohup tail -f /var/log/nginx/access.log &"\n',
+        'ssh web-1 "nohup tail -f /var/log/nginx/access.log > /dev/null 2>&1 < /dev/null &"\n',
+    ),
+    ("ssh h 'nohup ./srv > x.log &'\n", "ssh h 'nohup ./srv > x.log 2>&1 < /dev/null &'\n"),
+    ("ssh h './srv 2> e.log &'\n", "ssh h './srv 2> e.log > /dev/null < /dev/null &'\n"),
+    ("ssh h './srv < in &'\n", "ssh h './srv < in > /dev/null 2>&1 &'\n"),
+    (
+        "ssh h 'cd /srv && nohup ./run &'\n",
+        "ssh h '{ cd /srv && nohup ./run; } > /dev/null 2>&1 < /dev/null &'\n",
+    ),
+    (
+        "ssh h '(cd /srv && ./run) &'\n",
+        "ssh h '(cd /srv && ./run) > /dev/null 2>&1 < /dev/null &'\n",
+    ),
+    (
+        "ssh gw \"ssh inner 'nohup ./srv &'\"\n",
+        "ssh gw \"ssh inner 'nohup ./srv > /dev/null 2>&1 < /dev/null &'\"\n",
+    ),
+    (
+        "ssh h nohup ./srv \\&\n",
+        "ssh h nohup ./srv' > /dev/null 2>&1 < /dev/null' \\&\n",
+    ),
+    (
+        "ssh h <<'EOF'\nnohup ./srv &\nEOF\n",
+        "ssh h <<'EOF'\nnohup ./srv > /dev/null 2>&1 < /dev/null &\nEOF\n",
+    ),
+    (  # the info-level list of reload_workers.sh: the group is redirected
+        (CASES / "reload_workers.sh").read_text(),
+        (CASES / "reload_workers.sh").read_text().replace(
+            "cd /srv/jobs && nohup rq worker default > rq.log 2>&1 &",
+            "{ cd /srv/jobs && nohup rq worker default > rq.log 2>&1; } "
+            "> /dev/null 2>&1 < /dev/null &",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), FIXES)
+def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
+    found = hl104(text)
+    assert found
+    for f in found:
+        assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
+    assert fix_shell(text, "t.sh", settings=SETTINGS).text == text  # not a safe fix
+    outcome = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True)
+    assert outcome.text == fixed
+    assert hl104(outcome.text) == []
+    assert fix_shell(outcome.text, "t.sh", settings=SETTINGS, unsafe=True).text == outcome.text
+
+
+def test_cli_unsafe_fix_on_the_case_file(tmp_path: Path) -> None:
+    path = tmp_path / "tail_logs.sh"
+    path.write_text((CASES / "tail_logs.sh").read_text())
+    proc = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--fix", "--unsafe-fixes", "--select", CODE,
+         str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert path.read_text() == (
+        '#!/bin/bash\nssh web-1 "nohup tail -f /var/log/nginx/access.log'
+        ' > /dev/null 2>&1 < /dev/null &"\n'
+    )
+
+
+# -- runtime: the real ssh against the real sshd -------------------------------------------
+def _timed(script: str, server: SshServer) -> tuple[float, subprocess.CompletedProcess[str]]:
+    began = time.monotonic()
+    proc = run_local(script, server, timeout=60)
+    return time.monotonic() - began, proc
+
+
+RUNTIME = [
+    "ssh web-1 'nohup sleep 3 &'\n",
+    "ssh web-1 'sleep 3 > {tmp}/job.log &'\n",  # `> file` alone: stderr still holds
+    "ssh web-1 'cd {tmp} && nohup sleep 3 > job.log 2>&1 &'\n",  # the list's subshell holds
+]
+
+
+@pytest.mark.parametrize("template", RUNTIME)
+def test_runtime_ssh_waits_for_the_job_and_the_fix_returns_at_once(
+    template: str, sshd: SshServer, tmp_path: Path
+) -> None:
+    script = "#!/bin/bash\n" + template.format(tmp=tmp_path)
+    assert len(hl104(script)) == 1
+    held, proc = _timed(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert held >= 2.5, f"ssh returned after {held:.2f}s: it did not wait for the job"
+
+    fixed = fix_shell(script, "t.sh", settings=SETTINGS, unsafe=True).text
+    assert fixed != script and hl104(fixed) == []
+    quick, proc = _timed(fixed, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert quick < 1.5, f"the fixed command still held ssh for {quick:.2f}s"
