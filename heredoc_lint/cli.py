@@ -78,8 +78,8 @@ def check(
         str | None, typer.Option(help="Comma-separated codes or prefixes to skip.")
     ] = None,
     severity: Annotated[
-        Severity, typer.Option(help="The lowest severity reported.")
-    ] = Severity.WARNING,
+        Severity | None, typer.Option(help="The lowest severity reported [default: warning].")
+    ] = None,
     command: Annotated[
         str | None, typer.Option("--command", "-c", help="Check one command string.")
     ] = None,
@@ -106,8 +106,21 @@ def check(
         bool, typer.Option("--diff", help="Print fixes as a unified diff; write nothing.")
     ] = False,
     fix_strategy: Annotated[
-        FixStrategy, typer.Option(help="How remote heredocs are rewritten.")
-    ] = FixStrategy.base64,
+        FixStrategy | None,
+        typer.Option(help="How remote heredocs are rewritten [default: base64]."),
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="Use this configuration file only.")
+    ] = None,
+    warn_unused_suppressions: Annotated[
+        bool,
+        typer.Option(
+            "--warn-unused-suppressions", help="Report suppressions that silence nothing."
+        ),
+    ] = False,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes [default: cores].")
+    ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
     ] = False,
@@ -125,7 +138,10 @@ def check(
             fix=fix,
             unsafe_fixes=unsafe_fixes,
             diff=diff,
-            fix_strategy=fix_strategy.value,
+            fix_strategy=fix_strategy.value if fix_strategy else None,
+            config=config,
+            warn_unused_suppressions=warn_unused_suppressions,
+            jobs=jobs or os.cpu_count() or 1,
         )
     except UsageError as error:
         raise _fail(str(error)) from None
@@ -194,9 +210,7 @@ def rules_table() -> None:
 
 @app.command("explain")
 def explain_command(
-    target: Annotated[
-        str | None, typer.Argument(help="FILE, FILE:LINE, or - for stdin.")
-    ] = None,
+    target: Annotated[str | None, typer.Argument(help="FILE, FILE:LINE, or - for stdin.")] = None,
     command: Annotated[
         str | None, typer.Option("--command", "-c", help="Explain one command string.")
     ] = None,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,17 +111,13 @@ def _walk(directory: Path) -> Iterator[Path]:
             yield path
 
 
-def _excluded(path: Path, patterns: Sequence[str]) -> bool:
-    text = path.as_posix()
-    return any(
-        fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) or fnmatch.fnmatch(text, f"*/{p}")
-        for p in patterns
-    )
-
-
 def discover(
-    paths: Sequence[Path], exclude: Sequence[str] = ()
+    paths: Sequence[Path], excluded: Callable[[Path], bool] = lambda path: False
 ) -> tuple[list[Source], list[Skipped]]:
+    """The files to check below `paths`; `excluded` applies inside walked directories.
+
+    A file named on the command line is always checked, as in ruff.
+    """
     sources: list[Source] = []
     skipped: list[Skipped] = []
     seen: set[Path] = set()
@@ -131,14 +126,14 @@ def discover(
             listed = _git_files(given)
             candidates = sorted(listed) if listed is not None else list(_walk(given))
             for path in candidates:
-                if path in seen or _excluded(path, exclude) or not path.is_file():
+                if path in seen or excluded(path) or not path.is_file():
                     continue
                 kind = kind_of(path)
                 if kind is not None:
                     seen.add(path)
                     sources.append(Source(path, kind))
         elif given.exists() or given.is_symlink():
-            if given not in seen and not _excluded(given, exclude):
+            if given not in seen:
                 seen.add(given)
                 sources.append(Source(given, kind_of(given) or "shell"))
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from heredoc_lint import suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.layers import Layer, root_layer, walk_layers
@@ -20,6 +21,7 @@ class Settings:
     ignore: frozenset[str] = frozenset()
     fix_strategy: str = "base64"
     wrappers: Mapping[str, str] = field(default_factory=dict)
+    warn_unused_suppressions: bool = False
 
     def rules(self) -> tuple[Rule, ...]:
         return select_rules(self.select, self.ignore)
@@ -63,8 +65,26 @@ def check_text(
         ]
     for root in roots:
         findings.extend(check_layer(root, context, rules))
+    findings = suppress.apply(
+        text,
+        findings,
+        _statements(roots),
+        python=kind == "python",
+        report_unused=settings.warn_unused_suppressions,
+    )
     findings.sort(key=lambda f: (f.start, f.code, f.end))
     return findings
+
+
+def _statements(roots: Sequence[Layer]) -> list[tuple[int, int]]:
+    """File spans of each top-level command (with its heredocs) and of each fragment."""
+    spans = []
+    for root in roots:
+        spans.append(root.file_span(0, len(root.text)))
+        for command in root.script.commands:
+            end = max([command.end] + [r.heredoc.end for r in command.redirects if r.heredoc])
+            spans.append(root.file_span(command.start, end))
+    return spans
 
 
 def check_shell(

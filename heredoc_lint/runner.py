@@ -1,4 +1,8 @@
-"""Runs the engine over files, stdin or a command string; collects reports and notes."""
+"""Runs the engine over files, stdin or a command string; collects reports and notes.
+
+Each file is one `Job`, processed by the pure function `process`, so that jobs
+can run in worker processes and come back in a stable order.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from heredoc_lint.config import Config, ConfigError, Finder
 from heredoc_lint.discover import discover, kind_of, read_text
 from heredoc_lint.engine import Settings, check_text, fix_kind, parses
 from heredoc_lint.fixer import applicable
@@ -18,22 +23,58 @@ from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomi
 
 @dataclass(frozen=True)
 class Options:
+    """What the command line asked for; None means "as the configuration says"."""
+
     select: frozenset[str] | None = None
-    ignore: frozenset[str] = frozenset()
-    severity: Severity = Severity.WARNING
+    ignore: frozenset[str] = frozenset()  # added to the configuration's
+    severity: Severity | None = None
+    fix_strategy: str | None = None
     exclude: tuple[str, ...] = ()
+    config: Path | None = None
     verbose: bool = False
     fix: bool = False
     unsafe_fixes: bool = False
     diff: bool = False
-    fix_strategy: str = "base64"
-
-    def settings(self) -> Settings:
-        return Settings(select=self.select, ignore=self.ignore, fix_strategy=self.fix_strategy)
+    warn_unused_suppressions: bool = False
+    jobs: int = 1
 
     @property
     def fixing(self) -> bool:
         return self.fix or self.diff
+
+    def resolve(self, config: Config, path: Path | None) -> tuple[Settings, Severity]:
+        """The settings for one file: the command line over its configuration."""
+        ignore = self.ignore | config.ignore
+        if path is not None:
+            ignore |= config.ignored_for(path)
+        settings = Settings(
+            select=self.select if self.select is not None else config.select,
+            ignore=ignore,
+            fix_strategy=self.fix_strategy or config.fix_strategy or "base64",
+            wrappers=config.wrappers,
+            warn_unused_suppressions=self.warn_unused_suppressions,
+        )
+        return settings, self.severity or config.severity or Severity.WARNING
+
+
+@dataclass(frozen=True)
+class Job:
+    name: str  # how the file is named in output
+    kind: str
+    settings: Settings
+    severity: Severity
+    path: Path | None = None  # None: stdin or --command (the fixed text goes to stdout)
+    text: str | None = None  # given for stdin and --command; read from path otherwise
+
+
+@dataclass
+class FileOutcome:
+    report: FileReport | None = None
+    notes: list[str] = field(default_factory=list)
+    failed: bool = False
+    fixed: int = 0
+    diff: str = ""
+    fixed_text: str | None = None
 
 
 @dataclass
@@ -61,92 +102,132 @@ class Result:
             if applicable(f.fix, unsafe=True) and not applicable(f.fix, unsafe=False)
         )
 
+    def add(self, outcome: FileOutcome) -> None:
+        if outcome.report is not None:
+            self.reports.append(outcome.report)
+        self.notes.extend(outcome.notes)
+        self.failed |= outcome.failed
+        self.fixed += outcome.fixed
+        if outcome.diff:
+            self.diffs.append(outcome.diff)
+        if outcome.fixed_text is not None:
+            self.fixed_text = outcome.fixed_text
 
-def _visible(findings: list[Finding], severity: Severity) -> tuple[Finding, ...]:
-    return tuple(f for f in findings if f.severity.rank >= severity.rank)
 
-
-def _check(
-    options: Options,
-    result: Result,
-    name: str,
-    text: str,
-    *,
-    kind: str,
-    path: Path | None = None,
-    encoding: str = "utf-8",
-    original: bytes | None = None,
-) -> None:
+def process(job: Job, options: Options) -> FileOutcome:
+    """Check (and fix) one file. Never raises: failures become notes."""
+    outcome = FileOutcome()
+    text, encoding, original = job.text, "utf-8", None
+    if text is None:
+        assert job.path is not None
+        text, reason, encoding, original = read_text(job.path)
+        if text is None:
+            outcome.notes.append(f"{job.name}: {reason}")
+            outcome.failed = bool(reason) and "skipped" not in (reason or "")
+            return outcome
     try:
         findings: list[Finding] | None = None
         if options.fixing:
-            text, findings = _fix(
-                options,
-                result,
-                name,
-                text,
-                kind=kind,
-                path=path,
-                encoding=encoding,
-                original=original,
-            )
+            text, findings = _fix(job, options, outcome, text, encoding, original)
         if findings is None:
-            findings = check_text(text, kind, name, options.settings())
+            findings = check_text(text, job.kind, job.name, job.settings)
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
             traceback.print_exc()
-        result.notes.append(f"{name}: internal error: {type(error).__name__}: {error}")
-        result.failed = True
-        return
-    result.reports.append(FileReport(name, text, _visible(findings, options.severity)))
+        outcome.notes.append(f"{job.name}: internal error: {type(error).__name__}: {error}")
+        outcome.failed = True
+        return outcome
+    visible = tuple(f for f in findings if f.severity.rank >= job.severity.rank)
+    outcome.report = FileReport(job.name, text, visible)
+    return outcome
 
 
 def _fix(
+    job: Job,
     options: Options,
-    result: Result,
-    name: str,
+    outcome: FileOutcome,
     text: str,
-    *,
-    kind: str,
-    path: Path | None,
     encoding: str,
     original: bytes | None,
 ) -> tuple[str, list[Finding] | None]:
     """Fix `text`; write it (or its diff); return the text to report on, and its findings."""
-    if not parses(text, kind):
-        result.notes.append(f"{name}: not fixed: the file does not parse")
+    if not parses(text, job.kind):
+        outcome.notes.append(f"{job.name}: not fixed: the file does not parse")
         return text, None
-    outcome = fix_kind(text, kind, name, options.settings(), unsafe=options.unsafe_fixes)
-    if outcome.error:
-        result.notes.append(f"{name}: {outcome.error}")
-    if outcome.text == text:
-        return text, list(outcome.remaining)
+    fixed = fix_kind(text, job.kind, job.name, job.settings, unsafe=options.unsafe_fixes)
+    if fixed.error:
+        outcome.notes.append(f"{job.name}: {fixed.error}")
+    if fixed.text == text:
+        return text, list(fixed.remaining)
     if options.diff:
-        result.diffs.append(
-            "".join(
-                difflib.unified_diff(
-                    text.splitlines(keepends=True),
-                    outcome.text.splitlines(keepends=True),
-                    fromfile=f"a/{name}",
-                    tofile=f"b/{name}",
-                )
+        outcome.diff = "".join(
+            difflib.unified_diff(
+                text.splitlines(keepends=True),
+                fixed.text.splitlines(keepends=True),
+                fromfile=f"a/{job.name}",
+                tofile=f"b/{job.name}",
             )
         )
         return text, None
-    if path is None:
-        result.fixed_text = outcome.text
-        result.fixed += outcome.fixed
-        return outcome.text, list(outcome.remaining)
+    if job.path is None:
+        outcome.fixed_text = fixed.text
+    else:
+        try:
+            for new in fixed.new_files:
+                create_beside(job.path, new)
+            replace_atomically(job.path, encode(fixed.text, encoding), original)
+        except WriteError as error:
+            outcome.notes.append(str(error))
+            outcome.failed = True
+            return text, None
+    outcome.fixed = fixed.fixed
+    return fixed.text, list(fixed.remaining)
+
+
+def _cli_excluded(path: Path, patterns: tuple[str, ...]) -> bool:
+    return bool(patterns) and Config(exclude=patterns).excluded(path)
+
+
+def jobs(
+    options: Options,
+    paths: list[Path],
+    command: str | None,
+    stdin_filename: str | None,
+    result: Result,
+) -> list[Job]:
     try:
-        for new in outcome.new_files:
-            create_beside(path, new)
-        replace_atomically(path, encode(outcome.text, encoding), original)
-    except WriteError as error:
-        result.notes.append(str(error))
+        finder = Finder(options.config)
+    except ConfigError as error:
+        result.notes.append(f"error: {error}")
         result.failed = True
-        return text, None
-    result.fixed += outcome.fixed
-    return outcome.text, list(outcome.remaining)
+        return []
+
+    def job(name: str, kind: str, path: Path | None, text: str | None = None) -> Job:
+        config = finder.for_path(path if path is not None else Path.cwd())
+        settings, severity = options.resolve(config, path)
+        return Job(name, kind, settings, severity, path, text)
+
+    try:
+        if command is not None:
+            return [job("<command>", "command", None, command)]
+        if paths == [Path("-")]:
+            text = sys.stdin.buffer.read().decode("utf-8", "replace")
+            name = stdin_filename or "-"
+            kind = kind_of(Path(name), text.encode()[:128]) if stdin_filename else None
+            return [job(name, kind or "shell", None, text)]
+
+        def excluded(path: Path) -> bool:
+            return _cli_excluded(path, options.exclude) or finder.for_path(path).excluded(path)
+
+        sources, missing = discover(paths or [Path(".")], excluded)
+        for skipped in missing:
+            result.notes.append(f"{skipped.path}: {skipped.reason}")
+            result.failed = True
+        return [job(str(s.path), s.kind, s.path) for s in sources]
+    except ConfigError as error:
+        result.notes.append(f"error: {error}")
+        result.failed = True
+        return []
 
 
 def run(
@@ -156,37 +237,6 @@ def run(
     stdin_filename: str | None = None,
 ) -> Result:
     result = Result()
-    if command is not None:
-        _check(options, result, "<command>", command, kind="command")
-        return result
-    if paths == [Path("-")]:
-        data = sys.stdin.buffer.read()
-        text = data.decode("utf-8", "replace")
-        name = stdin_filename or "-"
-        kind = kind_of(Path(name), text.encode()[:128]) if stdin_filename else None
-        _check(options, result, name, text, kind=kind or "shell")
-        return result
-    if not paths:
-        paths = [Path(".")]
-    sources, missing = discover(paths, options.exclude)
-    for skipped in missing:
-        result.notes.append(f"{skipped.path}: {skipped.reason}")
-        result.failed = True
-    for source in sources:
-        text, reason, encoding, original = read_text(source.path)
-        if text is None:
-            result.notes.append(f"{source.path}: {reason}")
-            if reason and "skipped" not in reason:
-                result.failed = True
-            continue
-        _check(
-            options,
-            result,
-            str(source.path),
-            text,
-            kind=source.kind,
-            path=source.path,
-            encoding=encoding,
-            original=original,
-        )
+    for job in jobs(options, paths, command, stdin_filename, result):
+        result.add(process(job, options))
     return result

@@ -151,39 +151,23 @@ class HeredocQuery:
         return "<<" + ("-" if self.strip_tabs else "") + word
 
 
-def _find_headers(listing: str, queries: Sequence[HeredocQuery]) -> list[int | None]:
-    """Where each operator is printed, searched in source order.
-
-    `declare -f` prints a command's words before its redirections, so an operator may
-    come after one of a later heredoc (`cat <<A $(cat <<B ...)`): when it is not found
-    after the previous one, the search starts again from the top.
-    """
-    found: list[int | None] = []
-    used: set[int] = set()
-    cursor = 0
-    for query in queries:
-        at = _find_header(listing, query, cursor, used)
-        if at is None:
-            at = _find_header(listing, query, 0, used)
-        found.append(at)
-        if at is not None:
-            used.add(at)
-            cursor = at + 1
-    return found
-
-
-def _find_header(listing: str, query: HeredocQuery, start: int, used: set[int]) -> int | None:
+def _find_header(
+    listing: str, query: HeredocQuery, start: int, taken: Callable[[int], bool]
+) -> int | None:
     for header in (query.printed, query.source):
         at = listing.find(header, start)
-        while at in used:
+        while at >= 0 and taken(at):
             at = listing.find(header, at + 1)
         if at >= 0:
             return at
     return None
 
 
-def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int] | None:
-    """Read a body printed from `start` up to its delimiter line; return (body, end)."""
+def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int, int] | None:
+    """Read a body printed from `start` up to its delimiter line.
+
+    Return (body, end of the delimiter, start of the next line).
+    """
     pos = start
     while True:
         nl = listing.find("\n", pos)
@@ -191,32 +175,65 @@ def _body_in_listing(listing: str, start: int, delimiter: str) -> tuple[str, int
         line = listing[pos:line_end]
         # In a backtick substitution, printed as written, the closing backtick follows.
         if line == delimiter or line.startswith(delimiter + "`"):
-            return listing[start:pos], line_end + 1
+            return listing[start:pos], pos + len(delimiter), line_end + 1
         if nl < 0:
             return None
         pos = nl + 1
 
 
-def bash_heredoc_bodies(listing: str, queries: Sequence[HeredocQuery]) -> list[str | None]:
-    """The bodies `declare -f` printed for `queries` (None where one was not found).
+def _read_listing(
+    listing: str, queries: Sequence[HeredocQuery]
+) -> tuple[list[str | None], list[tuple[int, int]]]:
+    """The bodies `declare -f` printed for `queries` (None where one was not found),
+    and their spans in the listing.
 
     `declare -f` prints a heredoc operator as `<<DELIM`, `<<-DELIM` or with the
     delimiter single-quoted; after the end of its line come, for each operator of the
     line in turn, the body as bash stored it and the delimiter alone on a line.
+
+    Operators are searched in source order, skipping the bodies already read (which may
+    hold `<<EOF` as text).  `declare -f` prints a command's words before its
+    redirections, so an operator may come after one of a later heredoc (`cat <<A
+    $(cat <<B ...)`): when it is not found after the previous one, the search starts
+    again from the top.
     """
-    by_line: dict[int, list[tuple[int, int]]] = {}  # line end: [(operator at, query)]
-    for index, at in enumerate(_find_headers(listing, queries)):
-        if at is not None:
-            by_line.setdefault(listing.find("\n", at), []).append((at, index))
     bodies: list[str | None] = [None] * len(queries)
-    for nl, members in by_line.items():
-        pos = nl + 1
-        for _, index in sorted(members):
-            found = _body_in_listing(listing, pos, queries[index].delimiter) if nl >= 0 else None
-            if found is None:
-                break
-            bodies[index], pos = found
-    return bodies
+    read: list[tuple[int, int]] = []  # spans of the bodies read so far
+    used: set[int] = set()  # operators found so far
+    next_body: dict[int, int] = {}  # end of an operator line: where its next body starts
+
+    def taken(at: int) -> bool:
+        return at in used or any(a <= at < b for a, b in read)
+
+    cursor = 0
+    for index, query in enumerate(queries):
+        at = _find_header(listing, query, cursor, taken)
+        if at is None:
+            at = _find_header(listing, query, 0, taken)
+        nl = -1 if at is None else listing.find("\n", at)
+        if at is None or nl < 0:
+            continue
+        used.add(at)
+        cursor = at + 1
+        start = next_body.get(nl, nl + 1)
+        found = _body_in_listing(listing, start, query.delimiter)
+        if found is not None:
+            bodies[index], delimiter_end, next_body[nl] = found
+            read.append((start, delimiter_end))
+    return bodies, read
+
+
+def bash_heredoc_bodies(listing: str, queries: Sequence[HeredocQuery]) -> list[str | None]:
+    """The bodies `declare -f` printed for `queries` (see `_read_listing`)."""
+    return _read_listing(listing, queries)[0]
+
+
+def listing_code(listing: str, queries: Sequence[HeredocQuery]) -> str:
+    """The listing with the bodies of `queries` (and their delimiters) blanked out."""
+    chars = list(listing)
+    for start, end in _read_listing(listing, queries)[1]:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def eof_warning_lines(stderr: str, first_line: int = LISTING_FIRST_LINE) -> set[int]:

@@ -37,10 +37,10 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def word_span(text: str, needle: str) -> tuple[int, int]:
-    """The span of the first word of `needle`, found in `text`."""
+def word_span(text: str, needle: str, width: int | None = None) -> tuple[int, int]:
+    """The span of the first word of `needle` (or its first `width` chars), found in `text`."""
     start = text.index(needle)
-    return start, start + len(needle.split()[0])
+    return start, start + (len(needle.split()[0]) if width is None else width)
 
 
 # -- positives: (script, the text that starts at the anchor word) -------------------------
@@ -53,7 +53,7 @@ POSITIVES = [
     ("ssh h './srv 2>&1 > /dev/null &'\n", "./srv"),  # 2>&1 first: stderr is the session
     ("ssh h 'nohup ./srv 2> err.log &'\n", "nohup ./srv"),
     ("ssh h 'cd /srv && nohup ./run &'\n", "nohup ./run"),  # a list: the last command holds
-    ("ssh h '(cd /srv && ./run) &'\n", "(cd"),
+    ("ssh h '(cd /srv && ./run) &'\n", "(cd"),  # a compound: its opening token
     ("ssh h 'for i in 1 2; do ./w $i; done &'\n", "for i"),
     ("ssh h './a | ./b > out.log 2>&1 &'\n", "./a |"),  # ./a's stderr
     ("ssh -p 2222 -i key ops@h 'echo start; nohup ./srv &\necho started'\n", "nohup ./srv"),
@@ -75,7 +75,8 @@ def test_positive_anchor(text: str, needle: str) -> None:
     found = hl104(text)
     assert len(found) == 1, found
     f = found[0]
-    assert (f.start, f.end) == word_span(text, needle)
+    width = 1 if needle.startswith("(") else None
+    assert (f.start, f.end) == word_span(text, needle, width)
     assert f.severity is Severity.WARNING
     assert "ssh does not return until this job exits" in f.message
 

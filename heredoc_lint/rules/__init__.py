@@ -10,6 +10,7 @@ __all__ = ["RULES", "Context", "Rule", "rule_by_code", "select_rules"]
 
 _MODULES = (
     "hl001_parse_error",
+    "hl002_unused_suppression",
     "hl101_heredoc_in_remote_string",
     "hl102_client_side_expansion",
     "hl103_pkill_self_match",

@@ -162,6 +162,13 @@ def _placeholder(word: Word) -> str:
     return value
 
 
+def _redirection(tokens: Sequence[Token]) -> bool:
+    """Only redirections, each with its target: `2>&1`, `> /dev/null`, `<in >out`."""
+    return len(tokens) % 2 == 0 and all(
+        t.kind == ("redirect" if k % 2 == 0 else "word") for k, t in enumerate(tokens)
+    )
+
+
 def _problem(words: Sequence[Word], index: int) -> str | None:
     """What the remote shell does to words[index], if it does not get it back as one word."""
     word = words[index]
@@ -181,7 +188,7 @@ def _problem(words: Sequence[Word], index: int) -> str | None:
         return None  # an empty word just disappears: rarely meant, rarely harmful
     if len(tokens) == 1 and tokens[0].kind == "word":
         return None  # one word again: a pre-quoted or a remote-expanded word
-    if tokens[0].kind != "word" or tokens[-1].kind == "control":
+    if tokens[0].kind == "control" or tokens[-1].kind == "control" or _redirection(tokens):
         return None  # shell syntax written for the remote shell on purpose: `'| grep x'`
     shown = quote_snippet(word.value, 30)
     controls = [t.text for t in tokens if t.kind == "control"]
@@ -199,13 +206,9 @@ def _problem(words: Sequence[Word], index: int) -> str | None:
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"
 
 
-def _shell_text(words: Sequence[Word], index: int) -> bool:
-    """Words before `index` already hold remote operators: the words are shell text."""
-    for word in words[:index]:
-        tokens = remote_tokens(_placeholder(word))
-        if tokens is None or any(t.kind == "control" for t in tokens):
-            return True
-    return False
+def _operators(word: Word) -> bool:
+    tokens = remote_tokens(_placeholder(word))
+    return tokens is not None and any(t.kind == "control" for t in tokens)
 
 
 def _double_quoted(text: str) -> str:
@@ -217,7 +220,7 @@ def _remote_word(words: Sequence[Word], index: int, flagged: set[int]) -> str:
     value = words[index].value
     if index not in flagged:
         tokens = remote_tokens(value)
-        if index == 0 or tokens is None or any(t.kind != "word" for t in tokens):
+        if index == 0 or tokens is None or len(tokens) != 1 or tokens[0].kind != "word":
             return value  # the command name, or remote shell syntax written on purpose
         if value.startswith("~") or any(c in value for c in "$`"):
             return value  # meant for the remote shell to expand
@@ -282,13 +285,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue
         words = invocation.words
         problems: dict[int, str] = {}
+        # Once a word holds a remote operator on purpose, the words are shell text.
+        shell_text = _operators(words[0])
         for index in range(1, len(words)):
             problem = _problem(words, index)
             if problem is None:
-                continue
-            if _shell_text(words, index):
-                break
-            problems[index] = problem
+                shell_text = shell_text or _operators(words[index])
+            elif not shell_text:
+                problems[index] = problem
         if not problems:
             continue
         ssh_word = command.words[invocation.ssh.index]

@@ -136,9 +136,8 @@ def body_expansions(text: str, start: int, end: int) -> tuple[list[BodyExpansion
 
 def _piped_into(text: str, command: Command) -> bool:
     """The command's stdin is a pipe (it is not the first command of a pipeline)."""
-    return text[: command.start].rstrip().endswith("|") and not text[
-        : command.start
-    ].rstrip().endswith("||")
+    before = text[: command.start].rstrip()
+    return before.endswith(("|", "|&")) and not before.endswith("||")
 
 
 def _own_stdin(command: Command) -> bool:
@@ -200,16 +199,16 @@ def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int]) -> Fix | None:
     )
 
 
-def _effect(layer: Layer, wrapper: str) -> str:
+def _effect(layer: Layer, wrapper: str, names: str) -> str:
     if layer.depth == 0:
         return (
-            f"the local shell expands {{names}} in the body before {wrapper} sends it: the "
+            f"the local shell expands {names} in the body before {wrapper} sends it: the "
             "remote shell receives the local values (empty if unset), not the expansions"
         )
     runner = "the remote shell" if layer.remote else "the shell"
     what = "this script" if layer.kind == "stdin" else "this string"
     return (
-        f"{runner} that runs {what} expands {{names}} in the body before {wrapper} passes it "
+        f"{runner} that runs {what} expands {names} in the body before {wrapper} passes it "
         f"on: the shell behind {wrapper} receives that shell's values, not the expansions"
     )
 
@@ -243,7 +242,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 "HL107",
                 Severity.WARNING,
                 f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
-                + _effect(layer, wrapper).format(names=names + more)
+                + _effect(layer, wrapper, names + more)
                 + f"; quote the delimiter (<<'{heredoc.delimiter}') to send the body as written",
                 heredoc.op_start,
                 heredoc.op_start + width,

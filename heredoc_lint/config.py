@@ -1,0 +1,180 @@
+"""Configuration: `[tool.heredoc-lint]` in pyproject.toml, or `.heredoc-lint.toml`.
+
+Like ruff, the nearest configuration file above each checked file applies; a
+`pyproject.toml` without a `[tool.heredoc-lint]` table is passed over. Command-line
+options win over the file. Unknown keys and bad values are errors that name
+the key.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from heredoc_lint.model import Severity
+
+STRATEGIES = ("base64", "scp", "stdin")
+WRAPPER_KINDS = ("ssh", "shell", "eval", "prefix")
+KEYS = frozenset(
+    {
+        "select",
+        "ignore",
+        "severity",
+        "fix-strategy",
+        "exclude",
+        "extend-exclude",
+        "per-file-ignores",
+        "wrappers",
+    }
+)
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used; the message names the file and key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None  # the file it came from
+    select: frozenset[str] | None = None
+    ignore: frozenset[str] = frozenset()
+    severity: Severity | None = None
+    fix_strategy: str | None = None
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    wrappers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent if self.path is not None else Path.cwd()
+
+    def relative(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def excluded(self, path: Path) -> bool:
+        rel = self.relative(path)
+        parts = rel.split("/")
+        return any(
+            fnmatch.fnmatch(rel, pattern)
+            or any(fnmatch.fnmatch(part, pattern) for part in parts)
+            or fnmatch.fnmatch(rel, pattern.rstrip("/") + "/*")
+            for pattern in self.exclude
+        )
+
+    def ignored_for(self, path: Path) -> frozenset[str]:
+        rel = self.relative(path)
+        codes: set[str] = set()
+        for pattern, ignored in self.per_file_ignores:
+            if fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(path.name, pattern):
+                codes |= ignored
+        return frozenset(codes)
+
+
+def _codes(where: str, key: str, value: Any) -> frozenset[str]:
+    from heredoc_lint.rules import RULES
+
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of rule codes")
+    codes = frozenset(v.strip().upper() for v in value)
+    for code in codes:
+        if not any(r.code.startswith(code) for r in RULES):
+            raise ConfigError(f"{where}: `{key}`: unknown rule code or prefix `{code}`")
+    return codes
+
+
+def _strings(where: str, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of strings")
+    return tuple(value)
+
+
+def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Config:
+    """A Config from the `[tool.heredoc-lint]` table (or a .heredoc-lint.toml document)."""
+    unknown = sorted(set(table) - KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key `{unknown[0]}` (known: {', '.join(sorted(KEYS))})")
+    severity = table.get("severity")
+    if severity is not None and severity not in {s.value for s in Severity}:
+        raise ConfigError(f"{where}: `severity` must be one of error, warning, info")
+    strategy = table.get("fix-strategy")
+    if strategy is not None and strategy not in STRATEGIES:
+        raise ConfigError(f"{where}: `fix-strategy` must be one of {', '.join(STRATEGIES)}")
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
+    wrappers = table.get("wrappers", {})
+    if not isinstance(wrappers, dict) or not all(
+        isinstance(k, str) and v in WRAPPER_KINDS for k, v in wrappers.items()
+    ):
+        raise ConfigError(
+            f"{where}: `wrappers` must map command names to one of {', '.join(WRAPPER_KINDS)}"
+        )
+    return Config(
+        path=path,
+        select=_codes(where, "select", table["select"]) if "select" in table else None,
+        ignore=_codes(where, "ignore", table.get("ignore", [])),
+        severity=Severity(severity) if severity is not None else None,
+        fix_strategy=strategy,
+        exclude=_strings(where, "exclude", table.get("exclude", []))
+        + _strings(where, "extend-exclude", table.get("extend-exclude", [])),
+        per_file_ignores=tuple(
+            (pattern, _codes(where, f"per-file-ignores.{pattern}", codes))
+            for pattern, codes in per_file.items()
+        ),
+        wrappers=dict(wrappers),
+    )
+
+
+def load(path: Path) -> Config | None:
+    """The configuration in `path`, or None for a pyproject.toml without our table."""
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    if path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("heredoc-lint")
+        if table is None:
+            return None
+        return parse(table, f"{path} [tool.heredoc-lint]", path)
+    return parse(document, str(path), path)
+
+
+class Finder:
+    """Finds the configuration that applies to a file, remembering each directory's answer."""
+
+    def __init__(self, explicit: Path | None = None) -> None:
+        self.explicit = load(explicit) if explicit is not None else None
+        if explicit is not None and self.explicit is None:
+            raise ConfigError(f"{explicit}: has no [tool.heredoc-lint] table")
+        self.cache: dict[Path, Config] = {}
+
+    def for_path(self, path: Path) -> Config:
+        if self.explicit is not None:
+            return self.explicit
+        directory = (path if path.is_dir() else path.parent).resolve()
+        return self._for_directory(directory)
+
+    def _for_directory(self, directory: Path) -> Config:
+        if directory in self.cache:
+            return self.cache[directory]
+        found: Config | None = None
+        for name in (".heredoc-lint.toml", "pyproject.toml"):
+            candidate = directory / name
+            if candidate.is_file():
+                found = load(candidate)
+                if found is not None:
+                    break
+        if found is None:
+            parent = directory.parent
+            found = Config() if parent == directory else self._for_directory(parent)
+        self.cache[directory] = found
+        return found

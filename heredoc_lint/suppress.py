@@ -1,0 +1,116 @@
+"""Inline suppressions: `# heredoc-lint: disable=HL101`, `disable-file=...`, `# noqa: HL101`.
+
+A directive at the end of a line, or alone on the line before, silences the
+named codes for findings on that line. Because a finding often sits inside a
+string that spans many lines, where no comment can go, a directive on the
+first line of a statement (or alone just before it) covers the whole statement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from heredoc_lint.model import Finding, Severity
+from heredoc_lint.source import LineIndex
+
+_DIRECTIVE = re.compile(
+    r"#\s*heredoc-lint:\s*(?P<kind>disable-file|disable)\s*=\s*(?P<codes>[A-Za-z0-9_, ]+)"
+)
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z0-9_, ]+))?", re.IGNORECASE)
+_ALL = frozenset({"ALL"})
+
+
+@dataclass(frozen=True)
+class Directive:
+    line: int  # 1-based
+    codes: frozenset[str]
+    whole_file: bool
+    alone: bool  # the comment is the only thing on its line: it covers the next line
+    start: int  # file offset of the comment, for an unused-suppression finding
+    end: int
+
+
+def _codes(text: str | None) -> frozenset[str]:
+    if not text:
+        return _ALL
+    return frozenset(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def directives(text: str, python: bool = False) -> list[Directive]:
+    found: list[Directive] = []
+    if "heredoc-lint:" not in text and not (python and "noqa" in text.lower()):
+        return found
+    offset = 0
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        matches = [(m, m.group("kind") == "disable-file") for m in _DIRECTIVE.finditer(line)]
+        if python:
+            matches += [(m, False) for m in _NOQA.finditer(line)]
+        for match, whole_file in matches:
+            alone = line[: match.start()].strip() == ""
+            found.append(
+                Directive(
+                    number,
+                    _codes(match.group("codes")),
+                    whole_file,
+                    alone,
+                    offset + match.start(),
+                    offset + match.end(),
+                )
+            )
+        offset += len(line)
+    return found
+
+
+def _covers(codes: frozenset[str], code: str) -> bool:
+    return codes == _ALL or any(code.startswith(c) for c in codes)
+
+
+def apply(
+    text: str,
+    findings: Sequence[Finding],
+    statements: Iterable[tuple[int, int]],
+    *,
+    python: bool = False,
+    report_unused: bool = False,
+) -> list[Finding]:
+    """The findings no directive silences, plus unused directives when asked."""
+    found = directives(text, python)
+    if not found:
+        return list(findings)
+    index = LineIndex(text)
+    spans = [(index.position(a)[0], index.position(max(a, b - 1))[0]) for a, b in statements]
+    used: set[Directive] = set()
+    kept: list[Finding] = []
+    for finding in findings:
+        line = index.position(finding.start)[0]
+        # The statement the finding sits in, by lines: its first line is where a directive goes.
+        first = max((a for a, b in spans if a <= line <= b), default=line)
+        hit = None
+        for directive in found:
+            if not _covers(directive.codes, finding.code):
+                continue
+            target = directive.line + 1 if directive.alone else directive.line
+            if directive.whole_file or target in (line, first):
+                hit = directive
+                break
+        if hit is None:
+            kept.append(finding)
+        else:
+            used.add(hit)
+    if report_unused:
+        for directive in found:
+            ours = directive.codes == _ALL or any(c.startswith("HL") for c in directive.codes)
+            if directive not in used and ours:
+                codes = ",".join(sorted(directive.codes))
+                kept.append(
+                    Finding(
+                        "HL002",
+                        Severity.WARNING,
+                        f"This suppression ({codes}) silences no finding",
+                        directive.start,
+                        directive.end,
+                    )
+                )
+    return kept
