@@ -119,12 +119,16 @@ def lift_once(layer: Layer, start: int, end: int, content: str) -> tuple[int, in
     if layer.kind == "stdin":
         # A quoted heredoc body is literal: its characters are the parent's characters.
         return offsets[start], offsets[end] if end < len(offsets) else offsets[-1], content
-    a = offsets[start] if start < len(layer.text) else offsets[-1]
-    b = offsets[end] if end < len(layer.text) else offsets[-1]
-    if end > start:
-        b = max(b, offsets[end - 1] + 1)
-    if end == start:
-        b = a
+    size = len(layer.text)
+    if start == end == size and size:
+        a = b = offsets[size - 1] + 1  # appending: stay inside the closing quote
+    else:
+        a = offsets[start] if start < size else offsets[-1]
+        b = offsets[end] if end < size else offsets[-1]
+        if end > start:
+            b = max(b, offsets[end - 1] + 1)
+        if end == start:
+            b = a
     word = _word_at(layer, a, b)
     if word is None:
         return None  # the span crosses the words ssh joined: no safe edit

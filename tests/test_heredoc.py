@@ -9,6 +9,7 @@ warnings must fall on the heredocs the scanner reports as unterminated (or ended
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import pytest
@@ -206,3 +207,71 @@ def test_parse_script_keeps_the_rest_of_the_line() -> None:
     last = script.commands[-1]
     assert [r.heredoc.delimiter for r in last.redirects if r.heredoc] == ["A", "B"]
     assert script.commands[0].redirects[0].heredoc.literal_value(text) == "body\n"  # type: ignore[union-attr]
+
+
+# -- random scripts ----------------------------------------------------------------------
+
+_DELIMITERS = {
+    "EOF": "EOF",
+    "'EOF'": "EOF",
+    '"EOF"': "EOF",
+    "\\EOF": "EOF",
+    'E"O"F': "EOF",
+    "A": "A",
+    "'A B'": "A B",
+    "$'E\\x4fF'": "EOF",
+    "END": "END",
+}
+_BODY_LINES = ["x", "$y", "a\\", "\\b", "\t\tz", "`q`", "it's", '"', "<<EOF", ")", "\tx\\", "\\\\"]
+_OTHER_COMMANDS = [
+    "echo 'a\nb'",
+    'echo "$(echo a\necho b)"',
+    "echo $((1<<2)) <<<x",
+    "x=$(cat <<Q\nq1\nQ\n)",
+    'echo "<<N"',
+    "echo `echo '<<R'`",
+    "x=$(cat <<EOF\nin\nEOF)",
+    "x=$(cat <<EOF\nin\nEOF )",
+    "y=$(case a in a) cat <<P;; esac\np )\nP\n)",
+    "(( z = 1 <<\n 2 ))",
+    "w=`cat <<'W'\nw $x\nW`",
+]
+
+
+def _random_script(rng: random.Random) -> str:
+    """Lines of commands with heredoc operators, then bodies with near-miss lines."""
+    out = []
+    for _ in range(rng.randrange(1, 5)):
+        pending: list[tuple[str, bool]] = []
+        commands = []
+        for _ in range(rng.randrange(1, 4)):
+            if rng.randrange(5) < 2:
+                written = rng.choice(list(_DELIMITERS))
+                strip = rng.randrange(3) == 0
+                pending.append((_DELIMITERS[written], strip))
+                commands.append(f"cat <<{'-' if strip else ''}{rng.choice(['', ' '])}{written}")
+            else:
+                commands.append(rng.choice(_OTHER_COMMANDS))
+        line = rng.choice(["; ", " | ", " && "]).join(commands)
+        out.append(line + (" # <<M 'x" if rng.randrange(5) == 0 else ""))
+        for delimiter, strip in pending:
+            near = [delimiter + " ", " " + delimiter, delimiter + "x"]
+            out.extend(rng.choice(_BODY_LINES + near) for _ in range(rng.randrange(4)))
+            out.append(("\t" if strip and rng.randrange(2) else "") + delimiter)
+    return "\n".join(out) + "\n"
+
+
+def test_random_scripts_agree_with_bash() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(400):
+        text = _random_script(rng)
+        listing, err = function_listing(text)
+        if listing is None:
+            continue  # the generator can write what bash rejects (`)` alone on a line)
+        checked += 1
+        heredocs = _sorted(text)
+        bodies = bash_heredoc_bodies(listing, [HeredocQuery.of(h, text) for h in heredocs])
+        assert bodies == [expected_body(h, text) for h in heredocs], text
+        assert eof_warning_lines(err) == warned_lines(heredocs, text), text
+    assert checked > 300

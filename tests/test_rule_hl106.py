@@ -186,7 +186,7 @@ def test_fix_with_a_local_expansion_is_display_only() -> None:
 
 def test_fixed_words_reach_bash_as_written() -> None:
     """What the fixed command string makes of its words, in a real bash."""
-    text = "ssh h printf '<%s>' \"my dir\" \"it's\" 'a;b' '$HOME' \\; '|' cat\n"
+    text = "ssh h printf '<%s>' \"my dir\" \"it's\" 'a;b' '$HOME' '|' cat\n"
     fixed = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True).text
     assert fixed != text
     # The remote shell runs `bash -c STRING`; the local shell gives ssh the STRING.
@@ -198,7 +198,7 @@ def test_fixed_words_reach_bash_as_written() -> None:
     ).stdout.split("\0")[:-1]
     assert len(argv) == 1
     remote = subprocess.run(["bash", "-c", argv[0]], capture_output=True, text=True, check=True)
-    # `<%s>` and `a;b` are quoted now; `$HOME`, `;` and `|` stay remote shell syntax.
+    # `<%s>` and `a;b` are quoted now; `$HOME` and `|` stay remote shell syntax.
     assert remote.stdout == f"<my dir><it's><a;b><{Path.home()}>"
 
 

@@ -188,8 +188,10 @@ def _problem(words: Sequence[Word], index: int) -> str | None:
         return None  # an empty word just disappears: rarely meant, rarely harmful
     if len(tokens) == 1 and tokens[0].kind == "word":
         return None  # one word again: a pre-quoted or a remote-expanded word
-    if tokens[0].kind == "control" or tokens[-1].kind == "control" or _redirection(tokens):
+    if tokens[0].kind == "control" or tokens[-1].kind == "control":
         return None  # shell syntax written for the remote shell on purpose: `'| grep x'`
+    if _redirection(tokens) and (len(tokens) == 2 or any(c in value for c in " \t")):
+        return None  # a redirection passed on purpose: `'2>&1'`, `'> /dev/null 2>&1'`
     shown = quote_snippet(word.value, 30)
     controls = [t.text for t in tokens if t.kind == "control"]
     if controls:

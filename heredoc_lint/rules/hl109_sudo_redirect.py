@@ -15,10 +15,11 @@ all, so with them any redirected file is reported. With other commands only a
 file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
 `/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
 save root-only output to one's own file; and with `sudo -u USER` (dropping
-privileges, often from a root script) only `echo`, `printf` and `cat`. Nothing is reported for `/dev/null`,
-`/dev/stdout`, descriptor duplications (`2>&1`), input redirections, a
-redirection inside the string of `sudo sh -c '...'`, or when the caller is
-root already (`ssh root@host "sudo ..."`).
+privileges, often from a root script) only `echo`, `printf` and `cat`.
+Nothing is reported for `/dev/null`, `/dev/stdout`, descriptor duplications
+(`2>&1`), input redirections, a redirection inside the string of
+`sudo sh -c '...'`, or when the caller is root already
+(`ssh root@host "sudo ..."`).
 
 ## Example
 ```bash

@@ -1,0 +1,535 @@
+"""`heredoc-lint --fix` end to end: the fixed scripts run against a real OpenSSH sshd.
+
+For every fixable heredoc case of shared/cases (seed000, seed003, push_env, write_cron) and
+every strategy (base64, scp, stdin), the case is fixed with the real CLI, the fixed script is
+run unmodified (`run_local`: the ssh/scp wrappers on PATH send every host and port to the
+loopback server) and the file the "remote" side wrote is compared byte for byte with the
+INTENDED body (SPEC §4), written out by hand below from the case text.
+
+The cases are adapted only where they must be:
+* remote paths go under a temp dir (`/workspace/...` -> `<tmp>/remote/workspace/...`);
+* `pkill -9 -f sglang` becomes `pgrep -af sglang`, which kills nothing and shows what pkill
+  would have hit (for the stdin strategy on the seeds: `pkill -0 -f sglang`, signal 0, see
+  `test_stdin_fixes_seeds_with_pgrep_standin` for why);
+* the login user becomes the test server's user (`app@web-4` -> `root@web-4`): sshd allows
+  only that account.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sshd import SshServer, run_local
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+STRATEGIES = ("base64", "scp", "stdin")
+
+# --- the cases, byte for byte as in shared/cases ------------------------------------------
+
+SEED000 = """\
+#!/bin/bash
+ssh -p 19248 root@154.59.156.20 "pkill -9 -f sglang 2>/dev/null; sleep 2; cat > /workspace/dflash/scripts/launch_mtp.sh << 'EOF'
+#!/bin/bash
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+export CUDA_VISIBLE_DEVICES=$1
+exec /workspace/dflash/venv/bin/python3 -m sglang.launch_server \\
+  --model-path /workspace/dflash/models/Qwen3.6-27B \\
+  --mem-fraction-static 0.92 \\
+  --port $2
+EOF
+chmod +x /workspace/dflash/scripts/launch_mtp.sh && echo ok"
+"""  # noqa: E501
+
+SEED003 = """\
+#!/bin/bash
+ssh root@10.1.230.174 'pkill -f sglang 2>/dev/null; sleep 2; cat > /root/run_tp8_cutlass_mla.sh << '\\''EOF'\\''
+#!/bin/bash
+python3 -m sglang.launch_server --model-path /models/GLM-5-NVFP4 --tp 8 --attention-backend cutlass_mla
+EOF
+chmod +x /root/run_tp8_cutlass_mla.sh
+nohup bash /root/run_tp8_cutlass_mla.sh > /tmp/server_cutlass_mla.log 2>&1 &
+echo "Launched PID: $!"'
+"""  # noqa: E501
+
+PUSH_ENV = """\
+#!/bin/bash
+ssh -o BatchMode=yes app@web-4 "cat > /srv/app/.env << 'ENV'
+DATABASE_URL=postgres://app@db/app
+SECRET_KEY=$SECRET_KEY
+ENV"
+"""
+
+WRITE_CRON = """\
+#!/bin/bash
+ssh admin@db-2 "cat > /etc/cron.d/vacuum << 'CRON'
+0 3 * * * postgres psql -c 'VACUUM ANALYZE' >> \\$HOME/vacuum.log 2>&1
+CRON"
+"""
+
+# --- the intended bodies (SPEC §4), by hand -----------------------------------------------
+# seed000: double-quoted layer, nothing escaped in the body: `$1`, `$2` stay, and each
+# backslash-newline stays a backslash-newline.
+SEED000_INTENDED = (
+    b"#!/bin/bash\n"
+    b"export LD_LIBRARY_PATH=/usr/local/cuda/lib64\n"
+    b"export CUDA_VISIBLE_DEVICES=$1\n"
+    b"exec /workspace/dflash/venv/bin/python3 -m sglang.launch_server \\\n"
+    b"  --model-path /workspace/dflash/models/Qwen3.6-27B \\\n"
+    b"  --mem-fraction-static 0.92 \\\n"
+    b"  --port $2\n"
+)
+# seed003: single-quoted layer: the value the remote shell receives.
+SEED003_INTENDED = (
+    b"#!/bin/bash\n"
+    b"python3 -m sglang.launch_server --model-path /models/GLM-5-NVFP4 --tp 8"
+    b" --attention-backend cutlass_mla\n"
+)
+# push_env: `$SECRET_KEY` unescaped in a quoted-delimiter heredoc: literal.
+PUSH_ENV_INTENDED = b"DATABASE_URL=postgres://app@db/app\nSECRET_KEY=$SECRET_KEY\n"
+# write_cron: `\$HOME` -> `$HOME`; the single quotes are plain characters in "...".
+WRITE_CRON_INTENDED = b"0 3 * * * postgres psql -c 'VACUUM ANALYZE' >> $HOME/vacuum.log 2>&1\n"
+
+# What the ORIGINAL seed000 really delivers (no arguments): `$1`/`$2` expanded locally to
+# nothing, and every backslash-newline deleted by the local shell inside the double quotes.
+SEED000_ORIGINAL_DELIVERS = (
+    b"#!/bin/bash\n"
+    b"export LD_LIBRARY_PATH=/usr/local/cuda/lib64\n"
+    b"export CUDA_VISIBLE_DEVICES=\n"
+    b"exec /workspace/dflash/venv/bin/python3 -m sglang.launch_server"
+    b"   --model-path /workspace/dflash/models/Qwen3.6-27B"
+    b"   --mem-fraction-static 0.92"
+    b"   --port \n"
+)
+
+PGREP = "pgrep -af sglang"
+PKILL0 = "pkill -0 -f sglang"  # signal 0: checks, sends nothing
+
+
+@dataclass(frozen=True)
+class Adapted:
+    name: str
+    text: str
+    remote: Path  # the file the heredoc writes on the "remote" side
+    intended: bytes
+    dirs: tuple[Path, ...]  # remote directories that exist before the run
+    stdout: Callable[[str], bool]  # what the fixed script prints
+
+    def prepare(self) -> None:
+        for d in self.dirs:
+            d.mkdir(parents=True, exist_ok=True)
+
+
+def replace_all(text: str, old: str, new: str, count: int) -> str:
+    assert text.count(old) == count, (old, text)
+    return text.replace(old, new)
+
+
+def last_line_is(expected: str) -> Callable[[str], bool]:
+    return lambda out: out.splitlines()[-1:] == [expected]
+
+
+def adapt(name: str, root: Path, user: str, standin: str = PGREP) -> Adapted:
+    """The case `name` with its remote paths under `root` (see the module doc)."""
+    if name == "seed000":
+        text = replace_all(SEED000, "pkill -9 -f sglang", standin, 1)
+        text = replace_all(text, "cat > /workspace/", f"cat > {root}/workspace/", 1)
+        text = replace_all(text, "chmod +x /workspace/", f"chmod +x {root}/workspace/", 1)
+        scripts = root / "workspace/dflash/scripts"
+        return Adapted(name, text, scripts / "launch_mtp.sh", SEED000_INTENDED, (scripts,),
+                       last_line_is("ok"))
+    if name == "seed003":
+        text = replace_all(SEED003, "pkill -f sglang", standin, 1)
+        text = replace_all(text, "> /tmp/server", f"> {root}/tmp/server", 1)
+        text = replace_all(text, " /root/", f" {root}/root/", 3)
+        return Adapted(name, text, root / "root/run_tp8_cutlass_mla.sh", SEED003_INTENDED,
+                       (root / "root", root / "tmp"),
+                       lambda out: re.search(r"^Launched PID: \d+$", out, re.M) is not None)
+    if name == "push_env":
+        text = replace_all(PUSH_ENV, "app@web-4", f"{user}@web-4", 1)
+        text = replace_all(text, "cat > /srv/", f"cat > {root}/srv/", 1)
+        return Adapted(name, text, root / "srv/app/.env", PUSH_ENV_INTENDED,
+                       (root / "srv/app",), lambda out: out == "")
+    if name == "write_cron":
+        text = replace_all(WRITE_CRON, "admin@db-2", f"{user}@db-2", 1)
+        text = replace_all(text, "cat > /etc/", f"cat > {root}/etc/", 1)
+        return Adapted(name, text, root / "etc/cron.d/vacuum", WRITE_CRON_INTENDED,
+                       (root / "etc/cron.d",), lambda out: out == "")
+    raise AssertionError(name)
+
+
+CASES = ("seed000", "seed003", "push_env", "write_cron")
+
+
+def checked_root(tmp_path: Path) -> Path:
+    # The paths end up in command lines that pgrep searches, in quoted strings, and in
+    # scp's `host:PATH` (the scp strategy only takes plain paths).
+    assert "sglang" not in str(tmp_path) and not set("'\"$\\ `") & set(str(tmp_path))
+    return tmp_path
+
+
+def heredoc_lint(*args: str, cwd: Path | None = None,
+                 prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """The real command line (`python -m heredoc_lint`), never through a shell."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env.pop("NO_COLOR", None)
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "heredoc_lint", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def my_remote_shell_lines(pgrep_output: str, root: Path) -> list[str]:
+    """`pgrep -af` lines of the remote login shell (`bash -c <the string>`) of this test.
+
+    Client and server share this host, so pgrep also lists the local ssh client (its argv
+    holds the same string), and possibly processes of other test runs: only lines of a
+    `sh -c pgrep ...` shell whose string is this test's (it names `root`, or it is the
+    `PRE` string `... sleep 2` that the scp strategy splits off) count.
+    """
+    return [
+        line for line in pgrep_output.splitlines()
+        if re.match(r"^\d+ \S*sh -c (?:pgrep|pkill) ", line)
+        and (str(root) in line or line.endswith("; sleep 2"))
+    ]
+
+
+def remote_mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def check_strategy_shape(strategy: str, script: Path, fixed: str, case: Adapted) -> None:
+    """What each strategy's rewrite looks like (SPEC §4)."""
+    if strategy == "base64":
+        assert re.search(r"printf %s '?[A-Za-z0-9+/=]*'? \| base64 -d > ", fixed), fixed
+        assert "<<" not in fixed, fixed
+        assert not (script.parent / f"{script.name}.d").exists()
+    elif strategy == "scp":
+        local = f"{script.name}.d/{case.remote.name}"
+        assert "scp " in fixed and f'"$(dirname "$0")/{local}" ' in fixed, fixed
+        assert f":{case.remote}" in fixed, fixed
+        assert "<<" not in fixed, fixed
+        # The body is written beside the script, exactly.
+        assert (script.parent / local).read_bytes() == case.intended
+    else:
+        assert re.search(r"""["'] <<'EOF(?:_\d+)?'\n""", fixed), fixed
+        assert not (script.parent / f"{script.name}.d").exists()
+
+
+# --- the originals, run once per case -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OriginalRun:
+    content: bytes
+    mode: int
+    proc: subprocess.CompletedProcess[str]
+    root: Path
+
+
+@pytest.fixture(scope="module")
+def original_runs(
+    sshd: SshServer, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str], OriginalRun]:
+    cache: dict[str, OriginalRun] = {}
+
+    def get(name: str) -> OriginalRun:
+        if name not in cache:
+            root = checked_root(tmp_path_factory.mktemp(f"orig_{name}"))
+            case = adapt(name, root / "remote", sshd.user)
+            case.prepare()
+            script = root / f"{name}.sh"
+            script.write_text(case.text)
+            proc = run_local(script, sshd)
+            assert proc.returncode == 0, proc.stderr
+            cache[name] = OriginalRun(case.remote.read_bytes(), remote_mode(case.remote),
+                                      proc, root)
+        return cache[name]
+
+    return get
+
+
+# --- 1. every fixable case x strategy, through sshd ---------------------------------------
+
+# (case, strategy, stand-in for pkill): all that must be fixed and delivered exactly.
+MATRIX = [
+    *[(c, s, PGREP) for c in CASES for s in ("base64", "scp")],
+    ("push_env", "stdin", PGREP),
+    ("write_cron", "stdin", PGREP),
+    # With `pgrep` the stdin strategy declines the seeds (a bug, see below); `pkill -0`
+    # is a pkill, which it knows never reads stdin.
+    ("seed000", "stdin", PKILL0),
+    ("seed003", "stdin", PKILL0),
+]
+
+
+@pytest.mark.parametrize(("name", "strategy", "standin"), MATRIX,
+                         ids=[f"{c}-{s}-{p.split()[0]}" for c, s, p in MATRIX])
+def test_fixed_case_delivers_intended_body(
+    sshd: SshServer,
+    tmp_path: Path,
+    original_runs: Callable[[str], OriginalRun],
+    name: str,
+    strategy: str,
+    standin: str,
+) -> None:
+    root = checked_root(tmp_path)
+    case = adapt(name, root / "remote", sshd.user, standin)
+    case.prepare()
+    local = root / "local"
+    local.mkdir()
+    script = local / f"{name}.sh"
+    script.write_text(case.text)
+
+    lint = heredoc_lint("--fix", "--fix-strategy", strategy, str(script), cwd=local)
+
+    assert lint.returncode == 0, lint.stdout + lint.stderr  # nothing left
+    fixed = script.read_text()
+    assert fixed != case.text
+    check_strategy_shape(strategy, script, fixed, case)
+
+    proc = run_local(script, sshd)
+
+    assert proc.returncode == 0, (proc.stdout, proc.stderr, fixed)
+    assert case.remote.read_bytes() == case.intended, fixed
+    assert case.stdout(proc.stdout), (proc.stdout, fixed)
+    # pkill/pgrep no longer matches the remote shell that runs it.
+    assert my_remote_shell_lines(proc.stdout, root) == [], (proc.stdout, fixed)
+    # The file mode is what the original command gives it (`cat >` then `chmod +x`).
+    original = original_runs(name)
+    assert remote_mode(case.remote) == original.mode
+
+
+def test_original_seed000_delivers_something_else(
+    sshd: SshServer, original_runs: Callable[[str], OriginalRun]
+) -> None:
+    original = original_runs("seed000")
+    assert original.content == SEED000_ORIGINAL_DELIVERS
+    assert original.content != SEED000_INTENDED
+    assert b"export CUDA_VISIBLE_DEVICES=\n" in original.content  # `$1` was empty
+    assert original.content.count(b"\n") == 4 and b"\\" not in original.content  # joined
+    assert original.proc.stdout.endswith("ok\n")
+    # and pgrep -f lists the remote shell running it: pkill -9 would have killed it.
+    [line] = my_remote_shell_lines(original.proc.stdout, original.root)
+    assert "pgrep -af sglang 2>/dev/null; sleep 2; cat > " in line
+
+
+def test_originals_that_work_deliver_the_same_as_the_fix(
+    sshd: SshServer, original_runs: Callable[[str], OriginalRun]
+) -> None:
+    """seed003 (single quotes) and write_cron (`\\$HOME`) already deliver the intended body:
+    the fix must keep that. push_env's original expands `$SECRET_KEY` locally."""
+    assert original_runs("seed003").content == SEED003_INTENDED
+    assert original_runs("write_cron").content == WRITE_CRON_INTENDED
+    secret = os.environ.get("SECRET_KEY", "").encode()
+    assert original_runs("push_env").content == (
+        b"DATABASE_URL=postgres://app@db/app\nSECRET_KEY=" + secret + b"\n"
+    )
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: the stdin strategy treats `pgrep` as a command that may read stdin (it is missing "
+    "from _NO_STDIN in fixes/remote_heredoc.py), so it declines; and because HL103's "
+    "bracket fix waits for HL101's fix to take the `sglang` heredoc body out of the string, "
+    "the pgrep self-match is left unfixed too: nothing at all is fixed."))
+@pytest.mark.parametrize("name", ["seed000", "seed003"])
+def test_stdin_fixes_seeds_with_pgrep_standin(sshd: SshServer, tmp_path: Path, name: str) -> None:
+    root = checked_root(tmp_path)
+    case = adapt(name, root / "remote", sshd.user, PGREP)
+    case.prepare()
+    script = root / f"{name}.sh"
+    script.write_text(case.text)
+
+    lint = heredoc_lint("--fix", "--fix-strategy", "stdin", str(script), cwd=root)
+
+    fixed = script.read_text()
+    assert lint.returncode == 0 and fixed != case.text, lint.stdout + lint.stderr
+    proc = run_local(script, sshd)
+    assert case.remote.read_bytes() == case.intended
+    assert my_remote_shell_lines(proc.stdout, root) == []
+
+
+# --- scp carries the ssh options -----------------------------------------------------------
+
+OPTIONS_CASE = """\
+#!/bin/bash
+ssh -p 2222 -i {key} -o BatchMode=yes {user}@deploy-host "mkdir -p {remote} && cat > {remote}/app.conf << 'EOF'
+listen=\\"0.0.0.0:\\$PORT\\" user=$1 it's
+path=\\\\srv\\\\app \\`date\\` \\
+EOF
+echo copied"
+"""  # noqa: E501
+# `\"`->`"`, `\$`->`$`, `\\`->`\`, `` \` ``->`` ` ``; `$1` and the backslash-newline stay.
+OPTIONS_INTENDED = b"listen=\"0.0.0.0:$PORT\" user=$1 it's\npath=\\srv\\app `date` \\\n"
+
+
+def logging_server(sshd: SshServer, directory: Path) -> SshServer:
+    """The same server, with `ssh`/`scp` wrappers that log their argv (NUL-separated)."""
+    directory.mkdir()
+    for tool in ("ssh", "scp"):
+        wrapper = directory / tool
+        wrapper.write_text(
+            "#!/bin/sh\n"
+            f"printf '%s\\0' \"$@\" >> {shlex.quote(str(directory / tool))}.log\n"
+            f"printf '\\n' >> {shlex.quote(str(directory / tool))}.log\n"
+            f"exec {shlex.quote(str(sshd.bin_dir / tool))} \"$@\"\n"
+        )
+        wrapper.chmod(0o755)
+    return dataclasses.replace(sshd, bin_dir=directory)
+
+
+def logged_argvs(directory: Path, tool: str) -> list[list[str]]:
+    log = directory / f"{tool}.log"
+    if not log.exists():
+        return []
+    # Each call is its arguments, each followed by NUL, then a newline.
+    return [entry.split("\0") for entry in log.read_text().split("\0\n")[:-1]]
+
+
+def test_scp_carries_port_identity_and_options(sshd: SshServer, tmp_path: Path) -> None:
+    root = checked_root(tmp_path)
+    remote = root / "remote/opts"
+    text = OPTIONS_CASE.format(key=sshd.key, user=sshd.user, remote=remote)
+    local = root / "local"
+    local.mkdir()
+    script = local / "deploy.sh"
+    script.write_text(text)
+
+    lint = heredoc_lint("--fix", "--fix-strategy", "scp", str(script), cwd=local)
+
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    fixed = script.read_text()
+    assert f"scp -P 2222 -i {sshd.key} -o BatchMode=yes " in fixed, fixed
+    assert (local / "deploy.sh.d/app.conf").read_bytes() == OPTIONS_INTENDED
+
+    logs = root / "logbin"
+    proc = run_local(script, logging_server(sshd, logs))
+
+    assert proc.returncode == 0, (proc.stderr, fixed)
+    assert proc.stdout == "copied\n"
+    assert (remote / "app.conf").read_bytes() == OPTIONS_INTENDED
+    [scp_argv] = logged_argvs(logs, "scp")
+    assert scp_argv == [
+        "-P", "2222", "-i", str(sshd.key), "-o", "BatchMode=yes",
+        str(local / "deploy.sh.d/app.conf"), f"{sshd.user}@deploy-host:{remote}/app.conf",
+    ]
+    ssh_argvs = logged_argvs(logs, "ssh")
+    assert [a[:6] for a in ssh_argvs] == [
+        ["-p", "2222", "-i", str(sshd.key), "-o", "BatchMode=yes"]
+    ] * 2, ssh_argvs
+    assert [a[6:] for a in ssh_argvs] == [
+        [f"{sshd.user}@deploy-host", f"mkdir -p {remote}"],
+        [f"{sshd.user}@deploy-host", "echo copied"],
+    ]
+
+
+# --- the scp path is relative to the script, not to the working directory ------------------
+
+CWD_CASE = """\
+#!/bin/bash
+ssh {user}@cwd-host "cat > {remote} << 'EOF'
+from \\"elsewhere\\": \\$0 $1
+EOF
+echo done"
+"""
+CWD_INTENDED = b'from "elsewhere": $0 $1\n'
+
+
+@pytest.mark.parametrize("how", ["absolute-from-root-dir", "relative-from-parent",
+                                 "dot-slash-from-own-dir"])
+def test_scp_fixed_script_runs_from_another_directory(
+    sshd: SshServer, tmp_path: Path, how: str
+) -> None:
+    root = checked_root(tmp_path)
+    remote = root / "remote" / "out.txt"
+    remote.parent.mkdir()
+    scripts = root / "project" / "my scripts"  # a space in the directory name
+    scripts.mkdir(parents=True)
+    script = scripts / "push it.sh"
+    script.write_text(CWD_CASE.format(user=sshd.user, remote=remote))
+
+    lint = heredoc_lint("--fix", "--fix-strategy", "scp", str(script), cwd=root)
+
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert '"$(dirname "$0")/push it.sh.d/out.txt"' in script.read_text()
+    elsewhere = root / "elsewhere"
+    elsewhere.mkdir()
+    if how == "absolute-from-root-dir":
+        proc = run_local(script, sshd, cwd="/")
+    elif how == "relative-from-parent":
+        proc = run_local(Path("my scripts/push it.sh"), sshd, cwd=scripts.parent)
+    else:
+        proc = run_local(Path("./push it.sh"), sshd, cwd=scripts)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "done\n"
+    assert remote.read_bytes() == CWD_INTENDED
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: scp strategy puts the script's file name unquoted inside "
+    "\"$(dirname \"$0\")/NAME.d/...\": a `$` in the name is expanded, so scp looks for "
+    "the wrong local file"))
+def test_scp_local_path_with_dollar_in_script_name(sshd: SshServer, tmp_path: Path) -> None:
+    root = checked_root(tmp_path)
+    remote = root / "remote" / "out.txt"
+    remote.parent.mkdir()
+    script = root / "deploy$HOME.sh"
+    script.write_text(CWD_CASE.format(user=sshd.user, remote=remote))
+
+    lint = heredoc_lint("--fix", "--fix-strategy", "scp", str(script), cwd=root)
+
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    proc = run_local(script, sshd)
+    assert remote.read_bytes() == CWD_INTENDED, proc.stderr
+
+
+# --- the fix keeps what happens after a failing command -----------------------------------
+
+AND_CASE = """\
+#!/bin/bash
+ssh {user}@and-host "test -d {root}/missing && cat > {root}/remote/f << 'EOF'
+body
+EOF
+echo post-ran"
+"""
+
+
+@pytest.mark.parametrize("strategy", [
+    "base64",
+    pytest.param("scp", marks=pytest.mark.xfail(strict=True, reason=(
+        "BUG: scp strategy joins the commands after the heredoc with `&&` when the ones "
+        "before were joined with `&&`: `ssh h \"A && cat > P << 'EOF' ... EOF\\nC\"` "
+        "becomes `ssh h \"A\" && scp ... && ssh h \"C\"`, so C no longer runs when A "
+        "fails (bash runs it: it follows a newline)"))),
+    "stdin",
+])
+def test_fix_keeps_list_semantics(sshd: SshServer, tmp_path: Path, strategy: str) -> None:
+    root = checked_root(tmp_path)
+    (root / "remote").mkdir()
+    text = AND_CASE.format(user=sshd.user, root=root)
+    original = run_local(text, sshd)
+    assert original.returncode == 0 and original.stdout == "post-ran\n", original
+    script = root / "and.sh"
+    script.write_text(text)
+
+    lint = heredoc_lint("--fix", "--fix-strategy", strategy, str(script), cwd=root)
+
+    assert script.read_text() != text, lint.stdout + lint.stderr
+    proc = run_local(script, sshd)
+    assert (proc.stdout, proc.returncode) == (original.stdout, original.returncode)
+    assert not (root / "remote/f").exists()
