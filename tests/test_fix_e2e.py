@@ -495,7 +495,7 @@ def test_scp_local_path_with_dollar_in_script_name(sshd: SshServer, tmp_path: Pa
 
     assert lint.returncode == 0, lint.stdout + lint.stderr
     proc = run_local(script, sshd)
-    assert remote.read_bytes() == CWD_INTENDED, proc.stderr
+    assert remote.exists() and remote.read_bytes() == CWD_INTENDED, (proc.stderr, script.read_text())
 
 
 # --- the fix keeps what happens after a failing command -----------------------------------

@@ -1,10 +1,485 @@
-"""`heredoc-lint hook AGENT` (placeholder)."""
+"""`heredoc-lint hook AGENT`: a pre-execution gate for the shell commands of coding agents.
+
+The agent runs this before each shell command, with the tool call as JSON on stdin.
+When the command has an error-severity finding, the hook answers "deny" in the agent's
+own format, naming the findings and the fixed command; otherwise it lets the command run.
+
+Exit status: always 0 once the arguments are understood, also on bad input and on
+internal errors (then the command is allowed and one line goes to stderr). Claude Code
+and Codex read exit 2 as "block", and an interpreter or library failure that exited 2
+would block every command the agent tries; a gate that cannot check must fail open.
+A usage error (unknown agent or option) exits 1: a non-blocking hook error that the agent
+shows to the user, so a misconfigured hook is noticed without stopping the agent.
+
+Start-up latency counts (it runs before every command): only json, os and sys are
+imported up front; argparse and the engine are imported once there is something to do.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from heredoc_lint.agents.commands import command_text
+
+if TYPE_CHECKING:
+    import argparse
+
+    from heredoc_lint.model import Finding
+
+AGENTS = ("claude", "codex", "gemini", "cursor")
+WARNING_MODES = ("ignore", "context", "deny")
+DEFAULT_TIMEOUT = 10.0  # seconds for checking and fixing, then fail open
+MAX_LISTED = 20  # findings listed in a reason; the rest are counted
+MAX_FIXED = 20_000  # characters of a fixed command shown in a reason
+
+# Tool names whose input is a shell command, per agent.
+CLAUDE_TOOLS = frozenset({"Bash"})
+CODEX_TOOLS = frozenset(
+    {"Bash", "shell", "shell_command", "exec_command", "local_shell", "container.exec"}
+)
+GEMINI_TOOLS = frozenset({"run_shell_command"})
+CURSOR_TOOLS = frozenset({"Shell"})
+
+Json = dict[str, Any]
+
+
+class UsageError(Exception):
+    """A bad command line: exit 1 (non-blocking) with one line."""
+
+
+class InputError(Exception):
+    """Hook input that is not what the agent documents: allow, with a note."""
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class HookOptions:
+    agent: str
+    warnings: str = "ignore"
+    select: frozenset[str] | None = None
+    ignore: frozenset[str] = frozenset()
+    fix_strategy: str = "base64"
+    timeout: float = DEFAULT_TIMEOUT
+    fix: bool = True
+    verbose: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the hook decided; `render` turns it into the agent's JSON."""
+
+    decision: str  # "allow", "context" (allow, with a message for the agent), "deny"
+    reason: str = ""  # the full text for the agent
+    summary: str = ""  # one line for the user
+    notes: tuple[str, ...] = field(default=())  # one-line stderr notes
+
+
+# --- reading the agents' input --------------------------------------------------------
+
+
+def _tool_command(payload: Json, tools: frozenset[str], events: frozenset[str]) -> str | None:
+    """The command of a `tool_name`/`tool_input` payload, or None when not a shell call."""
+    event = payload.get("hook_event_name")
+    if event is not None and event not in events:
+        return None
+    if payload.get("tool_name") not in tools:
+        return None
+    tool_input = payload.get("tool_input")
+    if isinstance(tool_input, str):  # some agents send the arguments still encoded
+        try:
+            tool_input = json.loads(tool_input)
+        except ValueError:
+            raise InputError("tool_input is a string that is not JSON") from None
+    if not isinstance(tool_input, dict):
+        raise InputError("tool_input is missing or not an object")
+    value = tool_input.get("command")
+    if value is None:
+        value = tool_input.get("cmd")  # Codex exec_command
+    if value is None:
+        raise InputError("tool_input has no command")
+    text = command_text(value)
+    if text is None:
+        raise InputError("tool_input.command is neither a string nor an argv list")
+    return text
+
+
+def command_of(agent: str, payload: object) -> str | None:
+    """The shell command an agent is about to run, or None when the call is not one."""
+    if not isinstance(payload, dict):
+        raise InputError("hook input is not a JSON object")
+    if agent == "claude":
+        return _tool_command(payload, CLAUDE_TOOLS, frozenset({"PreToolUse"}))
+    if agent == "codex":
+        return _tool_command(payload, CODEX_TOOLS, frozenset({"PreToolUse"}))
+    if agent == "gemini":
+        return _tool_command(payload, GEMINI_TOOLS, frozenset({"BeforeTool"}))
+    # cursor: beforeShellExecution has the command at the top level; the generic
+    # preToolUse event has tool_name "Shell" and tool_input.command.
+    event = payload.get("hook_event_name")
+    if event == "preToolUse":
+        return _tool_command(payload, CURSOR_TOOLS, frozenset({"preToolUse"}))
+    if event is not None and event != "beforeShellExecution":
+        return None
+    if "command" not in payload:
+        raise InputError("no command in the beforeShellExecution input")
+    text = command_text(payload["command"])
+    if text is None:
+        raise InputError("command is neither a string nor an argv list")
+    return text
+
+
+# --- writing the agents' output -------------------------------------------------------
+
+
+def render(agent: str, verdict: Verdict) -> Json | None:
+    """The JSON to print for `verdict`, or None to print nothing (allow by silence)."""
+    if agent in ("claude", "codex"):
+        # Codex rejects unknown fields and `permissionDecision: "allow"` without
+        # `updatedInput`; both accept this shape, and silence for allow.
+        if verdict.decision == "deny":
+            return {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": verdict.reason,
+                }
+            }
+        if verdict.decision == "context":
+            return {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "additionalContext": verdict.reason,
+                }
+            }
+        return None
+    if agent == "gemini":
+        if verdict.decision == "deny":
+            return {"decision": "deny", "reason": verdict.reason}
+        if verdict.decision == "context":
+            # BeforeTool has no channel to the model for an allowed call: tell the user.
+            return {"systemMessage": verdict.reason}
+        return None
+    # cursor: blank stdout is not valid output (cursor-agent then fails closed), so
+    # every answer, allow included, is a permission object.
+    if verdict.decision == "deny":
+        return {
+            "permission": "deny",
+            "user_message": verdict.summary,
+            "agent_message": verdict.reason,
+        }
+    if verdict.decision == "context":
+        return {"permission": "allow", "agent_message": verdict.reason}
+    return {"permission": "allow"}
+
+
+# --- checking -------------------------------------------------------------------------
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def _listing(command: str, findings: Sequence[Finding]) -> list[str]:
+    lines = []
+    for finding in findings[:MAX_LISTED]:
+        line, column = _position(command, finding.start)
+        lines.append(
+            f"- {line}:{column} {finding.code} [{finding.severity.value}] {finding.message}"
+        )
+    if len(findings) > MAX_LISTED:
+        lines.append(f"- ... and {len(findings) - MAX_LISTED} more")
+    return lines
+
+
+def _codes(findings: Sequence[Finding]) -> str:
+    return ", ".join(dict.fromkeys(f.code for f in findings))
+
+
+@dataclass
+class _Clock:
+    """A deadline enforced with SIGALRM where there is one (the main thread on POSIX)."""
+
+    seconds: float
+    armed: bool = False
+
+    def __enter__(self) -> _Clock:
+        import signal
+
+        if self.seconds > 0 and hasattr(signal, "setitimer"):
+
+            def expire(signum: int, frame: object) -> None:
+                raise _Timeout
+
+            try:
+                signal.signal(signal.SIGALRM, expire)
+                signal.setitimer(signal.ITIMER_REAL, self.seconds)
+                self.armed = True
+            except ValueError:  # not the main thread
+                pass
+        return self
+
+    def remaining(self) -> float:
+        import signal
+
+        if not self.armed:
+            return self.seconds
+        return signal.getitimer(signal.ITIMER_REAL)[0]
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def _fixed_command(command: str, options: HookOptions) -> tuple[str | None, list[Finding]]:
+    """The command with every safe fix applied, and the findings left in it."""
+    from heredoc_lint.engine import Settings, fix_kind
+    from heredoc_lint.model import Severity
+
+    settings = Settings(
+        select=options.select, ignore=options.ignore, fix_strategy=options.fix_strategy
+    )
+    outcome = fix_kind(command, "command", settings=settings)
+    if outcome.error or outcome.text == command or outcome.new_files:
+        return None, []
+    left = [f for f in outcome.remaining if f.severity is not Severity.INFO]
+    return outcome.text, left
+
+
+def decide(command: str, options: HookOptions) -> Verdict:
+    """Check `command` and say what the agent should do with it."""
+    if not command.strip():
+        return Verdict("allow")
+    from heredoc_lint.engine import Settings, check_text
+    from heredoc_lint.model import Severity
+
+    settings = Settings(
+        select=options.select, ignore=options.ignore, fix_strategy=options.fix_strategy
+    )
+    shown: list[Finding] = []
+    decision = "allow"
+    fixed: str | None = None
+    left: list[Finding] = []
+    fix_note = ""
+    checked = False
+    try:
+        with _Clock(options.timeout):
+            findings = check_text(command, "command", settings=settings)
+            shown = [f for f in findings if f.severity.rank >= Severity.WARNING.rank]
+            errors = [f for f in shown if f.severity is Severity.ERROR]
+            warnings = [f for f in shown if f.severity is Severity.WARNING]
+            if errors or (warnings and options.warnings == "deny"):
+                decision = "deny"
+            elif warnings and options.warnings == "context":
+                decision = "context"
+            checked = True
+            if decision != "allow" and options.fix and any(f.fix is not None for f in shown):
+                fixed, left = _fixed_command(command, options)
+    except _Timeout:
+        if not checked:
+            return Verdict(
+                "allow",
+                notes=(
+                    f"heredoc-lint: hook: checking took longer than {options.timeout:g} s; "
+                    "the command was allowed unchecked",
+                ),
+            )
+        fixed, left = None, []
+        fix_note = f"(No fixed command: computing it took longer than {options.timeout:g} s.)"
+    if decision == "allow":
+        return Verdict("allow")
+
+    count = len(shown)
+    plural = "s" if count != 1 else ""
+    if decision == "deny":
+        head = (
+            f"heredoc-lint blocked this command: {count} shell-quoting finding{plural} "
+            f"({_codes(shown)}) that make it fail or do something other than intended."
+        )
+    else:
+        head = f"heredoc-lint allowed this command, with {count} warning{plural} ({_codes(shown)}):"
+    lines = [head, *_listing(command, shown)]
+    if fixed is not None:
+        still = [f for f in left if f.severity is Severity.ERROR]
+        if len(fixed) > MAX_FIXED:
+            lines.append(
+                f"A fixed command exists but is {len(fixed)} characters long, too long to "
+                "show; rewrite the command (for example send file contents as base64 or "
+                "with scp instead of a heredoc inside the remote command string)."
+            )
+        else:
+            label = (
+                f"Partly fixed command (still has {_codes(still)}):"
+                if still
+                else "Fixed command (heredoc-lint's safe fixes applied); run this instead:"
+            )
+            how = dict.fromkeys(f.fix.message for f in shown if f.fix is not None)
+            lines += [label, fixed]
+            lines += [f"({message}.)" for message in list(how)[:3]]
+    elif fix_note:
+        lines.append(fix_note)
+    elif decision == "deny":
+        lines.append("No automatic fix; `heredoc-lint rule CODE` explains each rule.")
+    return Verdict(
+        decision,
+        reason="\n".join(lines),
+        summary=f"heredoc-lint blocked a shell command: {_codes(shown)}",
+    )
+
+
+# --- the command line -----------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:  # argparse would exit 2: that blocks
+            raise UsageError(message)
+
+    parser = Parser(
+        prog="heredoc-lint hook",
+        description=(
+            "Check the shell command of a coding agent's tool call (JSON on stdin) before "
+            "it runs; deny it when it has an error-severity finding. Always exits 0 "
+            "(1 on a usage error); never 2."
+        ),
+    )
+    parser.add_argument("agent", choices=AGENTS, help="whose hook protocol to speak")
+    parser.add_argument(
+        "--warnings",
+        choices=WARNING_MODES,
+        default="ignore",
+        help="what warning-severity findings do: nothing (default), go back to the agent "
+        "as context while the command runs, or deny the command like errors",
+    )
+    parser.add_argument("--select", help="comma-separated codes or prefixes to check")
+    parser.add_argument("--ignore", help="comma-separated codes or prefixes to skip")
+    parser.add_argument(
+        "--fix-strategy",
+        choices=("base64", "stdin"),
+        default="base64",
+        help="how the suggested fixed command rewrites remote heredocs (default base64)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds to spend before allowing the command unchecked "
+        f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--no-fix", action="store_true", help="do not compute a fixed command for the reason"
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="print a traceback on internal errors"
+    )
+    return parser
+
+
+def _code_set(value: str | None) -> frozenset[str] | None:
+    if value is None:
+        return None
+    from heredoc_lint.rules import RULES
+
+    codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
+    for code in codes:
+        if not any(rule.code.startswith(code) for rule in RULES):
+            raise UsageError(f"unknown rule code or prefix `{code}`")
+    return codes
+
+
+def parse_options(argv: Sequence[str]) -> HookOptions:
+    args = _parser().parse_args(list(argv))
+    return HookOptions(
+        agent=args.agent,
+        warnings=args.warnings,
+        select=_code_set(args.select),
+        ignore=_code_set(args.ignore) or frozenset(),
+        fix_strategy=args.fix_strategy,
+        timeout=max(0.0, args.timeout),
+        fix=not args.no_fix,
+        verbose=args.verbose,
+    )
+
+
+def _write(agent: str, verdict: Verdict, out: Callable[[bytes], object]) -> None:
+    answer = render(agent, verdict)
+    if answer is not None:
+        # ASCII-only JSON: readable whatever encoding the agent's pipe assumes.
+        out((json.dumps(answer) + "\n").encode("ascii"))
+
+
+def _note(message: str) -> None:
+    first = " ".join(message.split())
+    sys.stderr.write(f"heredoc-lint: hook: {first}\n")
+    sys.stderr.flush()
+
+
+def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> None:
+    """Answer one hook call: `data` is the raw stdin, `out` writes stdout."""
+    try:
+        payload = json.loads(data)
+    except ValueError as error:
+        _note(f"input is not JSON ({error}); the command was allowed unchecked")
+        _write(options.agent, Verdict("allow"), out)
+        return
+    try:
+        command = command_of(options.agent, payload)
+    except InputError as error:
+        _note(f"{error}; the command was allowed unchecked")
+        _write(options.agent, Verdict("allow"), out)
+        return
+    if command is None:  # not a shell command: not ours to judge
+        _write(options.agent, Verdict("allow"), out)
+        return
+    verdict = decide(command, options)
+    for note in verdict.notes:
+        sys.stderr.write(note + "\n")
+    _write(options.agent, verdict, out)
 
 
 def main(argv: list[str]) -> int:
-    sys.stderr.write("heredoc-lint: hook: not implemented yet\n")
+    try:
+        options = parse_options(argv)
+    except UsageError as error:
+        sys.stderr.write(f"heredoc-lint: hook: {error}\n")
+        return 1
+    except SystemExit as stop:  # --help
+        return 0 if stop.code in (0, None) else 1
+    except Exception as error:  # e.g. the rules failed to import: still not 2
+        _note(f"internal error: {type(error).__name__}: {error}")
+        return 1
+    out = sys.stdout.buffer.write
+    try:
+        if sys.stdin is None or sys.stdin.isatty():
+            _note("reads the agent's hook JSON on stdin (see docs/agents.md)")
+            _write(options.agent, Verdict("allow"), out)
+            return 0
+        data = sys.stdin.buffer.read()
+        run(options, data, out)
+    except Exception as error:  # fail open: the agent runs the command unchecked
+        if options.verbose:
+            import traceback
+
+            traceback.print_exc()
+        _note(
+            f"internal error ({type(error).__name__}: {error}); the command was allowed unchecked"
+        )
+        with contextlib.suppress(Exception):
+            _write(options.agent, Verdict("allow"), out)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
     return 0

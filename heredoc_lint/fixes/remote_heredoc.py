@@ -12,7 +12,7 @@ import base64
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from heredoc_lint.edits import Quote, lift, quote_states
+from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix, NewFile
 from heredoc_lint.shell.heredoc import Heredoc
@@ -126,39 +126,9 @@ def base64_fix(site: HeredocSite) -> Fix | None:
 
 # Commands that never read stdin: safe to share the session's stdin with the body.
 _NO_STDIN = frozenset(
-    {
-        "cd",
-        "chmod",
-        "chown",
-        "chgrp",
-        "mkdir",
-        "rm",
-        "rmdir",
-        "mv",
-        "cp",
-        "ln",
-        "touch",
-        "echo",
-        "printf",
-        "sleep",
-        "true",
-        "false",
-        ":",
-        "test",
-        "[",
-        "pkill",
-        "kill",
-        "killall",
-        "exit",
-        "export",
-        "umask",
-        "systemctl",
-        "service",
-        "install",
-        "date",
-        "sync",
-        "ls",
-    }
+    "cd chmod chown chgrp mkdir rm rmdir mv cp ln touch echo printf sleep true false : test [ "
+    "pkill kill killall exit export umask systemctl service install date sync ls pgrep ps "
+    "nohup setsid disown wait hostname whoami id uname df du".split()
 )
 # Commands whose effect on the shell would be lost if the string were split in two.
 _STATEFUL = frozenset(
@@ -322,13 +292,17 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     assert ssh is not None and ssh.host_index is not None  # checked by _split
     host_word = ssh_command.words[ssh.host_index]
     host = parent.text[host_word.start : host_word.end]
-    scp = " ".join(["scp", *options, f'"$(dirname "$0")/{local}"', f"{user}{host}:{split.path}"])
+    quoted_local = encode(local, Quote.DOUBLE)
+    scp = " ".join(
+        ["scp", *options, f'"$(dirname "$0")/{quoted_local}"', f"{user}{host}:{split.path}"]
+    )
     pieces = []
     if pre:
         pieces += [f"{split.head} {pre}", "; " if split.join_before == ";" else " && "]
     pieces.append(scp)
     if post:
-        pieces += [" && " if split.join_before == "&&" else "; ", f"{split.head} {post}"]
+        # What follows the terminator line follows a newline: it runs whatever came before.
+        pieces += ["; ", f"{split.head} {post}"]
     line_start = parent.text.rfind("\n", 0, ssh_command.start) + 1
     last = ssh_command.words[-1]
     line_end = parent.text.find("\n", last.end)
