@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -10,7 +12,7 @@ from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules import Context, Rule, select_rules
+from heredoc_lint.rules import Context, Rule, select_rules, triggers
 
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
 
@@ -22,6 +24,11 @@ class Settings:
     fix_strategy: str = "base64"
     wrappers: Mapping[str, str] = field(default_factory=dict)
     warn_unused_suppressions: bool = False
+    prefilter: bool = True  # skip texts without any trigger of the selected rules
+
+    @property
+    def wrapper_names(self) -> frozenset[str]:
+        return frozenset(self.wrappers)
 
     def rules(self) -> tuple[Rule, ...]:
         return select_rules(self.select, self.ignore)
@@ -37,8 +44,35 @@ def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Fi
     return sorted(unique.values(), key=lambda f: (f.start, f.code, f.end))
 
 
-def _roots(kind: str, text: str, path: str | None) -> list[Layer]:
-    return [root_layer(f) for f in fragments(kind, text, path)]
+def _roots(
+    kind: str, text: str, path: str | None, needed: frozenset[str] | None = None
+) -> list[Layer]:
+    """The root layer of each fragment, skipping those that hold none of `needed`.
+
+    A fragment with run-time values (Python) is always kept: HL201 and HL202
+    look at the values themselves.
+    """
+    search = None if needed is None else trigger_pattern(needed).search
+    whole_text = kind in ("shell", "command")  # one fragment: the text itself
+    if whole_text and search is not None and not search(text):
+        return []
+    return [
+        root_layer(f)
+        for f in fragments(kind, text, path)
+        if search is None or f.interpolations or search(f.text)
+    ]
+
+
+@functools.lru_cache(maxsize=64)
+def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
+    """One regex for all triggers; command names only as whole words (`sh`, not `shift`)."""
+    words = sorted(t for t in needed if t.replace("-", "_").isidentifier())
+    others = sorted(t for t in needed if t not in words)
+    # A command name stands after a separator or a path, and before a blank or line end.
+    names = "|".join(map(re.escape, words))
+    parts = [rf"(?:^|(?<=[\s;&|(`/{{!\\\"']))(?:{names})(?=[\s\"']|$)"] if words else []
+    parts += [re.escape(t) for t in others]
+    return re.compile("|".join(parts) or "(?!)", re.MULTILINE)
 
 
 def check_text(
@@ -52,7 +86,8 @@ def check_text(
     rules = settings.rules()
     findings: list[Finding] = []
     try:
-        roots = _roots(kind, text, path)
+        needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
+        roots = _roots(kind, text, path, needed)
     except SourceError as error:
         return [
             Finding(

@@ -481,6 +481,9 @@ WRAPPERS: dict[str, Resolver] = {
     **{name: _prefix for name in _PREFIX_ARG_OPTIONS},
 }
 
+# Commands that start a layer themselves; the prefixes only look through to one of these.
+LAYER_COMMANDS = frozenset(name for name in WRAPPERS if name not in _PREFIX_ARG_OPTIONS)
+
 # What a user-configured wrapper may behave like (`wrappers = {myssh = "ssh"}`).
 WRAPPER_KINDS = {"ssh": _ssh, "shell": _shell, "eval": _eval, "prefix": _prefix}
 

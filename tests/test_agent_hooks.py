@@ -141,7 +141,7 @@ def deny_reason(agent: str, stdout: str) -> str:
     else:
         assert set(answer) == {"permission", "user_message", "agent_message"}
         assert answer["permission"] == "deny"
-        assert "HL103" in answer["user_message"]
+        assert answer["user_message"].startswith("heredoc-lint blocked a shell command: ")
         reason = answer["agent_message"]
     assert isinstance(reason, str) and reason.strip()
     return reason
@@ -215,6 +215,9 @@ def test_a_one_megabyte_command_is_checked(agent: str) -> None:
     assert result.stderr == ""
     reason = deny_reason(agent, result.stdout)
     assert "HL103" in reason and "HL102" in reason
+    # The fixed command is over 1 MB too: the reason shows its changes as a diff.
+    assert "as a unified diff of the command:\n--- command\n+++ fixed command\n" in reason
+    assert "| base64 -d > /workspace/dflash/scripts/launch_mtp.sh" in reason
     assert len(result.stdout) < hook.MAX_FIXED + 20_000  # the reason stays readable
 
 

@@ -26,6 +26,7 @@ connection (ControlMaster): every command is still its own session and its own r
 from __future__ import annotations
 
 import dataclasses
+import os
 import shlex
 import subprocess
 from collections import Counter
@@ -41,7 +42,9 @@ from sshd import SCP, SSH, SshServer, run_local
 from heredoc_lint.engine import check_shell
 from heredoc_lint.runner import Options, run
 
-MAX_EXAMPLES = 200
+# 200 per strategy. Every remote command is a real session whose login shell reads root's
+# ~/.bashrc, so this file takes a minute or two; HEREDOC_LINT_PROPERTY_EXAMPLES changes it.
+MAX_EXAMPLES = int(os.environ.get("HEREDOC_LINT_PROPERTY_EXAMPLES", "200"))
 WORKERS = 4
 FIXED_CODES = {"HL101", "HL102", "HL103"}
 
@@ -68,7 +71,7 @@ line = st.lists(piece, max_size=10).map("".join) | st.sampled_from(SPECIAL_LINES
 def bodies(draw: st.DrawFn) -> tuple[str, str, str]:
     """(heredoc delimiter, intended body, spelling)."""
     delimiter = draw(st.sampled_from(DELIMITERS))
-    lines = draw(st.lists(line.filter(lambda text: text != delimiter), max_size=7))
+    lines = draw(st.lists(line.filter(lambda text: text != delimiter), min_size=1, max_size=7))
     variant = draw(st.sampled_from(VARIANTS))
     return delimiter, "".join(text + "\n" for text in lines), variant
 
@@ -244,5 +247,5 @@ def test_random_bodies_survive_fix_over_real_ssh(
     assert not problems, f"{len(problems)} of {len(fixed)} failed:\n" + "\n".join(
         sorted(problems, key=len)[:3])
     assert len(fixed) >= MAX_EXAMPLES
-    assert len(declined) <= 5
+    assert len(declined) == (1 if strategy == "stdin" else 0)  # the explicit empty body
     assert set(variants) == set(VARIANTS)

@@ -102,6 +102,7 @@ NEGATIVES = [
     "ssh h cat log '| grep x'\n",
     "ssh h ./run '2>&1' '>/dev/null'\n",  # redirections passed on purpose
     "ssh h ./run '> \"my log\"'\n",
+    "ssh h nohup ./run '>' /dev/null '2>&1' '&'\n",
     "ssh h bash -c \"'echo a; echo b'\"\n",  # pre-quoted for the remote shell
     'ssh h echo "\'a b\'"\n',
     'ssh h "cd /tmp;" "ls -l"\n',  # shell text across words

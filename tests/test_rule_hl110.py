@@ -56,6 +56,7 @@ POSITIVES = [
     ("ssh h 'cd /srv && export X=1' && make\n", "&& make", "`cd`, `export`"),
     ('ssh h cd "$dir" && make\n', "&& make", "`cd`"),
     ("ssh h cd /x && { make; }\n", "&& {", "the next command"),
+    ("ssh h cd /x &&\n  make\n", "&&\n", "`cd`"),
     ("sudo -u deploy ssh h cd /srv && make\n", "&& make", "`cd`"),
     # nested layers: the operator inside a bash -c string, or inside an outer ssh string
     ("bash -c 'ssh h cd /x && make all'\n", "&& make all", "`cd`"),
@@ -104,6 +105,9 @@ NEGATIVES = [
     "ssh h 'cd /srv && make'\n",
     'ssh h "cd /x; make" && echo done\n',
     "ssh h cd /srv\nmake\n",  # a new line: not the `&&` trap
+    "ssh h cd /srv;\nmake\n",
+    "if ssh h cd /srv/app; then echo exists; fi\n",  # `;` of the if: a check
+    "while ! ssh h cd /srv; do sleep 1; done\n",
     "ssh h cd /srv || exit 1\n",  # a local fallback is meant to run locally
     "ssh h cd /srv || true\n",
     "ssh h cd /srv || { echo missing; exit 1; }\n",

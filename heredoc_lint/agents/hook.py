@@ -228,13 +228,6 @@ class _Clock:
                 pass
         return self
 
-    def remaining(self) -> float:
-        import signal
-
-        if not self.armed:
-            return self.seconds
-        return signal.getitimer(signal.ITIMER_REAL)[0]
-
     def __exit__(self, *exc: object) -> None:
         import signal
 
@@ -256,6 +249,20 @@ def _fixed_command(command: str, options: HookOptions) -> tuple[str | None, list
         return None, []
     left = [f for f in outcome.remaining if f.severity is not Severity.INFO]
     return outcome.text, left
+
+
+def _diff(command: str, fixed: str) -> str:
+    import difflib
+
+    return "".join(
+        difflib.unified_diff(
+            command.splitlines(keepends=True),
+            fixed.splitlines(keepends=True),
+            "command",
+            "fixed command",
+            n=1,
+        )
+    )
 
 
 def decide(command: str, options: HookOptions) -> Verdict:
@@ -313,7 +320,14 @@ def decide(command: str, options: HookOptions) -> Verdict:
     lines = [head, *_listing(command, shown)]
     if fixed is not None:
         still = [f for f in left if f.severity is Severity.ERROR]
-        if len(fixed) > MAX_FIXED:
+        diff = _diff(command, fixed) if len(fixed) > MAX_FIXED else ""
+        if diff and len(diff) <= MAX_FIXED:
+            lines += [
+                f"The fixed command is {len(fixed)} characters long; its changes "
+                "(heredoc-lint's safe fixes), as a unified diff of the command:",
+                diff.rstrip("\n"),
+            ]
+        elif diff:
             lines.append(
                 f"A fixed command exists but is {len(fixed)} characters long, too long to "
                 "show; rewrite the command (for example send file contents as base64 or "

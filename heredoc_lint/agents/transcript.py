@@ -118,8 +118,11 @@ def scan_paths(paths: Sequence[Path], checker: Checker) -> Scan:
             continue
         scan.files += 1
         if stats.bad_lines:
-            plural = "s" if stats.bad_lines != 1 else ""
-            scan.notes.append(f"{path}: skipped {stats.bad_lines} line{plural} that are not JSON")
+            n = stats.bad_lines
+            scan.notes.append(
+                f"{path}: skipped {n} line{'s' if n != 1 else ''} that "
+                f"{'are' if n != 1 else 'is'} not JSON"
+            )
     return scan
 
 

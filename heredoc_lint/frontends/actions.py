@@ -22,7 +22,6 @@ The runner runs the text as a file, `bash -e /home/runner/work/_temp/<id>.sh`
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -311,9 +310,7 @@ def _mapping(node: Any) -> dict[str, tuple[Any, Any]]:
     yaml = _yaml()
     if not isinstance(node, yaml.MappingNode):
         return {}
-    return {
-        k.value: (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value
-    }
+    return {k.value: (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value}
 
 
 def _scalar(node: Any) -> str | None:
@@ -411,19 +408,24 @@ def _decode(text: str, step: _Step) -> tuple[str, tuple[int, ...], Prefix | None
     return value, offsets, prefix, style
 
 
-_PLAIN_UNSAFE = re.compile(r": |:$| #|\t|^[-?:,\[\]{}#&*!|>'\"%@`]")
+_PLAIN_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 
 
-def _content_ok(style: str) -> Callable[[str], bool]:
-    def ok(content: str) -> bool:
-        if any(c in content for c in "\0\ufeff"):
+def _content_ok(text: str, style: str, scalar_start: int) -> Callable[[str, int, int], bool]:
+    """Whether content can stand in the scalar at the file span [a, b) as it is."""
+
+    def ok(content: str, a: int, b: int) -> bool:
+        if any(c in content for c in "\0\ufeff") or style == "?":
             return False
         if style == "|":
             return True
-        if "\n" in content or style == "?":
+        if "\n" in content:
             return False
         if style == "":
-            return _PLAIN_UNSAFE.search(content) is None
+            around = text[a - 1 : a] + content + text[b : b + 1]
+            if ": " in around or " #" in around or "\t" in content or around.endswith(":"):
+                return False
+            return not (a == scalar_start and content[:1] in _PLAIN_INDICATORS)
         if style == '"':
             return content.isprintable()
         return True
@@ -472,7 +474,7 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
                     script,
                     offsets,
                     prefix,
-                    _content_ok(style),
+                    _content_ok(text, style, step.run.start_mark.index),
                     protected,
                     _transform(style),
                 ),

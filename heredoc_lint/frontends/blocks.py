@@ -84,7 +84,7 @@ def block_encoder(
     text: str,
     offsets: Sequence[int],
     prefix: Prefix | None,
-    content_ok: Callable[[str], bool] = lambda content: True,
+    content_ok: Callable[[str, int, int], bool] = lambda content, a, b: True,
     protected: Sequence[str] = (),
     transform: Callable[[str], str] = lambda content: content,
 ) -> EditEncoder:
@@ -92,6 +92,7 @@ def block_encoder(
 
     `prefix` None: the text's lines are not contiguous in the file (prompts and
     output between them), so an edit may neither insert a newline nor span a gap.
+    `content_ok(content, a, b)` may refuse content for the file span [a, b).
     `protected`: strings that stand for something else in the file (a `${{ }}`
     placeholder): content holding one is refused.  `transform` re-encodes content
     for the file (doubling `'` in a YAML single-quoted scalar...).
@@ -102,7 +103,7 @@ def block_encoder(
             return None
         if not is_verbatim(file_text, text[start:end], offsets[start:end]):
             return None  # a placeholder or an escape: the file holds other characters
-        if any(p in content for p in protected) or not content_ok(content):
+        if any(p in content for p in protected):
             return None
         for k in range(start, end):
             # What the file holds between this character and the next one of the text.
@@ -115,6 +116,14 @@ def block_encoder(
                 return None  # an escape, a prompt or output lines: no exact edit
         a = offsets[start]
         b = offsets[end - 1] + 1 if end > start else a
+        if end > start and text[end - 1] == "\n" and end < len(text) and prefix is not None:
+            # Whole lines replaced: the next line's prefix goes too, and comes back below,
+            # so that the prefix before `a` is not doubled.
+            gap = file_text[b : offsets[end]]
+            if not gap.strip(prefix.gap_chars):
+                b = offsets[end]
+        if not content_ok(content, a, b):
+            return None
         if "\n" not in content:
             return Edit(a, b, transform(content))
         if prefix is None:

@@ -262,7 +262,7 @@ def _fragment(
     markers = block.markers
     prefix = None if console else Prefix(markers + indent, markers.rstrip(), " >")
 
-    def content_ok(content: str) -> bool:
+    def content_ok(content: str, a: int, b: int) -> bool:
         # An inserted line must not close the fence early.
         return not any(re.match(r"\s*(?:```|~~~)", line) for line in content.split("\n")[1:])
 

@@ -6,7 +6,7 @@ import importlib
 
 from heredoc_lint.rules.base import Context, Rule
 
-__all__ = ["RULES", "Context", "Rule", "rule_by_code", "select_rules"]
+__all__ = ["RULES", "Context", "Rule", "rule_by_code", "select_rules", "triggers"]
 
 _MODULES = (
     "hl001_parse_error",
@@ -30,6 +30,16 @@ _MODULES = (
 RULES: tuple[Rule, ...] = tuple(
     importlib.import_module(f"heredoc_lint.rules.{name}").RULE for name in _MODULES
 )
+
+
+def triggers(rules: tuple[Rule, ...], wrappers: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Substrings one of which a text must hold for any of `rules` to find something in it."""
+    from heredoc_lint.wrappers import LAYER_COMMANDS
+
+    found: set[str] = set()
+    for rule in rules:
+        found |= LAYER_COMMANDS | wrappers if rule.triggers is None else rule.triggers
+    return frozenset(found)
 
 
 def rule_by_code(code: str) -> Rule | None:

@@ -31,6 +31,9 @@ class Rule:
     doc: str  # the rule module's docstring, in ruff's sections
     check: Check
     fixable: bool = False
+    # Text without any of these cannot hold a finding of the rule, so it is never parsed
+    # for it. None: the rule needs a layer ≥ 1, so the names of the wrapper commands.
+    triggers: frozenset[str] | None = None
 
 
 def finding(

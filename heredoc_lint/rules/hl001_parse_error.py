@@ -23,6 +23,10 @@ running anything, the finding is only `info`: that region was not checked, but
 it is not broken. The same holds for a string built from values known only at
 run time (`eval "$1=..."`).
 
+A file that holds nothing for the other rules to check (no `ssh`, `bash`,
+`eval`, `pkill`, `sudo`, `scp`, `<<`...) is not parsed at all, so a syntax
+error there is left to ShellCheck.
+
 ## Fix safety
 No fix: only the author knows what was meant.
 """

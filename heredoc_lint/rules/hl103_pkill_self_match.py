@@ -348,4 +348,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
+    triggers=frozenset({"pkill", "pgrep"}),
 )

@@ -63,14 +63,27 @@ PIPE = "pipe"
 State = Mapping[int, str]
 _START: State = {0: SESSION, 1: SESSION, 2: SESSION}
 
-_COMPOUNDS = frozenset({"subshell", "compound_statement", "while_statement", "for_statement",
-                        "c_style_for_statement", "if_statement", "case_statement"})
-_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+_COMPOUNDS = frozenset(
+    {
+        "subshell",
+        "compound_statement",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "if_statement",
+        "case_statement",
+    }
+)
+# `$(a &)` waits on its own pipe; `$(( a & b ))` and `[[ ]]` hold no jobs.
+_OPAQUE = frozenset(
+    {"command_substitution", "process_substitution", "arithmetic_expansion", "test_command"}
+)
 _REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _JOB_CONTROL = frozenset({"wait", "fg"})
 
 
 # -- the redirections -------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Redir:
@@ -81,8 +94,7 @@ class Redir:
 
 def _from_redirects(redirects: Iterable[Redirect]) -> list[Redir]:
     ordered = sorted(redirects, key=lambda r: r.start)
-    return [Redir(r.op, r.fd, r.target.value if r.target is not None else None)
-            for r in ordered]
+    return [Redir(r.op, r.fd, r.target.value if r.target is not None else None) for r in ordered]
 
 
 def apply(state: State, redirects: Iterable[Redir]) -> dict[int, str]:
@@ -139,6 +151,7 @@ def missing(state: State, stdin: bool = True) -> str:
 
 # -- which layers are attached to an ssh session -----------------------------------------
 
+
 def _is_ssh(wrapper: str) -> bool:
     return wrapper == "ssh" or wrapper.endswith(" ssh")
 
@@ -177,6 +190,7 @@ def session_state(layer: Layer) -> dict[int, str] | None:
 
 
 # -- the shell structure ----------------------------------------------------------------
+
 
 @functools.cache
 def _language() -> object:
@@ -262,14 +276,17 @@ def _body(node: Node) -> Node | None:
 
 
 def _walk(node: Node) -> Iterator[Node]:
+    """The nodes under `node`, not entering substitutions or arithmetic (their `&` differ)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        if current.type not in _OPAQUE:
+            stack.extend(reversed(current.children))
 
 
 # -- the analysis of one background job ---------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Job:
@@ -360,10 +377,16 @@ class _Analysis:
                 return None
             anchor = (
                 (command.words[0].start, command.words[0].end)
-                if command.words else (command.start, command.end)
+                if command.words
+                else (command.start, command.end)
             )
-            return Job(Severity.WARNING, anchor, table, "background command",
-                       ((end, end, " " + missing(table)),))
+            return Job(
+                Severity.WARNING,
+                anchor,
+                table,
+                "background command",
+                ((end, end, " " + missing(table)),),
+            )
         if kind in ("list", "pipeline"):
             if not self.process_holds(statement, state):
                 return None
@@ -373,22 +396,38 @@ class _Analysis:
                 (end, end, "; } " + missing(state)),
             )
             if kind == "pipeline":
-                return Job(Severity.WARNING, self._word_anchor(statement), state,
-                           "background pipeline", group)
+                return Job(
+                    Severity.WARNING,
+                    self._word_anchor(statement),
+                    state,
+                    "background pipeline",
+                    group,
+                )
             last = self._last_element(statement)
             last_holds = last is not None and self.process_holds(last, state)
             if last_holds and last is not None:
-                return Job(Severity.WARNING, self._word_anchor(last), state,
-                           "background command", group)
-            return Job(Severity.INFO, self._word_anchor(statement), state,
-                       "background subshell that runs this list", group)
+                return Job(
+                    Severity.WARNING, self._word_anchor(last), state, "background command", group
+                )
+            return Job(
+                Severity.INFO,
+                self._word_anchor(statement),
+                state,
+                "background subshell that runs this list",
+                group,
+            )
         if kind in _COMPOUNDS:
             if not self.process_holds(node, state):
                 return None
             first = node.children[0] if node.children else node
             edits = ((end, end, " " + missing(state)),)
-            return Job(Severity.WARNING, (tree.start(first), tree.end(first)), state,
-                       "background " + ("subshell" if kind == "subshell" else "group"), edits)
+            return Job(
+                Severity.WARNING,
+                (tree.start(first), tree.end(first)),
+                state,
+                "background " + ("subshell" if kind == "subshell" else "group"),
+                edits,
+            )
         return None
 
     def _last_element(self, statement: Node) -> Node | None:
@@ -429,20 +468,12 @@ def _waited(script: Script, after: int) -> bool:
 
 def _candidates(tree: _Tree) -> Iterator[tuple[Node, int]]:
     """(statement, offset of its `&`) for each background job, outside substitutions."""
-    skip: set[int] = set()
     for node in _walk(tree.root):
-        if node.type in _SUBSTITUTIONS or node.type in ("arithmetic_expansion", "test_command"):
-            skip.update(range(tree.start(node), tree.end(node)))
-            continue
         if node.type != "&" or node.is_named:
             continue
         previous = node.prev_sibling
-        if previous is None or not previous.is_named:
-            continue
-        at = tree.start(node)
-        if at in skip:
-            continue
-        yield previous, at
+        if previous is not None and previous.is_named:
+            yield previous, tree.start(node)
 
 
 def _fix(layer: Layer, edits: tuple[tuple[int, int, str], ...]) -> Fix | None:

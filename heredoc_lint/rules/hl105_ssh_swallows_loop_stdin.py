@@ -52,8 +52,26 @@ from heredoc_lint.wrappers import Invocation, SshCall, resolve
 _DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"})
 # Remote commands that read standard input when given no file operand.
-_FILTERS = frozenset({"cat", "base64", "gzip", "gunzip", "zcat", "xz", "unxz", "bzip2",
-                      "sort", "uniq", "wc", "head", "tail", "md5sum", "sha256sum", "tac"})
+_FILTERS = frozenset(
+    {
+        "cat",
+        "base64",
+        "gzip",
+        "gunzip",
+        "zcat",
+        "xz",
+        "unxz",
+        "bzip2",
+        "sort",
+        "uniq",
+        "wc",
+        "head",
+        "tail",
+        "md5sum",
+        "sha256sum",
+        "tac",
+    }
+)
 _PROGRAM_FIRST = frozenset({"grep", "sed", "awk", "jq"})  # their first operand is a program
 _INTERPRETERS = frozenset({"python", "python3", "perl", "ruby", "node"})
 _ALWAYS = frozenset({"tee", "read", "xargs", "sponge", "mapfile", "readarray"})
@@ -128,8 +146,10 @@ def _remote_reads_stdin(invocation: Invocation) -> bool:
         return True  # a login shell that runs what arrives on stdin
     remote = parse_script(" ".join(w.value for w in invocation.words))
     for command in remote.commands:
-        if not command.words or _reads_own_stdin(command) or _after_pipe(
-            remote.text, command.start
+        if (
+            not command.words
+            or _reads_own_stdin(command)
+            or _after_pipe(remote.text, command.start)
         ):
             continue
         name = command.words[0].value.rsplit("/", 1)[-1]
@@ -137,8 +157,10 @@ def _remote_reads_stdin(invocation: Invocation) -> bool:
         operands = _operands(command.words)
         if name in _ALWAYS:
             return True
-        if name in _SHELLS and not any(v.startswith("-") and "c" in v for v in values) and (
-            not operands or any(v.startswith("-") and "s" in v for v in values)
+        if (
+            name in _SHELLS
+            and not any(v.startswith("-") and "c" in v for v in values)
+            and (not operands or any(v.startswith("-") and "s" in v for v in values))
         ):
             return True
         if name in _FILTERS and (not operands or operands == ["-"]):
@@ -149,8 +171,9 @@ def _remote_reads_stdin(invocation: Invocation) -> bool:
             return True
         if name == "dd" and not any(v.startswith("if=") for v in values):
             return True
-        if name in _CLIENTS and not any(v in ("-c", "-e", "--execute", "--command")
-                                        for v in values):
+        if name in _CLIENTS and not any(
+            v in ("-c", "-e", "--execute", "--command") for v in values
+        ):
             return True
     return False
 
@@ -164,9 +187,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if invocation is None or invocation.ssh is None:
             continue
         ssh = invocation.ssh
-        if _stdin_null(ssh) or _reads_own_stdin(command) or _after_pipe(
-            script.text, command.start
-        ):
+        if _stdin_null(ssh) or _reads_own_stdin(command) or _after_pipe(script.text, command.start):
             continue
         loop = _swallowing_loop(script, command)
         if loop is None:

@@ -190,6 +190,8 @@ def _problem(words: Sequence[Word], index: int) -> str | None:
         return None  # one word again: a pre-quoted or a remote-expanded word
     if tokens[0].kind == "control" or tokens[-1].kind == "control":
         return None  # shell syntax written for the remote shell on purpose: `'| grep x'`
+    if all(t.kind != "word" for t in tokens):
+        return None  # operators alone: `'>'`, `'2>'`
     if _redirection(tokens) and (len(tokens) == 2 or any(c in value for c in " \t")):
         return None  # a redirection passed on purpose: `'2>&1'`, `'> /dev/null 2>&1'`
     shown = quote_snippet(word.value, 30)

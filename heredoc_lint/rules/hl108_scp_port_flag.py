@@ -157,4 +157,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
+    triggers=frozenset({"scp"}),
 )

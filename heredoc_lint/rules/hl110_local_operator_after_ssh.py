@@ -44,11 +44,34 @@ from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.wrappers import Invocation, SshCall, resolve
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
-STATE_COMMANDS = frozenset({
-    "cd", "pushd", "popd", "export", "source", ".", "umask", "ulimit", "set", "shopt",
-    "unset", "alias", "unalias", "declare", "typeset", "local", "readonly", "trap", "hash",
-    "enable", "builtin", "newgrp", "setopt", "unsetopt",
-})
+STATE_COMMANDS = frozenset(
+    {
+        "cd",
+        "pushd",
+        "popd",
+        "export",
+        "source",
+        ".",
+        "umask",
+        "ulimit",
+        "set",
+        "shopt",
+        "unset",
+        "alias",
+        "unalias",
+        "declare",
+        "typeset",
+        "local",
+        "readonly",
+        "trap",
+        "hash",
+        "enable",
+        "builtin",
+        "newgrp",
+        "setopt",
+        "unsetopt",
+    }
+)
 # After `||`, a command meant to run locally when the remote one fails.
 _LOCAL_FALLBACKS = frozenset({"exit", "return", "true", "false", ":", "die", "fail", "abort"})
 _CHAIN = frozenset({"&&", "||", "|", "|&"})
@@ -185,10 +208,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         following = _next_command(script, command)
         if op == "||" and (following is None or following.name in _LOCAL_FALLBACKS):
             continue
+        if op == ";" and (
+            following is None or "\n" in script.text[command.next_op_start : following.start]
+        ):
+            continue  # `if ssh h cd /x; then`, or `;` at the end of the line: not chained
         what = ", ".join(f"`{n}`" for n in dict.fromkeys(names))
         host = _host(command, invocation.ssh)
         then = (
-            f"`{quote_snippet(script.text[following.start:_statement_end(following)], 40)}`"
+            f"`{quote_snippet(script.text[following.start : _statement_end(following)], 40)}`"
             if following is not None and following.words
             else "the next command"
         )

@@ -232,4 +232,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
+    triggers=frozenset({"<<"}),
 )

@@ -23,4 +23,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     return iter(())
 
 
-RULE = Rule("HL201", "shell-interpolation-unquoted", Severity.WARNING, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL201", "shell-interpolation-unquoted", Severity.WARNING, "(placeholder)", __doc__ or "", check
+)

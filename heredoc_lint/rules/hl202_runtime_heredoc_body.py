@@ -23,4 +23,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     return iter(())
 
 
-RULE = Rule("HL202", "runtime-heredoc-body", Severity.WARNING, "(placeholder)", __doc__ or "", check)
+RULE = Rule(
+    "HL202", "runtime-heredoc-body", Severity.WARNING, "(placeholder)", __doc__ or "", check
+)

@@ -271,14 +271,8 @@ class _Builder:
         reads = False
         if condition is not None:
             for sub in _descendants(condition):
-                if sub.type == "command":
-                    words = [self.text[slice(*self.span(c))] for c in sub.children]
-                    if (
-                        words
-                        and words[0] == "read"
-                        and not any(w.startswith("-") and "u" in w for w in words[1:])
-                    ):
-                        reads = True
+                if sub.type == "command" and self._reads_own_stdin(sub):
+                    reads = True
         fed = False
         parent = node.parent
         if parent is not None and parent.type == "redirected_statement":
@@ -290,6 +284,28 @@ class _Builder:
         if parent is not None and parent.type == "pipeline" and parent.children[0] != node:
             fed = True
         return Loop(node.type.split("_")[0], start, end, reads, fed)
+
+    def _reads_own_stdin(self, command: Node) -> bool:
+        """A `read` (also `IFS= read -r x`) that reads descriptor 0 as the loop gets it."""
+        name = command.child_by_field_name("name")
+        if name is None or self.text[slice(*self.span(name))] != "read":
+            return False
+        for child in command.children:
+            value = self.text[slice(*self.span(child))]
+            if child.type in _REDIRECT_TYPES:
+                redirect = self.redirect(child)
+                if redirect.source_fd == 0 and not redirect.writes:
+                    return False  # `read x < file`
+            elif value.startswith("-") and "u" in value:
+                return False  # `read -u 3`
+        parent = command.parent
+        if parent is not None and parent.type == "redirected_statement":
+            return not any(
+                self.redirect(c).source_fd == 0
+                for c in parent.children
+                if c.type in _REDIRECT_TYPES and not self.redirect(c).writes
+            )
+        return True
 
     def inherited_redirects(self, node: Node) -> list[Redirect]:
         """Redirections of the statements around a simple command that apply to it.

