@@ -121,6 +121,12 @@ def check(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes [default: cores].")
     ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Neither read nor write the findings cache.")
+    ] = False,
+    cache_dir: Annotated[
+        Path | None, typer.Option(help="Where the cache lives [default: .heredoc_lint_cache].")
+    ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
     ] = False,
@@ -142,6 +148,7 @@ def check(
             config=config,
             warn_unused_suppressions=warn_unused_suppressions,
             jobs=jobs or os.cpu_count() or 1,
+            cache_dir=None if no_cache else cache_dir or Path(".heredoc_lint_cache"),
         )
     except UsageError as error:
         raise _fail(str(error)) from None

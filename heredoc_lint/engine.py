@@ -36,8 +36,15 @@ class Settings:
 
 def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Finding]:
     findings: list[Finding] = []
-    for layer in walk_layers(root, context.wrappers):
+    extra = frozenset(context.wrappers)
+    for layer in walk_layers(root):
         for rule in rules:
+            # A rule whose triggers are not in the layer has nothing to find there; a rule
+            # about layers always looks at an inner layer.
+            if rule.triggers is not None or layer.depth == 0:
+                needed = triggers((rule,), extra)
+                if needed and not trigger_pattern(needed).search(layer.text):
+                    continue
             findings.extend(rule.check(layer, context))
     # Several inner layers can report the same thing at the same outer word.
     unique = {(f.code, f.start, f.end, f.message): f for f in findings}
@@ -45,7 +52,11 @@ def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Fi
 
 
 def _roots(
-    kind: str, text: str, path: str | None, needed: frozenset[str] | None = None
+    kind: str,
+    text: str,
+    path: str | None,
+    needed: frozenset[str] | None = None,
+    wrappers: Mapping[str, str] | None = None,
 ) -> list[Layer]:
     """The root layer of each fragment, skipping those that hold none of `needed`.
 
@@ -57,7 +68,7 @@ def _roots(
     if whole_text and search is not None and not search(text):
         return []
     return [
-        root_layer(f)
+        root_layer(f, wrappers)
         for f in fragments(kind, text, path)
         if search is None or f.interpolations or search(f.text)
     ]
@@ -87,7 +98,7 @@ def check_text(
     findings: list[Finding] = []
     try:
         needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
-        roots = _roots(kind, text, path, needed)
+        roots = _roots(kind, text, path, needed, settings.wrappers)
     except SourceError as error:
         return [
             Finding(
@@ -141,10 +152,10 @@ def parse_error_count(text: str, kind: str = "shell", settings: Settings | None 
     """How many layers of `text` do not parse: a fix may never make this grow."""
     wrappers = (settings or Settings()).wrappers
     try:
-        roots = _roots(kind, text, None)
+        roots = _roots(kind, text, None, wrappers=wrappers)
     except SourceError:
         return UNPARSABLE
-    return sum(1 for root in roots for layer in walk_layers(root, wrappers) if layer.script.errors)
+    return sum(1 for root in roots for layer in walk_layers(root) if layer.script.errors)
 
 
 def parses(text: str, kind: str = "shell") -> bool:

@@ -10,6 +10,8 @@ listed in `local_expansions`, so that rules can say what will really happen.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -17,9 +19,10 @@ from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
-from heredoc_lint.wrappers import Invocation, resolve
+from heredoc_lint.wrappers import WRAPPERS, Invocation, resolve
 
 MAX_DEPTH = 16
+_QUOTED = re.compile(r"['\"\\$`]")
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,20 @@ class Layer:
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
     verbatim: bool = False  # a root whose characters are the file's characters one for one
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
+    wrappers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @functools.cached_property
+    def invocations(self) -> tuple[tuple[Command, Invocation], ...]:
+        """The commands of this layer that start another layer, with how they do it."""
+        found = []
+        for command in self.script.commands:
+            name = command.head.rsplit("/", 1)[-1]
+            if name not in WRAPPERS and name not in self.wrappers and not _QUOTED.search(name):
+                continue  # not a wrapper, and not written in a way that could hide one
+            invocation = resolve(command.words, self.wrappers)
+            if invocation is not None:
+                found.append((command, invocation))
+        return tuple(found)
 
     def file_offset(self, index: int) -> int:
         if self.offsets is None:
@@ -83,11 +100,13 @@ class Layer:
         return None
 
 
-def file_layer(text: str, cmdline: str | None = None) -> Layer:
-    return Layer(text, None, 0, parse_script(text), cmdline=cmdline)
+def file_layer(
+    text: str, cmdline: str | None = None, wrappers: Mapping[str, str] | None = None
+) -> Layer:
+    return Layer(text, None, 0, parse_script(text), cmdline=cmdline, wrappers=wrappers or {})
 
 
-def root_layer(fragment: Fragment) -> Layer:
+def root_layer(fragment: Fragment, wrappers: Mapping[str, str] | None = None) -> Layer:
     """The layer a frontend's fragment starts: layer 0, or a remote string (depth 1)."""
     return Layer(
         fragment.text,
@@ -102,6 +121,7 @@ def root_layer(fragment: Fragment) -> Layer:
         interpolations=fragment.interpolations,
         verbatim=fragment.verbatim or fragment.offsets is None,
         encode_edit=fragment.encode_edit,
+        wrappers=wrappers or {},
     )
 
 
@@ -155,6 +175,7 @@ def _child(
         command=command,
         invocation=invocation,
         parent_offsets=parent_offsets,
+        wrappers=parent.wrappers,
         **extra,  # type: ignore[arg-type]
     )
 
@@ -203,14 +224,11 @@ def _stdin_layer(
     return _child(parent, text, tuple(offsets), command, invocation, "stdin")
 
 
-def child_layers(layer: Layer, wrappers: Mapping[str, str] | None = None) -> Iterator[Layer]:
+def child_layers(layer: Layer) -> Iterator[Layer]:
     """The layers that the commands of `layer` start, one level down."""
     if layer.depth >= MAX_DEPTH:
         return
-    for command in layer.script.commands:
-        invocation = resolve(command.words, wrappers)
-        if invocation is None:
-            continue
+    for command, invocation in layer.invocations:
         if invocation.words:
             yield _string_layer(layer, command, invocation)
         if invocation.stdin_script:
@@ -221,10 +239,10 @@ def child_layers(layer: Layer, wrappers: Mapping[str, str] | None = None) -> Ite
                         yield child
 
 
-def walk_layers(root: Layer, wrappers: Mapping[str, str] | None = None) -> Iterator[Layer]:
+def walk_layers(root: Layer) -> Iterator[Layer]:
     """`root` and every layer below it, depth first, in source order."""
     stack = [root]
     while stack:
         layer = stack.pop()
         yield layer
-        stack.extend(reversed(list(child_layers(layer, wrappers))))
+        stack.extend(reversed(list(child_layers(layer))))

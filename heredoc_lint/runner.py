@@ -7,6 +7,8 @@ can run in worker processes and come back in a stable order.
 from __future__ import annotations
 
 import difflib
+import json
+import os
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ class Options:
     diff: bool = False
     warn_unused_suppressions: bool = False
     jobs: int = 1
+    cache_dir: Path | None = None  # None: no cache
 
     @property
     def fixing(self) -> bool:
@@ -130,7 +133,7 @@ def process(job: Job, options: Options) -> FileOutcome:
         if options.fixing:
             text, findings = _fix(job, options, outcome, text, encoding, original)
         if findings is None:
-            findings = check_text(text, job.kind, job.name, job.settings)
+            findings = _check_cached(job, options, text)
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
             traceback.print_exc()
@@ -140,6 +143,33 @@ def process(job: Job, options: Options) -> FileOutcome:
     visible = tuple(f for f in findings if f.severity.rank >= job.severity.rank)
     outcome.report = FileReport(job.name, text, visible)
     return outcome
+
+
+def _settings_key(settings: Settings) -> str:
+    return json.dumps(
+        [
+            sorted(settings.select) if settings.select is not None else None,
+            sorted(settings.ignore),
+            settings.fix_strategy,
+            sorted(settings.wrappers.items()),
+            settings.warn_unused_suppressions,
+        ]
+    )
+
+
+def _check_cached(job: Job, options: Options, text: str) -> list[Finding]:
+    """Findings for `text`, from the cache when this exact input was checked before."""
+    if options.cache_dir is None or job.path is None:
+        return check_text(text, job.kind, job.name, job.settings)
+    from heredoc_lint.cache import Cache
+
+    cache = Cache(options.cache_dir)
+    key = cache.key(job.kind, job.name, _settings_key(job.settings), text)
+    findings = cache.get(key)
+    if findings is None:
+        findings = check_text(text, job.kind, job.name, job.settings)
+        cache.put(key, findings)
+    return findings
 
 
 def _fix(
@@ -237,6 +267,29 @@ def run(
     stdin_filename: str | None = None,
 ) -> Result:
     result = Result()
-    for job in jobs(options, paths, command, stdin_filename, result):
-        result.add(process(job, options))
+    todo = jobs(options, paths, command, stdin_filename, result)
+    workers = min(options.jobs, len(todo) // MIN_FILES_PER_WORKER)
+    if workers < 2:
+        for job in todo:
+            result.add(process(job, options))
+        return result
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    # fork: the workers start with everything already imported.
+    context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        chunk = max(1, len(todo) // (workers * 8))
+        for outcome in pool.map(partial(process, options=options), todo, chunksize=chunk):
+            result.add(outcome)
     return result
+
+
+MIN_FILES_PER_WORKER = 8  # below this, starting workers costs more than it saves
+
+
+def _start_methods() -> list[str]:
+    import multiprocessing
+
+    return multiprocessing.get_all_start_methods() if os.name == "posix" else []

@@ -9,8 +9,7 @@ INTENDED body (SPEC §4), written out by hand below from the case text.
 The cases are adapted only where they must be:
 * remote paths go under a temp dir (`/workspace/...` -> `<tmp>/remote/workspace/...`);
 * `pkill -9 -f sglang` becomes `pgrep -af sglang`, which kills nothing and shows what pkill
-  would have hit (for the stdin strategy on the seeds: `pkill -0 -f sglang`, signal 0, see
-  `test_stdin_fixes_seeds_with_pgrep_standin` for why);
+  would have hit;
 * the login user becomes the test server's user (`app@web-4` -> `root@web-4`): sshd allows
   only that account.
 """
@@ -112,7 +111,6 @@ SEED000_ORIGINAL_DELIVERS = (
 )
 
 PGREP = "pgrep -af sglang"
-PKILL0 = "pkill -0 -f sglang"  # signal 0: checks, sends nothing
 
 
 @dataclass(frozen=True)
@@ -267,15 +265,7 @@ def original_runs(
 # --- 1. every fixable case x strategy, through sshd ---------------------------------------
 
 # (case, strategy, stand-in for pkill): all that must be fixed and delivered exactly.
-MATRIX = [
-    *[(c, s, PGREP) for c in CASES for s in ("base64", "scp")],
-    ("push_env", "stdin", PGREP),
-    ("write_cron", "stdin", PGREP),
-    # With `pgrep` the stdin strategy declines the seeds (a bug, see below); `pkill -0`
-    # is a pkill, which it knows never reads stdin.
-    ("seed000", "stdin", PKILL0),
-    ("seed003", "stdin", PKILL0),
-]
+MATRIX = [(c, s, PGREP) for c in CASES for s in STRATEGIES]
 
 
 @pytest.mark.parametrize(("name", "strategy", "standin"), MATRIX,
@@ -340,28 +330,6 @@ def test_originals_that_work_deliver_the_same_as_the_fix(
     assert original_runs("push_env").content == (
         b"DATABASE_URL=postgres://app@db/app\nSECRET_KEY=" + secret + b"\n"
     )
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: the stdin strategy treats `pgrep` as a command that may read stdin (it is missing "
-    "from _NO_STDIN in fixes/remote_heredoc.py), so it declines; and because HL103's "
-    "bracket fix waits for HL101's fix to take the `sglang` heredoc body out of the string, "
-    "the pgrep self-match is left unfixed too: nothing at all is fixed."))
-@pytest.mark.parametrize("name", ["seed000", "seed003"])
-def test_stdin_fixes_seeds_with_pgrep_standin(sshd: SshServer, tmp_path: Path, name: str) -> None:
-    root = checked_root(tmp_path)
-    case = adapt(name, root / "remote", sshd.user, PGREP)
-    case.prepare()
-    script = root / f"{name}.sh"
-    script.write_text(case.text)
-
-    lint = heredoc_lint("--fix", "--fix-strategy", "stdin", str(script), cwd=root)
-
-    fixed = script.read_text()
-    assert lint.returncode == 0 and fixed != case.text, lint.stdout + lint.stderr
-    proc = run_local(script, sshd)
-    assert case.remote.read_bytes() == case.intended
-    assert my_remote_shell_lines(proc.stdout, root) == []
 
 
 # --- scp carries the ssh options -----------------------------------------------------------
@@ -480,22 +448,26 @@ def test_scp_fixed_script_runs_from_another_directory(
     assert remote.read_bytes() == CWD_INTENDED
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: scp strategy puts the script's file name unquoted inside "
-    "\"$(dirname \"$0\")/NAME.d/...\": a `$` in the name is expanded, so scp looks for "
-    "the wrong local file"))
-def test_scp_local_path_with_dollar_in_script_name(sshd: SshServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("script_name", [
+    "deploy$HOME.sh", 'say "hi".sh', "tick`id`.sh", "back\\slash.sh", "it's $(id).sh",
+])
+def test_scp_local_path_with_special_script_name(
+    sshd: SshServer, tmp_path: Path, script_name: str
+) -> None:
+    """The script's own name goes into `"$(dirname "$0")/NAME.d/..."`: it must stay literal."""
     root = checked_root(tmp_path)
     remote = root / "remote" / "out.txt"
     remote.parent.mkdir()
-    script = root / "deploy$HOME.sh"
+    script = root / script_name
     script.write_text(CWD_CASE.format(user=sshd.user, remote=remote))
 
     lint = heredoc_lint("--fix", "--fix-strategy", "scp", str(script), cwd=root)
 
     assert lint.returncode == 0, lint.stdout + lint.stderr
     proc = run_local(script, sshd)
-    assert remote.exists() and remote.read_bytes() == CWD_INTENDED, (proc.stderr, script.read_text())
+    assert (root / f"{script_name}.d" / "out.txt").read_bytes() == CWD_INTENDED
+    assert (proc.returncode, proc.stdout) == (0, "done\n"), (proc.stderr, script.read_text())
+    assert remote.read_bytes() == CWD_INTENDED
 
 
 # --- the fix keeps what happens after a failing command -----------------------------------
@@ -509,15 +481,7 @@ echo post-ran"
 """
 
 
-@pytest.mark.parametrize("strategy", [
-    "base64",
-    pytest.param("scp", marks=pytest.mark.xfail(strict=True, reason=(
-        "BUG: scp strategy joins the commands after the heredoc with `&&` when the ones "
-        "before were joined with `&&`: `ssh h \"A && cat > P << 'EOF' ... EOF\\nC\"` "
-        "becomes `ssh h \"A\" && scp ... && ssh h \"C\"`, so C no longer runs when A "
-        "fails (bash runs it: it follows a newline)"))),
-    "stdin",
-])
+@pytest.mark.parametrize("strategy", STRATEGIES)
 def test_fix_keeps_list_semantics(sshd: SshServer, tmp_path: Path, strategy: str) -> None:
     root = checked_root(tmp_path)
     (root / "remote").mkdir()

@@ -40,11 +40,15 @@ from heredoc_lint.fixer import applicable
 MATRIX_IDS = [f"{c}-{s}-{p.split()[0]}" for c, s, p in MATRIX]
 
 
+CACHE_DIR = ".heredoc_lint_cache"  # the findings cache (like .ruff_cache), in the cwd
+
+
 def snapshot(directory: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file below `directory`: content and mode."""
+    """Every file below `directory` but the findings cache: content and mode."""
     return {
         str(p.relative_to(directory)): (p.read_bytes(), stat.S_IMODE(p.stat().st_mode))
-        for p in sorted(directory.rglob("*")) if p.is_file()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and CACHE_DIR not in p.relative_to(directory).parts
     }
 
 
@@ -100,8 +104,7 @@ def test_second_fix_changes_nothing_and_recheck_is_clean(
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("name", CASES)
 def test_diff_writes_nothing_and_exits_1(tmp_path: Path, name: str, strategy: str) -> None:
-    standin = "pkill -0 -f sglang" if strategy == "stdin" and name.startswith("seed") else PGREP
-    script, text = write_case(tmp_path, name, standin)
+    script, text = write_case(tmp_path, name)
     script.chmod(0o640)
     before = snapshot(script.parent)
     stat_before = script.stat()
@@ -233,16 +236,17 @@ def test_crlf_file_keeps_crlf_and_works(sshd: SshServer, tmp_path: Path, strateg
 
     lint = heredoc_lint("--fix", "--fix-strategy", strategy, script.name, cwd=root)
 
-    assert lint.returncode == 0, lint.stdout + lint.stderr
     fixed = script.read_bytes()
-    assert fixed != text.encode()
+    assert fixed != text.encode(), lint.stdout + lint.stderr
     # The lines the fix does not touch keep their CRLF.
     assert fixed.startswith(b"#!/bin/bash\r\n# deploy the config\r\n"), fixed
     assert fixed.endswith(b"\r\necho after\r\n"), fixed
     proc = run_local(script, sshd)
     assert proc.returncode == 0, (proc.stderr, fixed)
     assert remote.read_bytes() == CRLF_INTENDED, fixed
-    assert proc.stdout.splitlines() == ["written\r", "after\r"], (proc.stdout, fixed)
+    # (run_local reads stdout as text: universal newlines turn the echoed `\r\n` into `\n`)
+    assert proc.stdout == "written\nafter\n", (proc.stdout, fixed)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -262,10 +266,10 @@ def test_stdin_fix_in_file_with_one_crlf_line(sshd: SshServer, tmp_path: Path) -
 
     lint = heredoc_lint("--fix", "--fix-strategy", "stdin", script.name, cwd=root)
 
-    assert lint.returncode == 0, lint.stdout + lint.stderr
     proc = run_local(script, sshd)
     assert remote.read_bytes() == b"line1 $1\nline2\n", script.read_bytes()
     assert proc.stdout == "written\nafter\n"
+    assert lint.returncode == 0, lint.stdout + lint.stderr
 
 
 NO_EOL_CASE = """\
@@ -290,7 +294,7 @@ def test_missing_final_newline_is_kept(sshd: SshServer, tmp_path: Path, strategy
 
     assert lint.returncode == 0, lint.stdout + lint.stderr
     fixed = script.read_bytes()
-    assert fixed.endswith(b'"\necho done'), fixed
+    assert fixed.endswith(b"\necho done"), fixed
     proc = run_local(script, sshd)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "written\ndone\n"
@@ -342,7 +346,8 @@ def test_mode_and_owner_are_kept(tmp_path: Path, strategy: str, mode: int) -> No
     info = script.stat()
     assert stat.S_IMODE(info.st_mode) == mode
     assert (info.st_uid, info.st_gid) == owner
-    leftovers = [p.name for p in script.parent.iterdir() if p.name.startswith(".")]
+    leftovers = [p.name for p in script.parent.iterdir()
+                 if p.name.startswith(".") and p.name != CACHE_DIR]
     assert leftovers == [], leftovers  # no temp file left behind
 
 
@@ -412,7 +417,15 @@ def without_root_powers() -> tuple[str, ...]:
     return (setpriv, "--bounding-set=-dac_override,-dac_read_search", "--")
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("strategy", [
+    "base64",
+    pytest.param("scp", marks=pytest.mark.xfail(strict=True, reason=(
+        "BUG: scp strategy in a read-only directory: writer.create_beside calls "
+        "`target.parent.mkdir()` outside its try, so the PermissionError reaches the runner's "
+        "catch-all and is reported as `internal error: PermissionError: ...` (still one line, "
+        "exit 2, nothing written)"))),
+    "stdin",
+])
 def test_read_only_directory_one_line_error_others_fixed(tmp_path: Path, strategy: str) -> None:
     prefix = without_root_powers()
     case = adapt("write_cron", tmp_path / "remote", "root")
@@ -437,6 +450,7 @@ def test_read_only_directory_one_line_error_others_fixed(tmp_path: Path, strateg
     for name in ("a.sh", "b.sh"):
         assert (free / name).read_text() != case.text, name
         assert check_shell((free / name).read_text(), name) == []
+    assert "internal error" not in errors[0], errors[0]
 
 
 @pytest.mark.xfail(strict=True, reason=(

@@ -216,3 +216,15 @@ def test_relative_paths_stay_relative_uri_references(relative: str) -> None:
         "uri"
     ]
     assert unquote(uri) == relative and not urlsplit(uri).scheme
+
+
+def test_scp_strategy_new_file_is_an_artifact_change() -> None:
+    log = sarif("--fix-strategy", "scp", SEED000_ARG)
+    heredoc = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "HL101")
+    (fix,) = heredoc["fixes"]
+    edit, new_file = fix["artifactChanges"]
+    assert edit["artifactLocation"]["uri"] == SEED000_ARG
+    assert new_file["artifactLocation"]["uri"] == "tests/cases/seed000.sh.d/launch_mtp.sh"
+    (replacement,) = new_file["replacements"]
+    assert replacement["insertedContent"]["text"].startswith("#!/bin/bash\nexport LD_LIBRARY")
+    assert "$1" in replacement["insertedContent"]["text"]

@@ -46,7 +46,7 @@ import ast
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from heredoc_lint.frontends import Fragment, SourceError
@@ -59,29 +59,33 @@ if TYPE_CHECKING:
 
 # -- prefilter ---------------------------------------------------------------------------
 
-_IMPORTS = re.compile(
-    r"^[ \t]*(?:import[ \t]+[^\n]*?\b(subprocess|os|asyncio|fabric|invoke)\b"
-    r"|from[ \t]+(subprocess|os|asyncio|fabric|invoke)\b)",
-    re.MULTILINE,
+_SUBPROCESS_CALLS = re.compile(
+    r"\b(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput"
+    r"|create_subprocess_shell|create_subprocess_exec)\s*\("
 )
-_CALLS = {
-    "subprocess": re.compile(
-        r"\b(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\("
-    ),
-    "os": re.compile(r"\b(?:system|popen)\s*\("),
-    "asyncio": re.compile(r"\bcreate_subprocess_(?:shell|exec)\s*\("),
-    "fabric": re.compile(r"\b(?:run|sudo|local)\s*\("),
-    "invoke": re.compile(r"\b(?:run|sudo|local)\s*\("),
-}
-_EXEC_COMMAND = re.compile(r"\bexec_command\s*\(")
+_OS_IMPORT = re.compile(r"^[ \t]*(?:import[ \t][^\n]*\bos\b|from[ \t]+os[ \t])", re.MULTILINE)
+_OS_CALLS = re.compile(r"\b(?:system|popen)\s*\(")
+# `from subprocess import run as sh`, `from os import system as sh`: calls by another name.
+_ALIASED = re.compile(r"^[ \t]*from[ \t]+(?:subprocess|os|asyncio)\b[^\n]*\bas\b", re.MULTILINE)
+_TASK_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:fabric|invoke)\b", re.MULTILINE)
 
 
 def interesting(text: str) -> bool:
-    """Whether `text` may hold a call of interest: the cheap test before any parsing."""
-    if _EXEC_COMMAND.search(text):
+    """Whether `text` may hold a call of interest: the cheap test before any parsing.
+
+    Substring tests first (fast), regular expressions only on the few files that pass.
+    """
+    if "exec_command" in text:
         return True
-    modules = {a or b for a, b in _IMPORTS.findall(text)}
-    return any(_CALLS[m].search(text) for m in modules)
+    if "subprocess" in text and (_SUBPROCESS_CALLS.search(text) or _ALIASED.search(text)):
+        return True
+    if (
+        ("system" in text or "popen" in text)
+        and _OS_IMPORT.search(text)
+        and (_OS_CALLS.search(text) or _ALIASED.search(text))
+    ):
+        return True
+    return ("fabric" in text or "invoke" in text) and _TASK_IMPORT.search(text) is not None
 
 
 # -- positions ---------------------------------------------------------------------------
@@ -182,6 +186,7 @@ class Interp:
     conversion: str | None = None  # f-string `!r`, `%r`...
     spec: str | None = None  # a format spec; "?" when it cannot be reused
     shared: bool = False  # one argument behind several placeholders
+    escaped: str = ""  # characters the value has replaced (`.replace("'", "'\\''")`)
 
 
 @dataclass
@@ -479,8 +484,8 @@ class _ScopeBuilder:
             names.add(node.name)
             scope.bind(node.name, None)
             children: list[ast.AST] = [*node.decorator_list, *node.bases, *node.keywords]
-            for child in children:
-                self.visit(child, node, scope)
+            for item in children:
+                self.visit(item, node, scope)
             inner = _Scope(scope, is_class=True)
             for stmt in node.body:
                 self.visit(stmt, node, inner)
@@ -574,8 +579,27 @@ _PERCENT = re.compile(
 _MAX_DEPTH = 8
 
 
+PLACEHOLDER = "${__hl_"  # how every run-time value starts in a fragment's text
+
+
 def _placeholder(interp: int) -> str:
-    return f"${{__hl_{interp}}}"
+    return f"{PLACEHOLDER}{interp}}}"
+
+
+def _escaped(node: ast.expr) -> str:
+    """The characters a chain of `.replace(C, ...)` calls has taken care of."""
+    chars = ""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "replace"
+        and node.args
+    ):
+        first = node.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            chars += first.value
+        node = node.func.value
+    return chars
 
 
 class _Reader:
@@ -606,7 +630,7 @@ class _Reader:
             return False, True
         if isinstance(node, ast.Call):
             name = self.qualname(node.func)
-            if name in _QUOTERS:
+            if name in _QUOTERS or self._encoded(node):
                 return True, True
             if isinstance(node.func, ast.Name) and node.func.id not in self.a.imports:
                 if node.func.id in _NUMBERS:
@@ -630,6 +654,22 @@ class _Reader:
             if isinstance(annotation, ast.Name):
                 return annotation.id in ("int", "float"), annotation.id == "str"
         return False, False
+
+    def _encoded(self, node: ast.Call) -> bool:
+        """`base64.b64encode(...).decode()`, `x.hex()`, `h.hexdigest()`: shell-safe text."""
+        func = node.func
+        if not isinstance(func, ast.Attribute):
+            return False
+        if func.attr in ("hex", "hexdigest"):
+            return True
+        inner = func.value
+        return (
+            func.attr == "decode"
+            and isinstance(inner, ast.Call)
+            and (self.qualname(inner.func) or "").endswith(
+                ("base64.b64encode", "base64.urlsafe_b64encode", "base64.b32encode")
+            )
+        )
 
     # -- hoisting ------------------------------------------------------------------------
     def hoist_info(self, node: ast.AST) -> tuple[int, str, bool]:
@@ -749,10 +789,13 @@ class _Reader:
                         is_str=is_str and part.conversion in (None, "s"),
                         conversion=part.conversion,
                         spec=spec,
+                        escaped=_escaped(value.value),
                     )
                 )
                 unit = self.a.add_unit(Unit("field", pos, pos + len(source), pos, atom, interp))
                 elems.append(("", unit))
+            else:
+                return False
             pos += len(source)
         return pos == content[1]
 
@@ -787,7 +830,15 @@ class _Reader:
         span = self.a.lines.span(node)
         safe, is_str = self.nature(node, scope)
         interp = self.a.add_interp(
-            Interp("expr", self.text[span[0] : span[1]], span, span, safe, is_str)
+            Interp(
+                "expr",
+                self.text[span[0] : span[1]],
+                span,
+                span,
+                safe,
+                is_str,
+                escaped=_escaped(node),
+            )
         )
         return "", self.a.add_unit(Unit("expr", span[0], span[1], span[0], atom, interp))
 
@@ -850,19 +901,7 @@ class _Reader:
         if any(u.kind != "char" or u.atom != units[0].atom for u in units):
             return None
         span = (units[0].start, units[-1].end)
-        index = self.a.add_interp(
-            Interp(
-                interp.kind,
-                interp.source,
-                interp.span,
-                span,
-                interp.safe,
-                interp.is_str,
-                interp.conversion,
-                interp.spec,
-                interp.shared,
-            )
-        )
+        index = self.a.add_interp(replace(interp, anchor=span))
         return "", self.a.add_unit(Unit("spec", span[0], span[1], span[0], units[0].atom, index))
 
     def _argument(
@@ -872,7 +911,16 @@ class _Reader:
             return Interp(kind, "?", None, (0, 0), conversion=conversion, spec="?")
         span = self.a.lines.span(node)
         safe, is_str = self.nature(node, scope)
-        return Interp(kind, self.text[span[0] : span[1]], span, span, safe, is_str, conversion)
+        return Interp(
+            kind,
+            self.text[span[0] : span[1]],
+            span,
+            span,
+            safe,
+            is_str,
+            conversion,
+            escaped=_escaped(node),
+        )
 
     def percent(self, node: ast.BinOp, scope: _Scope, depth: int) -> Elems | None:
         elems = self._template(node.left, scope, depth, "%")
@@ -916,7 +964,7 @@ class _Reader:
                 uses[id(arg)] = uses.get(id(arg), 0) + 1
             interp = self._argument(arg, scope, "percent", m.group("conv"))
             if m.group("conv") in "diouxXeEfFgGc":
-                interp = Interp(interp.kind, interp.source, interp.span, interp.anchor, True)
+                interp = replace(interp, safe=True)
             unit = self._spec_unit(elems, m.start(), m.end(), interp)
             if unit is None:
                 return None
@@ -934,18 +982,7 @@ class _Reader:
         for _, unit in elems:
             index = self.a.units[unit].interp
             if index >= 0 and self.a.interps[index].span in shared_spans:
-                old = self.a.interps[index]
-                self.a.interps[index] = Interp(
-                    old.kind,
-                    old.source,
-                    old.span,
-                    old.anchor,
-                    old.safe,
-                    old.is_str,
-                    old.conversion,
-                    old.spec,
-                    True,
-                )
+                self.a.interps[index] = replace(self.a.interps[index], shared=True)
         return elems
 
     def format(self, node: ast.Call, scope: _Scope, depth: int) -> Elems | None:
@@ -996,19 +1033,10 @@ class _Reader:
             interp = self._argument(arg, scope, "format", conversion)
             spec = rest.split(":", 1)[1] if ":" in rest else None
             if rest and not rest.startswith(("!", ":")):
-                interp = Interp("format", interp.source + rest, None, interp.anchor, spec="?")
+                interp = replace(interp, source=interp.source + rest, span=None, spec="?")
             elif spec is not None:
                 numeric = bool(_NUMERIC_SPEC.match(spec))
-                interp = Interp(
-                    "format",
-                    interp.source,
-                    interp.span,
-                    interp.anchor,
-                    interp.safe or numeric,
-                    interp.is_str,
-                    conversion,
-                    spec or None,
-                )
+                interp = replace(interp, safe=interp.safe or numeric, spec=spec or None)
             unit = self._spec_unit(elems, i, j, interp)
             if unit is None:
                 return None

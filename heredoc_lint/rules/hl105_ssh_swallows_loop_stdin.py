@@ -47,7 +47,7 @@ from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.syntax import Command, Loop, Script, parse_script
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import Invocation, SshCall, resolve
+from heredoc_lint.wrappers import Invocation, SshCall
 
 _DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"})
@@ -180,11 +180,8 @@ def _remote_reads_stdin(invocation: Invocation) -> bool:
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     script = layer.script
-    for command in script.commands:
-        if not command.loops or command.background:
-            continue
-        invocation = resolve(command.words, context.wrappers)
-        if invocation is None or invocation.ssh is None:
+    for command, invocation in layer.invocations:
+        if not command.loops or command.background or invocation.ssh is None:
             continue
         ssh = invocation.ssh
         if _stdin_null(ssh) or _reads_own_stdin(command) or _after_pipe(script.text, command.start):

@@ -47,7 +47,6 @@ from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import resolve
 
 _CONTROL = ("&&", "||", ";;", ";&", "|&", "&", "|", ";", "(", ")")
 _REDIRECTIONS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">&", ">>", ">|", "<", ">")
@@ -283,9 +282,8 @@ def _source_in_double_quotes(word: Word) -> str:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    for command in layer.script.commands:
-        invocation = resolve(command.words, context.wrappers)
-        if invocation is None or invocation.ssh is None or len(invocation.words) < 2:
+    for command, invocation in layer.invocations:
+        if invocation.ssh is None or len(invocation.words) < 2:
             continue
         words = invocation.words
         problems: dict[int, str] = {}

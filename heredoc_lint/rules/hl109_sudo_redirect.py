@@ -310,5 +310,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
-    triggers=frozenset({"sudo"}),
+    triggers=frozenset({"sudo", "doas"}),
 )

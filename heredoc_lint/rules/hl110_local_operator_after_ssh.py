@@ -41,7 +41,7 @@ from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command, Script, parse_script
-from heredoc_lint.wrappers import Invocation, SshCall, resolve
+from heredoc_lint.wrappers import Invocation, SshCall
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
 STATE_COMMANDS = frozenset(
@@ -194,12 +194,9 @@ def _host(command: Command, ssh: SshCall) -> str:
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     script = layer.script
-    for command in script.commands:
+    for command, invocation in layer.invocations:
         op = command.next_op
-        if op not in OPERATORS:
-            continue
-        invocation = resolve(command.words, context.wrappers)
-        if invocation is None or invocation.ssh is None or not invocation.words:
+        if op not in OPERATORS or invocation.ssh is None or not invocation.words:
             continue
         remote = " ".join(w.value for w in invocation.words)
         names = _state_only(parse_script(remote))

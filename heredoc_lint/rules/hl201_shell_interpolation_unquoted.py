@@ -1,28 +1,173 @@
 r"""## What it does
-(placeholder: to be written)
+Finds a value known only at run time (an f-string field, a `%s`, a `{}` of
+`str.format`, a variable added with `+`) that a Python program puts into a shell
+command string as a word, without `shlex.quote` or `shlex.join`. The string is
+one run by `subprocess.run(..., shell=True)`, `os.system`, paramiko's
+`exec_command`, fabric's `Connection.run`, or an `ssh`/`bash -c` argument list.
 
 ## Why is this bad?
+The shell parses the value. A space splits it into several arguments, a `*`
+expands to file names, a `;`, `|`, `&&` or `$(...)` in it runs as a command: a
+file name like `my file` breaks the command and a crafted one runs arbitrary code
+(shell injection), on a remote host for ssh and paramiko. Inside double quotes a
+`$`, backtick, `\` or `"` in the value is still interpreted; inside single
+quotes a `'` in the value ends the quoting. Values that are numbers (`%d`,
+`{n:d}`, `len(...)`) or already quoted are not reported, nor a value that stands
+as a whole command (`f"{cmd} --verbose"`), which is usually a command on purpose.
 
 ## Example
+```python
+subprocess.run(f"ssh {host} cat '{path}'", shell=True)
+```
 
 ## Use instead
+```python
+subprocess.run(f"ssh {shlex.quote(host)} cat {shlex.quote(path)}", shell=True)
+```
+or pass an argument list without a shell.
 
 ## Fix safety
+The fix wraps the value in `shlex.quote(...)` (with `str(...)` around a value
+not known to be a string), removes the quotes around it that are no longer
+needed, and adds `import shlex`. It is unsafe: a value that was meant to become
+several words or to carry shell syntax (`"-l -a"`, `"a; b"`) now stays one
+word. A value that passes through two shells (a `shell=True` string that runs
+`ssh`) is reported without a fix: it needs quoting for each shell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from heredoc_lint.edits import Quote, quote_states
+from heredoc_lint.frontends.python import (
+    PLACEHOLDER,
+    fragment_of,
+    root_index,
+    runtime_spans,
+)
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell.syntax import Command
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import resolve, unwrap_prefixes
+
+_WHY = {
+    Quote.UNQUOTED: "as an unquoted shell word: the shell splits it at blanks, expands `*` "
+    "and `$` in it, and runs what follows a `;`, `|` or `&` in it as a command",
+    Quote.DOUBLE: 'inside double quotes: a `$`, backtick, `\\` or `"` in it is still '
+    "interpreted by the shell",
+    Quote.SINGLE: "inside single quotes: a `'` in it ends the quoting and the rest of the "
+    "value is read as shell code",
+    Quote.ANSI: "inside `$'...'`: a backslash or `'` in it is read as an escape",
+}
+
+
+def _where(layer: Layer) -> str:
+    if layer.depth == 0:
+        return f"the shell command of `{layer.wrapper}`" if layer.wrapper else "a shell command"
+    return f"the `{layer.wrapper}` command string"
+
+
+def _words(command: Command) -> Iterator[Word]:
+    yield from command.words
+    yield from command.assignments
+    for redirect in command.redirects:
+        if redirect.target is not None and redirect.heredoc is None:
+            yield redirect.target
+
+
+def _locate(layer: Layer, start: int, end: int) -> tuple[Command, Word] | None:
+    """The innermost word holding layer.text[start:end], with its command."""
+    best: tuple[Command, Word] | None = None
+    for command in layer.script.commands:
+        for word in _words(command):
+            if (
+                word.start <= start
+                and end <= word.end
+                and (best is None or word.end - word.start < best[1].end - best[1].start)
+            ):
+                best = (command, word)
+    return best
+
+
+def _passed_down(layer: Layer, command: Command, word: Word, context: Context) -> bool:
+    """Whether `word` becomes text of a child layer: that layer reports it."""
+    invocation = resolve(command.words, context.wrappers)
+    if invocation is None:
+        return False
+    return any(w.start < word.end and word.start < w.end for w in invocation.words)
+
+
+def _whole_command(command: Command, word: Word, start: int, end: int) -> bool:
+    """`f"{cmd} --verbose"`, `f"sudo {cmd}"`: a value in command position is a command."""
+    if word.start != start or word.end != end or not command.words:
+        return False
+    index = unwrap_prefixes(command.words)
+    if index is None:
+        # unwrap_prefixes stops at the first word that is not static: ours, maybe.
+        index = next((k for k, w in enumerate(command.words) if not w.static), -1)
+    return 0 <= index < len(command.words) and command.words[index] is word
+
+
+def _escaped_for(state: Quote, escaped: str) -> bool:
+    """The value escapes by hand what matters in its quotes (`.replace("'", "'\\''")`)."""
+    if state is Quote.SINGLE:
+        return "'" in escaped
+    if state is Quote.DOUBLE:
+        return all(c in escaped for c in '"$`\\')
+    return False
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    return iter(())
+    spans = runtime_spans(layer)
+    if not spans:
+        return
+    found = fragment_of(layer)
+    if found is None:
+        return
+    frag, _ = found
+    for start, end in spans:
+        if layer.heredoc_at(start) is not None:
+            continue  # a heredoc body: HL202
+        located = _locate(layer, start, end)
+        if located is None:
+            continue
+        command, word = located
+        if _passed_down(layer, command, word, context) or _whole_command(command, word, start, end):
+            continue
+        index = root_index(layer, start)
+        interp = frag.interp_at(index) if index is not None else None
+        if interp is None or interp.safe:
+            continue
+        state = quote_states(layer.text, word).get(start)
+        if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):
+            continue
+        fix = None
+        if layer.parent is None:
+            from heredoc_lint.fixes.python_fixes import quote_fix
+
+            fix = quote_fix(layer, frag, start, end, word)
+        yield finding(
+            layer,
+            "HL201",
+            Severity.WARNING,
+            f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
+            "quote it with shlex.quote()",
+            start,
+            end,
+            fix,
+        )
 
 
 RULE = Rule(
-    "HL201", "shell-interpolation-unquoted", Severity.WARNING, "(placeholder)", __doc__ or "", check
+    "HL201",
+    "shell-interpolation-unquoted",
+    Severity.WARNING,
+    "A run-time value put into a shell command string without shlex.quote.",
+    __doc__ or "",
+    check,
+    fixable=True,
+    triggers=frozenset({PLACEHOLDER}),  # every run-time value of a Python fragment
 )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
@@ -51,18 +51,37 @@ class Loop:
     stdin_redirected: bool  # `done < file`, a heredoc or herestring, or a pipe into it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Command:
+    """A simple command.  Commands compare by identity; their words are de-quoted on first use,
+    since most commands of a script are never looked at past their name."""
+
     start: int
     end: int
-    words: tuple[Word, ...]  # argv: the command name first
-    assignments: tuple[Word, ...]
     redirects: tuple[Redirect, ...]  # its own, then those of statements around it
     next_op: str | None  # the operator after the command's statement: ; & && || | ...
     next_op_start: int
     loops: tuple[Loop, ...]  # enclosing while/until loops, outermost first
     in_pipeline: bool  # stdin or stdout is a pipe
     in_substitution: bool  # inside $(...), `...` or <(...)
+    head: str  # the first word as written: a cheap look at the name before de-quoting
+    dequote_words: Callable[[], tuple[tuple[Word, ...], tuple[Word, ...]]] = field(
+        repr=False, compare=False
+    )
+
+    @functools.cached_property
+    def _words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+        return self.dequote_words()
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        """argv: the command name first."""
+        return self._words[0]
+
+    @property
+    def assignments(self) -> tuple[Word, ...]:
+        """`X=1` words before the command name."""
+        return self._words[1]
 
     @property
     def name(self) -> str | None:
@@ -108,6 +127,9 @@ _NOT_WORDS = frozenset(
         "herestring_redirect",
         "comment",
     }
+)
+_DECLARATIONS = frozenset(
+    {"export", "local", "declare", "readonly", "typeset", "unset", "unsetenv"}
 )
 _REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _STATEMENT_WRAPPERS = frozenset({"redirected_statement", "negated_command"})
@@ -355,47 +377,45 @@ class _Builder:
 
     def command(self, node: Node, loops: tuple[Loop, ...], in_sub: bool) -> None:
         start, end = self.span(node)
-        words: list[Word] = []
-        assignments: list[Word] = []
+        word_nodes: list[Node] = []
+        assignment_nodes: list[Node] = []
         redirects: list[Redirect] = []
         for child in node.children:
             kind = child.type
             if kind == "command_name":
-                words.extend(self.word(c) for c in child.children[:1])
+                word_nodes.extend(child.children[:1])
             elif kind == "variable_assignment":
-                target = words if words else assignments
-                target.append(self.word(child))
-                if not words:
+                (word_nodes if word_nodes else assignment_nodes).append(child)
+                if not word_nodes:
                     self.assignment(child)
             elif kind in _REDIRECT_TYPES:
                 redirects.append(self.redirect(child))
             elif not child.is_named:
-                if node.type != "command" and kind in (
-                    "export",
-                    "local",
-                    "declare",
-                    "readonly",
-                    "typeset",
-                    "unset",
-                    "unsetenv",
-                ):
-                    words.append(self.word(child))
+                if node.type != "command" and kind in _DECLARATIONS:
+                    word_nodes.append(child)
             elif kind not in _NOT_WORDS:
-                words.append(self.word(child))
+                word_nodes.append(child)
+
+        def dequote_words() -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+            return (
+                tuple(self.word(n) for n in word_nodes),
+                tuple(self.word(n) for n in assignment_nodes),
+            )
+
         redirects.extend(self.inherited_redirects(node))
         next_op, next_op_start, in_pipeline = self.following_operator(node)
         self.commands.append(
             Command(
                 start,
                 end,
-                tuple(words),
-                tuple(assignments),
                 tuple(redirects),
                 next_op,
                 next_op_start,
                 loops,
                 in_pipeline,
                 in_sub,
+                self.text[slice(*self.span(word_nodes[0]))] if word_nodes else "",
+                dequote_words,
             )
         )
 
