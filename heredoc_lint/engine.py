@@ -13,6 +13,7 @@ from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, select_rules, triggers
+from heredoc_lint.wrappers import LAYER_COMMANDS
 
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
 
@@ -37,14 +38,18 @@ class Settings:
 def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Finding]:
     findings: list[Finding] = []
     extra = frozenset(context.wrappers)
+    layer_commands = LAYER_COMMANDS | extra
+    pattern = trigger_pattern(triggers(tuple(rules), extra))
     for layer in walk_layers(root):
+        present = {m.group(0) for m in pattern.finditer(layer.text)}
         for rule in rules:
             # A rule whose triggers are not in the layer has nothing to find there; a rule
-            # about layers always looks at an inner layer.
-            if rule.triggers is not None or layer.depth == 0:
-                needed = triggers((rule,), extra)
-                if needed and not trigger_pattern(needed).search(layer.text):
+            # about layers always looks at an inner layer, and at wrappers in layer 0.
+            if rule.triggers is None:
+                if layer.depth == 0 and not present & layer_commands:
                     continue
+            elif not present & rule.triggers:
+                continue
             findings.extend(rule.check(layer, context))
     # Several inner layers can report the same thing at the same outer word.
     unique = {(f.code, f.start, f.end, f.message): f for f in findings}

@@ -17,6 +17,7 @@ comments of everything around them are kept.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -569,7 +570,7 @@ def _hoist_name(analysis: Analysis, pieces: list[str | Interp]) -> str:
     if values and values[0].source.strip().isidentifier():
         base = values[0].source.strip()
     name, n = f"{base}_b64", 1
-    while name in analysis.names:
+    while name in analysis.names or re.search(rf"\b{name}\b", analysis.text):
         n += 1
         name = f"{base}_b64_{n}"
     return name

@@ -43,6 +43,7 @@ Speed
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -59,31 +60,80 @@ if TYPE_CHECKING:
 
 # -- prefilter ---------------------------------------------------------------------------
 
-_SUBPROCESS_CALLS = re.compile(
-    r"\b(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput"
-    r"|create_subprocess_shell|create_subprocess_exec)\s*\("
+_FUNCTIONS = {
+    "subprocess": (
+        "run",
+        "call",
+        "check_call",
+        "check_output",
+        "Popen",
+        "getoutput",
+        "getstatusoutput",
+        "create_subprocess_shell",
+        "create_subprocess_exec",
+    ),
+    "os": ("system", "popen"),
+    "asyncio": ("create_subprocess_shell", "create_subprocess_exec"),
+}
+_DIRECT = tuple(f"{module}.{name}(" for module, names in _FUNCTIONS.items() for name in names)
+_ANY_FUNCTION = "|".join(sorted({n for names in _FUNCTIONS.values() for n in names}))
+# No `\b` in front: Python's re scans an alternation that starts with `\b` slowly.
+_DOT_CALL = re.compile(rf"\.[ \t]*(?:{_ANY_FUNCTION})[ \t]*\(")
+_OWNER = re.compile(r"(\w+)[ \t]*\Z")
+_ALIAS = re.compile(r"[ \t]+as[ \t]+(\w+)")
+_FROM_IMPORT = re.compile(
+    r"from[ \t]+(?:subprocess|os|asyncio(?:\.subprocess)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
 )
-_OS_IMPORT = re.compile(r"^[ \t]*(?:import[ \t][^\n]*\bos\b|from[ \t]+os[ \t])", re.MULTILINE)
-_OS_CALLS = re.compile(r"\b(?:system|popen)\s*\(")
-# `from subprocess import run as sh`, `from os import system as sh`: calls by another name.
-_ALIASED = re.compile(r"^[ \t]*from[ \t]+(?:subprocess|os|asyncio)\b[^\n]*\bas\b", re.MULTILINE)
 _TASK_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:fabric|invoke)\b", re.MULTILINE)
+
+
+def _called_by_other_name(text: str) -> bool:
+    """`import subprocess as sp` ... `sp.run(`; `from os import system as sh` ... `sh(`."""
+    at = text.find(" as ")
+    while at >= 0:
+        # str.find, not a regex: " as " is common in prose, and regexes scan slowly here.
+        before = text[max(0, at - 12) : at].rstrip(" \t")
+        if before.endswith(("subprocess", "os", "asyncio")):
+            line = text[text.rfind("\n", 0, at) + 1 : at]
+            alias = _ALIAS.match(text, at)
+            if "import" in line and alias is not None:
+                call = rf"\b{alias.group(1)}\s*\.\s*(?:{_ANY_FUNCTION})\s*\("
+                if re.search(call, text):
+                    return True
+        at = text.find(" as ", at + 4)
+    for match in _FROM_IMPORT.finditer(text):
+        for item in match.group(1).strip("()").split(","):
+            parts = item.split()
+            if parts and parts[0] in _ANY_FUNCTION.split("|"):
+                local = parts[-1] if len(parts) == 3 and parts[1] == "as" else parts[0]
+                if re.search(rf"\b{local}\s*\(", text[match.end() :]):
+                    return True
+    return False
+
+
+def _spaced_call(text: str) -> bool:
+    """`subprocess . run (`: a module call written with blanks."""
+    for match in _DOT_CALL.finditer(text):
+        owner = _OWNER.search(text, max(0, match.start() - 40), match.start())
+        if owner is not None and owner.group(1) in _FUNCTIONS:
+            return True
+    return False
 
 
 def interesting(text: str) -> bool:
     """Whether `text` may hold a call of interest: the cheap test before any parsing.
 
-    Substring tests first (fast), regular expressions only on the few files that pass.
+    Substring tests first (each a fast scan); regular expressions only where those
+    pass.  A superset: every file with a call the finder reads passes.
     """
     if "exec_command" in text:
         return True
-    if "subprocess" in text and (_SUBPROCESS_CALLS.search(text) or _ALIASED.search(text)):
+    if "subprocess" in text:
+        if any(call in text for call in _DIRECT):
+            return True
+    elif "os.system(" in text or "os.popen(" in text:
         return True
-    if (
-        ("system" in text or "popen" in text)
-        and _OS_IMPORT.search(text)
-        and (_OS_CALLS.search(text) or _ALIASED.search(text))
-    ):
+    if _spaced_call(text) or (" as " in text or "from " in text) and _called_by_other_name(text):
         return True
     return ("fabric" in text or "invoke" in text) and _TASK_IMPORT.search(text) is not None
 
@@ -201,7 +251,7 @@ class Analysis:
     groups: list[Group] = field(default_factory=list)
     interps: list[Interp] = field(default_factory=list)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
-    names: set[str] = field(default_factory=set)  # every identifier of the file
+    names: set[str] = field(default_factory=set)  # every name the file binds
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)
@@ -430,10 +480,88 @@ class _ScopeBuilder:
         self.parents: dict[int, ast.AST] = {}
         self.scopes: dict[int, _Scope] = {}  # id(function node) -> its scope
 
-    def build(self, tree: ast.Module) -> _Scope:
+    def build(self, tree: ast.Module, hot: list[int] | None = None) -> _Scope:
+        """Scopes of `tree`; only statements on the `hot` lines (sorted) are read in full.
+
+        The rest is read for its bindings alone: a file's calls of interest are few.
+        """
+        self.hot = hot
         module = _Scope(None)
         self.visit_body(tree, module)
         return module
+
+    def bind(self, scope: _Scope, name: str, value: ast.expr | None) -> None:
+        scope.bind(name, value)
+        self.analysis.names.add(name)
+
+    def is_hot(self, node: ast.stmt) -> bool:
+        if self.hot is None:
+            return True
+        k = bisect.bisect_left(self.hot, node.lineno)
+        return k < len(self.hot) and self.hot[k] <= (node.end_lineno or node.lineno)
+
+    def link(self, node: ast.AST, parent: ast.AST) -> None:
+        """Record the parents of a subtree that is not visited."""
+        self.parents[id(node)] = parent
+        for outer in ast.walk(node):
+            for child in ast.iter_child_nodes(outer):
+                self.parents[id(child)] = outer
+
+    def shallow(self, node: ast.stmt, parent: ast.AST, scope: _Scope) -> None:
+        """A statement without a call of interest: its bindings only."""
+        self.parents[id(node)] = parent
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.bind(scope, node.name, None)
+            return
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            self.bind_statement(node, scope)
+            if node.value is not None:
+                self.link(node.value, node)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            self.record_import(node, scope)
+            return
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                self.bind(scope, name, None)
+                self.bind(scope, name, None)
+            return
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self.bind_target(node.target, None, scope)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self.bind_target(item.optional_vars, item.context_expr, scope)
+        blocks: list[list[ast.stmt]] = []
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                blocks.append(block)
+        for handler in getattr(node, "handlers", []):
+            if handler.name:
+                self.bind(scope, handler.name, None)
+            blocks.append(handler.body)
+        for case in getattr(node, "cases", []):
+            blocks.append(case.body)
+        for block in blocks:
+            for stmt in block:
+                self.shallow(stmt, node, scope)
+
+    def bind_statement(
+        self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, scope: _Scope
+    ) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self.bind_target(target, node.value if len(node.targets) == 1 else None, scope)
+        elif isinstance(node, ast.AnnAssign):
+            if isinstance(node.target, ast.Name):
+                scope.annotations[node.target.id] = node.annotation
+                if node.value is not None:
+                    self.bind(scope, node.target.id, node.value)
+        else:
+            self.bind_target(node.target, None, scope)
+            if isinstance(node.target, ast.Name):
+                self.bind(scope, node.target.id, None)
 
     def visit_body(self, node: ast.AST, scope: _Scope) -> None:
         for child in ast.iter_child_nodes(node):
@@ -441,7 +569,7 @@ class _ScopeBuilder:
 
     def bind_target(self, target: ast.AST, value: ast.expr | None, scope: _Scope) -> None:
         if isinstance(target, ast.Name):
-            scope.bind(target.id, value)
+            self.bind(scope, target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self.bind_target(elt, None, scope)
@@ -454,7 +582,7 @@ class _ScopeBuilder:
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         every += [a for a in (args.vararg, args.kwarg) if a is not None]
         for arg in every:
-            inner.bind(arg.arg, None)
+            self.bind(inner, arg.arg, None)
             if arg.annotation is not None:
                 inner.annotations[arg.arg] = arg.annotation
         inner.params = [a.arg for a in (*args.posonlyargs, *args.args)]
@@ -463,16 +591,16 @@ class _ScopeBuilder:
         return inner
 
     def visit(self, node: ast.AST, parent: ast.AST, scope: _Scope) -> None:
+        if isinstance(node, ast.stmt) and not self.is_hot(node):
+            self.shallow(node, parent, scope)
+            return
         self.parents[id(node)] = parent
-        names = self.analysis.names
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            names.add(node.name)
-            scope.bind(node.name, None)
+            self.bind(scope, node.name, None)
             for child in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
                 if child is not None:
                     self.visit(child, node, scope)
             inner = self.function_scope(node, scope)
-            names.update(inner.bindings)
             for stmt in node.body:
                 self.visit(stmt, node, inner)
             return
@@ -481,8 +609,7 @@ class _ScopeBuilder:
             self.visit(node.body, node, inner)
             return
         if isinstance(node, ast.ClassDef):
-            names.add(node.name)
-            scope.bind(node.name, None)
+            self.bind(scope, node.name, None)
             children: list[ast.AST] = [*node.decorator_list, *node.bases, *node.keywords]
             for item in children:
                 self.visit(item, node, scope)
@@ -496,20 +623,8 @@ class _ScopeBuilder:
                 self.bind_target(generator.target, None, inner)
             self.visit_body(node, inner)
             return
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                self.bind_target(target, node.value if len(node.targets) == 1 else None, scope)
-        elif isinstance(node, ast.AnnAssign):
-            if isinstance(node.target, ast.Name):
-                scope.annotations[node.target.id] = node.annotation
-                if node.value is not None:
-                    scope.bind(node.target.id, node.value)
-        elif isinstance(node, ast.AugAssign):
-            self.bind_target(node.target, None, scope)
-            if isinstance(node.target, ast.Name):
-                scope.bind(node.target.id, None)
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            self.bind_statement(node, scope)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             self.bind_target(node.target, None, scope)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -519,11 +634,11 @@ class _ScopeBuilder:
         elif isinstance(node, ast.NamedExpr):
             self.bind_target(node.target, node.value, scope)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            scope.bind(node.name, None)
+            self.bind(scope, node.name, None)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
-                scope.bind(name, None)
-                scope.bind(name, None)
+                self.bind(scope, name, None)
+                self.bind(scope, name, None)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             self.record_import(node, scope)
         elif isinstance(node, ast.Call):
@@ -541,7 +656,7 @@ class _ScopeBuilder:
                 imports[local] = f"{node.module}.{alias.name}"
             else:
                 continue
-            scope.bind(local, None)
+            self.bind(scope, local, None)
 
 
 # -- reading string expressions --------------------------------------------------------------
@@ -1374,11 +1489,31 @@ def _parse(text: str) -> ast.Module:
         raise SourceError(f"Python source cannot be read: {error}", 0) from None
 
 
-def analyse(text: str) -> tuple[Analysis, list[Fragment]]:
+_HOT_CALLS = (
+    "run|call|check_call|check_output|Popen|getoutput|getstatusoutput|system|popen"
+    "|create_subprocess_shell|create_subprocess_exec|exec_command|sudo|local"
+)
+_ALIAS_NAMES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*?\bas[ \t]+(\w+)", re.MULTILINE)
+
+
+def _hot_lines(text: str, lines: _Lines) -> list[int]:
+    """The lines where a call of interest may start (its name and `(`), sorted."""
+    names = _HOT_CALLS
+    aliases = set(_ALIAS_NAMES.findall(text))
+    if aliases:
+        names += "|" + "|".join(sorted(aliases))
+    hot: set[int] = set()
+    for match in re.finditer(rf"\b(?:{names})\s*\(", text):
+        hot.add(bisect.bisect_right(lines.starts, match.start()))
+    return sorted(hot)
+
+
+def analyse(text: str, *, whole: bool = False) -> tuple[Analysis, list[Fragment]]:
+    """The analysis of a Python file and its fragments (`whole`: read every statement)."""
     tree = _parse(text)
     analysis = Analysis(text, tree, _Lines(text))
     builder = _ScopeBuilder(analysis)
-    builder.build(tree)
+    builder.build(tree, None if whole else _hot_lines(text, analysis.lines))
     finder = _Finder(analysis, builder)
     return analysis, list(finder.fragments(builder.calls))
 

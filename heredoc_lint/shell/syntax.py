@@ -18,7 +18,7 @@ from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.words import ExpansionNode, Word, dequote
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser
+    from tree_sitter import Node, Parser, Query
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,20 @@ def _language() -> object:
     return Language(tree_sitter_bash.language())
 
 
+@functools.cache
+def _query() -> Query:
+    from tree_sitter import Query
+
+    return Query(
+        _language(),  # type: ignore[arg-type]
+        """
+        [(command) (declaration_command) (unset_command)] @command
+        (variable_assignment) @assignment
+        (for_statement variable: (variable_name) @for_variable)
+        """,
+    )
+
+
 _local = threading.local()
 
 
@@ -257,30 +271,58 @@ class _Builder:
 
     # -- walking ----------------------------------------------------------------
     def walk(self, root: Node) -> None:
-        stack: list[tuple[Node, tuple[Loop, ...], bool]] = [(root, (), False)]
+        """Collect commands, assignments and errors; a query finds them without a Python
+        walk over every node of the tree."""
+        from tree_sitter import QueryCursor
+
+        if root.has_error:
+            self.collect_errors(root)
+        captures = QueryCursor(_query()).captures(root)
+        loops_by_node: dict[tuple[int, int], Loop] = {}
+        for node in captures.get("command", []):
+            context = self.context(node, loops_by_node)
+            if context is not None:
+                self.command(node, *context)
+        for node in captures.get("assignment", []):
+            if self.context(node, loops_by_node) is not None:
+                self.assignment(node)
+        for node in captures.get("for_variable", []):
+            if self.context(node, loops_by_node) is not None:
+                self.assigned.append((self.text[slice(*self.span(node))], self.span(node)[1]))
+
+    def collect_errors(self, root: Node) -> None:
+        stack = [root]
         while stack:
-            node, loops, in_sub = stack.pop()
-            kind = node.type
-            if kind == "ERROR" or node.is_missing:
+            node = stack.pop()
+            if node.type == "ERROR" or node.is_missing:
                 start, end = self.span(node)
                 self.errors.append(ParseError(start, max(end, start + 1)))
                 continue
-            if kind in ("command", "declaration_command", "unset_command"):
-                self.command(node, loops, in_sub)
-            elif kind == "variable_assignment":
-                self.assignment(node)
-            elif kind == "for_statement":
-                var = node.child_by_field_name("variable")
-                if var is not None:
-                    self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[1]))
-            elif kind in ("while_statement", "until_statement"):
-                loops = (*loops, self.loop(node))
-            if kind in ("command_substitution", "process_substitution"):
-                in_sub = True
-            for child in reversed(node.children):
-                if child.is_named or child.type == "ERROR":
-                    stack.append((child, loops, in_sub))
+            if node.has_error:
+                stack.extend(node.children)
         self.errors.sort(key=lambda e: e.start)
+
+    def context(
+        self, node: Node, loops_by_node: dict[tuple[int, int], Loop]
+    ) -> tuple[tuple[Loop, ...], bool] | None:
+        """(enclosing loops, outermost first; inside a substitution), or None inside an ERROR
+        region, where nothing is guessed."""
+        loops: list[Loop] = []
+        in_sub = False
+        parent = node.parent
+        while parent is not None:
+            kind = parent.type
+            if kind == "ERROR":
+                return None
+            if kind in ("while_statement", "until_statement"):
+                key = (parent.start_byte, parent.end_byte)
+                if key not in loops_by_node:
+                    loops_by_node[key] = self.loop(parent)
+                loops.append(loops_by_node[key])
+            elif kind in ("command_substitution", "process_substitution"):
+                in_sub = True
+            parent = parent.parent
+        return tuple(reversed(loops)), in_sub
 
     def assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
