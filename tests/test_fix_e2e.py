@@ -497,3 +497,58 @@ def test_fix_keeps_list_semantics(sshd: SshServer, tmp_path: Path, strategy: str
     proc = run_local(script, sshd)
     assert (proc.stdout, proc.returncode) == (original.stdout, original.returncode)
     assert not (root / "remote/f").exists()
+
+
+# --- limits of the rewrites -------------------------------------------------------------------
+
+BIG_LINE = "x" * 99 + "\n"
+BIG_CASE = """\
+#!/bin/bash
+ssh {user}@big-host "cat > {remote} << 'EOF'
+{body}EOF
+echo ok"
+"""
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: base64 makes the body 4/3 as long, and the ssh string is one argv word: a body of "
+    "~100 KB that works as written (the word stays under Linux's 128 KiB MAX_ARG_STRLEN) "
+    "becomes `printf %s <133 KB>` and the fixed script fails with `ssh: Argument list too "
+    "long` (exit 126); the fix should decline (or use another strategy) past the limit"))
+def test_base64_fix_of_a_big_body_still_runs(sshd: SshServer, tmp_path: Path) -> None:
+    root = checked_root(tmp_path)
+    remote = root / "remote" / "big.txt"
+    remote.parent.mkdir()
+    body = BIG_LINE * 1000  # 100 000 bytes
+    text = BIG_CASE.format(user=sshd.user, remote=remote, body=body)
+    script = root / "big.sh"
+    script.write_text(text)
+    original = run_local(script, sshd)  # control: as written, it works
+    assert (original.returncode, original.stdout) == (0, "ok\n"), original.stderr
+    assert remote.read_bytes() == body.encode()
+    remote.unlink()
+
+    heredoc_lint("--fix", "--fix-strategy", "base64", script.name, cwd=root)
+
+    proc = run_local(script, sshd)
+    assert (proc.returncode, proc.stdout) == (0, "ok\n"), proc.stderr
+    assert remote.read_bytes() == body.encode()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: the stdin strategy ignores `ssh -tt` (forced pseudo-terminal): it produces "
+    "`ssh -tt h \"cat > P ...\" <<'EOF'`, where the body goes through a pty that never "
+    "delivers end-of-file to `cat`: the fixed script hangs forever (seen here: killed after "
+    "60 s) where the original returns at once"))
+def test_stdin_strategy_not_used_with_forced_tty(tmp_path: Path) -> None:
+    # Checked statically: running the fixed script hangs (see the reason).
+    text = ("#!/bin/bash\nssh -tt root@tty-host \"cat > /tmp/hl-tty.txt << 'EOF'\n"
+            "tty \\$1\nEOF\necho ok\"\n")
+    script = tmp_path / "tty.sh"
+    script.write_text(text)
+
+    heredoc_lint("--fix", "--fix-strategy", "stdin", script.name, cwd=tmp_path)
+
+    fixed = script.read_text()
+    fed_on_stdin = re.search(r"""["'] <<'EOF(?:_\d+)?'\n""", fixed) is not None
+    assert not fed_on_stdin, fixed

@@ -339,16 +339,37 @@ def test_mode_and_owner_are_kept(tmp_path: Path, strategy: str, mode: int) -> No
     if os.geteuid() == 0:
         os.chown(script, *owner)
 
+    inode = script.stat().st_ino
+
     lint = heredoc_lint("--fix", "--fix-strategy", strategy, script.name, cwd=script.parent)
 
     assert lint.returncode == 0, lint.stdout + lint.stderr
     assert script.read_text() != text
     info = script.stat()
+    assert info.st_ino != inode  # replaced by a rename, never rewritten in place
     assert stat.S_IMODE(info.st_mode) == mode
     assert (info.st_uid, info.st_gid) == owner
     leftovers = [p.name for p in script.parent.iterdir()
                  if p.name.startswith(".") and p.name != CACHE_DIR]
     assert leftovers == [], leftovers  # no temp file left behind
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: --fix on a symlink replaces the link itself with a regular file holding the fixed "
+    "text (writer.replace_atomically renames its temp file onto the link's path): the link "
+    "is gone and its target is left unfixed"))
+def test_fix_through_a_symlink_fixes_the_target(tmp_path: Path) -> None:
+    case = adapt("write_cron", tmp_path / "remote", "root")
+    real = tmp_path / "real.sh"
+    real.write_text(case.text)
+    link = tmp_path / "link.sh"
+    link.symlink_to("real.sh")
+
+    lint = heredoc_lint("--fix", "link.sh", cwd=tmp_path)
+
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert link.is_symlink() and os.readlink(link) == "real.sh"
+    assert real.read_text() != case.text
 
 
 # --- writer: encoding -----------------------------------------------------------------------

@@ -145,7 +145,7 @@ def fast_sshd(sshd: SshServer, tmp_path_factory: pytest.TempPathFactory):  # typ
         wrapper.chmod(0o755)
     target = ["-p", "2222", f"{sshd.user}@prop-host"]
     subprocess.run(
-        [str(SSH), "-F", str(config), "-M", "-N", "-f", "-o", "ControlPersist=600", *target],
+        [str(SSH), "-F", str(config), "-M", "-N", "-f", "-o", "ControlPersist=120", *target],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         check=True, timeout=60,
     )

@@ -235,10 +235,12 @@ class _Builder:
     def span(self, node: Node) -> tuple[int, int]:
         return self.offsets.char(node.start_byte), self.offsets.char(node.end_byte)
 
-    def word(self, node: Node) -> Word:
-        start, end = self.span(node)
+    def word(self, node: Node, *more: Node) -> Word:
+        """The word spanning `node` (and the nodes right after it that tree-sitter split off)."""
+        start = self.span(node)[0]
+        end = self.span(more[-1] if more else node)[1]
         nodes: dict[int, ExpansionNode] = {}
-        stack = [node]
+        stack = [node, *more]
         while stack:
             current = stack.pop()
             if current.type in _EXPANSION_TYPES:
@@ -419,29 +421,40 @@ class _Builder:
 
     def command(self, node: Node, loops: tuple[Loop, ...], in_sub: bool) -> None:
         start, end = self.span(node)
-        word_nodes: list[Node] = []
-        assignment_nodes: list[Node] = []
+        # Groups of nodes that make one word: tree-sitter-bash 0.25 splits some words in
+        # two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word wherever nodes touch.
+        words: list[list[Node]] = []
+        assignments: list[list[Node]] = []
         redirects: list[Redirect] = []
+
+        def add(groups: list[list[Node]], child: Node) -> None:
+            if groups and groups[-1][-1].end_byte == child.start_byte:
+                groups[-1].append(child)
+            else:
+                groups.append([child])
+
         for child in node.children:
             kind = child.type
             if kind == "command_name":
-                word_nodes.extend(child.children[:1])
+                name = child.children[0] if child.children else child
+                glued = assignments and assignments[-1][-1].end_byte == name.start_byte
+                add(assignments if glued and not words else words, name)
             elif kind == "variable_assignment":
-                (word_nodes if word_nodes else assignment_nodes).append(child)
-                if not word_nodes:
+                add(words if words else assignments, child)
+                if not words:
                     self.assignment(child)
             elif kind in _REDIRECT_TYPES:
                 redirects.append(self.redirect(child))
             elif not child.is_named:
                 if node.type != "command" and kind in _DECLARATIONS:
-                    word_nodes.append(child)
+                    add(words, child)
             elif kind not in _NOT_WORDS:
-                word_nodes.append(child)
+                add(words, child)
 
         def dequote_words() -> tuple[tuple[Word, ...], tuple[Word, ...]]:
             return (
-                tuple(self.word(n) for n in word_nodes),
-                tuple(self.word(n) for n in assignment_nodes),
+                tuple(self.word(*group) for group in words),
+                tuple(self.word(*group) for group in assignments),
             )
 
         redirects.extend(self.inherited_redirects(node))
@@ -456,7 +469,7 @@ class _Builder:
                 loops,
                 in_pipeline,
                 in_sub,
-                self.text[slice(*self.span(word_nodes[0]))] if word_nodes else "",
+                self.text[self.span(words[0][0])[0] : self.span(words[0][-1])[1]] if words else "",
                 dequote_words,
             )
         )

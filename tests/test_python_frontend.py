@@ -1,0 +1,348 @@
+"""The Python frontend: which calls make fragments, and where each character comes from.
+
+The fixtures in tests/data/python hold one file per kind of call (subprocess, os and
+asyncio, paramiko, fabric 1 and 2, invoke), one with every form of string literal, and
+one with calls that are fine; tests/data/python/expect.json lists every finding at
+warning and above as [code, line, column, anchored source text], each checked by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.frontends import Fragment, SourceError
+from heredoc_lint.frontends.python import PyFragment, analyse, fragments, interesting
+from heredoc_lint.layers import root_layer, walk_layers
+from heredoc_lint.model import Severity
+from heredoc_lint.source import LineIndex
+
+DATA = Path(__file__).parent / "data" / "python"
+EXPECT: dict[str, list[list[object]]] = json.loads((DATA / "expect.json").read_text())
+
+
+def found(text: str) -> list[list[object]]:
+    index = LineIndex(text)
+    return [
+        [f.code, *index.position(f.start), text[f.start : f.end]]
+        for f in check_text(text, "python", "t.py")
+        if f.severity.rank >= Severity.WARNING.rank
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_fixture_findings_at_their_columns(name: str) -> None:
+    text = (DATA / name).read_text()
+    assert found(text) == EXPECT[name]
+    lines = text.splitlines()
+    for _, line, column, anchor in EXPECT[name]:
+        assert isinstance(line, int) and isinstance(column, int) and isinstance(anchor, str)
+        assert lines[line - 1][column - 1 :].startswith(anchor.split("\n")[0])
+
+
+def test_every_fixture_has_expectations() -> None:
+    on_disk = {p.name for p in DATA.glob("*.py") if not p.name.startswith("runtime_")}
+    assert on_disk == set(EXPECT)
+
+
+# -- call kinds ------------------------------------------------------------------------------
+
+
+def only(text: str) -> Fragment:
+    frags = fragments(text)
+    assert len(frags) == 1, [f.text for f in frags]
+    return frags[0]
+
+
+@pytest.mark.parametrize(
+    ("source", "depth", "wrapper", "remote", "shell", "cmdline"),
+    [
+        ("import subprocess\nsubprocess.run('ls', shell=True)", 0, "subprocess.run", False,
+         "sh", "/bin/sh -c ls"),
+        ("import subprocess\nsubprocess.Popen('ls', shell=True, executable='/bin/bash')", 0,
+         "subprocess.Popen", False, "bash", "/bin/bash -c ls"),
+        ("import os\nos.system('ls')", 0, "os.system", False, "sh", "/bin/sh -c ls"),
+        ("import os\nos.popen('ls')", 0, "os.popen", False, "sh", "/bin/sh -c ls"),
+        ("import subprocess\nsubprocess.getoutput('ls')", 0, "subprocess.getoutput", False,
+         "sh", "/bin/sh -c ls"),
+        ("import subprocess\nsubprocess.getstatusoutput('ls')", 0, "subprocess.getstatusoutput",
+         False, "sh", "/bin/sh -c ls"),
+        ("import asyncio\nasyncio.create_subprocess_shell('ls')", 0, "create_subprocess_shell",
+         False, "sh", "/bin/sh -c ls"),
+        ("import asyncio\nasyncio.create_subprocess_exec('ssh', h, 'ls')", 1, "ssh", True,
+         "bash", "bash -c ls"),
+        ("import subprocess\nsubprocess.run(['ssh', '-p', '22', h, 'ls', '-l'])", 1, "ssh", True,
+         "bash", "bash -c ls -l"),
+        ("import subprocess\nsubprocess.run(['bash', '-lc', 'ls'])", 1, "bash -c", False, "bash",
+         "bash -c ls"),
+        ("import subprocess\nsubprocess.run(('sudo', '-u', 'x', 'sh', '-c', 'ls'))", 1, "sh -c",
+         False, "sh", "sh -c ls"),
+        ("import subprocess\nsubprocess.run(['docker', 'exec', 'c', 'sh', '-c', 'ls'])", 1,
+         "docker exec sh -c", True, "sh", "sh -c ls"),
+        ("c.exec_command('ls')", 1, "exec_command", True, "bash", "bash -c ls"),
+        ("self.pool.get().exec_command(command='ls')", 1, "exec_command", True, "bash",
+         "bash -c ls"),
+        ("from fabric import Connection\nConnection(h).run('ls')", 1, "Connection.run", True,
+         "bash", "bash -c ls"),
+        ("from fabric import Connection\nConnection(h).sudo('ls')", 1, "Connection.sudo", True,
+         "bash", "bash -c sudo ls"),
+        ("from fabric import Connection\nConnection(h).local('ls')", 0, "local", False, "bash",
+         "/bin/bash -c ls"),
+        ("from fabric.api import run\nrun('ls')", 1, "fabric run", True, "bash",
+         "/bin/bash -l -c ls"),
+        ("from fabric.api import local\nlocal('ls')", 0, "fabric local", False, "sh",
+         "/bin/sh -c ls"),
+        ("import invoke\ninvoke.run('ls')", 0, "invoke.run", False, "bash", "/bin/bash -c ls"),
+        ("from invoke import Context\nContext().run('ls')", 0, "Context.run", False, "bash",
+         "/bin/bash -c ls"),
+        ("from invoke import task\n@task\ndef t(c):\n    c.sudo('ls')", 0, "Context.sudo", False,
+         "bash", "/bin/bash -c sudo ls"),
+    ],
+)  # fmt: skip
+def test_call_kinds(
+    source: str, depth: int, wrapper: str, remote: bool, shell: str, cmdline: str
+) -> None:
+    frag = only(source)
+    assert (frag.depth, frag.wrapper, frag.remote, frag.shell, frag.cmdline) == (
+        depth,
+        wrapper,
+        remote,
+        shell,
+        cmdline,
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from subprocess import run as sh\nsh('ls', shell=True)",
+        "import subprocess as sp\nsp.check_output('ls', shell=True)",
+        "from os import system as shell\nshell('ls')",
+        "import os as o\no.popen('ls')",
+        "import asyncio as aio\naio.create_subprocess_shell('ls')",
+        "from asyncio import create_subprocess_shell as css\ncss('ls')",
+        "from subprocess import (\n    PIPE,\n    Popen,\n)\nPopen('ls', shell=True, stdout=PIPE)",
+        "def f():\n    import subprocess\n    subprocess.call('ls', shell=True)",
+    ],
+)
+def test_import_aliases(source: str) -> None:
+    assert interesting(source)
+    assert only(source).text == "ls"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import subprocess\nsubprocess.run('ls')",  # a program named `ls`, no shell
+        "import subprocess\nsubprocess.run(['ls', '-l'])",  # no wrapper
+        "import subprocess\nsubprocess.run(['ssh', h])",  # an interactive session
+        "import subprocess\nsubprocess.run(cmd, shell=True)",  # nothing known
+        "import subprocess\nsubprocess.run('ls', shell=flag)",  # decided at run time
+        "import subprocess\nsubprocess.run([*base, 'ls'], shell=True)",
+        "class A:\n    def run(self, c): pass\nA().run('ls')",  # no fabric, no invoke
+        "from invoke import task\nrunner.run('ls')",  # not a Context by its name
+        "def run(c): pass\nrun('ls')",
+        "import os\nos.system(f'{cmd}')",  # only a value
+    ],
+)
+def test_not_a_shell_string(source: str) -> None:
+    assert fragments(source) == []
+
+
+def test_fabric_receivers() -> None:
+    source = (
+        "from fabric import Connection, task\n"
+        "@task\n"
+        "def deploy(c):\n"
+        "    c.run('a')\n"
+        "def helper(conn: Connection, web_conn, other):\n"
+        "    conn.run('b')\n"
+        "    web_conn.run('c')\n"
+        "    other.run('not')\n"
+        "    with Connection('h') as cx:\n"
+        "        cx.sudo('d')\n"
+        "    self.cxn.run('e')\n"
+    )
+    frags = fragments(source)
+    assert [(f.text, f.depth) for f in frags] == [
+        ("a", 1),
+        ("b", 1),
+        ("c", 1),
+        ("sudo d", 1),
+        ("e", 1),
+    ]
+
+
+def test_invoke_receivers() -> None:
+    source = (
+        "from invoke import Context, task\n"
+        "@task\n"
+        "def build(ctx):\n"
+        "    ctx.run('a')\n"
+        "def helper(c: Context, x):\n"
+        "    c.run('b')\n"
+        "    x.run('not')\n"
+    )
+    assert [(f.text, f.depth) for f in fragments(source)] == [("a", 0), ("b", 0)]
+
+
+# -- reading strings ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "text"),
+    [
+        ("c.exec_command('a' 'b')", "ab"),
+        ("c.exec_command('a' + 'b')", "ab"),
+        ("c.exec_command('a\\tb\\x41\\u00e9\\N{BULLET}\\101\\\\')", "a\tbA\u00e9\u2022A\\"),
+        ("c.exec_command(r'a\\tb')", "a\\tb"),
+        ("c.exec_command(b'a\\xe9')", "a\udce9"),
+        ("c.exec_command(rb'a\\x')", "a\\x"),
+        ("c.exec_command('''a\nb''')", "a\nb"),
+        ("c.exec_command('a\\\nb')", "ab"),
+        ("c.exec_command(f'a{{b}}')", "a{b}"),
+        ("c.exec_command(f'a{x}b')", "a${__hl_0}b"),
+        ("c.exec_command('a %s %d %%' % (x, 3))", "a ${__hl_0} ${__hl_1} %"),
+        ("c.exec_command('a %(k)s' % {'k': x})", "a ${__hl_0}"),
+        ("c.exec_command('{} {x} {{}}'.format(y, x=z))", "${__hl_0} ${__hl_1} {}"),
+        ("c.exec_command('ls ' + path)", "ls ${__hl_0}"),
+        ("CMD = 'ls'\ndef f():\n    c.exec_command(CMD + ' -l')", "ls -l"),
+        ("def f():\n    cmd = f'ls {p}'\n    c.exec_command(cmd)", "ls ${__hl_0}"),
+        ("def f():\n    a = 'ls'\n    b = a + ' -l'\n    c.exec_command(b)", "ls -l"),
+        ("def outer():\n    a = 'ls'\n    def inner():\n        c.exec_command(a)", "ls"),
+    ],
+)
+def test_string_values(source: str, text: str) -> None:
+    assert only(source).text == text
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f():\n    cmd = 'ls'\n    cmd = 'rm'\n    c.exec_command(cmd)",  # bound twice
+        "def f(cmd='ls'):\n    c.exec_command(cmd)",  # a parameter
+        "def f():\n    for cmd in ('a', 'b'):\n        c.exec_command(cmd)",
+        "def f():\n    cmd = 'ls'\n    cmd += ' -l'\n    c.exec_command(cmd)",
+        "class A:\n    CMD = 'ls'\n    def f(self):\n        c.exec_command(CMD)",  # not visible
+        "def f():\n    global CMD\n    CMD = 'x'\n    c.exec_command(CMD)",
+    ],
+)
+def test_names_not_bound_once(source: str) -> None:
+    assert fragments(source) == []
+
+
+def test_every_character_maps_to_its_source() -> None:
+    """Decode each character's source with Python itself: it must give the character."""
+    text = (DATA / "string_forms.py").read_text()
+    analysis, frags = analyse(text)
+    checked = 0
+    for frag in frags:
+        encoder = frag.encode_edit
+        assert isinstance(encoder, PyFragment)
+        for k, char in enumerate(frag.text):
+            unit = analysis.units[encoder.unit_of[k]]
+            if unit.kind != "char":
+                continue
+            atom = analysis.atoms[unit.atom]
+            source = text[unit.start : unit.end]
+            prefix = atom.prefix.replace("f", "")
+            if ("f" in atom.prefix or atom.template == "format") and source in ("{{", "}}"):
+                source = source[0]  # a brace of an f-string or of a str.format template
+            if atom.template == "%" and source == "%%":
+                source = "%"
+            if "r" in prefix:
+                value: str | bytes = source  # raw: every character stands for itself
+            else:
+                value = ast.literal_eval(f"{prefix}{atom.quote}{source}{atom.quote}")
+            if isinstance(value, bytes):
+                value = "".join(chr(b) if b < 0x80 else chr(0xDC00 + b) for b in value)
+            assert value == char, (frag.text, k, source)
+            assert frag.offsets is not None and frag.offsets[k] == unit.at
+            checked += 1
+    assert checked > 500
+
+
+def test_placeholders_point_at_their_source() -> None:
+    text = "def f(host, n, d):\n    c.exec_command(f\"ssh {host} '{d['x']}' %s\" % n)\n"
+    frag = only(text)
+    offsets = frag.offsets
+    assert offsets is not None
+    anchored = [text[offsets[a] : offsets[b - 1] + 1] for a, b in frag.interpolations]
+    assert anchored == ["{host}", "{d['x']}", "%s"]
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "column"),
+    [
+        # `\n` in a one-line literal: the next character stays on this line
+        ('c.exec_command("echo a\\npkill -f x; y")', 1, 25),
+        ('c.exec_command("""echo a\npkill -f x; y""")', 2, 1),
+        ('c.exec_command(r"echo \\n; pkill -f x; y")', 1, 27),
+        ('c.exec_command(b"echo \\xff\\n; pkill -f x; y")', 1, 31),
+        ('c.exec_command(\n    "echo a; "\n    "pkill -f x; y"\n)', 3, 6),
+        ('c.exec_command("echo é\\u00e9; pkill -f x; y")', 1, 31),
+        ('c.exec_command(f"echo {a}\\t; pkill -f x; y")', 1, 30),
+        ('c.exec_command("echo %s; pkill -f x; y" % a)', 1, 26),
+    ],
+)
+def test_finding_positions(source: str, line: int, column: int) -> None:
+    text = source + "\n"
+    findings = [f for f in check_text(text, "python") if f.code == "HL103"]
+    assert len(findings) == 1
+    assert LineIndex(text).position(findings[0].start) == (line, column)
+    assert text[findings[0].start : findings[0].end] == "pkill"
+
+
+def test_crlf_file_positions() -> None:
+    text = 'import os\r\n\r\nos.system("""a\r\npkill -f x; y""")\r\n'
+    findings = [f for f in check_text(text, "python") if f.code == "HL103"]
+    assert [LineIndex(text).position(f.start) for f in findings] == [(4, 1)]
+
+
+# -- parsing, speed -----------------------------------------------------------------------------
+
+
+def test_prefilter_skips_files_without_calls() -> None:
+    assert not interesting("import os\nprint(os.path.join('a', 'b'))\nrunner.run()\n")
+    # Not parsed at all: a syntax error in such a file is not this tool's business.
+    assert fragments("def broken(:\n    pass\n") == []
+
+
+def test_syntax_error_is_hl001() -> None:
+    text = "import os\nos.system('ls')\ndef broken(:\n"
+    with pytest.raises(SourceError):
+        fragments(text)
+    findings = check_text(text, "python")
+    assert [f.code for f in findings] == ["HL001"]
+    assert LineIndex(text).position(findings[0].start)[0] == 3
+
+
+def test_libcst_only_for_fstrings() -> None:
+    probe = (
+        "import sys\n"
+        "from heredoc_lint.frontends.python import fragments\n"
+        "fragments('import os\\nos.system(\"ls -l\" + x)\\n')\n"
+        "print('libcst' in sys.modules)\n"
+        "fragments('import os\\nos.system(f\"ls {x}\")\\n')\n"
+        "print('libcst' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "True"]
+
+
+def test_child_layers_inherit_placeholders() -> None:
+    from heredoc_lint.frontends.python import runtime_spans
+
+    text = "import subprocess\nsubprocess.run(f\"ssh h 'cat {p}; ls'\", shell=True)\n"
+    root = root_layer(only(text))
+    child = list(walk_layers(root))[1]
+    assert child.text == "cat ${__hl_0}; ls"
+    assert runtime_spans(child) == ((4, 13),)
