@@ -159,4 +159,6 @@ def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
             return data[3:].decode("utf-8"), None, "utf-8-sig", data
         return data.decode("utf-8"), None, "utf-8", data
     except UnicodeDecodeError:
-        return data.decode("latin-1"), None, "latin-1", data
+        # Not UTF-8 (Latin-1...): every byte that is not valid UTF-8 becomes one surrogate
+        # character, so columns count bytes there and writing back restores each byte.
+        return data.decode("utf-8", "surrogateescape"), None, "utf-8", data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -39,9 +40,13 @@ def _overlaps(a: Edit, b: Edit) -> bool:
     )
 
 
+_LONE_LF = re.compile(r"(?<!\r)\n")
+
+
 def _newline_style(text: str, content: str) -> str:
-    if "\r\n" in text and "\n" in content and "\r\n" not in content:
-        return content.replace("\n", "\r\n")
+    """New lines follow the file: CRLF in a file whose every line ends in CRLF."""
+    if "\n" in content and "\r\n" in text and not _LONE_LF.search(text):
+        return _LONE_LF.sub("\r\n", content)
     return content
 
 

