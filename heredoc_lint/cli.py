@@ -154,7 +154,16 @@ def check(
         raise _fail(str(error)) from None
     if command is not None and paths:
         raise _fail("give either --command or paths, not both")
-    result = run(options, paths=list(paths or ()), command=command, stdin_filename=stdin_filename)
+    progress = _ProgressBar() if sys.stderr.isatty() and not quiet else None
+    result = run(
+        options,
+        paths=list(paths or ()),
+        command=command,
+        stdin_filename=stdin_filename,
+        progress=progress,
+    )
+    if progress is not None:
+        progress.close()
     for note in result.notes:
         typer.echo(f"heredoc-lint: {note}", err=True)
     from heredoc_lint import output
@@ -244,6 +253,31 @@ def explain_command(
             raise _fail(f"{target}: {reason}")
         text, kind, path = read, kind_of(Path(target)) or "shell", target
     typer.echo(explain(text, kind, path, line), nl=False)
+
+
+class _ProgressBar:
+    """`checked 120/900 files` on stderr, only once a run has taken a second."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.clock() - self.start < 1.0:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
 
 
 def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,18 +261,24 @@ def jobs(
         return []
 
 
+Progress = Callable[[int, int], None]  # (files done, files in all)
+
+
 def run(
     options: Options,
     paths: list[Path],
     command: str | None = None,
     stdin_filename: str | None = None,
+    progress: Progress | None = None,
 ) -> Result:
     result = Result()
     todo = jobs(options, paths, command, stdin_filename, result)
     workers = min(options.jobs, len(todo) // MIN_FILES_PER_WORKER)
     if workers < 2:
-        for job in todo:
+        for done, job in enumerate(todo, start=1):
             result.add(process(job, options))
+            if progress is not None:
+                progress(done, len(todo))
         return result
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -281,8 +288,11 @@ def run(
     context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         chunk = max(1, len(todo) // (workers * 8))
-        for outcome in pool.map(partial(process, options=options), todo, chunksize=chunk):
+        outcomes = pool.map(partial(process, options=options), todo, chunksize=chunk)
+        for done, outcome in enumerate(outcomes, start=1):
             result.add(outcome)
+            if progress is not None:
+                progress(done, len(todo))
     return result
 
 
