@@ -26,8 +26,9 @@ def main(argv: list[str] | None = None) -> None:
         run(args)
     except KeyboardInterrupt:
         raise SystemExit(130) from None
-    except Exception as error:  # the last line of defence: one line, exit 2
+    except Exception as error:  # the last line of defence: one line
         if "--verbose" in args:
             raise
         sys.stderr.write(f"heredoc-lint: internal error: {type(error).__name__}: {error}\n")
-        raise SystemExit(2) from None
+        # An agent reads exit 2 from a hook as "block this command": a broken hook fails open.
+        raise SystemExit(0 if args[:1] == ["hook"] else 2) from None
