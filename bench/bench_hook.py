@@ -98,6 +98,13 @@ def main() -> int:
         rows.append((f"heredoc-lint hook {args.agent}, {label}", ours))
         rows.append((f"shellcheck -, {label}", theirs))
         ratios.append((label, ours / theirs))
+    # For scale: what starting the interpreter alone costs on this machine right now.
+    rows.append(
+        (
+            "python -c pass (interpreter start only)",
+            median_ms([sys.executable, "-c", "pass"], b"", args.runs, (0,)),
+        )
+    )
     if script is not None:
         ours = median_ms(
             [script, "hook", args.agent], hook_input(args.agent, seed), args.runs, (0,)

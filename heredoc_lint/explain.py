@@ -337,6 +337,8 @@ def _title(layer: Layer) -> str:
     if layer.depth == 0:
         return f"Layer 0 · the local shell ({layer.shell}) reads the text"
     wrapper = layer.wrapper or "?"
+    if layer.parent is None:
+        return f"Layer {layer.depth} · the string `{wrapper}` runs on the remote host"
     if layer.kind == "stdin":
         where = "on the remote host" if layer.remote else "locally"
         return f"Layer {layer.depth} · the script fed on stdin to `{wrapper}`, run {where}"
@@ -360,13 +362,18 @@ def _explain_layer(
     report.add(RULE)
     report.add(_title(layer))
     report.add(RULE)
-    if layer.depth == 0:
+    if layer.parent is None:
         report.add("source:", 2)
         first = min(_file_lines(layer, c, places)[0] for c in commands)
         last = max(_file_lines(layer, c, places)[1] for c in commands)
         width = len(str(last))
         for number in range(first, last + 1):
             report.add(f"{number:>{width}} │ {places.index.line_text(number)}", 4)
+        if layer.offsets is not None and not layer.verbatim:
+            start = min(c.start for c in commands)
+            end = max(_command_end(c) for c in commands)
+            report.add("the text the shell receives (the file's escapes undone):", 2)
+            report.block(layer.text[start:end])
     else:
         _explain_received(report, layer, places)
     if layer.script.errors:
@@ -378,6 +385,8 @@ def _explain_layer(
         )
     report.add("")
     shell = "the local shell" if layer.depth == 0 else f"the layer-{layer.depth} shell"
+    if layer.parent is None and layer.depth:
+        shell = "the remote shell"
     report.add(f"{shell} splits it into {len(commands)} command(s):", 2)
     matches = {id(m.command): m for m in _pkills(layer, path) if isinstance(m, _SelfMatch)}
     for n, command in enumerate(commands, 1):
@@ -600,7 +609,7 @@ def _select(
             if line is not None:
                 if first <= line <= last:
                     commands.append(command)
-            elif kind == "command" or _interesting(root, command, path):
+            elif kind == "command" or root.depth > 0 or _interesting(root, command, path):
                 commands.append(command)
         if commands:
             chosen.append((root, commands))

@@ -199,3 +199,12 @@ def test_shared_seed_cases_match_the_test_copies() -> None:
         pytest.skip("no shared/ beside the checkout")
     for name in ("seed000.sh", "seed003.sh"):
         assert (SHARED / name).read_text() == (CASES / name).read_text()
+
+
+def test_python_remote_string_roots() -> None:
+    source = 'client.exec_command("pkill -f worker; echo $HOME")\n'
+    text = explain(source, "python", "remote.py")
+    assert "Layer 1 · the string `exec_command` runs on the remote host" in text
+    assert "│ pkill -f worker; echo $HOME" in text
+    assert "the remote shell splits it into 2 command(s):" in text
+    assert caret_under(text, "bash -c pkill -f worker") == "worker"

@@ -210,18 +210,7 @@ CRLF_CASE = (
 # delimiter word and the terminator line both end in `\r`, so the heredoc terminates.
 CRLF_INTENDED = b"key=$HOME value=$1 it's\r\n"
 
-STDIN_CRLF_BUG = (
-    "BUG: stdin strategy in a CRLF file: ` <<'EOF'` is inserted before the line's `\\r` "
-    "(delimiter `EOF\\r`) but the terminator line is written as `EOF\\n` (fixer._newline_style "
-    "skips content that already holds a CRLF, as the body does): the local heredoc never "
-    "ends, it swallows the rest of the script (`echo after` never runs and is sent as body)")
-
-
-@pytest.mark.parametrize("strategy", [
-    "base64",
-    "scp",
-    pytest.param("stdin", marks=pytest.mark.xfail(strict=True, reason=STDIN_CRLF_BUG)),
-])
+@pytest.mark.parametrize("strategy", STRATEGIES)
 def test_crlf_file_keeps_crlf_and_works(sshd: SshServer, tmp_path: Path, strategy: str) -> None:
     root = checked_root(tmp_path)
     remote = root / "remote" / "crlf.conf"
@@ -249,11 +238,6 @@ def test_crlf_file_keeps_crlf_and_works(sshd: SshServer, tmp_path: Path, strateg
     assert lint.returncode == 0, lint.stdout + lint.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: stdin strategy in a file with any CRLF line: fixer._newline_style turns every "
-    "newline of the inserted body and terminator into CRLF, so the body gains a `\\r` per "
-    "line and the terminator `EOF\\r` does not end the heredoc `<<'EOF'`: the rest of the "
-    "script is swallowed; the re-check even reports HL112 on the tool's own output"))
 def test_stdin_fix_in_file_with_one_crlf_line(sshd: SshServer, tmp_path: Path) -> None:
     root = checked_root(tmp_path)
     remote = root / "remote" / "mixed.txt"
@@ -384,17 +368,7 @@ LATIN1_CASE = (
     b"echo fin\n"
 )
 LATIN1_INTENDED = b"na\xefve $x d\xe9j\xe0 vu\n"
-LATIN1_BUG = (
-    "BUG: in a Latin-1 file the {0} strategy encodes the body as UTF-8 "
-    "(`site.body.encode(\"utf-8\", ...)` in fixes/remote_heredoc.py): the remote file gets "
-    "b'na\\xc3\\xafve ...' where the original script delivers b'na\\xefve ...'")
-
-
-@pytest.mark.parametrize("strategy", [
-    pytest.param("base64", marks=pytest.mark.xfail(strict=True, reason=LATIN1_BUG.format("base64"))),
-    pytest.param("scp", marks=pytest.mark.xfail(strict=True, reason=LATIN1_BUG.format("scp"))),
-    "stdin",
-])
+@pytest.mark.parametrize("strategy", STRATEGIES)
 def test_latin1_file_keeps_its_encoding_and_body_bytes(
     sshd: SshServer, tmp_path: Path, strategy: str
 ) -> None:
@@ -495,24 +469,27 @@ def test_read_only_file_one_line_error_others_fixed(tmp_path: Path) -> None:
 
 # --- a file that does not parse is never rewritten ------------------------------------------
 
-MISSING_NODE_BUG = (
-    "BUG: the layer-0 parse error is not detected: tree-sitter reports it as a MISSING "
-    "token (`fi`, `esac`, `\"`, `}`), an anonymous node that shell/syntax.py's walk never "
-    "visits (it only descends into named children and ERROR nodes), so no HL001 and the "
-    "file is rewritten")
+STRAY_KEYWORD_BUG = (
+    "BUG: a closing reserved word with nothing to close (`done`, `fi`, `esac`, `}`, `then` "
+    "alone on a line) is a syntax error for bash (`bash -n`: \"syntax error near unexpected "
+    "token\") but tree-sitter-bash parses it as a plain command named `done`: no HL001, and "
+    "--fix rewrites the file")
 
 
 @pytest.mark.parametrize("tail", [
     "echo $((1 +\n",
     "echo )\n",
-    pytest.param("if true; then\n  echo x\n", id="if-without-fi",
-                 marks=pytest.mark.xfail(strict=True, reason=MISSING_NODE_BUG)),
-    pytest.param("case $1 in\n", id="case-without-esac",
-                 marks=pytest.mark.xfail(strict=True, reason=MISSING_NODE_BUG)),
-    pytest.param('echo "unterminated\n', id="unterminated-quote",
-                 marks=pytest.mark.xfail(strict=True, reason=MISSING_NODE_BUG)),
-    pytest.param("f() {\n  echo x\n", id="function-without-brace",
-                 marks=pytest.mark.xfail(strict=True, reason=MISSING_NODE_BUG)),
+    "echo a |\n",
+    "for x in; do\n",
+    "echo ${x\n",
+    "echo 'open\n",
+    *[pytest.param(f"{word}\n", id=f"stray-{word}",
+                   marks=pytest.mark.xfail(strict=True, reason=STRAY_KEYWORD_BUG))
+      for word in ("done", "fi", "esac", "}", "then")],
+    pytest.param("if true; then\n  echo x\n", id="if-without-fi"),
+    pytest.param("case $1 in\n", id="case-without-esac"),
+    pytest.param('echo "unterminated\n', id="unterminated-quote"),
+    pytest.param("f() {\n  echo x\n", id="function-without-brace"),
 ])
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_unparsable_file_is_never_rewritten(tmp_path: Path, strategy: str, tail: str) -> None:

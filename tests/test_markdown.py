@@ -265,3 +265,32 @@ def test_cli_reads_markdown_files(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     (item,) = json.loads(result.stdout)
     assert (item["code"], item["line"], item["column"]) == ("HL103", 4, 8)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "BUG (engine): HL103's split fix (rules/hl103_pkill_self_match.py `_split_fix`) and the "
+        "scp and stdin strategies (fixes/remote_heredoc.py `scp_fix`, `stdin_fix`) build "
+        "`Edit(...)` from offsets into the parent layer's text as if they were file offsets; "
+        "for a fragment root (a Markdown block, a workflow step, a Python string) they land "
+        "at the start of the file. They should go through `edits.lift(parent, a, b, content)`, "
+        "which maps a root edit through its fragment's `encode_edit`."
+    ),
+)
+@pytest.mark.parametrize("strategy", ["split", "stdin"])
+def test_fixes_that_rewrite_the_outer_command_stay_inside_the_block(strategy: str) -> None:
+    from heredoc_lint.engine import Settings
+
+    head = "# Notes\n\nSome text.\n\n```bash\n"
+    if strategy == "split":
+        command = "ssh h 'pkill -f sglang; echo sglang'\n"
+        outcome = fix_kind(head + command + "```\n", "markdown", "doc.md", unsafe=True)
+        fixed = fix_kind(command, "shell", "doc.sh", unsafe=True).text
+    else:
+        command = "ssh h \"cat > /x << 'EOF'\nhello\nEOF\necho\"\n"
+        settings = Settings(fix_strategy=strategy)
+        outcome = fix_kind(head + command + "```\n", "markdown", "doc.md", settings)
+        fixed = fix_kind(command, "shell", "doc.sh", settings).text
+    assert fixed != command
+    assert outcome.text == head + fixed + "```\n"

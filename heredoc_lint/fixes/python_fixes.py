@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.fixes.remote_heredoc import find_site
-from heredoc_lint.frontends.python import PLACEHOLDER, Analysis, Atom, Interp, PyFragment
+from heredoc_lint.frontends.python import PLACEHOLDER, Analysis, Atom, Group, Interp, PyFragment
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.heredoc import Heredoc
@@ -456,10 +456,14 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
         return None
     if interp.kind != "field" and interp.span is None:
         return None
-    named = import_edit(frag.analysis, "shlex")
-    if named is None:
-        return None
-    module, import_change = named
+    function = module_name(frag.analysis, "shlex.quote")
+    import_change: Edit | None = None
+    if function is None:
+        named = import_edit(frag.analysis, "shlex")
+        if named is None:
+            return None
+        module, import_change = named
+        function = f"{module}.quote"
     text = layer.text
     states = quote_states(text, word)
     state = states.get(start)
@@ -479,7 +483,7 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
     elif state is not Quote.UNQUOTED:
         return None
     value = interp.source.strip() if interp.is_str else f"str({interp.source.strip()})"
-    quoted = f"{module}.quote({value})"
+    quoted = f"{function}({value})"
     direct: list[Edit] = []
     if interp.kind == "field":
         frag_edits: list[FragEdit] = [(left, right, [*before, Runtime(quoted), *after])]
@@ -503,7 +507,7 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
     return Fix(
         tuple(edits),
         Applicability.UNSAFE,
-        f"Quote the value with `{module}.quote(...)`",
+        f"Quote the value with `{function}(...)`",
         "shlex-quote",
     )
 
@@ -564,13 +568,15 @@ def _glued_end(layer: Layer, heredoc: Heredoc) -> int | None:
     return None
 
 
-def _hoist_name(analysis: Analysis, pieces: list[str | Interp]) -> str:
+def _hoist_name(analysis: Analysis, group: Group, pieces: list[str | Interp]) -> str:
+    """A name for the new variable, used nowhere in its function nor bound in the module."""
     values = [p for p in pieces if isinstance(p, Interp)]
     base = "body"
     if values and values[0].source.strip().isidentifier():
         base = values[0].source.strip()
+    scope = analysis.text[group.scope[0] : group.scope[1]]
     name, n = f"{base}_b64", 1
-    while name in analysis.names or re.search(rf"\b{name}\b", analysis.text):
+    while name in analysis.module_names or re.search(rf"\b{name}\b", scope):
         n += 1
         name = f"{base}_b64_{n}"
     return name
@@ -638,16 +644,16 @@ def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix 
         group = frag.analysis.groups[frag.analysis.atoms[unit.atom].group]
         if not group.hoistable:
             return None
-        name = _hoist_name(frag.analysis, pieces)
+        name = _hoist_name(frag.analysis, group, pieces)
         edits = edits_with(Runtime(name))
         if edits is None:
             return None
         hoisted = Edit(group.stmt_start, group.stmt_start, f"{group.indent}{name} = {encoded}\n")
     all_edits = [*edits, *(e for e in (hoisted, import_change) if e is not None)]
     if hoisted is not None:
-        # Two hoisting fixes of one pass would pick the same new name: this empty edit
-        # makes every two of them overlap, so each pass applies one.
-        all_edits.append(Edit(0, 0, ""))
+        # Two hoisting fixes in one function would pick the same new name in one pass:
+        # this empty edit at the function's start makes them overlap, so a pass takes one.
+        all_edits.append(Edit(group.scope[0], group.scope[0], ""))
     all_edits.sort(key=lambda e: (e.start, e.end))
     if any(b.start < a.end for a, b in zip(all_edits, all_edits[1:], strict=False)):
         return None

@@ -386,10 +386,21 @@ def _command_line(shell: str | None, windows: bool) -> tuple[str, str] | None:
     return name, template.replace("{0}", SCRIPT_PATH)
 
 
+def _after_properties(text: str, start: int) -> int:
+    """Where the scalar itself starts: after an anchor (`&a`) or a tag (`!!str`)."""
+    pos = start
+    while pos < len(text) and text[pos] in "&!":
+        while pos < len(text) and text[pos] not in " \t\r\n":
+            pos += 1
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+    return pos
+
+
 def _decode(text: str, step: _Step) -> tuple[str, tuple[int, ...], Prefix | None, str]:
     """The run text with offsets, the line prefix for edits, and the scalar's style."""
     node = step.run
-    start, end = node.start_mark.index, node.end_mark.index
+    start, end = _after_properties(text, node.start_mark.index), node.end_mark.index
     style = node.style or ""
     if style in ("|", ">"):
         value, offsets, indent = _block_scalar(text, start, step.key_column)
@@ -444,14 +455,19 @@ def _transform(style: str) -> Callable[[str], str]:
 def fragments(text: str, path: str | None = None) -> list[Fragment]:
     yaml = _yaml()
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        roots = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         offset = mark.index if mark is not None else 0
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise SourceError(f"not a valid YAML workflow: {problem}", offset) from None
     found: list[Fragment] = []
-    for step in _steps(root):
+    seen: set[int] = set()
+    steps = [step for root in roots if root is not None for step in _steps(root)]
+    for step in steps:
+        if id(step.run) in seen:
+            continue  # an alias (`run: *script`) of a scalar already read
+        seen.add(id(step.run))
         shell = _command_line(step.shell, step.windows)
         if shell is None:
             continue

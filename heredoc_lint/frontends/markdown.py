@@ -69,16 +69,68 @@ def _tag(info: str) -> str:
     return words[0].lstrip(".").lower() if words else ""
 
 
+_LIST_ITEM = re.compile(r"( *)([-+*]|[0-9]{1,9}[.)])( *)(?=\S|$)")
+
+
+def _indentation(text: str, start: int, end: int) -> int:
+    """Spaces at text[start:end]; a blank line counts as indented without limit."""
+    pos = start
+    while pos < end and text[pos] == " ":
+        pos += 1
+    return 1 << 30 if not text[pos:end].strip() else pos - start
+
+
+def _item_column(
+    text: str, lines: list[_Line], at: int, depth: int, indent: int, code: set[int]
+) -> int | None:
+    """The content column of the list item that an indented fence at lines[at - 1] is in.
+
+    Going back from the fence, the first list marker less indented than it starts the
+    item (lines between are the item's own); a new paragraph at the margin, after a
+    blank line, means the fence is in no list.  A fence in a list item ends with the
+    item: at a line indented less than the item's content.
+    """
+    for k in range(at - 1, -1, -1):
+        if k in code:
+            continue  # the text of an earlier code block: no markers in it count
+        body = _after_markers(text, lines[k], depth)
+        if body is None:
+            return None
+        own = _indentation(text, body, lines[k].end)
+        if own >= indent:
+            continue
+        match = _LIST_ITEM.match(text, body, lines[k].end)
+        spaces = len(match.group(3)) if match is not None else 0
+        if match is None or (spaces == 0 and match.end() < lines[k].end):  # `-x`: no item
+            previous = _after_markers(text, lines[k - 1], depth) if k else None
+            blank_before = k == 0 or (
+                previous is not None and not text[previous : lines[k - 1].end].strip()
+            )
+            if own == 0 and blank_before:
+                return None
+            continue
+        # Content after 1-4 spaces starts there; after 5 or more (indented code), or on
+        # the next line, it starts one space after the marker.
+        width = spaces if 1 <= spaces <= 4 and match.end() < lines[k].end else 1
+        return len(match.group(1)) + len(match.group(2)) + width
+    return None
+
+
 def _blocks(text: str) -> list[_Block]:
     lines = [_Line(*span) for span in line_spans(text)]
     blocks: list[_Block] = []
+    code: set[int] = set()  # lines inside earlier blocks
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
         container = _CONTAINER.match(text, line.start, line.end)
         assert container is not None  # the pattern matches the empty string
-        opening = _OPENING.fullmatch(text, container.end(), line.end)
+        start = container.end()
+        opening = _OPENING.fullmatch(text, start, line.end)
+        item_start = _LIST_ITEM.match(text, start, line.end)
+        if opening is None and item_start is not None and item_start.group(3):
+            opening = _OPENING.fullmatch(text, item_start.end(), line.end)  # `- ```bash`
         if opening is None:
             continue
         fence = opening.group("fence")
@@ -87,19 +139,28 @@ def _blocks(text: str) -> list[_Block]:
             continue  # not a fence: an inline code span
         markers = container.group(0)
         depth = markers.count(">")
-        indent = len(opening.group("indent"))
-        closing = re.compile(rf"[ ]{{0,{indent + 3}}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*")
+        indent = opening.start("fence") - start
         block = _Block(_tag(info), markers, depth, indent, [], len(text))
+        item = _item_column(text, lines, i, depth, indent, code) if indent else None
+        if item is not None and indent < item:
+            item = None  # less indented than the item's content: the list has ended
+        # A closing fence is indented at most 3 spaces past its container's margin.
+        limit = (item or 0) + 3
+        closing = re.compile(rf"[ ]{{0,{limit}}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*")
         while i < len(lines):
             inner = lines[i]
             body = _after_markers(text, inner, depth)
             if body is None:
                 block.end = inner.start  # the blockquote ended, and the block with it
                 break
+            if item is not None and _indentation(text, body, inner.end) < item:
+                block.end = inner.start  # the list item ended, and the block with it
+                break
             i += 1
             if closing.fullmatch(text, body, inner.end):
                 block.end = inner.start
                 break
+            code.add(i - 1)
             block.lines.append((inner, body))
         blocks.append(block)
     return blocks

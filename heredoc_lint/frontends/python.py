@@ -221,6 +221,7 @@ class Group:
     stmt_start: int  # offset of the start of the line of the enclosing statement
     indent: str
     hoistable: bool  # a statement of its own in a block: a new line may go before it
+    scope: tuple[int, int] = (0, 0)  # file span of the enclosing function (or the file)
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,7 @@ class Analysis:
     interps: list[Interp] = field(default_factory=list)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
     names: set[str] = field(default_factory=set)  # every name the file binds
+    module_names: set[str] = field(default_factory=set)  # the names bound at module level
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)
@@ -260,7 +262,7 @@ class Analysis:
             self.atoms[unit.atom].units.append(index)
         return index
 
-    def new_group(self, hoist: tuple[int, str, bool]) -> int:
+    def new_group(self, hoist: tuple[int, str, bool, tuple[int, int]]) -> int:
         self.groups.append(Group([], *hoist))
         return len(self.groups) - 1
 
@@ -787,23 +789,34 @@ class _Reader:
         )
 
     # -- hoisting ------------------------------------------------------------------------
-    def hoist_info(self, node: ast.AST) -> tuple[int, str, bool]:
-        """(line start, indentation, may a statement go before it) for the statement of node."""
+    def hoist_info(self, node: ast.AST) -> tuple[int, str, bool, tuple[int, int]]:
+        """Where a statement computing a value for `node` could go.
+
+        (line start of the enclosing statement, its indentation, whether a new line may
+        go before it, the file span of the enclosing function or of the whole file).
+        """
         current: ast.AST = node
         ok = True
+        whole = (0, len(self.text))
         while not isinstance(current, ast.stmt):
             if isinstance(current, (ast.Lambda, ast.IfExp, ast.BoolOp, *_COMPREHENSIONS)):
                 ok = False
             parent = self.parents.get(id(current))
             if parent is None:
-                return 0, "", False
+                return 0, "", False, whole
             current = parent
         simple = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)
         start = self.a.lines.offset(current.lineno, current.col_offset)
         line_start = self.text.rfind("\n", 0, start) + 1
         indent = self.text[line_start:start]
         ok = ok and isinstance(current, simple) and not indent.strip()
-        return line_start, indent, ok
+        scope = whole
+        outer: ast.AST | None = current
+        while outer is not None and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            outer = self.parents.get(id(outer))
+        if outer is not None:
+            scope = self.a.lines.span(outer)
+        return line_start, indent, ok, scope
 
     # -- literals ------------------------------------------------------------------------
     def literal(
@@ -1513,7 +1526,8 @@ def analyse(text: str, *, whole: bool = False) -> tuple[Analysis, list[Fragment]
     tree = _parse(text)
     analysis = Analysis(text, tree, _Lines(text))
     builder = _ScopeBuilder(analysis)
-    builder.build(tree, None if whole else _hot_lines(text, analysis.lines))
+    module = builder.build(tree, None if whole else _hot_lines(text, analysis.lines))
+    analysis.module_names = set(module.bindings)
     finder = _Finder(analysis, builder)
     return analysis, list(finder.fragments(builder.calls))
 

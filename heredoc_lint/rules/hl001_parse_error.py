@@ -33,8 +33,6 @@ No fix: only the author knows what was meant.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
@@ -44,6 +42,9 @@ from heredoc_lint.rules.base import Context, Rule, finding, where
 
 def bash_accepts(text: str) -> bool | None:
     """Whether bash parses `text` (`-n`: read commands, run none); None if bash is missing."""
+    import shutil
+    import subprocess  # only when tree-sitter failed: off the start-up path
+
     bash = shutil.which("bash")
     if bash is None:
         return None

@@ -100,8 +100,8 @@ class Builder:
             return '"' + "".join(parts).replace('"', '\\"') + '"'
         if kind == 5:
             return self.expansion(depth)
-        if kind == 6:
-            return self.pick(RAW)
+        if kind == 6:  # a stray special character: rarely, most texts should parse
+            return self.pick(RAW) if self.chance(4) else self.pick(PLAIN)
         if kind == 7:
             return self.pick(PLAIN) + self.expansion(depth)
         return self.pick(REDIRECTS)
@@ -203,6 +203,9 @@ class Builder:
             if control == 3:
                 return f"case $x in a) {body};; *) :;; esac"
             return f"f() {{ {body}; }}"
+        if kind == 9 and self.chance(2):
+            state = self.pick(["cd /srv", "export A=1", "source env.sh", "umask 022", "x=1"])
+            return f"ssh {self.pick(HOSTS)} {state}{self.pick(OPERATORS)}{self.command(depth)}"
         if kind == 9:
             return f"scp {self.pick(['-p 22', '-P 22', '-p', '-rp'])} f h:/tmp/"
         if kind == 10:
