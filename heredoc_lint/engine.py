@@ -97,7 +97,7 @@ def check_text(
     """Findings for `text` read as `kind` (shell, command, python, markdown, actions)."""
     settings = settings or Settings()
     context = Context(
-        path=path, file_text=text, fix_strategy=settings.fix_strategy, wrappers=settings.wrappers
+        path=path, kind=kind, file_text=text, fix_strategy=settings.fix_strategy, wrappers=settings.wrappers
     )
     rules = settings.rules()
     findings: list[Finding] = []

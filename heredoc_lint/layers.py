@@ -93,6 +93,17 @@ class Layer:
         word = self.command.words[self.invocation.index]
         return self.parent.file_span(word.start, word.end)
 
+    def is_runtime(self, index: int) -> bool:
+        """Whether text[index] stands for a value a frontend fills in at run time (a Python
+        f-string field, a workflow `${{ }}`), looked up in the root fragment."""
+        layer = self
+        while layer.parent is not None:
+            if not layer.parent_offsets:
+                return False
+            index = layer.parent_offsets[min(index, len(layer.parent_offsets) - 1)]
+            layer = layer.parent
+        return any(a <= index < b for a, b in layer.interpolations)
+
     def heredoc_at(self, index: int) -> Heredoc | None:
         for heredoc in self.script.heredocs:
             if heredoc.body_start <= index < heredoc.body_end:

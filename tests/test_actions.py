@@ -275,16 +275,6 @@ def test_cli_finds_workflows_under_dot_github(tmp_path: Path) -> None:
     assert (item["code"], item["line"], item["column"]) == ("HL108", *where(text, "-p 22"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (engine): a `${{ }}` expression is pasted in by the runner before bash runs, but "
-        "its placeholder is an expansion, and HL102 reports it as expanded by the local shell "
-        "(an error inside a quoted heredoc). HL102 should skip local expansions inside the "
-        "fragment's run-time spans (`interpolations`, inherited by child layers as "
-        "frontends/python.py `runtime_spans` does)."
-    ),
-)
 def test_expressions_are_not_reported_as_local_expansions() -> None:
     text = workflow(
         "      - run: |\n"

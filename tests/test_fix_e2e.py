@@ -646,3 +646,40 @@ def test_fix_inside_command_substitution(sshd: SshServer, tmp_path: Path, strate
     assert (root / "remote/cs.txt").read_bytes() == b"cs $1\n", fixed
     assert (proc.returncode, proc.stdout) == (0, "got ok\n"), fixed
     assert proc.stderr == "", (proc.stderr, fixed)
+
+
+# --- HL103 when the bracket is not enough: the split (unsafe) --------------------------------
+
+SPLIT_CASE = """\
+#!/bin/bash
+ssh -p 2222 {user}@gpu "pgrep -af sglang 2>{root}/pgrep.err; sleep 0; echo launching sglang in {root}"
+echo local-done
+"""
+
+
+def test_hl103_split_is_unsafe_and_works(sshd: SshServer, tmp_path: Path) -> None:
+    """The plain word stays in the string (`echo launching sglang`), so `[s]glang` alone
+    would still match: the fix moves pgrep into an ssh call of its own, only with
+    --unsafe-fixes."""
+    root = checked_root(tmp_path)
+    text = SPLIT_CASE.format(user=sshd.user, root=root)
+    script = root / "split.sh"
+    script.write_text(text)
+    original = run_local(script, sshd)
+    assert original.returncode == 0, original.stderr
+    [line] = my_remote_shell_lines(original.stdout, root)  # control: it sees itself
+    assert line.endswith(f"sleep 0; echo launching sglang in {root}")
+
+    safe = heredoc_lint("--fix", script.name, cwd=root)
+    assert safe.returncode == 1 and script.read_text() == text, safe.stdout + safe.stderr
+
+    unsafe = heredoc_lint("--fix", "--unsafe-fixes", script.name, cwd=root)
+
+    assert unsafe.returncode == 0, unsafe.stdout + unsafe.stderr
+    fixed = script.read_text()
+    assert fixed.count(f"ssh -p 2222 {sshd.user}@gpu ") == 2, fixed
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.endswith(f"launching sglang in {root}\nlocal-done\n"), proc.stdout
+    # (the stderr redirection names `root`, so the pgrep part's own shell would be found)
+    assert my_remote_shell_lines(proc.stdout, root) == [], proc.stdout

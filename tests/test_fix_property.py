@@ -59,7 +59,7 @@ SPECIAL_LINES = [
     '"EOF"', "\\", "$", "a \\", "\\\\", "END;", "#!/bin/bash",
 ]
 DELIMITERS = ["EOF", "END"]
-VARIANTS = ["dq", "dq-min", "sq"]
+VARIANTS = ["sq", "dq", "dq-min"]
 
 piece = st.sampled_from(PIECES) | st.characters(
     codec="utf-8", exclude_categories=("Cs",), exclude_characters="\x00\n\r"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -267,17 +268,6 @@ def test_cli_reads_markdown_files(tmp_path: Path) -> None:
     assert (item["code"], item["line"], item["column"]) == ("HL103", 4, 8)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (engine): HL103's split fix (rules/hl103_pkill_self_match.py `_split_fix`) and the "
-        "scp and stdin strategies (fixes/remote_heredoc.py `scp_fix`, `stdin_fix`) build "
-        "`Edit(...)` from offsets into the parent layer's text as if they were file offsets; "
-        "for a fragment root (a Markdown block, a workflow step, a Python string) they land "
-        "at the start of the file. They should go through `edits.lift(parent, a, b, content)`, "
-        "which maps a root edit through its fragment's `encode_edit`."
-    ),
-)
 @pytest.mark.parametrize("strategy", ["split", "stdin"])
 def test_fixes_that_rewrite_the_outer_command_stay_inside_the_block(strategy: str) -> None:
     from heredoc_lint.engine import Settings
@@ -294,3 +284,61 @@ def test_fixes_that_rewrite_the_outer_command_stay_inside_the_block(strategy: st
         fixed = fix_kind(command, "shell", "doc.sh", settings).text
     assert fixed != command
     assert outcome.text == head + fixed + "```\n"
+
+
+def test_fence_contents_agree_with_a_commonmark_parser() -> None:
+    """markdown-it-py (CommonMark) as the oracle, on generated documents with lists,
+    blockquotes, fences of every kind, unclosed fences and under-indented lines."""
+    markdown_it = pytest.importorskip("markdown_it")
+    parser = markdown_it.MarkdownIt("commonmark")
+    rng = random.Random(3)
+    pieces = ["echo a", "  indented", "", "ssh h 'x'", "```", "~~~", "````", "> quoted"]
+    pieces += ["- item", "$ prompt"]
+
+    def document() -> str:
+        out = []
+        for _ in range(rng.randint(1, 4)):
+            kind = rng.choice(["para", "fence", "list", "quote", "item", "nested"])
+            if kind == "para":
+                out.append("Some text.\n")
+                continue
+            fence = rng.choice(["```", "~~~", "````"])
+            tag = rng.choice(["bash", "sh", "python", ""])
+            body = [rng.choice(pieces) for _ in range(rng.randint(0, 4))]
+            closed = rng.random() < 0.9
+            if kind == "fence":
+                pad = " " * rng.randint(0, 3)
+                lines = [pad + fence + tag]
+                lines += [pad[: rng.randint(0, len(pad))] + b for b in body]
+                lines += [pad + fence] if closed else []
+            elif kind == "list":
+                lines = ["1. step", "", "   " + fence + tag]
+                lines += ["   " + b if b else "" for b in body]
+                lines += ["   " + fence] if closed else []
+            elif kind == "item":
+                lines = ["- " + fence + tag] + ["  " + b if b else "" for b in body]
+                lines += ["  " + fence] if closed else []
+            elif kind == "nested":
+                lines = ["1. step", "   - sub", "", "     " + fence + tag]
+                lines += ["     " + b if b else "" for b in body]
+                lines += ["     " + fence] if closed else []
+            else:
+                lines = ["> " + fence + tag] + ["> " + b for b in body]
+                lines += ["> " + fence] if closed else []
+            out.append("\n".join(lines) + "\n\n")
+        return "".join(out)
+
+    checked = 0
+    for _ in range(4000):
+        text = document()
+        expected = [
+            token.content.rstrip("\n")
+            for token in parser.parse(text)
+            if token.type == "fence"
+            and token.info.split()[:1] in (["bash"], ["sh"])
+            and token.content.strip("\n")
+        ]
+        got = [f.text.rstrip("\n") for f in fragments(text) if f.text.strip("\n")]
+        assert got == expected, text
+        checked += len(expected)
+    assert checked > 1000

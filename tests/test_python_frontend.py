@@ -129,6 +129,7 @@ def test_call_kinds(
         "from asyncio import create_subprocess_shell as css\ncss('ls')",
         "from subprocess import (\n    PIPE,\n    Popen,\n)\nPopen('ls', shell=True, stdout=PIPE)",
         "def f():\n    import subprocess\n    subprocess.call('ls', shell=True)",
+        "from subprocess import (\n    PIPE,\n    run as sh,\n)\ndef f():\n  sh('ls', shell=True)",
     ],
 )
 def test_import_aliases(source: str) -> None:
@@ -346,3 +347,11 @@ def test_child_layers_inherit_placeholders() -> None:
     child = list(walk_layers(root))[1]
     assert child.text == "cat ${__hl_0}; ls"
     assert runtime_spans(child) == ((4, 13),)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.py")))
+def test_reading_only_hot_statements_finds_the_same(name: str) -> None:
+    text = (DATA / name).read_text()
+    hot = [(f.text, f.offsets) for f in analyse(text)[1]]
+    whole = [(f.text, f.offsets) for f in analyse(text, whole=True)[1]]
+    assert hot == whole

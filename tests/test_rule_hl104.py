@@ -8,39 +8,25 @@ returns at once.
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL104"
-SETTINGS = Settings(select=frozenset({CODE}))
 
 
 def hl104(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh", SETTINGS) if f.code == CODE]
+    return kit.findings(text, CODE)
 
 
 def warnings(text: str) -> list[Finding]:
     return [f for f in hl104(text) if f.severity is not Severity.INFO]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def word_span(text: str, needle: str, width: int | None = None) -> tuple[int, int]:
-    """The span of the first word of `needle` (or its first `width` chars), found in `text`."""
-    start = text.index(needle)
-    return start, start + (len(needle.split()[0]) if width is None else width)
 
 
 # -- positives: (script, the text that starts at the anchor word) -------------------------
@@ -57,7 +43,7 @@ POSITIVES = [
     ("ssh h 'for i in 1 2; do ./w $i; done &'\n", "for i"),
     ("ssh h './a | ./b > out.log 2>&1 &'\n", "./a |"),  # ./a's stderr
     ("ssh -p 2222 -i key ops@h 'echo start; nohup ./srv &\necho started'\n", "nohup ./srv"),
-    ("ssh h \"sudo -u app nohup ./srv &\"\n", "sudo -u"),
+    ('ssh h "sudo -u app nohup ./srv &"\n', "sudo -u"),
     ("ssh h <<'EOF'\ncd /srv\nnohup ./srv &\nEOF\n", "nohup ./srv &"),
     ("ssh h bash -s <<'EOF'\nnohup ./srv &\nEOF\n", "nohup ./srv &"),
     # nested: layer 2 of ssh-in-ssh, and a bash -c inside the ssh string
@@ -72,12 +58,8 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "needle"), POSITIVES)
 def test_positive_anchor(text: str, needle: str) -> None:
-    found = hl104(text)
-    assert len(found) == 1, found
-    f = found[0]
     width = 1 if needle.startswith("(") else None
-    assert (f.start, f.end) == word_span(text, needle, width)
-    assert f.severity is Severity.WARNING
+    f = kit.assert_single(hl104(text), kit.span_of(text, needle, width), Severity.WARNING)
     assert "ssh does not return until this job exits" in f.message
 
 
@@ -90,20 +72,9 @@ def test_message_names_the_attached_streams() -> None:
 
 
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
-    text = (CASES / "tail_logs.sh").read_text()
-    path = tmp_path / "tail_logs.sh"
-    path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", "--select", CODE, str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1, proc.stderr
-    (item,) = json.loads(proc.stdout)
-    start, end = word_span(text, "nohup tail")
-    assert (item["line"], item["column"]) == line_col(text, start) == (2, 12)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    text = kit.case_text("tail_logs.sh")
+    (item,) = kit.cli_json(kit.copy_case("tail_logs.sh", tmp_path), "--select", CODE, returncode=1)
+    kit.assert_json_position(item, text, kit.span_of(text, "nohup tail"), (2, 12))
     assert item["severity"] == "warning"
     assert item["layer"] == {"depth": 1, "wrapper": "ssh"}
     assert item["fix"]["applicability"] == "unsafe"
@@ -111,10 +82,10 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
 
 # -- the list case: reported at info (its last command is redirected) -----------------------
 def test_list_with_redirected_last_command_is_info_only() -> None:
-    text = (CASES / "reload_workers.sh").read_text()
+    text = kit.case_text("reload_workers.sh")
     found = hl104(text)
     assert [f.severity for f in found] == [Severity.INFO]
-    assert (found[0].start, found[0].end) == word_span(text, "cd /srv/jobs")
+    assert (found[0].start, found[0].end) == kit.span_of(text, "cd /srv/jobs")
     assert "subshell" in found[0].message
 
 
@@ -144,29 +115,14 @@ NEGATIVES = [
     "docker exec c sh -c 'nohup ./srv &'\n",
     "ssh h \"echo 'a & b'\"\n",
     # SPEC negatives (the shared cases)
-    (CASES / "seed003.sh").read_text(),
-    (CASES / "clean_ok.sh").read_text(),
+    kit.case_text("seed003.sh"),
+    kit.case_text("clean_ok.sh"),
 ]
 
 
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_negative(text: str) -> None:
     assert warnings(text) == []
-
-
-def test_reload_workers_and_seed003_have_no_warning() -> None:
-    for name in ("reload_workers.sh", "seed003.sh"):
-        assert warnings((CASES / name).read_text()) == [], name
-
-
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        wanted = [needle for code, needle in expect[name]["expect"] if code == CODE]
-        got = [line_col(text, f.start)[0] for f in warnings(text)]
-        lines = text.splitlines()
-        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
 
 
 # -- fixes ------------------------------------------------------------------------------
@@ -199,8 +155,8 @@ FIXES = [
         "ssh h <<'EOF'\nnohup ./srv > /dev/null 2>&1 < /dev/null &\nEOF\n",
     ),
     (  # the info-level list of reload_workers.sh: the group is redirected
-        (CASES / "reload_workers.sh").read_text(),
-        (CASES / "reload_workers.sh").read_text().replace(
+        kit.case_text("reload_workers.sh"),
+        kit.case_text("reload_workers.sh").replace(
             "cd /srv/jobs && nohup rq worker default > rq.log 2>&1 &",
             "{ cd /srv/jobs && nohup rq worker default > rq.log 2>&1; } "
             "> /dev/null 2>&1 < /dev/null &",
@@ -215,25 +171,13 @@ def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
     assert found
     for f in found:
         assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
-    assert fix_shell(text, "t.sh", settings=SETTINGS).text == text  # not a safe fix
-    outcome = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True)
-    assert outcome.text == fixed
-    assert hl104(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", settings=SETTINGS, unsafe=True).text == outcome.text
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True)
+    assert outcome == fixed
 
 
 def test_cli_unsafe_fix_on_the_case_file(tmp_path: Path) -> None:
-    path = tmp_path / "tail_logs.sh"
-    path.write_text((CASES / "tail_logs.sh").read_text())
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", "--unsafe-fixes", "--select", CODE,
-         str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert path.read_text() == (
+    path = kit.copy_case("tail_logs.sh", tmp_path)
+    assert kit.cli_fix(path, "--unsafe-fixes", "--select", CODE) == (
         '#!/bin/bash\nssh web-1 "nohup tail -f /var/log/nginx/access.log'
         ' > /dev/null 2>&1 < /dev/null &"\n'
     )
@@ -263,7 +207,7 @@ def test_runtime_ssh_waits_for_the_job_and_the_fix_returns_at_once(
     assert proc.returncode == 0, proc.stderr
     assert held >= 2.5, f"ssh returned after {held:.2f}s: it did not wait for the job"
 
-    fixed = fix_shell(script, "t.sh", settings=SETTINGS, unsafe=True).text
+    fixed = kit.fix_text(script, CODE, unsafe=True)
     assert fixed != script and hl104(fixed) == []
     quick, proc = _timed(fixed, sshd)
     assert proc.returncode == 0, proc.stderr

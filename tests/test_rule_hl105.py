@@ -7,40 +7,27 @@ fixed loop handles all three.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from sshd import SshServer, run_local
+import rulekit as kit
+from sshd import SshServer
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL105"
-SETTINGS = Settings(select=frozenset({CODE}))
 
 
 def hl105(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh", SETTINGS) if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def ssh_span(text: str, needle: str) -> tuple[int, int]:
-    """The span of the `ssh` word at the start of `needle`, found in `text`."""
-    start = text.index(needle)
-    return start, start + len("ssh")
+    return kit.findings(text, CODE)
 
 
 # -- positives: (script, the text starting at the `ssh` word) -------------------------------
 POSITIVES = [
-    ('while read -r node; do\n  ssh "$node" "systemctl restart agent"\ndone < nodes.txt\n',
-     'ssh "$node"'),
+    (
+        'while read -r node; do\n  ssh "$node" "systemctl restart agent"\ndone < nodes.txt\n',
+        'ssh "$node"',
+    ),
     ("while read -r h; do ssh $h uptime; done < hosts\n", "ssh $h"),
     ("while IFS= read -r h; do ssh $h uptime; done < hosts\n", "ssh $h"),
     ("while IFS=, read -r h port; do ssh -p $port $h uptime; done < hosts.csv\n", "ssh -p"),
@@ -58,37 +45,22 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "needle"), POSITIVES)
 def test_positive_anchor(text: str, needle: str) -> None:
-    found = hl105(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == ssh_span(text, needle)
-    assert f.severity is Severity.WARNING
+    f = kit.assert_single(hl105(text), kit.span_of(text, needle), Severity.WARNING)
     assert "the loop ends after the first line" in f.message
     assert "-n" in f.message
 
 
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
-    text = (CASES / "fanout.sh").read_text()
-    path = tmp_path / "fanout.sh"
-    path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1, proc.stderr
-    items = json.loads(proc.stdout)
+    text = kit.case_text("fanout.sh")
+    items = kit.cli_json(kit.copy_case("fanout.sh", tmp_path), returncode=1)
     assert [i["code"] for i in items] == [CODE]  # fanout.sh: HL105 only (no HL106)
     (item,) = items
-    start, end = ssh_span(text, 'ssh "$node"')
-    assert (item["line"], item["column"]) == line_col(text, start) == (3, 3)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    kit.assert_json_position(item, text, kit.span_of(text, 'ssh "$node"'), (3, 3))
     assert item["fix"]["applicability"] == "safe"
 
 
 NEGATIVES = [
-    "while read -r node; do ssh -n \"$node\" uptime; done < nodes.txt\n",
+    'while read -r node; do ssh -n "$node" uptime; done < nodes.txt\n',
     "while read -r h; do ssh -nT $h uptime; done < hosts\n",
     "while read -r h; do ssh -f -N -L 8080:localhost:80 $h; done < hosts\n",
     "while read -r h; do ssh -o StdinNull=yes $h uptime; done < hosts\n",
@@ -109,7 +81,7 @@ NEGATIVES = [
     "ssh h uptime\n",
     # an inner loop fed by a file that nothing else reads
     "for h in a b; do while sleep 1; do ssh $h uptime; done < /dev/null; done\n",
-    (CASES / "clean_ok.sh").read_text(),
+    kit.case_text("clean_ok.sh"),
 ]
 
 
@@ -118,21 +90,11 @@ def test_negative(text: str) -> None:
     assert hl105(text) == []
 
 
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        wanted = [needle for code, needle in expect[name]["expect"] if code == CODE]
-        got = [line_col(text, f.start)[0] for f in hl105(text)]
-        lines = text.splitlines()
-        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
-
-
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
     (
-        (CASES / "fanout.sh").read_text(),
-        (CASES / "fanout.sh").read_text().replace('ssh "$node"', 'ssh -n "$node"'),
+        kit.case_text("fanout.sh"),
+        kit.case_text("fanout.sh").replace('ssh "$node"', 'ssh -n "$node"'),
     ),
     (
         "while read h; do timeout 5 ssh -p 2222 $h uptime; done < hosts\n",
@@ -157,10 +119,8 @@ FIXES = [
 def test_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
     for f in hl105(text):
         assert f.fix is not None and f.fix.applicability is Applicability.SAFE
-    outcome = fix_shell(text, "t.sh", settings=SETTINGS)
-    assert outcome.text == fixed
-    assert hl105(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", settings=SETTINGS).text == outcome.text
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=False)
+    assert outcome == fixed
 
 
 @pytest.mark.parametrize(
@@ -173,24 +133,14 @@ def test_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
     ],
 )
 def test_fix_is_unsafe_when_the_remote_side_reads_stdin(text: str) -> None:
-    (f,) = hl105(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
-    assert fix_shell(text, "t.sh", settings=SETTINGS).text == text
-    fixed = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True).text
-    assert fixed == text.replace("ssh $h", "ssh -n $h")
+    kit.single_fix(hl105(text), Applicability.UNSAFE)
+    assert kit.fix_text(text, CODE) == text
+    assert kit.fix_text(text, CODE, unsafe=True) == text.replace("ssh $h", "ssh -n $h")
 
 
 def test_cli_fix_on_the_case_file(tmp_path: Path) -> None:
-    path = tmp_path / "fanout.sh"
-    path.write_text((CASES / "fanout.sh").read_text())
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert 'ssh -n "$node" "systemctl restart agent"' in path.read_text()
+    path = kit.copy_case("fanout.sh", tmp_path)
+    assert 'ssh -n "$node" "systemctl restart agent"' in kit.cli_fix(path)
 
 
 # -- runtime: the real ssh against the real sshd -------------------------------------------
@@ -205,14 +155,12 @@ def test_runtime_loop_handles_one_line_and_three_after_the_fix(
         "done < nodes.txt\n"
     )
     assert len(hl105(script)) == 1
-    before = run_local(script, sshd, cwd=tmp_path)
-    assert before.returncode == 0, before.stderr
+    before = kit.run_ok(script, sshd, cwd=tmp_path)
     assert before.stdout.splitlines() == ["restarted agent on node-a"]
 
-    fixed = fix_shell(script, "t.sh", settings=SETTINGS).text
+    fixed = kit.fix_text(script, CODE)
     assert fixed == script.replace('ssh "$node"', 'ssh -n "$node"')
-    after = run_local(fixed, sshd, cwd=tmp_path)
-    assert after.returncode == 0, after.stderr
+    after = kit.run_ok(fixed, sshd, cwd=tmp_path)
     assert after.stdout.splitlines() == [
         "restarted agent on node-a",
         "restarted agent on node-b",

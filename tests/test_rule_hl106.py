@@ -8,34 +8,21 @@ the remote shell; it is re-checked and applied twice. Against the real sshd, the
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl106_ssh_argument_rejoin import Token, remote_tokens
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL106"
-SETTINGS = Settings(select=frozenset({CODE}))
 
 
 def hl106(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh", SETTINGS) if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def ssh_span(text: str, needle: str) -> tuple[int, int]:
-    start = text.index(needle)
-    return start, start + len("ssh")
+    return kit.findings(text, CODE)
 
 
 # -- positives: (script, the text starting at the `ssh` word, what the message says) --------
@@ -64,11 +51,7 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "needle", "says"), POSITIVES)
 def test_positive_anchor(text: str, needle: str, says: str) -> None:
-    found = hl106(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == ssh_span(text, needle)
-    assert f.severity is Severity.WARNING
+    f = kit.assert_single(hl106(text), kit.span_of(text, needle), Severity.WARNING)
     assert "ssh joins the" in f.message and "splits the string again" in f.message
     assert says in f.message
 
@@ -77,17 +60,8 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = '#!/bin/bash\nset -e\nfor d in a b; do\n  ssh web-1 ls -l "/srv/my dir"\ndone\n'
     path = tmp_path / "list.sh"
     path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", "--select", CODE, str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1, proc.stderr
-    (item,) = json.loads(proc.stdout)
-    start, end = ssh_span(text, "ssh web-1")
-    assert (item["line"], item["column"]) == line_col(text, start) == (4, 3)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    (item,) = kit.cli_json(path, "--select", CODE, returncode=1)
+    kit.assert_json_position(item, text, kit.span_of(text, "ssh web-1"), (4, 3))
     assert item["fix"]["applicability"] == "unsafe"
 
 
@@ -104,7 +78,7 @@ NEGATIVES = [
     "ssh h ./run '> \"my log\"'\n",
     "ssh h nohup ./run '>' /dev/null '2>&1' '&'\n",
     "ssh h bash -c \"'echo a; echo b'\"\n",  # pre-quoted for the remote shell
-    'ssh h echo "\'a b\'"\n',
+    "ssh h echo \"'a b'\"\n",
     'ssh h "cd /tmp;" "ls -l"\n',  # shell text across words
     'ssh h "ls -l" /tmp\n',  # the first word is the command string
     'ssh h echo ""\n',
@@ -113,22 +87,14 @@ NEGATIVES = [
     "ssh -p 2222 h\n",
     'scp "my file" h:/tmp/\n',
     "ssh gw \"ssh inner 'ls my dir'\"\n",
-    (CASES / "fanout.sh").read_text(),
-    (CASES / "clean_ok.sh").read_text(),
+    kit.case_text("fanout.sh"),
+    kit.case_text("clean_ok.sh"),
 ]
 
 
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_negative(text: str) -> None:
     assert hl106(text) == []
-
-
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        assert [c for c, _ in expect[name]["expect"] if c == CODE] == []
-        assert hl106(text) == [], name
 
 
 def test_remote_tokens() -> None:
@@ -145,8 +111,7 @@ def test_remote_tokens() -> None:
     assert words("a#b") == ["a#b"]
     assert words("$(echo a b)x") == ["$(echo a b)x"]
     assert remote_tokens("2>&1") == [Token("redirect", "2>&"), Token("word", "1")]
-    assert remote_tokens("a>b") == [Token("word", "a"), Token("redirect", ">"),
-                                    Token("word", "b")]
+    assert remote_tokens("a>b") == [Token("word", "a"), Token("redirect", ">"), Token("word", "b")]
 
 
 # -- fixes ------------------------------------------------------------------------------
@@ -160,35 +125,26 @@ FIXES = [
     ),
     ('ssh h echo "it\'s"\n', 'ssh h "echo \\"it\'s\\""\n'),
     ('ssh -p 2222 h bash -c "echo a; echo b"\n', "ssh -p 2222 h \"bash -c 'echo a; echo b'\"\n"),
-    ("ssh gw \"ssh inner ls 'my dir'\"\n", "ssh gw \"ssh inner \\\"ls 'my dir'\\\"\"\n"),
+    ("ssh gw \"ssh inner ls 'my dir'\"\n", 'ssh gw "ssh inner \\"ls \'my dir\'\\""\n'),
     ("bash -c 'ssh h ls \"my dir\"'\n", "bash -c 'ssh h \"ls '\\''my dir'\\''\"'\n"),
 ]
 
 
 @pytest.mark.parametrize(("text", "fixed"), FIXES)
 def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
-    (f,) = hl106(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
-    assert fix_shell(text, "t.sh", settings=SETTINGS).text == text  # not a safe fix
-    outcome = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True)
-    assert outcome.text == fixed
-    assert hl106(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", settings=SETTINGS, unsafe=True).text == outcome.text
+    kit.single_fix(hl106(text), Applicability.UNSAFE)
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True)
+    assert outcome == fixed
 
 
 def test_fix_with_a_local_expansion_is_display_only() -> None:
-    text = 'ssh h grep "$pat x" file\n'
-    (f,) = hl106(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.DISPLAY_ONLY
-    content = f.fix.edits[0].content
-    assert content == "\"grep '$pat x' file\""
-    assert fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True).text == text
+    kit.assert_display_only('ssh h grep "$pat x" file\n', CODE, "\"grep '$pat x' file\"")
 
 
 def test_fixed_words_reach_bash_as_written() -> None:
     """What the fixed command string makes of its words, in a real bash."""
     text = "ssh h printf '<%s>' \"my dir\" \"it's\" 'a;b' '$HOME' '|' cat\n"
-    fixed = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True).text
+    fixed = kit.fix_text(text, CODE, unsafe=True)
     assert fixed != text
     # The remote shell runs `bash -c STRING`; the local shell gives ssh the STRING.
     argv = subprocess.run(
@@ -214,8 +170,7 @@ def test_runtime_remote_ls_receives_two_arguments(sshd: SshServer, tmp_path: Pat
     assert f"cannot access '{tmp_path}/my'" in before.stderr
     assert "cannot access 'dir'" in before.stderr
 
-    fixed = fix_shell(script, "t.sh", settings=SETTINGS, unsafe=True).text
+    fixed = kit.fix_text(script, CODE, unsafe=True)
     assert fixed == f"#!/bin/bash\nssh web-1 \"ls -d '{target}'\"\n"
-    after = run_local(fixed, sshd)
-    assert after.returncode == 0, after.stderr
+    after = kit.run_ok(fixed, sshd)
     assert after.stdout == f"{target}\n"

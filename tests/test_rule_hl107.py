@@ -7,35 +7,19 @@ receiving the local value, and the intended remote value after the fix.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from sshd import SshServer, run_local
+import rulekit as kit
+from sshd import SshServer
 
-from heredoc_lint.engine import check_shell, fix_shell
-from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL107"
 
 
 def hl107(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def op_span(text: str, op: str = "<<EOF", nth: int = 0) -> tuple[int, int]:
-    """The span of the `<<` (or `<<-`) of the nth occurrence of `op`."""
-    start = -1
-    for _ in range(nth + 1):
-        start = text.index(op, start + 1)
-    return start, start + (3 if op.startswith("<<-") else 2)
+    return kit.findings(text, CODE, every_rule=True)
 
 
 POSITIVES = [
@@ -55,11 +39,7 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "op"), POSITIVES)
 def test_positive_anchor(text: str, op: str) -> None:
-    found = hl107(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == op_span(text, op)
-    assert f.severity.value == "warning"
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text, op), Severity.WARNING)
     assert "expands" in f.message and "<<'" in f.message
 
 
@@ -75,7 +55,7 @@ def test_nested_layer_anchor_in_the_file() -> None:
     """`ssh a "ssh b <<EOF ... \\$y"`: host a's shell expands $y before ssh b sends it."""
     text = 'ssh a "ssh b <<EOF\necho \\$y\nEOF"\n'
     (f,) = hl107(text)
-    assert (f.start, f.end) == op_span(text)
+    assert (f.start, f.end) == kit.heredoc_span(text)
     assert f.depth == 1
     assert "the remote shell that runs this string expands `$y`" in f.message
 
@@ -84,23 +64,15 @@ def test_quoted_heredoc_script_layer() -> None:
     """A script sent with <<'X' that itself feeds ssh an unquoted heredoc."""
     text = "ssh a bash -s <<'X'\nssh b <<EOF\necho $y\nEOF\nX\n"
     found = hl107(text)
-    assert [(f.start, f.end) for f in found] == [op_span(text)]
+    assert [(f.start, f.end) for f in found] == [kit.heredoc_span(text)]
 
 
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v\nEOF\n"
     path = tmp_path / "deploy.sh"
     path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
-    start, end = op_span(text)
-    assert (item["line"], item["column"]) == line_col(text, start) == (3, 23)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]
+    kit.assert_json_position(item, text, kit.heredoc_span(text), (3, 23))
     assert item["fix"]["applicability"] == "unsafe"
 
 
@@ -130,14 +102,7 @@ def test_negative(text: str) -> None:
 
 
 def test_clean_case_file() -> None:
-    assert hl107((CASES / "clean_ok.sh").read_text()) == []
-
-
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        wanted = [n for code, n in expect[name]["expect"] if code == CODE]
-        assert wanted == [] and hl107((CASES / name).read_text()) == [], name
+    assert hl107(kit.case_text("clean_ok.sh")) == []
 
 
 # -- fixes ------------------------------------------------------------------------------
@@ -158,23 +123,17 @@ FIXES = [
 
 @pytest.mark.parametrize(("text", "fixed"), FIXES)
 def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str | None) -> None:
-    (f,) = hl107(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
-    assert fix_shell(text, "t.sh").text == text  # not applied by --fix alone
-    outcome = fix_shell(text, "t.sh", unsafe=True)
+    kit.single_fix(hl107(text), Applicability.UNSAFE)
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True, every_rule=True)
     if fixed is not None:
-        assert outcome.text == fixed
-    assert hl107(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", unsafe=True).text == outcome.text
+        assert outcome == fixed
 
 
 def test_fix_in_a_double_quoted_ssh_string() -> None:
     text = 'ssh a "ssh b <<EOF\necho \\$y\nEOF"\n'
     (f,) = hl107(text)
     assert f.fix is not None
-    edited = text
-    for edit in sorted(f.fix.edits, key=lambda e: e.start, reverse=True):
-        edited = edited[: edit.start] + edit.content + edited[edit.end :]
+    edited = kit.apply_fix(text, f)
     assert edited == "ssh a \"ssh b <<'EOF'\necho \\$y\nEOF\"\n"
     assert hl107(edited) == []
 
@@ -192,15 +151,13 @@ def test_runtime_body_is_expanded_locally(sshd: SshServer, tmp_path: Path) -> No
         "EOF\n"
     )
     assert len(hl107(script)) == 1
-    proc = run_local(script, sshd)
-    assert proc.returncode == 0, proc.stderr
+    kit.run_ok(script, sshd)
     assert out.read_text() == "x=LOCAL_VALUE\n"
 
     out.unlink()
-    fixed = fix_shell(script, "t.sh", unsafe=True).text
+    fixed = kit.fix_text(script, CODE, unsafe=True, every_rule=True)
     assert f"ssh {sshd.user}@web-1 <<'EOF'\n" in fixed
-    proc = run_local(fixed, sshd)
-    assert proc.returncode == 0, proc.stderr
+    kit.run_ok(fixed, sshd)
     assert out.read_text() == "x=REMOTE_VALUE\n"
 
 
@@ -215,11 +172,9 @@ def test_runtime_bash_s_and_escapes_kept_by_the_fix(sshd: SshServer, tmp_path: P
         f"printf '%s|%s|%s\\n' \"$name\" \"\\$name\" 'a\\\\b' > {out}\n"
         "EOF\n"
     )
-    proc = run_local(script, sshd)
-    assert proc.returncode == 0, proc.stderr
+    kit.run_ok(script, sshd)
     assert out.read_text() == "local|remote|a\\b\n"
     out.unlink()
-    fixed = fix_shell(script, "t.sh", unsafe=True).text
-    proc = run_local(fixed, sshd)
-    assert proc.returncode == 0, proc.stderr
+    fixed = kit.fix_text(script, CODE, unsafe=True, every_rule=True)
+    kit.run_ok(fixed, sshd)
     assert out.read_text() == "remote|remote|a\\b\n"

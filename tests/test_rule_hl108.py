@@ -7,35 +7,22 @@ missing source file, the connection goes to port 22) while the fixed one copies 
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import rulekit as kit
 from sshd import SCP, SshServer, run_local
 
-from heredoc_lint.engine import check_shell, fix_shell
-from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL108"
 
 
 def hl108(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def span(text: str, needle: str, width: int, skip: int = 0) -> tuple[int, int]:
-    """The offsets of the first `width` characters of `needle` in `text`."""
-    start = text.index(needle) + skip
-    return start, start + width
+    return kit.findings(text, CODE, every_rule=True)
 
 
 # -- positives: (script, the text starting at the anchor, anchor width) --------------------
@@ -54,11 +41,7 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "needle", "width"), POSITIVES)
 def test_positive_anchor(text: str, needle: str, width: int) -> None:
-    found = hl108(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == span(text, needle, width)
-    assert f.severity.value == "error"
+    f = kit.assert_single(hl108(text), kit.span_of(text, needle, width), Severity.ERROR)
     assert "-P" in f.message and "port" in f.message
 
 
@@ -72,17 +55,8 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nset -e\n  scp -rp 2022 dist/app.tgz ops@edge-1:/opt/app/\n"
     path = tmp_path / "deploy.sh"
     path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1, proc.stderr
-    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
-    start, end = span(text, "-rp", 3)
-    assert (item["line"], item["column"]) == line_col(text, start) == (3, 7)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    (item,) = [f for f in kit.cli_json(path, returncode=1) if f["code"] == CODE]
+    kit.assert_json_position(item, text, kit.span_of(text, "-rp", 3), (3, 7))
     assert item["fix"]["applicability"] == "safe"
 
 
@@ -125,33 +99,13 @@ FIXES = [
 def test_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
     for f in hl108(text):
         assert f.fix is not None and f.fix.applicability is Applicability.SAFE
-    outcome = fix_shell(text, "t.sh")
-    assert outcome.text == fixed
-    assert hl108(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh").text == outcome.text
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=False, every_rule=True)
+    assert outcome == fixed
 
 
 def test_cli_fix_on_the_case_file(tmp_path: Path) -> None:
-    path = tmp_path / "cp_port.sh"
-    path.write_text((CASES / "cp_port.sh").read_text())
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert path.read_text() == "#!/bin/bash\nscp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n"
-
-
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        wanted = [needle for code, needle in expect[name]["expect"] if code == CODE]
-        got = [line_col(text, f.start)[0] for f in hl108(text)]
-        lines = text.splitlines()
-        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
+    path = kit.copy_case("cp_port.sh", tmp_path)
+    assert kit.cli_fix(path) == "#!/bin/bash\nscp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n"
 
 
 # -- runtime: the real scp against the real sshd -----------------------------------------
@@ -208,23 +162,14 @@ def test_runtime_port_not_used_and_fixed_command_works(sshd: SshServer, tmp_path
     def run(text: str) -> subprocess.CompletedProcess[str]:
         path = work / "copy.sh"
         path.write_text(text)
-        return subprocess.run(
-            ["bash", str(path)],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=60,
-            check=False,
-        )
+        return kit.run_script(["bash", str(path)], work, env=env, timeout=60)
 
     before = run(script)
     assert before.returncode != 0
     assert list(dest.iterdir()) == []
     assert "port 22" in before.stderr or f'stat local "{sshd.port}"' in before.stderr
 
-    fixed = fix_shell(script, "copy.sh").text
+    fixed = kit.fix_text(script, CODE, every_rule=True, path="copy.sh")
     assert fixed == script.replace(f"-p {sshd.port}", f"-P {sshd.port}")
     after = run(fixed)
     assert after.returncode == 0, after.stderr

@@ -8,39 +8,27 @@ an unprivileged user created by the test with passwordless sudo: the redirection
 
 from __future__ import annotations
 
-import json
 import os
 import pwd
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import rulekit as kit
 
-from heredoc_lint.engine import check_shell, fix_shell
-from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL109"
 USER = "hl109-tester"
 SUDOERS = Path("/etc/sudoers.d/heredoc-lint-hl109")
 
 
 def hl109(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def op_span(text: str, needle: str, width: int) -> tuple[int, int]:
-    start = text.index(needle)
-    return start, start + width
+    return kit.findings(text, CODE, every_rule=True)
 
 
 # (script, text starting at the anchor, anchor width)
@@ -64,16 +52,12 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "needle", "width"), POSITIVES)
 def test_positive_anchor(text: str, needle: str, width: int) -> None:
-    found = hl109(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == op_span(text, needle, width)
-    assert f.severity.value == "error"
+    f = kit.assert_single(hl109(text), kit.span_of(text, needle, width), Severity.ERROR)
     assert "calling shell" in f.message and "tee" in f.message
 
 
 def test_message() -> None:
-    (f,) = hl109((CASES / "sysctl.sh").read_text())
+    (f,) = hl109(kit.case_text("sysctl.sh"))
     assert f.message.startswith(
         "`> /proc/sys/net/ipv4/ip_forward` is opened by the calling shell, with the caller's "
         "rights, before sudo starts: only `echo` runs as root."
@@ -88,16 +72,8 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nset -e\nsudo echo 1 > /proc/sys/net/ipv4/ip_forward\n"
     path = tmp_path / "sysctl.sh"
     path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
-    start, end = op_span(text, "> /proc", 1)
-    assert (item["line"], item["column"]) == line_col(text, start) == (3, 13)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]
+    kit.assert_json_position(item, text, kit.span_of(text, "> /proc", 1), (3, 13))
 
 
 NEGATIVES = [
@@ -128,17 +104,7 @@ def test_negative(text: str) -> None:
 
 
 def test_clean_case_file() -> None:
-    assert hl109((CASES / "clean_ok.sh").read_text()) == []
-
-
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        wanted = [n for code, n in expect[name]["expect"] if code == CODE]
-        lines = text.splitlines()
-        got = [line_col(text, f.start)[0] for f in hl109(text)]
-        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
+    assert hl109(kit.case_text("clean_ok.sh")) == []
 
 
 # -- fixes ------------------------------------------------------------------------------
@@ -190,15 +156,10 @@ FIXES = [
 
 @pytest.mark.parametrize(("text", "fixed", "applicability"), FIXES)
 def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
-    (f,) = hl109(text)
-    assert f.fix is not None and f.fix.applicability is applicability
+    kit.single_fix(hl109(text), applicability)
     unsafe = applicability is Applicability.UNSAFE
-    if unsafe:
-        assert fix_shell(text, "t.sh").text == text
-    outcome = fix_shell(text, "t.sh", unsafe=unsafe)
-    assert outcome.text == fixed
-    assert hl109(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", unsafe=unsafe).text == outcome.text
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=unsafe, every_rule=True)
+    assert outcome == fixed
 
 
 @pytest.mark.parametrize(
@@ -216,16 +177,8 @@ def test_no_fix_for_tangled_redirections(text: str) -> None:
 
 
 def test_cli_fix_of_the_case_file(tmp_path: Path) -> None:
-    path = tmp_path / "sysctl.sh"
-    path.write_text((CASES / "sysctl.sh").read_text())
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert path.read_text() == (
+    path = kit.copy_case("sysctl.sh", tmp_path)
+    assert kit.cli_fix(path) == (
         "#!/bin/bash\necho 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n"
     )
 
@@ -242,15 +195,8 @@ class SudoUser:
         script = self.user_dir / "script.sh"
         script.write_text(text)
         os.chown(script, self.uid, -1)
-        return subprocess.run(
-            ["runuser", "-u", self.name, "--", "bash", "--norc", "--noprofile", str(script)],
-            cwd=self.user_dir,
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=60,
-            check=False,
-        )
+        argv = ["runuser", "-u", self.name, "--", "bash", "--norc", "--noprofile", str(script)]
+        return kit.run_script(argv, self.user_dir, timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -310,7 +256,7 @@ def test_runtime_redirection_fails_and_fixed_tee_writes_as_root(sudo_user: SudoU
     assert "status=1" in proc.stdout
     assert not target.exists()
 
-    fixed = fix_shell(text, "t.sh").text  # safe: --fix applies it
+    fixed = kit.fix_text(text, CODE, every_rule=True)  # safe: --fix applies it
     assert f"echo 1 | sudo tee {target} > /dev/null" in fixed
     proc = sudo_user.run(fixed)
     assert "status=0" in proc.stdout, proc.stderr
@@ -324,7 +270,7 @@ def test_runtime_heredoc_into_sudo_cat(sudo_user: SudoUser) -> None:
     proc = sudo_user.run(text)
     assert proc.returncode != 0 and "Permission denied" in proc.stderr
     assert not target.exists()
-    fixed = fix_shell(text, "t.sh").text
+    fixed = kit.fix_text(text, CODE, every_rule=True)
     assert f"sudo tee {target} > /dev/null << EOF" in fixed
     proc = sudo_user.run(fixed)
     assert proc.returncode == 0, proc.stderr
@@ -343,13 +289,12 @@ def test_runtime_writable_file_is_written_by_the_user(sudo_user: SudoUser) -> No
     target.unlink()
 
     text = "#!/bin/bash\nsudo echo x >> who.txt\n"  # run in user_dir
-    (f,) = hl109(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
+    kit.single_fix(hl109(text), Applicability.UNSAFE)
     proc = sudo_user.run(text)
     assert proc.returncode == 0, proc.stderr
     assert target.stat().st_uid == sudo_user.uid
     target.unlink()
-    proc = sudo_user.run(fix_shell(text, "t.sh", unsafe=True).text)
+    proc = sudo_user.run(kit.fix_text(text, CODE, unsafe=True, every_rule=True))
     assert proc.returncode == 0, proc.stderr
     assert target.read_text() == "x\n"
     assert target.stat().st_uid == 0

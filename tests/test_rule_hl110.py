@@ -9,41 +9,25 @@ DIR.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from sshd import SshServer, run_local
+import rulekit as kit
+from sshd import SshServer
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL110"
-SETTINGS = Settings(select=frozenset({CODE}))
 
 
 def hl110(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh", SETTINGS) if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def op_span(text: str, needle: str) -> tuple[int, int]:
-    """The span of the operator that starts `needle` (`&& make`), found in `text`."""
-    start = text.index(needle)
-    return start, start + len(needle.split()[0])
+    return kit.findings(text, CODE)
 
 
 # -- positives: (script, the text starting at the operator, what the message names) ---------
 POSITIVES = [
     ("#!/bin/bash\nssh builder cd /src/project && make release\n", "&& make", "`cd`"),
-    ("ssh builder 'cd /src/project' && make release && make install\n", "&& make release",
-     "`cd`"),
+    ("ssh builder 'cd /src/project' && make release && make install\n", "&& make release", "`cd`"),
     ("ssh -p 2222 ops@h export FOO=1; ./run.sh\n", "; ./run", "`export`"),
     ("ssh h cd /srv || make\n", "|| make", "`cd`"),
     ("ssh h FOO=1 && ./run\n", "&& ./run", "`FOO=1`"),
@@ -60,43 +44,28 @@ POSITIVES = [
     ("sudo -u deploy ssh h cd /srv && make\n", "&& make", "`cd`"),
     # nested layers: the operator inside a bash -c string, or inside an outer ssh string
     ("bash -c 'ssh h cd /x && make all'\n", "&& make all", "`cd`"),
-    ("ssh gw \"ssh inner cd /srv && make\"\n", "&& make", "`cd`"),
+    ('ssh gw "ssh inner cd /srv && make"\n', "&& make", "`cd`"),
 ]
 
 
 @pytest.mark.parametrize(("text", "needle", "names"), POSITIVES)
 def test_positive_anchor(text: str, needle: str, names: str) -> None:
-    found = hl110(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == op_span(text, needle)
-    assert f.severity is Severity.ERROR
+    f = kit.assert_single(hl110(text), kit.span_of(text, needle), Severity.ERROR)
     assert "runs on this machine" in f.message
     assert f"so the {names} is lost" in f.message or names == "the next command"
 
 
 def test_message_names_the_host_and_the_local_command() -> None:
-    (f,) = hl110((CASES / "build_remote.sh").read_text())
+    (f,) = hl110(kit.case_text("build_remote.sh"))
     assert "on builder" in f.message
     assert "`make release` runs on this machine" in f.message
     assert "the `cd` is lost" in f.message
 
 
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
-    text = (CASES / "build_remote.sh").read_text()
-    path = tmp_path / "build_remote.sh"
-    path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1, proc.stderr
-    (item,) = json.loads(proc.stdout)
-    start, end = op_span(text, "&& make")
-    assert (item["line"], item["column"]) == line_col(text, start) == (2, 29)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end) == (2, 31)
+    text = kit.case_text("build_remote.sh")
+    (item,) = kit.cli_json(kit.copy_case("build_remote.sh", tmp_path), returncode=1)
+    kit.assert_json_position(item, text, kit.span_of(text, "&& make"), (2, 29), (2, 31))
     assert item["severity"] == "error"
     assert item["fix"]["applicability"] == "unsafe"
 
@@ -122,8 +91,8 @@ NEGATIVES = [
     "bash -c 'cd /x' && make\n",
     'echo "ssh h cd /x && make"\n',
     "ssh h && make\n",
-    (CASES / "clean_ok.sh").read_text(),
-    (CASES / "fanout.sh").read_text(),
+    kit.case_text("clean_ok.sh"),
+    kit.case_text("fanout.sh"),
 ]
 
 
@@ -132,20 +101,10 @@ def test_negative(text: str) -> None:
     assert hl110(text) == []
 
 
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        wanted = [needle for code, needle in expect[name]["expect"] if code == CODE]
-        got = [line_col(text, f.start)[0] for f in hl110(text)]
-        lines = text.splitlines()
-        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
-
-
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
     (
-        (CASES / "build_remote.sh").read_text(),
+        kit.case_text("build_remote.sh"),
         "#!/bin/bash\nssh builder 'cd /src/project && make release'\n",
     ),
     (
@@ -157,20 +116,18 @@ FIXES = [
     ("ssh h cd /srv && make; echo done\n", "ssh h 'cd /srv && make'; echo done\n"),
     ("ssh h cd /srv && make &\n", "ssh h 'cd /srv && make' &\n"),
     ("bash -c 'ssh h cd /x && make all'\n", "bash -c 'ssh h \"cd /x && make all\"'\n"),
-    ("ssh h cd /srv && git log --format='%h %s'\n",
-     "ssh h \"cd /srv && git log --format='%h %s'\"\n"),
+    (
+        "ssh h cd /srv && git log --format='%h %s'\n",
+        "ssh h \"cd /srv && git log --format='%h %s'\"\n",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "fixed"), FIXES)
 def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
-    (f,) = hl110(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
-    assert fix_shell(text, "t.sh", settings=SETTINGS).text == text  # not a safe fix
-    outcome = fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True)
-    assert outcome.text == fixed
-    assert hl110(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", settings=SETTINGS, unsafe=True).text == outcome.text
+    kit.single_fix(hl110(text), Applicability.UNSAFE)
+    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True)
+    assert outcome == fixed
 
 
 @pytest.mark.parametrize(
@@ -182,10 +139,7 @@ def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
     ],
 )
 def test_fix_moving_local_expansions_or_files_is_display_only(text: str, content: str) -> None:
-    (f,) = hl110(text)
-    assert f.fix is not None and f.fix.applicability is Applicability.DISPLAY_ONLY
-    assert f.fix.edits[0].content == content
-    assert fix_shell(text, "t.sh", settings=SETTINGS, unsafe=True).text == text
+    kit.assert_display_only(text, CODE, content)
 
 
 @pytest.mark.parametrize(
@@ -211,12 +165,10 @@ def test_runtime_the_cd_is_lost_and_ls_runs_locally(sshd: SshServer, tmp_path: P
     (local / "local-marker").write_text("")
     script = f"#!/bin/bash\nssh builder cd {remote} && ls && pwd\n"
     assert len(hl110(script)) == 1
-    before = run_local(script, sshd, cwd=local)
-    assert before.returncode == 0, before.stderr
+    before = kit.run_ok(script, sshd, cwd=local)
     assert before.stdout.splitlines() == ["local-marker", str(local)]
 
-    fixed = fix_shell(script, "t.sh", settings=SETTINGS, unsafe=True).text
+    fixed = kit.fix_text(script, CODE, unsafe=True)
     assert fixed == f"#!/bin/bash\nssh builder 'cd {remote} && ls && pwd'\n"
-    after = run_local(fixed, sshd, cwd=local)
-    assert after.returncode == 0, after.stderr
+    after = kit.run_ok(fixed, sshd, cwd=local)
     assert after.stdout.splitlines() == ["remote-marker", str(remote)]

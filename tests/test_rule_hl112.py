@@ -8,45 +8,25 @@ its `here-document at line N delimited by end-of-file` warning.
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import rulekit as kit
 
-from heredoc_lint.engine import check_shell, fix_shell
-from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.model import Applicability, Finding, Severity
 
-CASES = Path(__file__).parent / "cases"
 CODE = "HL112"
 EOF_WARNING = re.compile(r"here-document at line (\d+) delimited by end-of-file")
 
 
 def hl112(text: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == CODE]
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def op_span(text: str, op: str) -> tuple[int, int]:
-    start = text.index(op)
-    return start, start + (3 if op.startswith("<<-") else 2)
+    return kit.findings(text, CODE, every_rule=True)
 
 
 def bash(path: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["bash", "--norc", "--noprofile", str(path)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
+    return kit.run_script(["bash", "--norc", "--noprofile", str(path)], cwd, timeout=30)
 
 
 # (script, the operator, what the message says about the likely terminator)
@@ -85,19 +65,15 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "op", "says"), POSITIVES)
 def test_positive_anchor_and_message(text: str, op: str, says: str) -> None:
-    found = hl112(text)
-    assert len(found) == 1, found
-    f = found[0]
-    assert (f.start, f.end) == op_span(text, op)
-    assert f.severity.value == "error"
+    f = kit.assert_single(hl112(text), kit.heredoc_span(text, op), Severity.ERROR)
     assert says in f.message
     assert "never terminated" in f.message
 
 
 def test_message_names_the_swallowed_commands() -> None:
-    text = (CASES / "motd.sh").read_text()
+    text = kit.case_text("motd.sh")
     (f,) = hl112(text)
-    assert line_col(text, f.start) == (2, 17)
+    assert kit.line_col(text, f.start) == (2, 17)
     assert "here-document at line 2 delimited by end-of-file" in f.message
     assert "from `echo done` on" in f.message and "never run" in f.message
 
@@ -105,7 +81,7 @@ def test_message_names_the_swallowed_commands() -> None:
 def test_in_an_ssh_string() -> None:
     text = 'ssh web-1 "cat > /etc/motd <<EOF\nHello\n  EOF\nsystemctl reload x"\necho local\n'
     (f,) = hl112(text)
-    assert (f.start, f.end) == op_span(text, "<<EOF")
+    assert (f.start, f.end) == kit.heredoc_span(text, "<<EOF")
     assert f.depth == 1
     assert "line 3 `  EOF` is indented" in f.message  # the file's line
     assert "the end of the ssh command string" in f.message
@@ -116,16 +92,8 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nif true; then\n    cat > /tmp/motd <<EOF\nHello\n    EOF\nfi\n"
     path = tmp_path / "motd.sh"
     path.write_text(text)
-    proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    (item,) = [f for f in json.loads(proc.stdout) if f["code"] == CODE]
-    start, end = op_span(text, "<<EOF")
-    assert (item["line"], item["column"]) == line_col(text, start) == (3, 21)
-    assert (item["end_line"], item["end_column"]) == line_col(text, end)
+    (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]
+    kit.assert_json_position(item, text, kit.heredoc_span(text, "<<EOF"), (3, 21))
 
 
 NEGATIVES = [
@@ -144,16 +112,6 @@ NEGATIVES = [
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_negative(text: str) -> None:
     assert hl112(text) == []
-
-
-def test_cases_have_no_false_positive() -> None:
-    expect = json.loads((CASES / "expect.json").read_text())["cases"]
-    for name in sorted(n for n in expect if n.endswith(".sh")):
-        text = (CASES / name).read_text()
-        wanted = [n for code, n in expect[name]["expect"] if code == CODE]
-        lines = text.splitlines()
-        got = [line_col(text, f.start)[0] for f in hl112(text)]
-        assert got == [next(i + 1 for i, line in enumerate(lines) if n in line) for n in wanted]
 
 
 # -- fixes ------------------------------------------------------------------------------
@@ -182,19 +140,12 @@ FIXES = [
 
 @pytest.mark.parametrize(("text", "fixed", "applicability"), FIXES)
 def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
-    (f,) = hl112(text)
-    assert f.fix is not None and f.fix.applicability is applicability
-    edited = text
-    for edit in sorted(f.fix.edits, key=lambda e: e.start, reverse=True):
-        edited = edited[: edit.start] + edit.content + edited[edit.end :]
+    f = kit.single_fix(hl112(text), applicability)
+    edited = kit.apply_fix(text, f)
     assert edited == fixed
     assert hl112(edited) == []
     unsafe = applicability is Applicability.UNSAFE
-    if unsafe:
-        assert fix_shell(text, "t.sh").text == text  # --fix alone leaves it
-    outcome = fix_shell(text, "t.sh", unsafe=unsafe)
-    assert hl112(outcome.text) == []
-    assert fix_shell(outcome.text, "t.sh", unsafe=unsafe).text == outcome.text
+    kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=unsafe, every_rule=True)
 
 
 @pytest.mark.parametrize(
@@ -210,39 +161,18 @@ def test_no_fix_when_intent_is_unclear(text: str) -> None:
 
 
 def test_cli_unsafe_fix_of_the_case_file(tmp_path: Path) -> None:
-    path = tmp_path / "motd.sh"
-    original = (CASES / "motd.sh").read_text()
-    path.write_text(original)
-    subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    path = kit.copy_case("motd.sh", tmp_path)
+    original = kit.case_text("motd.sh")
+    kit.cli("--fix", path)
     assert path.read_text() == original
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "heredoc_lint",
-            "--fix",
-            "--unsafe-fixes",
-            "--select",
-            CODE,
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert path.read_text() == original.replace("\n  EOF\n", "\nEOF\n")
+    fixed = kit.cli_fix(path, "--unsafe-fixes", "--select", CODE)
+    assert fixed == original.replace("\n  EOF\n", "\nEOF\n")
 
 
 # -- runtime: real bash -------------------------------------------------------------------
 def test_runtime_commands_after_the_heredoc_are_swallowed(tmp_path: Path) -> None:
     motd = tmp_path / "motd"
-    text = (CASES / "motd.sh").read_text().replace("/etc/motd", str(motd))
+    text = kit.case_text("motd.sh").replace("/etc/motd", str(motd))
     script = tmp_path / "motd.sh"
     script.write_text(text)
     (f,) = hl112(text)
@@ -251,11 +181,11 @@ def test_runtime_commands_after_the_heredoc_are_swallowed(tmp_path: Path) -> Non
     warning = EOF_WARNING.search(proc.stderr)
     assert warning is not None, proc.stderr
     assert f"here-document at line {warning.group(1)} " in f.message
-    assert int(warning.group(1)) == line_col(text, f.start)[0]
+    assert int(warning.group(1)) == kit.line_col(text, f.start)[0]
     assert "done" not in proc.stdout  # `echo done` never ran...
     assert motd.read_text() == "Hello\n  EOF\necho done\n"  # ...it is heredoc text
 
-    script.write_text(fix_shell(text, "motd.sh", unsafe=True).text)
+    script.write_text(kit.fix_text(text, CODE, unsafe=True, every_rule=True, path="motd.sh"))
     proc = bash(script, tmp_path)
     assert proc.returncode == 0
     assert EOF_WARNING.search(proc.stderr) is None
@@ -271,7 +201,7 @@ def test_runtime_dash_heredoc_with_spaces(tmp_path: Path) -> None:
     proc = bash(script, tmp_path)
     assert EOF_WARNING.search(proc.stderr) is not None
     assert "done" not in proc.stdout.replace("echo done", "")
-    fixed = fix_shell(text, "t.sh").text  # safe: applied by --fix
+    fixed = kit.fix_text(text, CODE, every_rule=True)  # safe: applied by --fix
     assert fixed != text
     script.write_text(fixed)
     proc = bash(script, tmp_path)

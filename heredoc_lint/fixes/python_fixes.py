@@ -650,10 +650,12 @@ def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix 
             return None
         hoisted = Edit(group.stmt_start, group.stmt_start, f"{group.indent}{name} = {encoded}\n")
     all_edits = [*edits, *(e for e in (hoisted, import_change) if e is not None)]
-    if hoisted is not None:
-        # Two hoisting fixes in one function would pick the same new name in one pass:
-        # this empty edit at the function's start makes them overlap, so a pass takes one.
-        all_edits.append(Edit(group.scope[0], group.scope[0], ""))
+    if hoisted is not None and group.scope[0] < group.stmt_start:
+        # Two hoisting fixes in one function would pick the same new name in one pass.
+        # This edit rewrites the function up to the new line with itself: any two such
+        # edits overlap and differ, so a pass takes one of them.
+        start, end = group.scope[0], group.stmt_start
+        all_edits.append(Edit(start, end, frag.analysis.text[start:end]))
     all_edits.sort(key=lambda e: (e.start, e.end))
     if any(b.start < a.end for a, b in zip(all_edits, all_edits[1:], strict=False)):
         return None

@@ -312,7 +312,9 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
         or parent.text[last.end : line_end].strip()
     ):
         return None  # not a statement of its own: `;` would regroup what is around it
-    edit = Edit(ssh_command.start, last.end, "".join(pieces))
+    edit = lift(parent, ssh_command.start, last.end, "".join(pieces))
+    if edit is None:
+        return None
     new_file = NewFile(local, site.body.encode("utf-8", "surrogateescape"))
     return Fix(
         (edit,),
@@ -367,13 +369,12 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         return None
     # In a CRLF line the `\r` ends the delimiter word too: the terminator line needs it.
     ending = "\r\n" if parent.text[line_end - 1 : line_end] == "\r" else "\n"
-    edits = (
-        *removal,
-        Edit(last.end, last.end, f" <<'{delimiter}'"),
-        Edit(line_end + 1, line_end + 1, f"{body}{delimiter}{ending}"),
-    )
+    operator = lift(parent, last.end, last.end, f" <<'{delimiter}'")
+    body_edit = lift(parent, line_end + 1, line_end + 1, f"{body}{delimiter}{ending}")
+    if operator is None or body_edit is None:
+        return None
     return Fix(
-        edits,
+        (*removal, operator, body_edit),
         site.applicability(),
         "Feed the body to ssh from the local side (`ssh host 'cat > P' <<'EOF'`)",
         "stdin",

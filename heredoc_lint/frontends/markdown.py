@@ -10,10 +10,13 @@ inside an open quote or heredoc, or shown with the continuation prompt `> `,
 which is removed), and every other line is output and skipped.  A `#` prompt
 is not recognised: in a shell block it is a comment.
 
-Fences may be indented (in a list item) or inside a blockquote (`> `): the
-indentation and markers are taken off every line, and each character of the
-text keeps the file offset it came from, so findings land on the exact line
-and column, and fixes are put back with the prefix restored.
+Fences may be indented or inside a blockquote (`> `): the indentation and
+markers are taken off every line, and each character of the text keeps the
+file offset it came from, so findings land on the exact line and column, and
+fixes are put back with the prefix restored.  As in CommonMark, a fence in a
+list item (`- ```bash`, or indented under `1. step`) ends with the item, at a
+line indented less than the item's content, and one in a blockquote ends with
+the blockquote; the test suite checks block contents against markdown-it-py.
 """
 
 from __future__ import annotations
@@ -81,7 +84,13 @@ def _indentation(text: str, start: int, end: int) -> int:
 
 
 def _item_column(
-    text: str, lines: list[_Line], at: int, depth: int, indent: int, code: set[int]
+    text: str,
+    lines: list[_Line],
+    at: int,
+    depth: int,
+    indent: int,
+    code: set[int],
+    fences: set[int],
 ) -> int | None:
     """The content column of the list item that an indented fence at lines[at - 1] is in.
 
@@ -112,14 +121,40 @@ def _item_column(
         # Content after 1-4 spaces starts there; after 5 or more (indented code), or on
         # the next line, it starts one space after the marker.
         width = spaces if 1 <= spaces <= 4 and match.end() < lines[k].end else 1
-        return len(match.group(1)) + len(match.group(2)) + width
+        column = len(match.group(1)) + len(match.group(2)) + width
+        goes_on = _item_goes_on(text, lines, k, at - 1, depth, column, code | fences)
+        return column if goes_on else None
     return None
+
+
+def _item_goes_on(
+    text: str, lines: list[_Line], first: int, stop: int, depth: int, column: int, code: set[int]
+) -> bool:
+    """Does the list item starting at lines[first] still hold lines[stop]?
+
+    A non-blank line indented less than the item's content ends it, unless it is a
+    lazy continuation of a paragraph (the line before it is paragraph text).
+    """
+    text_before = True
+    for j in range(first + 1, stop):
+        body = _after_markers(text, lines[j], depth)
+        if body is None:
+            return False
+        own = _indentation(text, body, lines[j].end)
+        if own == 1 << 30:
+            text_before = False
+            continue
+        if own < column and not (text_before and j not in code):
+            return False
+        text_before = j not in code
+    return True
 
 
 def _blocks(text: str) -> list[_Block]:
     lines = [_Line(*span) for span in line_spans(text)]
     blocks: list[_Block] = []
-    code: set[int] = set()  # lines inside earlier blocks
+    code: set[int] = set()  # the content lines of earlier blocks
+    fences: set[int] = set()  # their opening and closing lines
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -141,7 +176,8 @@ def _blocks(text: str) -> list[_Block]:
         depth = markers.count(">")
         indent = opening.start("fence") - start
         block = _Block(_tag(info), markers, depth, indent, [], len(text))
-        item = _item_column(text, lines, i, depth, indent, code) if indent else None
+        item = _item_column(text, lines, i, depth, indent, code, fences) if indent else None
+        fences.add(i - 1)
         if item is not None and indent < item:
             item = None  # less indented than the item's content: the list has ended
         # A closing fence is indented at most 3 spaces past its container's margin.
@@ -158,6 +194,7 @@ def _blocks(text: str) -> list[_Block]:
                 break
             i += 1
             if closing.fullmatch(text, body, inner.end):
+                fences.add(i - 1)
                 block.end = inner.start
                 break
             code.add(i - 1)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import sys
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -237,6 +238,7 @@ class Interp:
     conversion: str | None = None  # f-string `!r`, `%r`...
     spec: str | None = None  # a format spec; "?" when it cannot be reused
     shared: bool = False  # one argument behind several placeholders
+    words: bool = False  # `" ".join(...)`: several words on purpose
     escaped: str = ""  # characters the value has replaced (`.replace("'", "'\\''")`)
 
 
@@ -703,6 +705,25 @@ def _placeholder(interp: int) -> str:
     return f"{PLACEHOLDER}{interp}}}"
 
 
+def _word_list(node: ast.expr) -> bool:
+    """`" ".join(args)` (maybe `.encode()`d): words joined for the shell to split again."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "encode"
+    ):
+        node = node.func.value
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str | bytes)
+        and node.func.value.value.strip() == ""
+        and len(node.func.value.value) > 0
+    )
+
+
 def _escaped(node: ast.expr) -> str:
     """The characters a chain of `.replace(C, ...)` calls has taken care of."""
     chars = ""
@@ -904,6 +925,12 @@ class _Reader:
                     spec = "?" if nested else "".join(code(p) for p in part.format_spec)
                 if part.equal is not None:
                     spec = "?"
+                if spec is None and part.conversion is None:
+                    known = self.constant(value.value, scope)
+                    if known is not None:
+                        elems.extend(known)
+                        pos += len(source)
+                        continue
                 safe, is_str = self.nature(value.value, scope)
                 if spec is not None and spec != "?" and _NUMERIC_SPEC.match(spec):
                     safe = True
@@ -918,6 +945,7 @@ class _Reader:
                         conversion=part.conversion,
                         spec=spec,
                         escaped=_escaped(value.value),
+                        words=_word_list(value.value),
                     )
                 )
                 unit = self.a.add_unit(Unit("field", pos, pos + len(source), pos, atom, interp))
@@ -953,6 +981,17 @@ class _Reader:
                 return self.string(bound[0], bound[1], depth + 1)
         return None
 
+    def constant(self, node: ast.expr, scope: _Scope) -> Elems | None:
+        """The characters of a value that is a constant string under a name (`CMD`)."""
+        if not isinstance(node, (ast.Name, ast.Constant)):
+            return None
+        if isinstance(node, ast.Constant) and not isinstance(node.value, str):
+            return None
+        elems = self.string(node, scope, 1)
+        if elems is None or any(not char for char, _ in elems):
+            return None
+        return elems
+
     def unknown(self, node: ast.expr, scope: _Scope, atom: int = -1) -> tuple[str, int]:
         """A placeholder element for an expression whose value is known only at run time."""
         span = self.a.lines.span(node)
@@ -965,6 +1004,7 @@ class _Reader:
                 span,
                 safe,
                 is_str,
+                words=_word_list(node),
                 escaped=_escaped(node),
             )
         )
@@ -1048,6 +1088,7 @@ class _Reader:
             is_str,
             conversion,
             escaped=_escaped(node),
+            words=_word_list(node),
         )
 
     def percent(self, node: ast.BinOp, scope: _Scope, depth: int) -> Elems | None:
@@ -1090,6 +1131,10 @@ class _Reader:
                 counter += 1
             if arg is not None:
                 uses[id(arg)] = uses.get(id(arg), 0) + 1
+            known = self.constant(arg, scope) if m.group() == "%s" and arg is not None else None
+            if known is not None:
+                out.extend(known)
+                continue
             interp = self._argument(arg, scope, "percent", m.group("conv"))
             if m.group("conv") in "diouxXeEfFgGc":
                 interp = replace(interp, safe=True)
@@ -1157,6 +1202,11 @@ class _Reader:
                 arg = keyword.get(name)
             if arg is not None:
                 uses[id(arg)] = uses.get(id(arg), 0) + 1
+            known = self.constant(arg, scope) if not rest and arg is not None else None
+            if known is not None:
+                out.extend(known)
+                i = j
+                continue
             conversion = rest[1:2] if rest.startswith("!") else None
             interp = self._argument(arg, scope, "format", conversion)
             spec = rest.split(":", 1)[1] if ":" in rest else None
@@ -1506,13 +1556,14 @@ _HOT_CALLS = (
     "run|call|check_call|check_output|Popen|getoutput|getstatusoutput|system|popen"
     "|create_subprocess_shell|create_subprocess_exec|exec_command|sudo|local"
 )
-_ALIAS_NAMES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*?\bas[ \t]+(\w+)", re.MULTILINE)
+_IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n(]*(?:\([^)]*\)|[^\n]*)", re.MULTILINE)
+_AS_NAME = re.compile(r"\bas\s+(\w+)")
 
 
 def _hot_lines(text: str, lines: _Lines) -> list[int]:
     """The lines where a call of interest may start (its name and `(`), sorted."""
     names = _HOT_CALLS
-    aliases = set(_ALIAS_NAMES.findall(text))
+    aliases = {a for m in _IMPORT_LINES.finditer(text) for a in _AS_NAME.findall(m.group())}
     if aliases:
         names += "|" + "|".join(sorted(aliases))
     hot: set[int] = set()
@@ -1536,7 +1587,16 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
     """The shell strings of a Python file's subprocess, os, asyncio, paramiko, fabric calls."""
     if not interesting(text):
         return []
-    return analyse(text)[1]
+    # The readers recurse along the tree: a long `+` chain is deep.  Python 3.11 calls
+    # between Python functions use no C stack, so a higher limit is safe here.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return analyse(text)[1]
+    except RecursionError:
+        return []  # deeper than anything written by hand: not worth a crash
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 # -- what rules ask ---------------------------------------------------------------------------

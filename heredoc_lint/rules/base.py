@@ -14,6 +14,7 @@ class Context:
     """What a rule may know besides the layer: the file it came from."""
 
     path: str | None = None
+    kind: str = "shell"  # shell, command, python, markdown, actions
     file_text: str = ""
     fix_strategy: str = "base64"
     wrappers: Mapping[str, str] = field(default_factory=dict)
@@ -74,3 +75,8 @@ def where(layer: Layer) -> str:
 def quote_snippet(text: str, limit: int = 60) -> str:
     one_line = " ".join(text.split())
     return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
+
+
+def script_path(context: Context) -> str | None:
+    """The path a fix may put files beside: only a shell script run as a file has one."""
+    return context.path if context.kind == "shell" else None

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, where
+from heredoc_lint.rules.base import Context, Rule, finding, script_path, where
 
 
 def _problems(layer: Layer, body_start: int, body_end: int) -> str:
@@ -70,7 +70,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"{_problems(layer, heredoc.body_start, heredoc.body_end)}",
             heredoc.op_start,
             heredoc.op_start + width,
-            heredoc_fix(layer, heredoc, context.fix_strategy, context.path),
+            heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context)),
         )
 
 

@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
 from heredoc_lint.model import Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.rules.base import Context, Rule, finding, script_path
 from heredoc_lint.shell.heredoc import Heredoc
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
@@ -145,11 +145,15 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if heredoc is None or not heredoc.quoted:
             return None
         if heredoc not in fixes:
-            fixes[heredoc] = heredoc_fix(layer, heredoc, context.fix_strategy, context.path)
+            fixes[heredoc] = heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context))
         return fixes[heredoc]
 
     for item in layer.local_expansions:
-        if item.expansion.kind == "tilde" or _expanded_by_grandparent(layer, item):
+        if (
+            item.expansion.kind == "tilde"
+            or _expanded_by_grandparent(layer, item)
+            or layer.is_runtime(item.start)
+        ):
             continue
         severity, message = _classify(layer, item)
         yield finding(layer, "HL102", severity, message, item.start, item.end, fix_at(item.start))

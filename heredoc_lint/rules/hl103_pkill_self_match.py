@@ -256,7 +256,9 @@ def _split_fix(layer: Layer, command: Command, brackets: list[tuple[int, int, st
     removal = lift(layer, command.start, rest, "")
     if removal is None:
         return None
-    insertion = Edit(layer.command.start, layer.command.start, f"{head} {own}; ")
+    insertion = lift(parent, layer.command.start, layer.command.start, f"{head} {own}; ")
+    if insertion is None:
+        return None
     return Fix(
         (insertion, removal),
         Applicability.UNSAFE,

@@ -13,7 +13,8 @@ file name like `my file` breaks the command and a crafted one runs arbitrary cod
 `$`, backtick, `\` or `"` in the value is still interpreted; inside single
 quotes a `'` in the value ends the quoting. Values that are numbers (`%d`,
 `{n:d}`, `len(...)`) or already quoted are not reported, nor a value that stands
-as a whole command (`f"{cmd} --verbose"`), which is usually a command on purpose.
+as a whole command (`f"{cmd} --verbose"`) or that joins words with blanks
+(`" ".join(args)`): those are meant for the shell to split.
 
 ## Example
 ```python
@@ -139,7 +140,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue
         index = root_index(layer, start)
         interp = frag.interp_at(index) if index is not None else None
-        if interp is None or interp.safe:
+        if interp is None or interp.safe or interp.words:
             continue
         state = quote_states(layer.text, word).get(start)
         if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):

@@ -245,7 +245,13 @@ class _Builder:
             current = stack.pop()
             if current.type in _EXPANSION_TYPES:
                 a, b = self.span(current)
-                kind, name = _expansion_kind(current, self.text[a:b])
+                if current.type == "simple_expansion" and self.text[a + 1 : a + 2].isdigit():
+                    # `$1y`, `$10`: bash takes one digit; the rest is text.
+                    b = a + 2
+                    name = self.text[a + 1]
+                    kind = "special" if name == "0" else "positional"
+                else:
+                    kind, name = _expansion_kind(current, self.text[a:b])
                 nodes[a] = ExpansionNode(b, kind, name)
                 continue
             stack.extend(current.children)
