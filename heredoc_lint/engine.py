@@ -97,7 +97,11 @@ def check_text(
     """Findings for `text` read as `kind` (shell, command, python, markdown, actions)."""
     settings = settings or Settings()
     context = Context(
-        path=path, kind=kind, file_text=text, fix_strategy=settings.fix_strategy, wrappers=settings.wrappers
+        path=path,
+        kind=kind,
+        file_text=text,
+        fix_strategy=settings.fix_strategy,
+        wrappers=settings.wrappers,
     )
     rules = settings.rules()
     findings: list[Finding] = []
@@ -164,12 +168,22 @@ def parse_error_count(text: str, kind: str = "shell", settings: Settings | None 
 
 
 def parses(text: str, kind: str = "shell") -> bool:
-    """Whether every layer-0 text of the file parses: only such files are ever rewritten."""
+    """Whether every layer-0 text of the file parses: only such files are ever rewritten.
+
+    A shell script is also read by bash itself (`bash -n` runs nothing): tree-sitter
+    accepts some scripts bash refuses, such as a stray `done` on a line of its own.
+    """
     try:
         roots = _roots(kind, text, None)
     except SourceError:
         return False
-    return not any(root.script.errors for root in roots if root.depth == 0)
+    if any(root.script.errors for root in roots if root.depth == 0):
+        return False
+    if kind == "shell":
+        from heredoc_lint.rules.hl001_parse_error import bash_accepts
+
+        return bash_accepts(text) is not False
+    return True
 
 
 def fix_kind(

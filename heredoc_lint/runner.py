@@ -191,14 +191,27 @@ def _fix(
     if fixed.text == text:
         return text, list(fixed.remaining)
     if options.diff:
-        outcome.diff = "".join(
+        diffs = [
             difflib.unified_diff(
                 text.splitlines(keepends=True),
                 fixed.text.splitlines(keepends=True),
                 fromfile=f"a/{job.name}",
                 tofile=f"b/{job.name}",
             )
-        )
+        ]
+        directory = Path(job.name).parent
+        for new in fixed.new_files:  # the scp strategy's body files, as new files
+            name = (directory / new.path).as_posix()
+            content = new.content.decode("utf-8", "surrogateescape")
+            diffs.append(
+                difflib.unified_diff(
+                    [],
+                    content.splitlines(keepends=True),
+                    fromfile="/dev/null",
+                    tofile=f"b/{name}",
+                )
+            )
+        outcome.diff = "".join(line for diff in diffs for line in diff)
         return text, None
     if job.path is None:
         outcome.fixed_text = fixed.text

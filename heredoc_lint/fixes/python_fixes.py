@@ -582,6 +582,20 @@ def _hoist_name(analysis: Analysis, group: Group, pieces: list[str | Interp]) ->
     return name
 
 
+def _one_per_scope(analysis: Analysis, group: Group, import_change: Edit | None) -> list[Edit]:
+    """An edit that makes any two hoisting fixes of one scope overlap.
+
+    Two of them in one pass would pick the same new name.  The edit rewrites the scope
+    up to the new line with itself: two such edits overlap and differ, so a pass takes
+    one of them, and the next pass sees the first name.
+    """
+    start = group.scope[0]
+    if group.scope == (0, len(analysis.text)) and import_change is not None:
+        start = import_change.start  # the module: after the new import
+    end = group.stmt_start
+    return [Edit(start, end, analysis.text[start:end])] if start < end else []
+
+
 def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix | None:
     """`cat > P << 'EOF'\\n{body}\\nEOF` becomes `printf %s {b64} | base64 -d > P`."""
     if layer.parent is not None:
@@ -637,6 +651,7 @@ def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix 
 
     edits = edits_with(Runtime(encoded))
     hoisted: Edit | None = None
+    marker: list[Edit] = []
     if edits is None:
         unit = frag.analysis.units[frag.unit_of[site.command.start]]
         if unit.atom < 0:
@@ -649,13 +664,8 @@ def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix 
         if edits is None:
             return None
         hoisted = Edit(group.stmt_start, group.stmt_start, f"{group.indent}{name} = {encoded}\n")
-    all_edits = [*edits, *(e for e in (hoisted, import_change) if e is not None)]
-    if hoisted is not None and group.scope[0] < group.stmt_start:
-        # Two hoisting fixes in one function would pick the same new name in one pass.
-        # This edit rewrites the function up to the new line with itself: any two such
-        # edits overlap and differ, so a pass takes one of them.
-        start, end = group.scope[0], group.stmt_start
-        all_edits.append(Edit(start, end, frag.analysis.text[start:end]))
+        marker = _one_per_scope(frag.analysis, group, import_change)
+    all_edits = [*edits, *marker, *(e for e in (hoisted, import_change) if e is not None)]
     all_edits.sort(key=lambda e: (e.start, e.end))
     if any(b.start < a.end for a, b in zip(all_edits, all_edits[1:], strict=False)):
         return None

@@ -19,6 +19,8 @@ from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
 
 STRATEGIES = ("base64", "scp", "stdin")
+# Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN): keep well below it.
+MAX_ARGUMENT = 100_000
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,8 @@ def base64_fix(site: HeredocSite) -> Fix | None:
     if len(heredocs) != 1 or not site.command.words:
         return None
     encoded = base64.b64encode(site.body.encode("utf-8", "surrogateescape")).decode("ascii")
+    if len(site.layer.text) + len(encoded) - len(site.body) > MAX_ARGUMENT:
+        return None  # the string would no longer fit in one argument: scp or stdin then
     feed = f"printf %s {encoded} | base64 -d"
     words = site.command.words
     edits: list[tuple[int, int, str]]
@@ -331,6 +335,17 @@ def _reads_stdin(layer: Layer, command: Command) -> bool:
     return command.name not in _NO_STDIN
 
 
+def _statement_line_end(layer: Layer, offset: int) -> int | None:
+    """The first newline after `offset` that ends a line of commands (not one inside a
+    string of a later command on the same line): where a new heredoc body can start."""
+    position = layer.text.find("\n", offset)
+    while position >= 0:
+        if not any(c.start < position < c.end for c in layer.script.commands):
+            return position
+        position = layer.text.find("\n", position + 1)
+    return None
+
+
 def stdin_fix(site: HeredocSite) -> Fix | None:
     """Feed the body to the ssh command from the local side: `ssh h 'cat > P' <<'EOF'`."""
     if not site.literal or not site.heredoc.terminated:
@@ -344,17 +359,21 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         or invocation is None
         or invocation.ssh is None
         or invocation.ssh.has_flag("n")
+        # `-tt` forces a terminal: the body would go through it and cat never sees its end.
+        or sum(1 for letter, _, _ in invocation.ssh.options if letter == "t") > 1
+        or ssh_command.in_substitution
         or any(r.source_fd == 0 and not r.writes for r in ssh_command.redirects)
         or len(layer.script.heredocs) != 1
         or any(_reads_stdin(layer, c) for c in layer.script.commands if c is not site.command)
     ):
         return None
     last = ssh_command.words[-1]
-    line_end = parent.text.find("\n", last.end)
-    if line_end < 0 or any(
-        h.op_start > ssh_command.start for h in parent.script.heredocs if h.op_start < line_end
+    line_end = _statement_line_end(parent, last.end)
+    line_start = parent.text.rfind("\n", 0, ssh_command.start) + 1
+    if line_end is None or any(
+        line_start <= h.op_start < line_end for h in parent.script.heredocs
     ):
-        return None
+        return None  # another heredoc on the line: its body comes first
     body = site.body
     delimiter = "EOF"
     lines = set(body.split("\n"))

@@ -701,6 +701,10 @@ _MAX_DEPTH = 8
 PLACEHOLDER = "${__hl_"  # how every run-time value starts in a fragment's text
 
 
+# A run-time value is unknown: the command line HL103 matches against leaves it out.
+_PLACEHOLDERS = re.compile(r"\$\{__hl_\d+\}")
+
+
 def _placeholder(interp: int) -> str:
     return f"{PLACEHOLDER}{interp}}}"
 
@@ -1471,7 +1475,7 @@ class _Finder:
             wrapper=wrapper or target.wrapper,
             remote=target.remote,
             shell=target.shell,
-            cmdline=target.cmdline.format(text=text),
+            cmdline=target.cmdline.format(text=_PLACEHOLDERS.sub("", text)),
             interpolations=tuple(spans),
             encode_edit=PyFragment(self.a, text, tuple(unit_of)),
         )
