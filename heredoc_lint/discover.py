@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -62,20 +64,50 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
     if path.suffix:
         return None
     if head is None:
-        try:
-            with path.open("rb") as handle:
-                head = handle.read(128)
-        except OSError:
+        head = _head(path)
+        if head is None:
             return None
     if _SHEBANG.match(head):
         return "shell"
     return "python" if _PYTHON_SHEBANG.match(head) else None
 
 
-def _git_files(directory: Path) -> list[Path] | None:
+def _open_regular(path: Path) -> int | None:
+    """A read descriptor for `path` when it is a regular file, else None.
+
+    O_NONBLOCK: opening a FIFO must never wait for a writer; the type is then
+    checked on the descriptor itself, so a file swapped for a FIFO or a device
+    after it was listed is still refused.  The type is checked before opening
+    too: opening some devices has effects of its own (a watchdog, a tape).
+    """
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        return None
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _head(path: Path, size: int = 128) -> bytes | None:
+    """The first bytes of a regular file (for its shebang), or None."""
+    try:
+        fd = _open_regular(path)
+        if fd is None:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return None
+
+
+_GIT_UNREADABLE = re.compile(r"^warning: could not open directory '(.*)': (.*)$")
+
+
+def _git_files(directory: Path, skipped: list[Skipped]) -> list[Path] | None:
     """Files git would not ignore below `directory`, or None outside a work tree."""
     try:
-        out = subprocess.run(
+        done = subprocess.run(
             [
                 "git",
                 "-C",
@@ -91,24 +123,34 @@ def _git_files(directory: Path) -> list[Path] | None:
             capture_output=True,
             check=True,
             timeout=60,
-        ).stdout
+        )
     except (OSError, subprocess.SubprocessError):
         return None
-    return [directory / os.fsdecode(p) for p in out.split(b"\0") if p]
+    for line in done.stderr.decode("utf-8", "replace").splitlines():
+        match = _GIT_UNREADABLE.match(line)
+        if match:
+            skipped.append(Skipped(directory / match[1], f"cannot read: {match[2]}"))
+    return [directory / os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
 
 
-def _walk(directory: Path) -> Iterator[Path]:
-    root = directory.resolve()
-    for current, dirs, files in os.walk(directory, followlinks=False):
+def _inside(path: Path, root: Path) -> bool:
+    """Whether a symbolic link stays inside the tree (a loop or a dangling link does not)."""
+    try:
+        path.resolve(strict=True).relative_to(root)
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def _walk(directory: Path, skipped: list[Skipped]) -> Iterator[Path]:
+    def unreadable(error: OSError) -> None:
+        where = Path(error.filename) if error.filename else directory
+        skipped.append(Skipped(where, f"cannot read: {error.strerror or error}"))
+
+    for current, dirs, files in os.walk(directory, onerror=unreadable, followlinks=False):
         dirs[:] = sorted(d for d in dirs if d not in _ALWAYS_SKIPPED)
         for name in sorted(files):
-            path = Path(current) / name
-            if path.is_symlink():
-                try:
-                    path.resolve().relative_to(root)
-                except (ValueError, OSError, RuntimeError):
-                    continue  # never follow a link out of the tree
-            yield path
+            yield Path(current) / name
 
 
 def discover(
@@ -123,35 +165,65 @@ def discover(
     seen: set[Path] = set()
     for given in paths:
         if given.is_dir():
-            listed = _git_files(given)
-            candidates = sorted(listed) if listed is not None else list(_walk(given))
+            root = given.resolve()
+            listed = _git_files(given, skipped)
+            candidates = sorted(listed) if listed is not None else list(_walk(given, skipped))
             for path in candidates:
-                if path in seen or excluded(path) or not path.is_file():
+                # is_file first: it is False (not an error) for a symlink loop, a FIFO...
+                if path in seen or not path.is_file():
+                    continue
+                if path.is_symlink() and not _inside(path, root):
+                    continue  # never follow a link out of the tree
+                if excluded(path):
                     continue
                 kind = kind_of(path)
                 if kind is not None:
                     seen.add(path)
                     sources.append(Source(path, kind))
-        elif given.exists() or given.is_symlink():
+        elif given.exists():
             if given not in seen:
                 seen.add(given)
                 sources.append(Source(given, kind_of(given) or "shell"))
+        elif given.is_symlink():
+            skipped.append(Skipped(given, _broken_link(given)))
         else:
             skipped.append(Skipped(given, "no such file or directory"))
     return sources, skipped
 
 
-def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
-    """(text, reason it was not read, encoding, raw bytes) for a file to check."""
+def _broken_link(path: Path) -> str:
     try:
-        if not path.is_file():
-            return None, "not a regular file", "", None
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
-        data = path.read_bytes()
+        os.stat(path)
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "symbolic link loop"
+    return f"broken symbolic link (to {os.readlink(path)})"
+
+
+def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
+    """(text, reason it was not read, encoding, raw bytes) for a file to check.
+
+    A reason holding "skipped" is a note, any other one a failure (exit 2): see
+    runner.process.  Only regular files are read, never more than MAX_BYTES, and
+    opening never blocks (a FIFO or a device is refused, not waited on).
+    """
+    try:
+        fd = _open_regular(path)
+        if fd is None:
+            return None, "not a regular file", "", None
+        with os.fdopen(fd, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_BYTES:
+                return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        # Listed, then deleted before it was read: there is nothing left to check.
+        return None, "deleted while heredoc-lint ran, skipped", "", None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return None, "symbolic link loop", "", None
         return None, f"cannot read: {error.strerror or error}", "", None
+    if len(data) > MAX_BYTES:  # it grew after fstat
+        return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
     if b"\0" in data[:8192]:
         return None, "binary file, skipped", "", None
     try:
@@ -159,6 +231,4 @@ def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
             return data[3:].decode("utf-8"), None, "utf-8-sig", data
         return data.decode("utf-8"), None, "utf-8", data
     except UnicodeDecodeError:
-        # Not UTF-8 (Latin-1...): every byte that is not valid UTF-8 becomes one surrogate
-        # character, so columns count bytes there and writing back restores each byte.
-        return data.decode("utf-8", "surrogateescape"), None, "utf-8", data
+        return data.decode("latin-1"), None, "latin-1", data

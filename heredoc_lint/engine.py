@@ -135,7 +135,8 @@ def _statements(roots: Sequence[Layer]) -> list[tuple[int, int]]:
     """File spans of each top-level command (with its heredocs) and of each fragment."""
     spans = []
     for root in roots:
-        spans.append(root.file_span(0, len(root.text)))
+        if root.offsets is not None:  # a fragment (a Python string...) is one statement
+            spans.append(root.file_span(0, len(root.text)))
         for command in root.script.commands:
             end = max([command.end] + [r.heredoc.end for r in command.redirects if r.heredoc])
             spans.append(root.file_span(command.start, end))

@@ -3,7 +3,8 @@
 A directive at the end of a line, or alone on the line before, silences the
 named codes for findings on that line. Because a finding often sits inside a
 string that spans many lines, where no comment can go, a directive on the
-first line of a statement (or alone just before it) covers the whole statement.
+first line of a statement (or alone just before it), or at the end of its last
+line (after the closing quote), covers the whole statement.
 """
 
 from __future__ import annotations
@@ -80,21 +81,28 @@ def apply(
     if not found:
         return list(findings)
     index = LineIndex(text)
-    spans = [(index.position(a)[0], index.position(max(a, b - 1))[0]) for a, b in statements]
+    # For each line, the first and last line of the innermost statement around it: inner
+    # statements start later, so painting in order of start leaves the innermost on top.
+    first_of: dict[int, int] = {}
+    last_of: dict[int, int] = {}
+    for a, b in sorted(statements):
+        first, last = index.position(a)[0], index.position(max(a, b - 1))[0]
+        for line in range(first, last + 1):
+            first_of[line], last_of[line] = first, last
+    by_line: dict[int, list[Directive]] = {}
+    whole_file = [d for d in found if d.whole_file]
+    for directive in found:
+        if not directive.whole_file:
+            by_line.setdefault(directive.line + 1 if directive.alone else directive.line,
+                               []).append(directive)
     used: set[Directive] = set()
     kept: list[Finding] = []
     for finding in findings:
         line = index.position(finding.start)[0]
-        # The statement the finding sits in, by lines: its first line is where a directive goes.
-        first = max((a for a, b in spans if a <= line <= b), default=line)
-        hit = None
-        for directive in found:
-            if not _covers(directive.codes, finding.code):
-                continue
-            target = directive.line + 1 if directive.alone else directive.line
-            if directive.whole_file or target in (line, first):
-                hit = directive
-                break
+        # A directive covers its line, and a statement from its first or its last line.
+        places = {line, first_of.get(line, line), last_of.get(line, line)}
+        candidates = whole_file + [d for place in places for d in by_line.get(place, [])]
+        hit = next((d for d in candidates if _covers(d.codes, finding.code)), None)
         if hit is None:
             kept.append(finding)
         else:

@@ -34,12 +34,18 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
     """Replace `path` with `data` through a temp file and a rename.
 
     `expected` is the content read before fixing: if the file changed since,
-    someone else wrote it, and it is left alone.
+    someone else wrote it, and it is left alone.  A symbolic link is written
+    through (its target is replaced, the link stays a link).  The temp file is a
+    dot-file named `.NAME.XXXX.heredoc-lint` beside the target: if the process
+    dies before the rename, the original is untouched and only that file remains.
     """
+    path = Path(os.path.realpath(path))
     try:
         info = path.stat()
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise WriteError(f"{path}: not a regular file; left as it is")
     directory = path.parent
     try:
         fd, tmp_name = tempfile.mkstemp(
@@ -52,10 +58,18 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                try:
+                    os.fchown(handle.fileno(), info.st_uid, info.st_gid)
+                except PermissionError:
+                    raise WriteError(
+                        f"{path}: owned by uid {info.st_uid} gid {info.st_gid}, which this user "
+                        "cannot give to a new file; left as it is"
+                    ) from None
+                # chown may clear set-user-ID and set-group-ID bits: set the mode again.
+                os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
             os.fsync(handle.fileno())
-        os.chmod(tmp, stat.S_IMODE(info.st_mode))
-        with contextlib.suppress(PermissionError):
-            os.chown(tmp, info.st_uid, info.st_gid)
         if expected is not None and path.read_bytes() != expected:
             raise WriteError(
                 f"{path}: changed by someone else while it was being fixed; left as it is"

@@ -18,7 +18,7 @@ from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.words import ExpansionNode, Word, dequote
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser, Query
+    from tree_sitter import Node, Parser, Tree
 
 
 @dataclass(frozen=True)
@@ -146,20 +146,6 @@ def _language() -> object:
     return Language(tree_sitter_bash.language())
 
 
-@functools.cache
-def _query() -> Query:
-    from tree_sitter import Query
-
-    return Query(
-        _language(),  # type: ignore[arg-type]
-        """
-        [(command) (declaration_command) (unset_command)] @command
-        (variable_assignment) @assignment
-        (for_statement variable: (variable_name) @for_variable)
-        """,
-    )
-
-
 _local = threading.local()
 
 
@@ -221,6 +207,41 @@ def _expansion_kind(node: Node, source: str) -> tuple[str, str]:
     return "variable", name
 
 
+class _Place:
+    """A node with the path to it, its children read once."""
+
+    __slots__ = ("node", "parent", "index", "loops", "in_sub", "_children")
+
+    def __init__(
+        self,
+        node: Node,
+        parent: _Place | None,
+        index: int,
+        loops: tuple[Loop, ...],
+        in_sub: bool,
+    ) -> None:
+        self.node = node
+        self.parent = parent
+        self.index = index  # among the parent's children
+        self.loops = loops
+        self.in_sub = in_sub
+        self._children: list[Node] | None = None
+
+    @property
+    def children(self) -> list[Node]:
+        if self._children is None:
+            self._children = self.node.children
+        return self._children
+
+    @property
+    def last_named_index(self) -> int:
+        for index in range(len(self.children) - 1, -1, -1):
+            child = self.children[index]
+            if child.is_named and child.type not in _REDIRECT_TYPES:
+                return index
+        return -1
+
+
 class _Builder:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -228,6 +249,7 @@ class _Builder:
         self.by_op = {h.op_start: h for h in self.heredocs}
         self.masked = mask_heredocs(text, self.heredocs)
         self.offsets = _Offsets(self.masked)
+        self.tree: Tree | None = None
         self.commands: list[Command] = []
         self.errors: list[ParseError] = []
         self.assigned: list[tuple[str, int]] = []
@@ -279,85 +301,70 @@ class _Builder:
 
     # -- walking ----------------------------------------------------------------
     def walk(self, root: Node) -> None:
-        """Collect commands, assignments and errors; a query finds them without a Python
-        walk over every node of the tree."""
-        from tree_sitter import QueryCursor
+        """One pass from the root down, keeping the path to each node.
 
-        if root.has_error:
-            self.collect_errors(root)
-        captures = QueryCursor(_query()).captures(root)
-        loops_by_node: dict[tuple[int, int], Loop] = {}
-        for node in captures.get("command", []):
-            context = self.context(node, loops_by_node)
-            if context is not None:
-                self.command(node, *context)
-        for node in captures.get("assignment", []):
-            if self.context(node, loops_by_node) is not None:
-                self.assignment(node)
-        for node in captures.get("for_variable", []):
-            if self.context(node, loops_by_node) is not None:
-                self.assigned.append((self.text[slice(*self.span(node))], self.span(node)[1]))
-
-    def collect_errors(self, root: Node) -> None:
-        stack = [root]
+        tree-sitter's `parent` and `next_sibling` cost a walk from the root each, so the
+        path is carried down instead: every step here is constant work, and a script of
+        10,000 nested `if`s takes linear time.
+        """
+        stack: list[_Place] = [_Place(root, None, 0, (), False)]
         while stack:
-            node = stack.pop()
-            if node.type == "ERROR" or node.is_missing:
+            place = stack.pop()
+            node, kind = place.node, place.node.type
+            if kind == "ERROR" or node.is_missing:
                 start, end = self.span(node)
                 self.errors.append(ParseError(start, max(end, start + 1)))
                 continue
-            if node.has_error:
-                stack.extend(node.children)
-        self.errors.sort(key=lambda e: e.start)
-
-    def context(
-        self, node: Node, loops_by_node: dict[tuple[int, int], Loop]
-    ) -> tuple[tuple[Loop, ...], bool] | None:
-        """(enclosing loops, outermost first; inside a substitution), or None inside an ERROR
-        region, where nothing is guessed."""
-        loops: list[Loop] = []
-        in_sub = False
-        parent = node.parent
-        while parent is not None:
-            kind = parent.type
-            if kind == "ERROR":
-                return None
-            if kind in ("while_statement", "until_statement"):
-                key = (parent.start_byte, parent.end_byte)
-                if key not in loops_by_node:
-                    loops_by_node[key] = self.loop(parent)
-                loops.append(loops_by_node[key])
+            loops, in_sub = place.loops, place.in_sub
+            if kind in ("command", "declaration_command", "unset_command"):
+                self.command(place)
+            elif kind == "variable_assignment":
+                self.assignment(node)
+            elif kind == "for_statement":
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[1]))
+            elif kind in ("while_statement", "until_statement"):
+                loops = (*loops, self.loop(place))
             elif kind in ("command_substitution", "process_substitution"):
                 in_sub = True
-            parent = parent.parent
-        return tuple(reversed(loops)), in_sub
+            children = place.children
+            for index in range(len(children) - 1, -1, -1):
+                child = children[index]
+                if child.is_named or child.type == "ERROR" or child.is_missing:
+                    stack.append(_Place(child, place, index, loops, in_sub))
+        self.errors.sort(key=lambda e: e.start)
 
     def assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
         if name is not None:
             self.assigned.append((self.text[slice(*self.span(name))], self.span(node)[1]))
 
-    def loop(self, node: Node) -> Loop:
+    def _stdin_redirected(self, statement: _Place | None) -> bool:
+        """Whether `statement` is a redirected_statement that gives its body a new stdin."""
+        if statement is None or statement.node.type != "redirected_statement":
+            return False
+        return any(
+            r.source_fd == 0 and not r.writes
+            for r in (self.redirect(c) for c in statement.children if c.type in _REDIRECT_TYPES)
+        )
+
+    def loop(self, place: _Place) -> Loop:
+        node = place.node
         start, end = self.span(node)
         condition = node.child_by_field_name("condition")
         reads = False
         if condition is not None:
             for sub in _descendants(condition):
-                if sub.type == "command" and self._reads_own_stdin(sub):
+                if sub.type == "command" and self._reads_own_stdin(sub, condition):
                     reads = True
-        fed = False
-        parent = node.parent
-        if parent is not None and parent.type == "redirected_statement":
-            for child in parent.children:
-                if child.type in _REDIRECT_TYPES:
-                    r = self.redirect(child)
-                    if r.source_fd == 0 and not r.writes:
-                        fed = True
-        if parent is not None and parent.type == "pipeline" and parent.children[0] != node:
-            fed = True
+        parent = place.parent
+        fed = self._stdin_redirected(parent) or (
+            parent is not None and parent.node.type == "pipeline" and place.index > 0
+        )
         return Loop(node.type.split("_")[0], start, end, reads, fed)
 
-    def _reads_own_stdin(self, command: Node) -> bool:
+    def _reads_own_stdin(self, command: Node, condition: Node) -> bool:
         """A `read` (also `IFS= read -r x`) that reads descriptor 0 as the loop gets it."""
         name = command.child_by_field_name("name")
         if name is None or self.text[slice(*self.span(name))] != "read":
@@ -370,62 +377,62 @@ class _Builder:
                     return False  # `read x < file`
             elif value.startswith("-") and "u" in value:
                 return False  # `read -u 3`
-        parent = command.parent
-        if parent is not None and parent.type == "redirected_statement":
+        # `while read x < file; do`: the condition itself is the redirected statement.
+        if condition.type == "redirected_statement" and condition.start_byte <= command.start_byte:
             return not any(
-                self.redirect(c).source_fd == 0
-                for c in parent.children
-                if c.type in _REDIRECT_TYPES and not self.redirect(c).writes
+                self.redirect(c).source_fd == 0 and not self.redirect(c).writes
+                for c in condition.children
+                if c.type in _REDIRECT_TYPES
             )
         return True
 
-    def inherited_redirects(self, node: Node) -> list[Redirect]:
+    def inherited_redirects(self, place: _Place) -> list[Redirect]:
         """Redirections of the statements around a simple command that apply to it.
 
         tree-sitter-bash attaches `> f` in `a && b > f` to the whole list; bash
         gives it to `b`, the last command, as it does for a pipeline.
         """
         found: list[Redirect] = []
-        current = node
+        current = place
         while current.parent is not None:
             parent = current.parent
-            if parent.type in _STATEMENT_WRAPPERS:
-                if parent.type == "redirected_statement":
+            if parent.node.type in _STATEMENT_WRAPPERS:
+                if parent.node.type == "redirected_statement":
                     found.extend(
                         self.redirect(c) for c in parent.children if c.type in _REDIRECT_TYPES
                     )
                 current = parent
-            elif parent.type in _SEQUENCES and _last_named(parent) == current:
+            elif parent.node.type in _SEQUENCES and parent.last_named_index == current.index:
                 current = parent
             else:
                 break
         return found
 
-    def following_operator(self, node: Node) -> tuple[str | None, int, bool]:
+    def following_operator(self, place: _Place) -> tuple[str | None, int, bool]:
         """The operator after the command's statement (`;`, `&&`, `|`, `&`...)."""
         in_pipeline = False
-        cursor: Node | None = node
-        while cursor is not None:
+        cursor = place
+        while cursor.parent is not None:
             parent = cursor.parent
-            if parent is not None and parent.type == "pipeline":
+            if parent.node.type == "pipeline":
                 in_pipeline = True
-            sibling = cursor.next_sibling
-            while sibling is not None and sibling.type in _REDIRECT_TYPES:
-                sibling = sibling.next_sibling
-            if sibling is not None and not sibling.is_named:
-                start = self.span(sibling)[0]
-                return self.text[slice(*self.span(sibling))], start, in_pipeline
-            if (
-                sibling is None
-                and parent is not None
-                and (parent.type in _SEQUENCES or parent.type in _STATEMENT_WRAPPERS)
+            siblings = parent.children
+            index = cursor.index + 1
+            while index < len(siblings) and siblings[index].type in _REDIRECT_TYPES:
+                index += 1
+            if index < len(siblings) and not siblings[index].is_named:
+                start, end = self.span(siblings[index])
+                return self.text[start:end], start, in_pipeline
+            if index >= len(siblings) and (
+                parent.node.type in _SEQUENCES or parent.node.type in _STATEMENT_WRAPPERS
             ):
                 cursor = parent
                 continue
             break
         return None, -1, in_pipeline
 
-    def command(self, node: Node, loops: tuple[Loop, ...], in_sub: bool) -> None:
+    def command(self, place: _Place) -> None:
+        node, loops, in_sub = place.node, place.loops, place.in_sub
         start, end = self.span(node)
         # Groups of nodes that make one word: tree-sitter-bash 0.25 splits some words in
         # two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word wherever nodes touch.
@@ -463,8 +470,8 @@ class _Builder:
                 tuple(self.word(*group) for group in assignments),
             )
 
-        redirects.extend(self.inherited_redirects(node))
-        next_op, next_op_start, in_pipeline = self.following_operator(node)
+        redirects.extend(self.inherited_redirects(place))
+        next_op, next_op_start, in_pipeline = self.following_operator(place)
         self.commands.append(
             Command(
                 start,
@@ -481,11 +488,6 @@ class _Builder:
         )
 
 
-def _last_named(node: Node) -> Node | None:
-    named = [c for c in node.children if c.is_named and c.type not in _REDIRECT_TYPES]
-    return named[-1] if named else None
-
-
 def _descendants(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
@@ -496,8 +498,10 @@ def _descendants(node: Node) -> Iterator[Node]:
 
 def parse_script(text: str) -> Script:
     builder = _Builder(text)
-    tree = _parser().parse(builder.offsets.data)
-    builder.walk(tree.root_node)
+    # The commands de-quote their words later, from nodes of this tree: the builder,
+    # which they hold, keeps the tree alive as long as they need it.
+    builder.tree = _parser().parse(builder.offsets.data)
+    builder.walk(builder.tree.root_node)
     builder.commands.sort(key=lambda c: c.start)
     return Script(
         text,
