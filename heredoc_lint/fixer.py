@@ -54,11 +54,15 @@ def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
     """Apply every fix that overlaps no fix taken before it; return the text and those fixes."""
     taken: list[Fix] = []
     edits: list[Edit] = []
+    seen: set[Edit] = set()
     for fix in sorted(set(fixes), key=lambda f: min((e.start for e in f.edits), default=0)):
-        if any(_overlaps(e, other) for e in fix.edits for other in edits):
+        # An edit that another fix makes too (the same `import shlex`) is shared, not a clash.
+        new = [e for e in fix.edits if e not in seen]
+        if any(_overlaps(e, other) for e in new for other in edits):
             continue
         taken.append(fix)
-        edits.extend(fix.edits)
+        edits.extend(new)
+        seen.update(new)
     for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
         text = text[: edit.start] + _newline_style(text, edit.content) + text[edit.end :]
     return text, taken

@@ -93,16 +93,33 @@ class Layer:
         word = self.command.words[self.invocation.index]
         return self.parent.file_span(word.start, word.end)
 
-    def is_runtime(self, index: int) -> bool:
-        """Whether text[index] stands for a value a frontend fills in at run time (a Python
-        f-string field, a workflow `${{ }}`), looked up in the root fragment."""
+    @functools.cached_property
+    def root(self) -> Layer:
+        layer = self
+        while layer.parent is not None:
+            layer = layer.parent
+        return layer
+
+    def is_runtime(self, start: int, end: int | None = None) -> bool:
+        """Whether text[start:end] (or text[start]) holds a value a frontend fills in at run
+        time (a Python f-string field, a workflow `${{ }}`), looked up in the root fragment."""
+        spans = self.root.interpolations
+        if not spans:
+            return False
+        for k in range(start, start + 1 if end is None else end):
+            index = self._root_index(k)
+            if index is not None and any(a <= index < b for a, b in spans):
+                return True
+        return False
+
+    def _root_index(self, index: int) -> int | None:
         layer = self
         while layer.parent is not None:
             if not layer.parent_offsets:
-                return False
+                return None
             index = layer.parent_offsets[min(index, len(layer.parent_offsets) - 1)]
             layer = layer.parent
-        return any(a <= index < b for a, b in layer.interpolations)
+        return index
 
     def heredoc_at(self, index: int) -> Heredoc | None:
         for heredoc in self.script.heredocs:

@@ -58,7 +58,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if layer.kind != "string":
         return
     for heredoc in layer.script.heredocs:
-        if any(a < heredoc.body_end and heredoc.body_start < b for a, b in layer.interpolations):
+        if layer.is_runtime(heredoc.body_start, heredoc.body_end):
             continue  # a body filled in at run time is HL202's
         width = 3 if heredoc.strip_tabs else 2
         yield finding(

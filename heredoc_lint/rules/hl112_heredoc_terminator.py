@@ -180,8 +180,8 @@ def _fix(layer: Layer, heredoc: Heredoc, candidate: Candidate) -> Fix | None:
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for heredoc in layer.script.heredocs:
-        if heredoc.terminated:
-            continue
+        if heredoc.terminated or layer.is_runtime(heredoc.body_start, heredoc.end):
+            continue  # a body filled in at run time: HL202 says what can go wrong
         width = 3 if heredoc.strip_tabs else 2
         op = layer.text[heredoc.op_start : heredoc.op_end]
         candidate = find_candidate(layer.text, heredoc)
