@@ -51,7 +51,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from heredoc_lint.frontends import Fragment, SourceError
+from heredoc_lint.frontends import PYTHON_PLACEHOLDER, Fragment, SourceError
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import resolve
 
@@ -698,7 +698,7 @@ _PERCENT = re.compile(
 _MAX_DEPTH = 8
 
 
-PLACEHOLDER = "${__hl_"  # how every run-time value starts in a fragment's text
+PLACEHOLDER = PYTHON_PLACEHOLDER
 
 
 # A run-time value is unknown: the command line HL103 matches against leaves it out.

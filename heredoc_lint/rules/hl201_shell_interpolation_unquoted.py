@@ -41,12 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.edits import Quote, quote_states
-from heredoc_lint.frontends.python import (
-    PLACEHOLDER,
-    fragment_of,
-    root_index,
-    runtime_spans,
-)
+from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
@@ -122,6 +117,9 @@ def _escaped_for(state: Quote, escaped: str) -> bool:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    # Only Python fragments hold these values: the frontend is imported for them alone.
+    from heredoc_lint.frontends.python import fragment_of, root_index, runtime_spans
+
     spans = runtime_spans(layer)
     if not spans:
         return
@@ -170,5 +168,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
-    triggers=frozenset({PLACEHOLDER}),  # every run-time value of a Python fragment
+    triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

@@ -40,18 +40,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from heredoc_lint.frontends.python import (
-    PLACEHOLDER,
-    fragment_of,
-    root_index,
-    runtime_spans,
-)
+from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    # Only Python fragments hold these values: the frontend is imported for them alone.
+    from heredoc_lint.frontends.python import fragment_of, root_index, runtime_spans
+
     spans = runtime_spans(layer)
     if not spans or not layer.script.heredocs:
         return
@@ -108,5 +106,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
-    triggers=frozenset({PLACEHOLDER}),  # every run-time value of a Python fragment
+    triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )
