@@ -127,10 +127,7 @@ def test_diff_of_clean_file_is_empty(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("strategy", [
     "base64",
-    pytest.param("scp", marks=pytest.mark.xfail(strict=True, reason=(
-        "BUG: with --fix-strategy scp, --diff shows only the script edit and not the new "
-        "file `<script>.d/<name>` that --fix creates: applying the diff gives a script "
-        "that copies a file that does not exist"))),
+    pytest.param("scp"),
     "stdin",
 ])
 def test_diff_applied_gives_what_fix_gives(tmp_path: Path, strategy: str) -> None:
@@ -338,10 +335,6 @@ def test_mode_and_owner_are_kept(tmp_path: Path, strategy: str, mode: int) -> No
     assert leftovers == [], leftovers  # no temp file left behind
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: --fix on a symlink replaces the link itself with a regular file holding the fixed "
-    "text (writer.replace_atomically renames its temp file onto the link's path): the link "
-    "is gone and its target is left unfixed"))
 def test_fix_through_a_symlink_fixes_the_target(tmp_path: Path) -> None:
     case = adapt("write_cron", tmp_path / "remote", "root")
     real = tmp_path / "real.sh"
@@ -414,11 +407,7 @@ def without_root_powers() -> tuple[str, ...]:
 
 @pytest.mark.parametrize("strategy", [
     "base64",
-    pytest.param("scp", marks=pytest.mark.xfail(strict=True, reason=(
-        "BUG: scp strategy in a read-only directory: writer.create_beside calls "
-        "`target.parent.mkdir()` outside its try, so the PermissionError reaches the runner's "
-        "catch-all and is reported as `internal error: PermissionError: ...` (still one line, "
-        "exit 2, nothing written)"))),
+    pytest.param("scp"),
     "stdin",
 ])
 def test_read_only_directory_one_line_error_others_fixed(tmp_path: Path, strategy: str) -> None:
@@ -448,10 +437,6 @@ def test_read_only_directory_one_line_error_others_fixed(tmp_path: Path, strateg
     assert "internal error" not in errors[0], errors[0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (vs the brief): a read-only file (mode 0444) in a writable directory is replaced "
-    "anyway (temp file + rename needs no write permission on the file) instead of getting "
-    "a one-line error like a read-only directory"))
 def test_read_only_file_one_line_error_others_fixed(tmp_path: Path) -> None:
     prefix = without_root_powers()
     case = adapt("write_cron", tmp_path / "remote", "root")
@@ -483,8 +468,7 @@ STRAY_KEYWORD_BUG = (
     "for x in; do\n",
     "echo ${x\n",
     "echo 'open\n",
-    *[pytest.param(f"{word}\n", id=f"stray-{word}",
-                   marks=pytest.mark.xfail(strict=True, reason=STRAY_KEYWORD_BUG))
+    *[pytest.param(f"{word}\n", id=f"stray-{word}")
       for word in ("done", "fi", "esac", "}", "then")],
     pytest.param("if true; then\n  echo x\n", id="if-without-fi"),
     pytest.param("case $1 in\n", id="case-without-esac"),
