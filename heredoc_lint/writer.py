@@ -98,7 +98,9 @@ def create_beside(script: Path, new: NewFile) -> None:
             return
         raise WriteError(f"{target}: exists with other content; not overwritten")
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".heredoc-lint", dir=target.parent
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(new.content)

@@ -38,6 +38,10 @@ _BLANKS = " \t"
 # Words after which the next word is in command position (where `case` is a keyword).
 _RESERVED = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "{", "time"})
 _QUOTED = frozenset({Quoting.SINGLE, Quoting.DOUBLE, Quoting.ANSI, Quoting.ESCAPED})
+# Runs that change nothing the scanner tracks: word characters inside a word, and blanks.
+_WORD_RUN = re.compile(r"[A-Za-z0-9_./,:=@%+\-]+")
+_BLANK_RUN = re.compile(r"[ \t]+")
+_TO_METACHAR = re.compile(r"[^ \t\n;&|()<>]*")
 _CASE_WORD = re.compile(r"(case|esac)(?=[ \t\n;&|()<>]|$)")
 
 
@@ -259,6 +263,11 @@ class _Scanner:
                 continue
             level.plain(c)
             i += 1
+            # Skip in one step what would not change the state: the rest of a plain word,
+            # or a run of blanks.
+            run = (_BLANK_RUN if level.word_start else _WORD_RUN).match(self.text, i, limit)
+            if run is not None and (not level.word_start or c in _BLANKS):
+                i = run.end()
         if level.in_comsub:  # an unclosed `$(`: its heredocs are still the enclosing level's
             outer.extend(level.pending)
         else:
@@ -288,9 +297,7 @@ class _Scanner:
             level.cases += 1
         elif match is not None and match.group(1) == "esac" and level.cases > 0:
             level.cases -= 1
-        j = i
-        while j < self.n and self.text[j] not in _METACHARS:
-            j += 1
+        j = _TO_METACHAR.match(self.text, i).end()  # type: ignore[union-attr]
         level.command_position = self.text[i:j] in _RESERVED
 
     def skip_quoted(self, i: int, limit: int, pending: list[_Pending]) -> int | None:

@@ -8,7 +8,9 @@ variables the text assigns, and the regions tree-sitter could not parse.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -146,6 +148,7 @@ def _language() -> object:
     return Language(tree_sitter_bash.language())
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _local = threading.local()
 
 
@@ -160,25 +163,29 @@ def _parser() -> Parser:
 
 
 class _Offsets:
-    """tree-sitter speaks UTF-8 bytes; everything here speaks characters."""
+    """tree-sitter speaks UTF-8 bytes; everything here speaks characters.
+
+    Only the characters outside ASCII are recorded (the byte offset after each and the
+    extra bytes up to it), so an ASCII text costs nothing and a mostly ASCII one little.
+    """
 
     def __init__(self, text: str) -> None:
-        data = text.encode("utf-8", "surrogatepass")
-        self.data = data
-        self.table: list[int] | None = None
-        if len(data) != len(text):
-            table = [0] * (len(data) + 1)
-            pos = 0
-            for index, ch in enumerate(text):
-                width = len(ch.encode("utf-8", "surrogatepass"))
-                for k in range(width):
-                    table[pos + k] = index
-                pos += width
-            table[pos] = len(text)
-            self.table = table
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.starts: list[int] = []  # byte offset just after each non-ASCII character
+        self.extra: list[int] = []  # bytes beyond one per character, up to and with it
+        if len(self.data) != len(text):
+            extra = 0
+            for match in _NON_ASCII.finditer(text):
+                width = len(match.group().encode("utf-8", "surrogatepass"))
+                extra += width - len(match.group())
+                self.starts.append(match.end() + extra)
+                self.extra.append(extra)
 
     def char(self, byte: int) -> int:
-        return byte if self.table is None else self.table[byte]
+        if not self.starts:
+            return byte
+        k = bisect.bisect_right(self.starts, byte)
+        return byte - (self.extra[k - 1] if k else 0)
 
 
 def _expansion_kind(node: Node, source: str) -> tuple[str, str]:
