@@ -59,6 +59,8 @@ class Config:
             return path.as_posix()
 
     def excluded(self, path: Path) -> bool:
+        if not self.exclude:
+            return False
         rel = self.relative(path)
         parts = rel.split("/")
         return any(
@@ -69,6 +71,8 @@ class Config:
         )
 
     def ignored_for(self, path: Path) -> frozenset[str]:
+        if not self.per_file_ignores:
+            return frozenset()
         rel = self.relative(path)
         codes: set[str] = set()
         for pattern, ignored in self.per_file_ignores:
@@ -156,12 +160,15 @@ class Finder:
         if explicit is not None and self.explicit is None:
             raise ConfigError(f"{explicit}: has no [tool.heredoc-lint] table")
         self.cache: dict[Path, Config] = {}
+        self.by_given: dict[Path, Config] = {}
 
     def for_path(self, path: Path) -> Config:
         if self.explicit is not None:
             return self.explicit
-        directory = (path if path.is_dir() else path.parent).resolve()
-        return self._for_directory(directory)
+        given = path if path.is_dir() else path.parent
+        if given not in self.by_given:  # resolving costs a system call per path part
+            self.by_given[given] = self._for_directory(given.resolve())
+        return self.by_given[given]
 
     def _for_directory(self, directory: Path) -> Config:
         if directory in self.cache:

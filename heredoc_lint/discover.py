@@ -105,11 +105,18 @@ _GIT_UNREADABLE = re.compile(r"^warning: could not open directory '(.*)': (.*)$"
 
 
 def _git_files(directory: Path, skipped: list[Skipped]) -> list[Path] | None:
-    """Files git would not ignore below `directory`, or None outside a work tree."""
+    """Files git would not ignore below `directory`, or None outside a work tree.
+
+    The repository is not trusted: its own config may name a command for git to
+    run (`core.fsmonitor`), which is switched off here, so that linting a
+    checkout never runs code from it.
+    """
     try:
         done = subprocess.run(
             [
                 "git",
+                "-c",
+                "core.fsmonitor=false",
                 "-C",
                 str(directory),
                 "ls-files",

@@ -5,34 +5,17 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from heredoc_lint import suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules import Context, Rule, select_rules, triggers
+from heredoc_lint.rules import Context, Rule, triggers
+from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
 from heredoc_lint.wrappers import LAYER_COMMANDS
 
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
-
-
-@dataclass(frozen=True)
-class Settings:
-    select: frozenset[str] | None = None
-    ignore: frozenset[str] = frozenset()
-    fix_strategy: str = "base64"
-    wrappers: Mapping[str, str] = field(default_factory=dict)
-    warn_unused_suppressions: bool = False
-    prefilter: bool = True  # skip texts without any trigger of the selected rules
-
-    @property
-    def wrapper_names(self) -> frozenset[str]:
-        return frozenset(self.wrappers)
-
-    def rules(self) -> tuple[Rule, ...]:
-        return select_rules(self.select, self.ignore)
 
 
 def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Finding]:

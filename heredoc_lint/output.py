@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from heredoc_lint.model import Finding, Fix
-from heredoc_lint.rules import rule_by_code
 from heredoc_lint.source import LineIndex
 
 WINDOW = 100  # characters of a long source line shown around the caret
@@ -26,6 +25,8 @@ class FileReport:
 
 
 def _name(code: str) -> str:
+    from heredoc_lint.rules import rule_by_code  # the rule table, only when there is output
+
     rule = rule_by_code(code)
     return rule.name if rule else code
 

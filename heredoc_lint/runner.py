@@ -17,10 +17,10 @@ from pathlib import Path
 
 from heredoc_lint.config import Config, ConfigError, Finder
 from heredoc_lint.discover import discover, kind_of, read_text
-from heredoc_lint.engine import Settings, check_text, fix_kind, parses
 from heredoc_lint.fixer import applicable
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
+from heredoc_lint.settings import Settings
 from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
 
 
@@ -159,8 +159,14 @@ def _settings_key(settings: Settings) -> str:
 
 
 def _check_cached(job: Job, options: Options, text: str) -> list[Finding]:
-    """Findings for `text`, from the cache when this exact input was checked before."""
+    """Findings for `text`, from the cache when this exact input was checked before.
+
+    The engine (tree-sitter, the rules) is imported on the first miss only: a run that
+    the cache answers entirely never loads it.
+    """
     if options.cache_dir is None or job.path is None:
+        from heredoc_lint.engine import check_text
+
         return check_text(text, job.kind, job.name, job.settings)
     from heredoc_lint.cache import Cache
 
@@ -168,6 +174,8 @@ def _check_cached(job: Job, options: Options, text: str) -> list[Finding]:
     key = cache.key(job.kind, job.name, _settings_key(job.settings), text)
     findings = cache.get(key)
     if findings is None:
+        from heredoc_lint.engine import check_text
+
         findings = check_text(text, job.kind, job.name, job.settings)
         cache.put(key, findings)
     return findings
@@ -182,6 +190,8 @@ def _fix(
     original: bytes | None,
 ) -> tuple[str, list[Finding] | None]:
     """Fix `text`; write it (or its diff); return the text to report on, and its findings."""
+    from heredoc_lint.engine import fix_kind, parses
+
     if not parses(text, job.kind):
         outcome.notes.append(f"{job.name}: not fixed: the file does not parse")
         return text, None

@@ -1,0 +1,29 @@
+"""What a check is asked to do: which rules, which fix strategy, which extra wrappers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from heredoc_lint.rules import Rule
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: frozenset[str] | None = None  # codes or prefixes; None: every rule
+    ignore: frozenset[str] = frozenset()
+    fix_strategy: str = "base64"
+    wrappers: Mapping[str, str] = field(default_factory=dict)  # extra name -> kind
+    warn_unused_suppressions: bool = False
+    prefilter: bool = True  # skip texts without any trigger of the selected rules
+
+    @property
+    def wrapper_names(self) -> frozenset[str]:
+        return frozenset(self.wrappers)
+
+    def rules(self) -> tuple[Rule, ...]:
+        from heredoc_lint.rules import select_rules
+
+        return select_rules(self.select, self.ignore)
