@@ -22,9 +22,9 @@ def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Fi
     findings: list[Finding] = []
     extra = frozenset(context.wrappers)
     layer_commands = LAYER_COMMANDS | extra
-    pattern = trigger_pattern(triggers(tuple(rules), extra))
+    needed = triggers(tuple(rules), extra)
     for layer in walk_layers(root):
-        present = {m.group(0) for m in pattern.finditer(layer.text)}
+        present = present_triggers(layer.text, needed)
         for rule in rules:
             # A rule whose triggers are not in the layer has nothing to find there; a rule
             # about layers always looks at an inner layer, and at wrappers in layer 0.
@@ -62,7 +62,19 @@ def _roots(
     ]
 
 
-@functools.lru_cache(maxsize=64)
+def present_triggers(text: str, needed: frozenset[str]) -> frozenset[str]:
+    """The triggers that stand in `text` as what they are (a command name as a word).
+
+    A plain substring test first (fast, and usually enough to rule a trigger out), the
+    word-boundary pattern only for the few substrings that are there."""
+    return frozenset(
+        token
+        for token in needed
+        if token in text and trigger_pattern(frozenset((token,))).search(text)
+    )
+
+
+@functools.lru_cache(maxsize=256)
 def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
     """One regex for all triggers; command names only as whole words (`sh`, not `shift`)."""
     words = sorted(t for t in needed if t.replace("-", "_").isidentifier())

@@ -149,6 +149,47 @@ def _language() -> object:
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_SUBSTITUTION = re.compile(rb"\$\(|`|[<>]\(")  # byte offsets, as tree-sitter's
+# Nodes that never hold a command, and expressions that hold one only in a substitution.
+_NO_COMMANDS = frozenset(
+    {
+        "word",
+        "number",
+        "raw_string",
+        "comment",
+        "string_content",
+        "variable_name",
+        "special_variable_name",
+        "ansi_c_string",
+        "file_descriptor",
+        "test_operator",
+        "regex",
+        "extglob_pattern",
+        "heredoc_start",
+        "heredoc_body",
+        "heredoc_content",
+        "heredoc_end",
+    }
+)
+_EXPRESSIONS = frozenset(
+    {
+        "string",
+        "concatenation",
+        "expansion",
+        "simple_expansion",
+        "array",
+        "test_command",
+        "binary_expression",
+        "unary_expression",
+        "ternary_expression",
+        "postfix_expression",
+        "parenthesized_expression",
+        "arithmetic_expansion",
+        "subscript",
+        "translated_string",
+        "brace_expression",
+    }
+)
 _local = threading.local()
 
 
@@ -257,6 +298,7 @@ class _Builder:
         self.masked = mask_heredocs(text, self.heredocs)
         self.offsets = _Offsets(self.masked)
         self.tree: Tree | None = None
+        self.substitutions = [m.start() for m in _SUBSTITUTION.finditer(self.offsets.data)]
         self.commands: list[Command] = []
         self.errors: list[ParseError] = []
         self.assigned: list[tuple[str, int]] = []
@@ -338,9 +380,24 @@ class _Builder:
             children = place.children
             for index in range(len(children) - 1, -1, -1):
                 child = children[index]
-                if child.is_named or child.type == "ERROR" or child.is_missing:
-                    stack.append(_Place(child, place, index, loops, in_sub))
+                if not (child.is_named or child.type == "ERROR" or child.is_missing):
+                    continue
+                if child.type in _NO_COMMANDS and not child.has_error:
+                    continue
+                if (
+                    child.type in _EXPRESSIONS
+                    and not child.has_error
+                    and not self.holds_substitution(child)
+                ):
+                    continue  # a word or expression without `$(`, backticks or `<(`
+                stack.append(_Place(child, place, index, loops, in_sub))
         self.errors.sort(key=lambda e: e.start)
+
+    def holds_substitution(self, node: Node) -> bool:
+        """Whether a command substitution may start inside `node` (commands hide there)."""
+        starts = self.substitutions
+        k = bisect.bisect_left(starts, node.start_byte)
+        return k < len(starts) and starts[k] < node.end_byte
 
     def assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
