@@ -24,14 +24,13 @@ from heredoc_lint.model import Finding
 from heredoc_lint.rules.hl102_client_side_expansion import REMOTE_COMMANDS, REMOTE_NAMES
 from heredoc_lint.rules.hl103_pkill_self_match import (
     bracket_position,
-    parse_pkill,
+    pkill_calls,
     to_python_regex,
 )
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 from heredoc_lint.source import LineIndex
-from heredoc_lint.wrappers import unwrap_prefixes
 
 WORD_LIMIT = 70  # characters of a long word shown in a word list
 JOINED = "⟨\\↵ deleted⟩"
@@ -286,20 +285,8 @@ def _cmdline(layer: Layer, path: str | None) -> str | None:
 
 def _pkills(layer: Layer, path: str | None) -> Iterator[_SelfMatch | tuple[Command, str, str]]:
     """Every `pkill -f`/`pgrep -f` of the layer: a self-match, or (command, tool, pattern)."""
-    if layer.kind == "stdin":
-        return
-    for command in layer.script.commands:
-        index = unwrap_prefixes(command.words)
-        if index is None:
-            continue
-        words = command.words[index:]
-        tool = words[0].value.rsplit("/", 1)[-1]
-        if tool not in ("pkill", "pgrep"):
-            continue
-        full, exact, at = parse_pkill(words)
-        if not full or exact or at is None or not words[at].static:
-            continue
-        pattern = words[at].received()
+    for call in pkill_calls(layer):
+        command, tool, pattern = call.command, call.tool, call.pattern
         regex = to_python_regex(pattern)
         cmdline = _cmdline(layer, path)
         match = regex.search(cmdline) if regex is not None and cmdline is not None else None

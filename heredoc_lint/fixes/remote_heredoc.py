@@ -16,7 +16,7 @@ from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix, NewFile
 from heredoc_lint.shell.heredoc import Heredoc
-from heredoc_lint.shell.syntax import Command
+from heredoc_lint.shell.syntax import STATE_BUILTINS, Command
 
 STRATEGIES = ("base64", "scp", "stdin")
 # Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN): keep well below it.
@@ -134,26 +134,6 @@ _NO_STDIN = frozenset(
     "pkill kill killall exit export umask systemctl service install date sync ls pgrep ps "
     "nohup setsid disown wait hostname whoami id uname df du".split()
 )
-# Commands whose effect on the shell would be lost if the string were split in two.
-_STATEFUL = frozenset(
-    {
-        "cd",
-        "pushd",
-        "popd",
-        "export",
-        "source",
-        ".",
-        "umask",
-        "ulimit",
-        "set",
-        "shopt",
-        "alias",
-        "local",
-        "declare",
-        "typeset",
-        "readonly",
-    }
-)
 _SAFE_PATH = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+,:@%-~")
 
 
@@ -220,7 +200,7 @@ def _split(site: HeredocSite) -> _Split | None:
     if text[site.heredoc.op_end : text.find("\n", site.heredoc.op_end)].strip():
         return None  # more commands on the heredoc's own line
     for other in layer.script.commands:
-        if other is not command and other.name in _STATEFUL:
+        if other is not command and other.name in STATE_BUILTINS:
             return None  # its state would not survive the split
     before = text[: command.start].rstrip(" \t")
     join_before = ";"

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer
@@ -296,10 +297,23 @@ def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fi
     return _split_fix(layer, command, candidates)
 
 
-def check(layer: Layer, context: Context) -> Iterator[Finding]:
+@dataclass(frozen=True)
+class PkillCall:
+    """A `pkill -f P` / `pgrep -f P` (not `-x`) with a pattern known before it runs."""
+
+    command: Command
+    words: tuple[Word, ...]  # from the pkill or pgrep word on, past sudo/timeout/...
+    tool: str
+    pattern_index: int  # in `words`
+
+    @property
+    def pattern(self) -> str:
+        return self.words[self.pattern_index].received()
+
+
+def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
     if layer.kind == "stdin":
-        return
-    cmdline: str | None = None
+        return  # a script read from stdin is on no command line
     for command in layer.script.commands:
         index = unwrap_prefixes(command.words)
         if index is None:
@@ -309,12 +323,23 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if tool not in ("pkill", "pgrep"):
             continue
         full, exact, pattern_index = parse_pkill(words)
-        if not full or exact or pattern_index is None or not words[pattern_index].static:
-            continue
+        if full and not exact and pattern_index is not None and words[pattern_index].static:
+            yield PkillCall(command, words, tool, pattern_index)
+
+
+def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    cmdline: str | None = None
+    for call in pkill_calls(layer):
+        command, words, tool, pattern_index = (
+            call.command,
+            call.words,
+            call.tool,
+            call.pattern_index,
+        )
         cmdline = cmdline if cmdline is not None else _cmdline(layer, context)
         if cmdline is None:
             return
-        pattern = words[pattern_index].received()
+        pattern = call.pattern
         regex = to_python_regex(pattern)
         if regex is None or not regex.search(cmdline):
             continue

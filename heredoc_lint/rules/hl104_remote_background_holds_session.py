@@ -38,8 +38,6 @@ script prints.
 
 from __future__ import annotations
 
-import functools
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -48,12 +46,11 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
-from heredoc_lint.shell.heredoc import mask_heredocs
 from heredoc_lint.shell.syntax import Command, Redirect, Script
 from heredoc_lint.wrappers import SHELLS
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser
+    from tree_sitter import Node
 
 SESSION = "session"  # the ssh channel
 AWAY = "away"  # a file, /dev/null, a pipe
@@ -192,46 +189,15 @@ def session_state(layer: Layer) -> dict[int, str] | None:
 # -- the shell structure ----------------------------------------------------------------
 
 
-@functools.cache
-def _language() -> object:
-    import tree_sitter_bash
-    from tree_sitter import Language
-
-    return Language(tree_sitter_bash.language())
-
-
-_local = threading.local()
-
-
-def _parser() -> Parser:
-    parser: Parser | None = getattr(_local, "parser", None)
-    if parser is None:
-        from tree_sitter import Parser
-
-        parser = Parser(_language())  # type: ignore[arg-type]
-        _local.parser = parser
-    return parser
-
-
 class _Tree:
     """tree-sitter's view of a layer, in character offsets, with its commands."""
 
     def __init__(self, script: Script) -> None:
         self.script = script
-        masked = mask_heredocs(script.text, script.heredocs)
-        data = masked.encode("utf-8", "surrogatepass")
-        self.table: list[int] | None = None
-        if len(data) != len(masked):
-            table: list[int] = []
-            for index, ch in enumerate(masked):
-                table.extend([index] * len(ch.encode("utf-8", "surrogatepass")))
-            table.append(len(masked))
-            self.table = table
-        self.root = _parser().parse(data).root_node
+        assert script.tree is not None
+        self.root = script.tree.root_node
+        self.char = script.char
         self.by_start = {c.start: c for c in script.commands}
-
-    def char(self, byte: int) -> int:
-        return byte if self.table is None else self.table[byte]
 
     def start(self, node: Node) -> int:
         return self.char(node.start_byte)

@@ -40,38 +40,11 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
-from heredoc_lint.shell.syntax import Command, Script, parse_script
+from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
 from heredoc_lint.wrappers import Invocation, SshCall
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
-STATE_COMMANDS = frozenset(
-    {
-        "cd",
-        "pushd",
-        "popd",
-        "export",
-        "source",
-        ".",
-        "umask",
-        "ulimit",
-        "set",
-        "shopt",
-        "unset",
-        "alias",
-        "unalias",
-        "declare",
-        "typeset",
-        "local",
-        "readonly",
-        "trap",
-        "hash",
-        "enable",
-        "builtin",
-        "newgrp",
-        "setopt",
-        "unsetopt",
-    }
-)
+STATE_COMMANDS = STATE_BUILTINS
 # After `||`, a command meant to run locally when the remote one fails.
 _LOCAL_FALLBACKS = frozenset({"exit", "return", "true", "false", ":", "die", "fail", "abort"})
 _CHAIN = frozenset({"&&", "||", "|", "|&"})

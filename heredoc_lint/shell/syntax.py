@@ -109,6 +109,10 @@ class Script:
     heredocs: tuple[Heredoc, ...]
     errors: tuple[ParseError, ...]
     assigned: tuple[tuple[str, int], ...]  # (variable name, where its assignment ends)
+    # tree-sitter's tree of the heredoc-masked text, for a rule that needs the structure
+    # itself, and the map from its byte offsets to character offsets.
+    tree: Tree | None = field(default=None, repr=False, compare=False)
+    char: Callable[[int], int] = field(default=lambda byte: byte, repr=False, compare=False)
 
 
 _EXPANSION_TYPES = frozenset(
@@ -129,6 +133,12 @@ _NOT_WORDS = frozenset(
         "herestring_redirect",
         "comment",
     }
+)
+# Builtins whose whole effect is on the shell that runs them (its directory, variables,
+# options): lost when that shell ends, as with a command string that is split in two.
+STATE_BUILTINS = frozenset(
+    "cd pushd popd export source . umask ulimit set shopt unset alias unalias declare "
+    "typeset local readonly trap hash enable builtin newgrp setopt unsetopt".split()
 )
 _DECLARATIONS = frozenset(
     {"export", "local", "declare", "readonly", "typeset", "unset", "unsetenv"}
@@ -573,4 +583,6 @@ def parse_script(text: str) -> Script:
         builder.heredocs,
         tuple(builder.errors),
         tuple(builder.assigned),
+        builder.tree,
+        builder.offsets.char,
     )
