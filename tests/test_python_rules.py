@@ -438,3 +438,18 @@ def test_words_joined_for_the_shell_are_not_reported() -> None:
     text = 'import os\nos.system("ls %s %s" % (a, " ".join(args)))\n'
     assert found(text) == [("HL201", "%s")]
     assert check_text(text, "python")[0].start == text.index("%s")
+
+
+def test_two_hoisted_fixes_at_module_level() -> None:
+    text = (
+        "import paramiko\n"
+        "c = paramiko.SSHClient()\n"
+        'body = open("x").read()\n'
+        "c.exec_command(f\"cat > /a << 'EOF'\\n{body}\\nEOF\")\n"
+        "c.exec_command(f\"cat > /b << 'EOF'\\n{body}\\nEOF\")\n"
+    )
+    result = fixed(text)
+    assert result.startswith("import base64\nimport paramiko\n")
+    assert "\nbody_b64 = " in result and "\nbody_b64_2 = " in result
+    libcst.parse_module(result)
+    assert found(result) == []
