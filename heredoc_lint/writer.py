@@ -46,6 +46,9 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     if not stat.S_ISREG(info.st_mode):
         raise WriteError(f"{path}: not a regular file; left as it is")
+    if not info.st_mode & 0o222:
+        # A rename would replace it all the same: a read-only file says "do not touch".
+        raise WriteError(f"{path}: read-only; not fixed")
     directory = path.parent
     try:
         fd, tmp_name = tempfile.mkstemp(
@@ -97,7 +100,10 @@ def create_beside(script: Path, new: NewFile) -> None:
         if target.read_bytes() == new.content:
             return
         raise WriteError(f"{target}: exists with other content; not overwritten")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteError(f"{target.parent}: cannot create: {error.strerror or error}") from None
     fd, tmp_name = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".heredoc-lint", dir=target.parent
     )
