@@ -190,7 +190,11 @@ def discover(
         elif given.exists():
             if given not in seen:
                 seen.add(given)
-                sources.append(Source(given, kind_of(given) or "shell"))
+                kind = kind_of(given) or (None if given.suffix else "shell")
+                if kind is None:  # `config.yml`, `notes.txt` handed over by pre-commit
+                    skipped.append(Skipped(given, "not a script, runbook or workflow: skipped"))
+                else:
+                    sources.append(Source(given, kind))
         elif given.is_symlink():
             skipped.append(Skipped(given, _broken_link(given)))
         else:
@@ -233,9 +237,8 @@ def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
         return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
     if b"\0" in data[:8192]:
         return None, "binary file, skipped", "", None
-    try:
-        if data.startswith(b"\xef\xbb\xbf"):
-            return data[3:].decode("utf-8"), None, "utf-8-sig", data
-        return data.decode("utf-8"), None, "utf-8", data
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), None, "latin-1", data
+    # Not UTF-8 (Latin-1...): every byte that is not valid UTF-8 becomes one surrogate
+    # character, so columns count bytes there and writing back restores each byte.
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", "surrogateescape"), None, "utf-8-sig", data
+    return data.decode("utf-8", "surrogateescape"), None, "utf-8", data
