@@ -309,7 +309,12 @@ def run(
 
     # fork: the workers start with everything already imported.
     context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         chunk = max(1, len(todo) // (workers * 8))
         outcomes = pool.map(partial(process, options=options), todo, chunksize=chunk)
         for done, outcome in enumerate(outcomes, start=1):
@@ -317,6 +322,20 @@ def run(
             if progress is not None:
                 progress(done, len(todo))
     return result
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker whose parent was killed (`kill -9`) would wait on its task pipe forever:
+    ask Linux to kill it with its parent."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: the pool's own shutdown is all there is
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 MIN_FILES_PER_WORKER = 8  # below this, starting workers costs more than it saves

@@ -19,29 +19,155 @@ Choose = Callable[[int], int]
 
 NAMES = ["x", "HOME", "PATH", "USER", "host", "port", "i", "f", "_", "CUDA_VISIBLE_DEVICES"]
 PLAIN = [
-    "echo", "cat", "printf", "ls", "cd", "rm", "-rf", "/tmp/x", "ok", "true", "chmod",
-    "+x", "f.sh", "python3", "-m", "sglang", "--port", "8000", "a=b", "x=1", "export",
-    "sleep", "2", "wait", "kill", "-9", "tee", "-a", "mkdir", "-p", "/w", "é", "中文",
-    "😀", "--", "-", "{a,b}", "*.sh", "~/x", "a\\ b", "#", "!", "%", "\u2028",
+    "echo",
+    "cat",
+    "printf",
+    "ls",
+    "cd",
+    "rm",
+    "-rf",
+    "/tmp/x",
+    "ok",
+    "true",
+    "chmod",
+    "+x",
+    "f.sh",
+    "python3",
+    "-m",
+    "sglang",
+    "--port",
+    "8000",
+    "a=b",
+    "x=1",
+    "export",
+    "sleep",
+    "2",
+    "wait",
+    "kill",
+    "-9",
+    "tee",
+    "-a",
+    "mkdir",
+    "-p",
+    "/w",
+    "é",
+    "中文",
+    "😀",
+    "--",
+    "-",
+    "{a,b}",
+    "*.sh",
+    "~/x",
+    "a\\ b",
+    "#",
+    "!",
+    "%",
+    "\u2028",
 ]
 COMMANDS = ["echo", "cat", "printf %s", "ls -l", "true", "sleep 1", "make", "git pull", "."]
 DELIMITERS = ["EOF", "END", "'EOF'", '"EOF"', "\\EOF", "E'O'F", "-EOF", "-'EOF'", ""]
-HOSTS = ["h", "gpu-1", "root@gpu-1", "user@198.51.100.7", "-p 2222 h", "-o BatchMode=yes h",
-         "-J jump h", "-l root h", "-n h", "-tt h", "-- h", "-p", ""]
+HOSTS = [
+    "h",
+    "gpu-1",
+    "root@gpu-1",
+    "user@198.51.100.7",
+    "-p 2222 h",
+    "-o BatchMode=yes h",
+    "-J jump h",
+    "-l root h",
+    "-n h",
+    "-tt h",
+    "-- h",
+    "-p",
+    "",
+]
 SHELLS = ["bash -c", "sh -c", "bash -lc", "sh -ec", "zsh -c", "dash -c", "bash -s", "sh"]
-PREFIXES = ["nohup", "timeout 5", "env A=1", "nice -n 5", "stdbuf -oL", "sudo", "sudo -u u",
-            "setsid", "exec", "command", "time", "!"]
-WRAPPERS = ["ssh", "shell", "eval", "sudo sh -c", "su -c", "su root -c", "runuser -c",
-            "docker exec c sh -c", "podman exec -i c bash -c", "kubectl exec p -- sh -c",
-            "xargs sh -c", "flock /tmp/l -c", "watch", "gcloud compute ssh vm --command",
-            "vagrant ssh -c", "tmux new-session -d", "find . -exec sh -c"]
+PREFIXES = [
+    "nohup",
+    "timeout 5",
+    "env A=1",
+    "nice -n 5",
+    "stdbuf -oL",
+    "sudo",
+    "sudo -u u",
+    "setsid",
+    "exec",
+    "command",
+    "time",
+    "!",
+]
+WRAPPERS = [
+    "ssh",
+    "shell",
+    "eval",
+    "sudo sh -c",
+    "su -c",
+    "su root -c",
+    "runuser -c",
+    "docker exec c sh -c",
+    "podman exec -i c bash -c",
+    "kubectl exec p -- sh -c",
+    "xargs sh -c",
+    "flock /tmp/l -c",
+    "watch",
+    "gcloud compute ssh vm --command",
+    "vagrant ssh -c",
+    "tmux new-session -d",
+    "find . -exec sh -c",
+]
 OPERATORS = ["; ", " && ", " || ", " | ", " & ", "\n", ";\n", " |& ", "\r\n", " ;; "]
-REDIRECTS = ["> /dev/null", "2>&1", ">/dev/null 2>&1", "< /dev/null", ">> log", "&>f",
-             "2>/dev/null", "<&-", ">&2", "< <(ls)", "<<< 'here'", ">|f", "3<>f"]
-RAW = ["'", '"', "`", "$", "\\", "(", ")", "{", "}", "[[", "]]", "<<", "<<<", "$((", "${",
-       "'\\''", '\\"', "\\\\\\\"", "\\\n", "\t", "\r", "\x00", "\x1b", "\ufeff", "\udcff",
-       "# heredoc-lint: disable=HL101", "# heredoc-lint: disable-file=HL103", "# noqa",
-       "EOF", "\nEOF\n", "esac", "fi", "done", "then", "do"]
+REDIRECTS = [
+    "> /dev/null",
+    "2>&1",
+    ">/dev/null 2>&1",
+    "< /dev/null",
+    ">> log",
+    "&>f",
+    "2>/dev/null",
+    "<&-",
+    ">&2",
+    "< <(ls)",
+    "<<< 'here'",
+    ">|f",
+    "3<>f",
+]
+RAW = [
+    "'",
+    '"',
+    "`",
+    "$",
+    "\\",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[[",
+    "]]",
+    "<<",
+    "<<<",
+    "$((",
+    "${",
+    "'\\''",
+    '\\"',
+    '\\\\\\"',
+    "\\\n",
+    "\t",
+    "\r",
+    "\x00",
+    "\x1b",
+    "\ufeff",
+    "\udcff",
+    "# heredoc-lint: disable=HL101",
+    "# heredoc-lint: disable-file=HL103",
+    "# noqa",
+    "EOF",
+    "\nEOF\n",
+    "esac",
+    "fi",
+    "done",
+    "then",
+    "do",
+]
 
 
 class Builder:
@@ -95,8 +221,10 @@ class Builder:
         if kind == 3:
             return "'" + self.pick(PLAIN + ["$x", "`a`", '"', "\\"]) + "'"
         if kind == 4:
-            parts = [self.pick(PLAIN) if self.chance(2) else self.expansion(depth)
-                     for _ in range(1 + self.choose(3))]
+            parts = [
+                self.pick(PLAIN) if self.chance(2) else self.expansion(depth)
+                for _ in range(1 + self.choose(3))
+            ]
             return '"' + "".join(parts).replace('"', '\\"') + '"'
         if kind == 5:
             return self.expansion(depth)
@@ -133,7 +261,9 @@ class Builder:
             return f"ssh {self.pick(HOSTS)} {quoted}"
         if wrapper == "shell":
             shell = self.pick(SHELLS)
-            return f"{shell} {quoted}" + (f" {self.pick(['_', 'arg0', 'a b'])}" if self.chance(3) else "")
+            return f"{shell} {quoted}" + (
+                f" {self.pick(['_', 'arg0', 'a b'])}" if self.chance(3) else ""
+            )
         if wrapper.startswith("find"):
             return f"{wrapper} {quoted} _ {{}} \\;"
         return f"{wrapper} {quoted}"
@@ -143,8 +273,22 @@ class Builder:
         bare = delimiter.strip("'\"\\-").replace("'", "")
         dash = "-" if delimiter.startswith("-") else ""
         op = "<<" + dash + (" " if self.chance(2) else "") + delimiter.lstrip("-")
-        head = self.pick(["cat", "cat >", "tee", "sudo tee", "bash -s", "ssh h", "ssh h bash -s",
-                          "python3 -", "docker exec -i c sh", "cat >>", "sudo cat >", "sh"])
+        head = self.pick(
+            [
+                "cat",
+                "cat >",
+                "tee",
+                "sudo tee",
+                "bash -s",
+                "ssh h",
+                "ssh h bash -s",
+                "python3 -",
+                "docker exec -i c sh",
+                "cat >>",
+                "sudo cat >",
+                "sh",
+            ]
+        )
         target = " /w/f.sh" if head.endswith(">") else ""
         lines = []
         for _ in range(self.choose(5)):
@@ -170,8 +314,19 @@ class Builder:
 
     def pkill(self) -> str:
         flag = self.pick(["-f", "-9 -f", "-9f", "--full", "-fx", "-0 -f", "-f -u root", "-x"])
-        pattern = self.pick(["sglang", "'[s]glang'", '"python.*server"', "launch", "x", "'a|b'",
-                             "\"$name\"", "''", "'('"])
+        pattern = self.pick(
+            [
+                "sglang",
+                "'[s]glang'",
+                '"python.*server"',
+                "launch",
+                "x",
+                "'a|b'",
+                '"$name"',
+                "''",
+                "'('",
+            ]
+        )
         tail = self.pick(["", " 2>/dev/null", " || true", "; sleep 2", " && echo ok"])
         return f"{self.pick(['pkill', 'pgrep', 'sudo pkill'])} {flag} {pattern}{tail}"
 
@@ -179,7 +334,7 @@ class Builder:
         if not self.spend():
             return self.pick(COMMANDS)
         kind = self.choose(14)
-        if kind <= 2 and depth < 8:
+        if kind <= 2 and depth < 4:  # each layer of quoting can make the text 4 times longer
             return self.wrapped(depth)
         if kind == 3:
             return self.heredoc(depth)
@@ -254,7 +409,9 @@ def mutate(text: str, choose: Choose, snippet: Callable[[], str], rounds: int = 
         elif kind == 5:  # swap two spans
             other = choose(n + 1)
             a, b = sorted((at, other))
-            text = text[:a] + text[b : b + 16] + text[a + 16 : b] + text[a : a + 16] + text[b + 16 :]
+            text = (
+                text[:a] + text[b : b + 16] + text[a + 16 : b] + text[a : a + 16] + text[b + 16 :]
+            )
         elif kind == 6:  # wrap a line into an ssh string
             start = text.rfind("\n", 0, at) + 1
             end = text.find("\n", at)

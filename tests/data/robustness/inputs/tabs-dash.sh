@@ -1,0 +1,4 @@
+ssh h "cat > /f <<-'EOF'
+	$1
+	EOF
+echo ok"

@@ -1,0 +1,1 @@
+ssh h 'pkill -f x; echo

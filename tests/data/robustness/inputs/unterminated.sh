@@ -1,0 +1,2 @@
+ssh h "cat > /f << 'EOF'
+$1
