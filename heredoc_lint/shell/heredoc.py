@@ -59,13 +59,6 @@ class Heredoc:
     end: int  # end of the terminator (its newline excluded), or end of text
     terminated: bool
 
-    @property
-    def terminator_start(self) -> int | None:
-        return self.body_end if self.terminated else None
-
-    def raw_body(self, text: str) -> str:
-        return text[self.body_start : self.body_end]
-
     def body_lines(self, text: str) -> list[tuple[int, str]]:
         """The body's physical lines as (offset, text), `<<-` tab stripping applied.
 

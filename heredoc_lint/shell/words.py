@@ -73,9 +73,6 @@ class Word:
             skip.update((k, k + 1))
         return "".join(c for i, c in enumerate(self.value) if i not in skip)
 
-    def source_text(self, text: str) -> str:
-        return text[self.start : self.end]
-
 
 @dataclass(frozen=True)
 class ExpansionNode:
