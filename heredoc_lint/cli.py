@@ -66,7 +66,9 @@ def _version(value: bool) -> None:
 @app.command()
 def check(
     paths: Annotated[
-        list[Path] | None, typer.Argument(help="Files or directories; - for stdin.")
+        list[Path] | None,
+        # heredoc-lint reports unreadable files itself, one line each, and goes on.
+        typer.Argument(help="Files or directories; - for stdin.", readable=False),
     ] = None,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="Output format.")
@@ -172,7 +174,9 @@ def check(
         sys.stdout.write("".join(result.diffs))
         raise typer.Exit(result.exit_code)
     if result.fixed_text is not None:
-        sys.stdout.write(result.fixed_text)  # stdin or --command: the fixed text is the output
+        # stdin or --command: the fixed text is the output, byte for byte.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(result.fixed_text.encode("utf-8", "surrogateescape"))
         for report in result.reports:
             sys.stderr.write(output.render_concise([report]))
         raise typer.Exit(result.exit_code)

@@ -12,6 +12,7 @@ and closes or reopens quotes to reach the end state.
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 
 from heredoc_lint.layers import Layer
@@ -34,8 +35,12 @@ _OPEN = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "
 _CLOSE = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "'"}
 
 
+@functools.lru_cache(maxsize=64)
 def quote_states(text: str, word: Word) -> dict[int, Quote]:
-    """The lexer state before each offset of `word` in `text` (and at its end)."""
+    """The lexer state before each offset of `word` in `text` (and at its end).
+
+    Remembered: a fix of many heredocs in one string lifts many edits through one word.
+    Callers must not change the dict."""
     opaque = {}
     for e in word.expansions:
         opaque[word.offsets[e.start]] = word.offsets[e.end - 1] + 1

@@ -104,15 +104,8 @@ def check_text(
         needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
         roots = _roots(kind, text, path, needed, settings.wrappers)
     except SourceError as error:
-        return [
-            Finding(
-                "HL001",
-                Severity.WARNING,
-                error.message,
-                error.offset,
-                min(error.offset + 1, max(len(text), error.offset)),
-            )
-        ]
+        start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
+        return [Finding("HL001", Severity.WARNING, error.message, start, start + 1)]
     for root in roots:
         findings.extend(check_layer(root, context, rules))
     findings = suppress.apply(

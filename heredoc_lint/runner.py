@@ -265,7 +265,7 @@ def jobs(
         if command is not None:
             return [job("<command>", "command", None, command)]
         if paths == [Path("-")]:
-            text = sys.stdin.buffer.read().decode("utf-8", "replace")
+            text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
             name = stdin_filename or "-"
             kind = kind_of(Path(name), text.encode()[:128]) if stdin_filename else None
             return [job(name, kind or "shell", None, text)]

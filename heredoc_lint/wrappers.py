@@ -504,7 +504,11 @@ def resolve(
     resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
     if resolver is None:
         return None
-    found = resolver(words, 0, extra)
+    try:
+        found = resolver(words, 0, extra)
+    except RecursionError:
+        return None  # `sudo sudo ... sudo` 800 deep: nothing a person writes; give up
+
     if found is None or offset == 0:
         return found
     return _shift(found, offset)

@@ -228,11 +228,6 @@ def test_nested_substitutions_cost_linear_time() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: N heredocs in one ssh string cost O(N^2): edits.quote_states is recomputed "
-    "over the whole outer word for every edit lifted (and find_site scans all commands)",
-)
 def test_heredocs_in_one_ssh_string_cost_linear_time() -> None:
     assert growth(lambda n: 'ssh h "' + "cat > /f <<'EOF'\nx\nEOF\n" * (10 * n) + '"', 4) < (
         LINEAR_BOUND
@@ -243,11 +238,6 @@ def test_heredocs_in_one_ssh_string_cost_linear_time() -> None:
 # regressions found by fuzzing (minimal reproductions)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: HL001 for a parse error at the very end of a layer spans [len, len+1), "
-    "past the end of the file (rules/hl001_parse_error.py: first.start + 1)",
-)
 @pytest.mark.parametrize(
     ("text", "kind"),
     [("bash -c x <", "shell"), ("sh -s <", "command"), ("```bash\nbash -c x <", "markdown")],
@@ -257,11 +247,6 @@ def test_hl001_at_end_of_layer_stays_inside_the_file(text: str, kind: str) -> No
         assert 0 <= f.start < f.end <= len(text), (f.code, f.start, f.end, len(text))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a SourceError at the end of the file (an unterminated YAML quote) becomes an "
-    "HL001 with an empty span [len, len) (engine.check_text: min(offset + 1, len(text)))",
-)
 def test_hl001_at_end_of_file_is_not_empty() -> None:
     text = "'"
     for f in check_text(text, "actions", ".github/workflows/ci.yml"):

@@ -551,15 +551,10 @@ def fast_sshd(sshd: SshServer, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 STRATEGIES = ["base64", "scp", "stdin"]
 EXAMPLES = 12
-KNOWN_BUGS = {
-    ("scp", "hostile -l"): "BUG: the scp fix puts the -l user unquoted before `@host:` "
-    "(fixes/remote_heredoc.py _ssh_to_scp_options: user = arg.value + '@'): "
-    "`ssh -l 'u;touch x' h ...` becomes `scp ... u;touch x@h:/p`, which runs `touch`",
-    ("scp", "$( ) host"): "BUG: the scp fix copies the ssh host word into the scp and the "
-    "second ssh command: a `$(...)` in it runs three times instead of once",
-    ("scp", "$( ) option"): "BUG: the scp fix copies the ssh options (-o/-i/-J/-F/-c/-p "
-    "source text) into scp and the second ssh: a `$(...)` in them runs three times",
-}
+KNOWN_BUGS: dict[tuple[str, str], str] = {}  # every family passes
+# The scp fix would copy a `$(...)` of the host or an option into scp and the second ssh,
+# running it three times: it declines those commands, and the test says so.
+DECLINED_BY_DESIGN = {("scp", "$( ) host"), ("scp", "$( ) option")}
 
 
 def params() -> Iterator[object]:
@@ -678,10 +673,12 @@ def test_fixed_shell_is_injection_proof(
             f"run through sshd, {declined[0]} not rewritten, {len(problems)} failed"
         )
     assert not problems, f"{len(problems)} of {len(cases)}:\n" + "\n".join(problems[:3])
-    assert cases, "no example was rewritten: nothing was tested"
+    if (strategy, family) in DECLINED_BY_DESIGN:
+        assert not cases and declined[0] == counter[0], "these must be left as they are"
+    else:
+        assert cases, "no example was rewritten: nothing was tested"
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[("scp", "hostile -l")])
 def test_scp_fix_quotes_the_ssh_user(tmp_path: Path) -> None:
     """Minimal reproduction, without ssh: the fixed line must not run `touch`."""
     marker = tmp_path / "pwned"
@@ -716,7 +713,6 @@ def run_with_fake_ssh(script: Path, tmp_path: Path) -> subprocess.CompletedProce
     )
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[("scp", "$( ) host")])
 def test_scp_fix_evaluates_the_host_once(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     runs.mkdir()

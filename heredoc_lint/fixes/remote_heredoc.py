@@ -17,6 +17,7 @@ from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix, NewFile
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command
+from heredoc_lint.shell.words import Word
 
 STRATEGIES = ("base64", "scp", "stdin")
 # Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN): keep well below it.
@@ -241,6 +242,8 @@ def _ssh_to_scp_options(site: HeredocSite) -> tuple[list[str], str] | None:
     options: list[str] = []
     user = ""
     for letter, arg, _ in invocation.ssh.options:
+        if arg is not None and _runs_something(arg):
+            return None  # copied into scp it would run again
         source = parent.text[arg.start : arg.end] if arg is not None else ""
         if letter == "p":
             options += ["-P", source]
@@ -251,8 +254,13 @@ def _ssh_to_scp_options(site: HeredocSite) -> tuple[list[str], str] | None:
         elif letter == "l":
             if arg is None or not arg.static:
                 return None
-            user = arg.value + "@"
+            user = encode(arg.value, Quote.UNQUOTED) + "@"
     return options, user
+
+
+def _runs_something(word: Word) -> bool:
+    """A `$(...)`, backtick or `$((...))`: evaluating the word twice would run it twice."""
+    return any(e.kind in ("command", "backtick", "process", "arithmetic") for e in word.expansions)
 
 
 def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
@@ -275,6 +283,8 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     ssh = layer.invocation.ssh
     assert ssh is not None and ssh.host_index is not None  # checked by _split
     host_word = ssh_command.words[ssh.host_index]
+    if _runs_something(host_word):
+        return None
     host = parent.text[host_word.start : host_word.end]
     quoted_local = encode(local, Quote.DOUBLE)
     scp = " ".join(

@@ -88,7 +88,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"{place} does not parse near `{shown}`: the shell that runs it stops with "
             "a syntax error; the rest was checked, this region was not"
         )
-    yield finding(layer, "HL001", severity, message, first.start, first.start + 1)
+    # At the very end of the text there is no character to point at: take the last one.
+    start = max(0, min(first.start, len(layer.text) - 1))
+    yield finding(layer, "HL001", severity, message, start, start + 1)
 
 
 RULE = Rule(
