@@ -14,7 +14,10 @@ EXTRA = sorted((HERE / "cases").glob("*.sh")) + sorted((HERE.parent / "fixtures"
 
 
 def _key(text: str, settings: Settings) -> list[tuple[str, int, int, str]]:
-    return [(f.code, f.start, f.end, f.severity.value) for f in check_text(text, "shell", "x.sh", settings)]
+    return [
+        (f.code, f.start, f.end, f.severity.value)
+        for f in check_text(text, "shell", "x.sh", settings)
+    ]
 
 
 def test_prefilter_changes_no_finding_on_the_corpus() -> None:
