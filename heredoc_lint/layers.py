@@ -22,7 +22,7 @@ from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import WRAPPERS, Invocation, resolve
 
 MAX_DEPTH = 16
-_QUOTED = re.compile(r"['\"\\$`]")
+_QUOTED = re.compile(r"['\"\\]")  # a `$` word is not static: never a wrapper
 
 
 @dataclass(frozen=True)

@@ -322,9 +322,13 @@ class _Dequoter:
         self.globbing = False
         self.brace_state = 0  # 1: an unquoted `{`; 2: then a `,` or `..`; 3: then `}`
         self.last_unquoted = -1  # offset of the last unquoted literal character
-        logical, where = _logical(text, start, end)
-        match = _ASSIGNMENT.match(logical)
-        self.assignment_eq = where[match.end() - 1] if match else None  # offset of its `=`
+        if "\\\n" in text[start:end]:
+            logical, where = _logical(text, start, end)
+            match = _ASSIGNMENT.match(logical)
+            self.assignment_eq = where[match.end() - 1] if match else None  # its `=`
+        else:  # no backslash-newline: the source is the logical text (the usual, fast case)
+            plain = _ASSIGNMENT.match(text, start, end)
+            self.assignment_eq = plain.end() - 1 if plain else None
 
     # -- output -------------------------------------------------------------------------
     def emit(self, chars: str, at: int) -> None:
