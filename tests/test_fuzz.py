@@ -217,11 +217,6 @@ def test_shapes_cost_linear_time(shape: str) -> None:
     assert growth(LINEAR_SHAPES[shape], 2) < LINEAR_BOUND
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: N nested $( cost O(N^2): shell/words.py dequote -> _logical re-reads the "
-    "whole nested text for every command substitution",
-)
 def test_nested_substitutions_cost_linear_time() -> None:
     assert growth(lambda n: "ssh h echo " + "$(" * (25 * n) + "x" + ")" * (25 * n), 4) < (
         LINEAR_BOUND
