@@ -94,6 +94,16 @@ class Layer:
         return self.parent.file_span(word.start, word.end)
 
     @functools.cached_property
+    def heredoc_commands(self) -> dict[int, Command]:
+        """The command each heredoc feeds, by the offset of its `<<`."""
+        return {
+            r.heredoc.op_start: command
+            for command in self.script.commands
+            for r in command.redirects
+            if r.heredoc is not None
+        }
+
+    @functools.cached_property
     def root(self) -> Layer:
         layer = self
         while layer.parent is not None:

@@ -83,10 +83,8 @@ class HeredocSite:
 
 
 def find_site(layer: Layer, heredoc: Heredoc) -> HeredocSite | None:
-    for command in layer.script.commands:
-        if any(r.heredoc == heredoc for r in command.redirects):
-            return HeredocSite(layer, heredoc, command)
-    return None
+    command = layer.heredoc_commands.get(heredoc.op_start)
+    return None if command is None else HeredocSite(layer, heredoc, command)
 
 
 def _lift_all(layer: Layer, edits: list[tuple[int, int, str]]) -> tuple[Edit, ...] | None:
