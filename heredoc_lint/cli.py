@@ -306,6 +306,10 @@ def _fail(message: str) -> typer.Exit:
 
 def run(args: list[str]) -> None:
     """Run the typer app on `args` (entry.main decides when to come here)."""
+    # Bytes of a non-UTF-8 file are kept as surrogates: shown escaped, never a crash.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if not args or args[0] not in SUBCOMMANDS and args[0] not in ("-h", "--help"):
         args.insert(0, "check")
     try:

@@ -265,9 +265,10 @@ def jobs(
         if command is not None:
             return [job("<command>", "command", None, command)]
         if paths == [Path("-")]:
-            text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+            data = sys.stdin.buffer.read()
+            text = data.decode("utf-8", "surrogateescape")  # every byte kept
             name = stdin_filename or "-"
-            kind = kind_of(Path(name), text.encode()[:128]) if stdin_filename else None
+            kind = kind_of(Path(name), data[:128]) if stdin_filename else None
             return [job(name, kind or "shell", None, text)]
 
         def excluded(path: Path) -> bool:
