@@ -49,6 +49,13 @@ class Skipped:
     reason: str
 
 
+def _executable(path: Path) -> bool:
+    try:
+        return bool(path.stat().st_mode & 0o111)
+    except OSError:
+        return False
+
+
 def kind_of(path: Path, head: bytes | None = None) -> str | None:
     """The kind of a file from its name, or its first line when it has no suffix."""
     if path.suffix in SHELL_SUFFIXES:
@@ -61,8 +68,8 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
         parts = path.parts
         in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")
         return "actions" if in_workflows else None
-    if path.suffix:
-        return None
+    if path.suffix and not _executable(path):
+        return None  # `notes.txt`; but an executable `policy-rc.d` is read for its shebang
     if head is None:
         head = _head(path)
         if head is None:
