@@ -46,15 +46,12 @@ class UsageError(Exception):
 
 
 def _codes(value: str | None) -> frozenset[str] | None:
-    if value is None:
-        return None
-    codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
-    from heredoc_lint.rules import RULES
+    from heredoc_lint.rules import parse_codes
 
-    for code in codes:
-        if not any(r.code.startswith(code) for r in RULES):
-            raise UsageError(f"unknown rule code or prefix `{code}` (see `heredoc-lint rules`)")
-    return codes
+    try:
+        return parse_codes(value)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _version(value: bool) -> None:

@@ -255,15 +255,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _code_set(value: str | None) -> frozenset[str] | None:
-    if value is None:
-        return None
-    from heredoc_lint.rules import RULES
+    from heredoc_lint.rules import parse_codes
 
-    codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
-    for code in codes:
-        if not any(rule.code.startswith(code) for rule in RULES):
-            raise UsageError(f"unknown rule code or prefix `{code}` (see `heredoc-lint rules`)")
-    return codes
+    try:
+        return parse_codes(value)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def run(argv: Sequence[str]) -> int:

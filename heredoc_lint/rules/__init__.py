@@ -6,7 +6,7 @@ import importlib
 
 from heredoc_lint.rules.base import Context, Rule
 
-__all__ = ["RULES", "Context", "Rule", "rule_by_code", "select_rules", "triggers"]
+__all__ = ["RULES", "Context", "Rule", "parse_codes", "rule_by_code", "select_rules", "triggers"]
 
 _MODULES = (
     "hl001_parse_error",
@@ -40,6 +40,17 @@ def triggers(rules: tuple[Rule, ...], wrappers: frozenset[str] = frozenset()) ->
     for rule in rules:
         found |= LAYER_COMMANDS | wrappers if rule.triggers is None else rule.triggers
     return frozenset(found)
+
+
+def parse_codes(value: str | None) -> frozenset[str] | None:
+    """`HL101,hl2` as a set of codes or prefixes; ValueError names one that matches no rule."""
+    if value is None:
+        return None
+    codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
+    for code in codes:
+        if not any(r.code.startswith(code) for r in RULES):
+            raise ValueError(f"unknown rule code or prefix `{code}` (see `heredoc-lint rules`)")
+    return codes
 
 
 def rule_by_code(code: str) -> Rule | None:
