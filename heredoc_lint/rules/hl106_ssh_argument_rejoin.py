@@ -46,6 +46,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.hl107_unquoted_heredoc_to_remote import matching_close
 from heredoc_lint.shell.words import Word
 
 _CONTROL = ("&&", "||", ";;", ";&", "|&", "&", "|", ";", "(", ")")
@@ -59,21 +60,6 @@ class Token:
     text: str
 
 
-def _skip_group(text: str, i: int, opener: str, closer: str) -> int:
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == opener:
-            depth += 1
-        elif c == closer:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
 
 
 def remote_tokens(text: str) -> list[Token] | None:
@@ -127,7 +113,7 @@ def remote_tokens(text: str) -> list[Token] | None:
             i = close + 1
         elif c == "$" and text[i + 1 : i + 2] in ("(", "{"):
             opener = text[i + 1]
-            end = _skip_group(text, i + 1, opener, ")" if opener == "(" else "}")
+            end = matching_close(text, i + 1, len(text), opener, ")" if opener == "(" else "}")
             word.append(text[i:end])
             started = True
             i = end

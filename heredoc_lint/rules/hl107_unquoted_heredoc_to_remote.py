@@ -75,7 +75,7 @@ class BodyExpansion:
     end: int
 
 
-def _closing(text: str, i: int, end: int, opener: str, closer: str) -> int:
+def matching_close(text: str, i: int, end: int, opener: str, closer: str) -> int:
     """Index after the `closer` matching the `opener` at text[i]."""
     depth = 0
     k = i
@@ -119,11 +119,11 @@ def body_expansions(text: str, start: int, end: int) -> tuple[list[BodyExpansion
         if c == "$" and i + 1 < end and _NAME_START.match(text, i + 1):
             nxt = text[i + 1]
             if nxt == "{":
-                stop = _closing(text, i + 1, end, "{", "}")
+                stop = matching_close(text, i + 1, end, "{", "}")
             elif nxt == "(":
-                stop = _closing(text, i + 1, end, "(", ")")
+                stop = matching_close(text, i + 1, end, "(", ")")
             elif nxt == "[":
-                stop = _closing(text, i + 1, end, "[", "]")
+                stop = matching_close(text, i + 1, end, "[", "]")
             else:
                 match = _NAME.match(text, i + 1)
                 stop = match.end() if match else i + 2
