@@ -15,6 +15,9 @@ MAX_BYTES = 10 * 1024 * 1024
 SHELL_SUFFIXES = frozenset({".sh", ".bash", ".ksh", ".zsh"})
 PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+# The writer's temp files, `.NAME.XXXX.heredoc-lint`, outlive a fix only when the
+# process was killed mid-write; they are never checked.
+TEMP_SUFFIX = ".heredoc-lint"
 _PYTHON_SHEBANG = re.compile(rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)python[0-9.]*\b")
 _SHEBANG = re.compile(
     rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)(sh|bash|dash|ksh|zsh|mksh|ash)\b"
@@ -64,6 +67,8 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
         return "python"
     if path.suffix in MARKDOWN_SUFFIXES:
         return "markdown"
+    if path.suffix == TEMP_SUFFIX:
+        return None
     if path.suffix in (".yml", ".yaml"):
         parts = path.parts
         in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")

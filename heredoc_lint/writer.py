@@ -8,6 +8,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+from heredoc_lint.discover import TEMP_SUFFIX
 from heredoc_lint.model import NewFile
 
 
@@ -52,7 +53,7 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
     directory = path.parent
     try:
         fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".heredoc-lint", dir=directory
+            prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory
         )
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
@@ -105,7 +106,7 @@ def create_beside(script: Path, new: NewFile) -> None:
     except OSError as error:
         raise WriteError(f"{target.parent}: cannot create: {error.strerror or error}") from None
     fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".heredoc-lint", dir=target.parent
+        prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=target.parent
     )
     try:
         with os.fdopen(fd, "wb") as handle:

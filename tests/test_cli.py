@@ -158,11 +158,16 @@ def test_directory_walk_honours_gitignore_and_shebangs(tmp_path: Path) -> None:
     broken = 'ssh h "pkill -f sglang; echo"\n'
     (tmp_path / "ignored" / "a.sh").write_text(broken)
     (tmp_path / "tool").write_text("#!/usr/bin/env bash\n" + broken)
-    (tmp_path / "notes.txt").write_text(broken)
+    (tmp_path / "notes.txt").write_text("#!/bin/sh\n" + broken)
     (tmp_path / "b.bash").write_text(broken)
+    # An executable file is read for its shebang whatever its suffix, except a
+    # temp file the writer left behind when it was killed mid-fix.
+    for name in ("policy-rc.d", ".tool.k2j4x9.heredoc-lint"):
+        (tmp_path / name).write_text("#!/bin/sh\n" + broken)
+        (tmp_path / name).chmod(0o755)
     result = run("--format", "json", str(tmp_path))
     paths = sorted(Path(f["path"]).name for f in json.loads(result.stdout))
-    assert paths == ["b.bash", "tool"]
+    assert paths == ["b.bash", "policy-rc.d", "tool"]
 
 
 def test_rule_docs_and_table() -> None:

@@ -32,13 +32,12 @@ from pathlib import Path
 
 import pytest
 
-from heredoc_lint.discover import kind_of
+from heredoc_lint.discover import TEMP_SUFFIX, kind_of
 
 KILLS = 30
 SCP_KILLS = 10
 FILES = 240
 SEED = 20261129
-TEMP_SUFFIX = ".heredoc-lint"
 
 HEREDOC = """#!/bin/bash
 # deploy {i}
