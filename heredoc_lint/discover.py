@@ -59,6 +59,12 @@ def _executable(path: Path) -> bool:
         return False
 
 
+def has_extension(path: Path) -> bool:
+    """Whether the name ends in a file-type suffix: `notes.txt`, but not the version
+    in `python3.5` or `aclocal-1.16`."""
+    return bool(path.suffix) and not path.suffix[1:].isdigit()
+
+
 def kind_of(path: Path, head: bytes | None = None) -> str | None:
     """The kind of a file from its name, or its first line when it has no suffix."""
     if path.suffix in SHELL_SUFFIXES:
@@ -73,7 +79,7 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
         parts = path.parts
         in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")
         return "actions" if in_workflows else None
-    if path.suffix and not _executable(path):
+    if has_extension(path) and not _executable(path):
         return None  # `notes.txt`; but an executable `policy-rc.d` is read for its shebang
     if head is None:
         head = _head(path)
@@ -202,7 +208,7 @@ def discover(
         elif given.exists():
             if given not in seen:
                 seen.add(given)
-                kind = kind_of(given) or (None if given.suffix else "shell")
+                kind = kind_of(given) or (None if has_extension(given) else "shell")
                 if kind is None:  # `config.yml`, `notes.txt` handed over by pre-commit
                     skipped.append(Skipped(given, "not a script, runbook or workflow: skipped"))
                 else:

@@ -158,6 +158,7 @@ def test_directory_walk_honours_gitignore_and_shebangs(tmp_path: Path) -> None:
     broken = 'ssh h "pkill -f sglang; echo"\n'
     (tmp_path / "ignored" / "a.sh").write_text(broken)
     (tmp_path / "tool").write_text("#!/usr/bin/env bash\n" + broken)
+    (tmp_path / "tool-2.1").write_text("#!/usr/bin/env bash\n" + broken)  # a version, no suffix
     (tmp_path / "notes.txt").write_text("#!/bin/sh\n" + broken)
     (tmp_path / "b.bash").write_text(broken)
     # An executable file is read for its shebang whatever its suffix, except a
@@ -167,7 +168,7 @@ def test_directory_walk_honours_gitignore_and_shebangs(tmp_path: Path) -> None:
         (tmp_path / name).chmod(0o755)
     result = run("--format", "json", str(tmp_path))
     paths = sorted(Path(f["path"]).name for f in json.loads(result.stdout))
-    assert paths == ["b.bash", "policy-rc.d", "tool"]
+    assert paths == ["b.bash", "policy-rc.d", "tool", "tool-2.1"]
 
 
 def test_rule_docs_and_table() -> None:
