@@ -1,10 +1,13 @@
 """A cache of findings, like ruff's: keyed by content, tool and effective settings.
 
-One small JSON file per key under `.heredoc_lint_cache/` (or `--cache-dir`).
-Entries are written to a temp file and renamed, so concurrent runs never see a
-half-written entry; an entry that cannot be read is ignored and recomputed.
-The key holds a fingerprint of the package's own files, so an edited checkout
-never reuses findings computed by older code.
+One pack file per cache directory (`.heredoc_lint_cache/` or `--cache-dir`) maps each
+checked file's absolute path to the key of its last check and the findings it gave: a warm run
+reads one file, not one per script, and the pack holds one entry per file however
+often it changes.  The key hashes the file's bytes, its kind, the effective settings
+and a fingerprint of the package's own files, so an edit to the file, the config or
+heredoc-lint itself never reuses stale findings.  The pack is written to a temp file
+and renamed: concurrent runs never see a half-written pack (the last one to finish
+wins), and a pack that cannot be read is ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from typing import Any
 
 from heredoc_lint import __version__
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Severity
+from heredoc_lint.settings import Settings
 
 DEFAULT_DIR = Path(".heredoc_lint_cache")
+_PACK_PREFIX = "findings-"
 
 
 @functools.cache
@@ -34,6 +39,27 @@ def _fingerprint() -> str:
         info = path.stat()
         digest.update(f"{path.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}".encode())
     return digest.hexdigest()[:16]
+
+
+def entry_key(kind: str, settings: Settings, data: bytes) -> str:
+    """What a cached entry must match: the file's bytes, kind and effective settings."""
+    digest = hashlib.sha256(_fingerprint().encode())
+    for part in (kind.encode(), _settings_key(settings).encode(), data):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def _settings_key(settings: Settings) -> str:
+    return json.dumps(
+        [
+            sorted(settings.select) if settings.select is not None else None,
+            sorted(settings.ignore),
+            settings.fix_strategy,
+            sorted(settings.wrappers.items()),
+            settings.warn_unused_suppressions,
+        ]
+    )
 
 
 def _fix_to_json(fix: Fix | None) -> dict[str, Any] | None:
@@ -62,64 +88,72 @@ def _fix_from_json(data: dict[str, Any] | None) -> Fix | None:
     )
 
 
-def dump(findings: Sequence[Finding]) -> str:
-    return json.dumps(
-        [
-            [
-                f.code,
-                f.severity.value,
-                f.message,
-                f.start,
-                f.end,
-                f.depth,
-                f.wrapper,
-                _fix_to_json(f.fix),
-            ]
-            for f in findings
-        ]
-    )
+def dump(findings: Sequence[Finding]) -> list[Any]:
+    return [
+        [f.code, f.severity.value, f.message, f.start, f.end, f.depth, f.wrapper]
+        + [_fix_to_json(f.fix)]
+        for f in findings
+    ]
 
 
-def load(text: str) -> list[Finding]:
+def load(data: list[Any]) -> list[Finding]:
     return [
         Finding(code, Severity(severity), message, start, end, depth, wrapper, _fix_from_json(fix))
-        for code, severity, message, start, end, depth, wrapper, fix in json.loads(text)
+        for code, severity, message, start, end, depth, wrapper, fix in data
     ]
 
 
 class Cache:
+    """The pack of one cache directory, read once per run and written once at its end."""
+
     def __init__(self, directory: Path = DEFAULT_DIR) -> None:
         self.directory = directory
-        self.salt = _fingerprint()
+        self.pack = directory / f"{_PACK_PREFIX}{_fingerprint()}.json"
+        self.entries: dict[str, list[Any]] = self._read()
+        self.changed = False
 
-    def key(self, *parts: str) -> str:
-        digest = hashlib.sha256(self.salt.encode())
-        for part in parts:
-            digest.update(len(part).to_bytes(8, "little"))
-            digest.update(part.encode("utf-8", "surrogatepass"))
-        return digest.hexdigest()
-
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key[2:]}.json"
-
-    def get(self, key: str) -> list[Finding] | None:
+    def _read(self) -> dict[str, list[Any]]:
         try:
-            return load(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError, TypeError, KeyError):
-            return None  # missing or corrupt: recompute
+            entries = json.loads(self.pack.read_bytes())
+        except (OSError, ValueError):
+            return {}  # missing or corrupt: every file is checked again
+        return entries if isinstance(entries, dict) else {}
 
-    def put(self, key: str, findings: Sequence[Finding]) -> None:
-        path = self._path(key)
+    def knows(self, name: str) -> bool:
+        return name in self.entries
+
+    def get(self, name: str, key: str) -> list[Finding] | None:
+        entry = self.entries.get(name)
+        if not (isinstance(entry, list) and len(entry) == 2 and entry[0] == key):
+            return None
+        try:
+            return load(entry[1])
+        except (ValueError, TypeError, KeyError):
+            return None  # a damaged entry is recomputed
+
+    def put(self, name: str, key: str, findings: Sequence[Finding]) -> None:
+        self.entries[name] = [key, dump(findings)]
+        self.changed = True
+
+    def save(self) -> None:
+        """Write the pack if this run added to it, without the entries of deleted files;
+        drop the packs of other versions."""
+        if not self.changed:
+            return
+        self.entries = {name: e for name, e in self.entries.items() if os.path.exists(name)}
         with contextlib.suppress(OSError):
             if not self.directory.is_dir():
                 self.directory.mkdir(parents=True, exist_ok=True)
                 (self.directory / ".gitignore").write_text("# Created by heredoc-lint\n*\n")
-            path.parent.mkdir(exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    handle.write(dump(findings))
-                os.replace(tmp, path)
+                    json.dump(self.entries, handle, separators=(",", ":"))
+                os.replace(tmp, self.pack)
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+            for stale in self.directory.glob(f"{_PACK_PREFIX}*.json"):
+                if stale != self.pack:
+                    with contextlib.suppress(OSError):
+                        stale.unlink()

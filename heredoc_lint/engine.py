@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from heredoc_lint import suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
@@ -65,23 +65,29 @@ def _roots(
 def present_triggers(text: str, needed: frozenset[str]) -> frozenset[str]:
     """The triggers that stand in `text` as what they are (a command name as a word).
 
-    A plain substring test first (fast, and usually enough to rule a trigger out), the
-    word-boundary pattern only for the few substrings that are there."""
-    return frozenset(
-        token
-        for token in needed
-        if token in text and trigger_pattern(frozenset((token,))).search(text)
-    )
+    Only the triggers that are there as substrings are searched for, in one pass."""
+    candidates = frozenset(token for token in needed if token in text)
+    found: set[str] = set()
+    if candidates:
+        for match in trigger_pattern(candidates).finditer(text):
+            found.add(match.group())
+            if len(found) == len(candidates):
+                break
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=256)
 def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
-    """One regex for all triggers; command names only as whole words (`sh`, not `shift`)."""
+    """One regex for all triggers; command names only as whole words (`sh`, not `shift`).
+
+    A match is always exactly one trigger: `present_triggers` reads them off the matches.
+    """
     words = sorted(t for t in needed if t.replace("-", "_").isidentifier())
     others = sorted(t for t in needed if t not in words)
-    # A command name stands after a separator or a path, and before a blank or line end.
+    # A command name stands at the start, after a separator or a path, and before a
+    # blank or the end of a line.
     names = "|".join(map(re.escape, words))
-    parts = [rf"(?:^|(?<=[\s;&|(`/{{!\\\"']))(?:{names})(?=[\s\"']|$)"] if words else []
+    parts = [rf"(?<![^\s;&|(`/{{!\\\"'])(?:{names})(?=[\s\"']|$)"] if words else []
     parts += [re.escape(t) for t in others]
     return re.compile("|".join(parts) or "(?!)", re.MULTILINE)
 
@@ -119,16 +125,16 @@ def check_text(
     return findings
 
 
-def _statements(roots: Sequence[Layer]) -> list[tuple[int, int]]:
-    """File spans of each top-level command (with its heredocs) and of each fragment."""
-    spans = []
+def _statements(roots: Sequence[Layer]) -> Iterator[tuple[int, int]]:
+    """File spans of each top-level command (with its heredocs) and of each fragment.
+
+    A generator: only a file with suppression comments needs them."""
     for root in roots:
         if root.offsets is not None:  # a fragment (a Python string...) is one statement
-            spans.append(root.file_span(0, len(root.text)))
+            yield root.file_span(0, len(root.text))
         for command in root.script.commands:
             end = max([command.end] + [r.heredoc.end for r in command.redirects if r.heredoc])
-            spans.append(root.file_span(command.start, end))
-    return spans
+            yield root.file_span(command.start, end)
 
 
 def check_shell(

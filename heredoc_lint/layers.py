@@ -96,6 +96,8 @@ class Layer:
     @functools.cached_property
     def heredoc_commands(self) -> dict[int, Command]:
         """The command each heredoc feeds, by the offset of its `<<`."""
+        if not self.script.heredocs:
+            return {}
         return {
             r.heredoc.op_start: command
             for command in self.script.commands

@@ -7,13 +7,13 @@ can run in worker processes and come back in a stable order.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from heredoc_lint.config import Config, ConfigError, Finder
 from heredoc_lint.discover import discover, kind_of, read_text
@@ -22,6 +22,9 @@ from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
 from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
+
+if TYPE_CHECKING:
+    from heredoc_lint.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class FileOutcome:
     fixed: int = 0
     diff: str = ""
     fixed_text: str | None = None
+    checked: tuple[str, list[Finding]] | None = None  # (cache key, all findings) to store
 
 
 @dataclass
@@ -134,51 +138,46 @@ def process(job: Job, options: Options) -> FileOutcome:
         if options.fixing:
             text, findings = _fix(job, options, outcome, text, encoding, original)
         if findings is None:
-            findings = _check_cached(job, options, text)
+            from heredoc_lint.engine import check_text
+
+            findings = check_text(text, job.kind, job.name, job.settings)
+            if _cached(job, options) and original is not None:
+                from heredoc_lint.cache import entry_key
+
+                outcome.checked = (entry_key(job.kind, job.settings, original), findings)
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
             traceback.print_exc()
         outcome.notes.append(f"{job.name}: internal error: {type(error).__name__}: {error}")
         outcome.failed = True
         return outcome
+    return _report(job, text, findings, outcome)
+
+
+def _report(job: Job, text: str, findings: list[Finding], outcome: FileOutcome) -> FileOutcome:
     visible = tuple(f for f in findings if f.severity.rank >= job.severity.rank)
     outcome.report = FileReport(job.name, text, visible)
     return outcome
 
 
-def _settings_key(settings: Settings) -> str:
-    return json.dumps(
-        [
-            sorted(settings.select) if settings.select is not None else None,
-            sorted(settings.ignore),
-            settings.fix_strategy,
-            sorted(settings.wrappers.items()),
-            settings.warn_unused_suppressions,
-        ]
-    )
+def _cached(job: Job, options: Options) -> bool:
+    """Whether this job's findings go through the cache: checks of files, not fixes."""
+    return options.cache_dir is not None and job.path is not None and not options.fixing
 
 
-def _check_cached(job: Job, options: Options, text: str) -> list[Finding]:
-    """Findings for `text`, from the cache when this exact input was checked before.
+def _entry_name(path: Path) -> str:
+    return str(path.absolute())
 
-    The engine (tree-sitter, the rules) is imported on the first miss only: a run that
-    the cache answers entirely never loads it.
-    """
-    if options.cache_dir is None or job.path is None:
-        from heredoc_lint.engine import check_text
 
-        return check_text(text, job.kind, job.name, job.settings)
-    from heredoc_lint.cache import Cache
+def _from_cache(job: Job, path: Path, cache: Cache) -> FileOutcome | None:
+    """The outcome of a file whose exact bytes were checked before with these settings."""
+    text, _, _, original = read_text(path)
+    if text is None or original is None:
+        return None  # the worker reports why it cannot be read
+    from heredoc_lint.cache import entry_key
 
-    cache = Cache(options.cache_dir)
-    key = cache.key(job.kind, job.name, _settings_key(job.settings), text)
-    findings = cache.get(key)
-    if findings is None:
-        from heredoc_lint.engine import check_text
-
-        findings = check_text(text, job.kind, job.name, job.settings)
-        cache.put(key, findings)
-    return findings
+    findings = cache.get(_entry_name(path), entry_key(job.kind, job.settings, original))
+    return None if findings is None else _report(job, text, findings, FileOutcome())
 
 
 def _fix(
@@ -297,13 +296,41 @@ def run(
 ) -> Result:
     result = Result()
     todo = jobs(options, paths, command, stdin_filename, result)
+    cache = None
+    if options.cache_dir is not None and not options.fixing and todo:
+        from heredoc_lint.cache import Cache
+
+        cache = Cache(options.cache_dir)
+    outcomes: list[FileOutcome | None] = [None] * len(todo)
+    if cache is not None:
+        # Only a file the pack has an entry for can be a hit: a cold run reads nothing here.
+        for i, job in enumerate(todo):
+            if job.path is not None and cache.knows(_entry_name(job.path)):
+                outcomes[i] = _from_cache(job, job.path, cache)
+    missed = [i for i, outcome in enumerate(outcomes) if outcome is None]
+    done = len(todo) - len(missed)
+    for i, checked in zip(missed, _process_all([todo[i] for i in missed], options), strict=True):
+        outcomes[i] = checked
+        path = todo[i].path
+        if cache is not None and path is not None and checked.checked is not None:
+            cache.put(_entry_name(path), *checked.checked)
+        done += 1
+        if progress is not None:
+            progress(done, len(todo))
+    for outcome in outcomes:
+        if outcome is not None:
+            result.add(outcome)
+    if cache is not None:
+        cache.save()
+    return result
+
+
+def _process_all(todo: list[Job], options: Options) -> Iterator[FileOutcome]:
+    """The outcomes of `todo`, in order; in worker processes when there are enough files."""
     workers = min(options.jobs, len(todo) // MIN_FILES_PER_WORKER)
     if workers < 2:
-        for done, job in enumerate(todo, start=1):
-            result.add(process(job, options))
-            if progress is not None:
-                progress(done, len(todo))
-        return result
+        yield from (process(job, options) for job in todo)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
@@ -317,12 +344,7 @@ def run(
         initargs=(os.getpid(),),
     ) as pool:
         chunk = max(1, len(todo) // (workers * 8))
-        outcomes = pool.map(partial(process, options=options), todo, chunksize=chunk)
-        for done, outcome in enumerate(outcomes, start=1):
-            result.add(outcome)
-            if progress is not None:
-                progress(done, len(todo))
-    return result
+        yield from pool.map(partial(process, options=options), todo, chunksize=chunk)
 
 
 def _die_with_parent(parent: int) -> None:

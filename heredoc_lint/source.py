@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import bisect
+from functools import cached_property
 
 
 class LineIndex:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0]
-        pos = text.find("\n")
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """Where each line starts; built on first use, as most files have no finding."""
+        starts = [0]
+        pos = self.text.find("\n")
         while pos >= 0:
-            self.starts.append(pos + 1)
-            pos = text.find("\n", pos + 1)
+            starts.append(pos + 1)
+            pos = self.text.find("\n", pos + 1)
+        return starts
 
     def position(self, offset: int) -> tuple[int, int]:
         """(line, column), both 1-based, columns counted in characters."""

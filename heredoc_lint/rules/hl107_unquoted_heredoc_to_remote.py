@@ -214,6 +214,8 @@ def _effect(layer: Layer, wrapper: str, names: str) -> str:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    if not layer.script.heredocs:
+        return  # without one, no command's redirections need reading
     local = [(e.start, e.end) for e in layer.local_expansions]
     for command in layer.script.commands:
         heredocs = [

@@ -53,27 +53,39 @@ class Loop:
     stdin_redirected: bool  # `done < file`, a heredoc or herestring, or a pipe into it
 
 
-@dataclass(frozen=True, eq=False)
-class Command:
-    """A simple command.  Commands compare by identity; their words are de-quoted on first use,
-    since most commands of a script are never looked at past their name."""
+@dataclass(frozen=True)
+class Surroundings:
+    """What a command's statement adds to it: redirections and the operator after it."""
 
-    start: int
-    end: int
     redirects: tuple[Redirect, ...]  # its own, then those of statements around it
     next_op: str | None  # the operator after the command's statement: ; & && || | ...
     next_op_start: int
-    loops: tuple[Loop, ...]  # enclosing while/until loops, outermost first
     in_pipeline: bool  # stdin or stdout is a pipe
+
+
+@dataclass(frozen=True, eq=False)
+class Command:
+    """A simple command.  Commands compare by identity.  Its words and surroundings are
+    read from the tree on first use, since most commands of a script are never looked at
+    past their name."""
+
+    start: int
+    end: int
+    loops: tuple[Loop, ...]  # enclosing while/until loops, outermost first
     in_substitution: bool  # inside $(...), `...` or <(...)
     head: str  # the first word as written: a cheap look at the name before de-quoting
     dequote_words: Callable[[], tuple[tuple[Word, ...], tuple[Word, ...]]] = field(
         repr=False, compare=False
     )
+    read_surroundings: Callable[[], Surroundings] = field(repr=False, compare=False)
 
     @functools.cached_property
     def _words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
         return self.dequote_words()
+
+    @functools.cached_property
+    def _surroundings(self) -> Surroundings:
+        return self.read_surroundings()
 
     @property
     def words(self) -> tuple[Word, ...]:
@@ -84,6 +96,22 @@ class Command:
     def assignments(self) -> tuple[Word, ...]:
         """`X=1` words before the command name."""
         return self._words[1]
+
+    @property
+    def redirects(self) -> tuple[Redirect, ...]:
+        return self._surroundings.redirects
+
+    @property
+    def next_op(self) -> str | None:
+        return self._surroundings.next_op
+
+    @property
+    def next_op_start(self) -> int:
+        return self._surroundings.next_op_start
+
+    @property
+    def in_pipeline(self) -> bool:
+        return self._surroundings.in_pipeline
 
     @property
     def name(self) -> str | None:
@@ -512,7 +540,7 @@ class _Builder:
         # two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word wherever nodes touch.
         words: list[list[Node]] = []
         assignments: list[list[Node]] = []
-        redirects: list[Redirect] = []
+        redirects: list[Node] = []
 
         def add(groups: list[list[Node]], child: Node) -> None:
             if groups and groups[-1][-1].end_byte == child.start_byte:
@@ -531,7 +559,7 @@ class _Builder:
                 if not words:
                     self.assignment(child)
             elif kind in _REDIRECT_TYPES:
-                redirects.append(self.redirect(child))
+                redirects.append(child)
             elif not child.is_named:
                 if node.type != "command" and kind in _DECLARATIONS:
                     add(words, child)
@@ -544,20 +572,21 @@ class _Builder:
                 tuple(self.word(*group) for group in assignments),
             )
 
-        redirects.extend(self.inherited_redirects(place))
-        next_op, next_op_start, in_pipeline = self.following_operator(place)
+        def read_surroundings() -> Surroundings:
+            own = [self.redirect(child) for child in redirects]
+            return Surroundings(
+                (*own, *self.inherited_redirects(place)), *self.following_operator(place)
+            )
+
         self.commands.append(
             Command(
                 start,
                 end,
-                tuple(redirects),
-                next_op,
-                next_op_start,
                 loops,
-                in_pipeline,
                 in_sub,
                 self.text[self.span(words[0][0])[0] : self.span(words[0][-1])[1]] if words else "",
                 dequote_words,
+                read_surroundings,
             )
         )
 

@@ -1,0 +1,180 @@
+"""The findings cache, through the real CLI: a warm run says exactly what a cold one
+says, never reuses findings after the file, the settings or the tool changed, survives
+corruption and concurrent runs, and a run it answers entirely never loads the engine."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+BROKEN = 'ssh web-1 "pkill -f worker; echo $1"\n'
+
+
+def lint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--format", "json", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def findings(result: subprocess.CompletedProcess[str]) -> list[tuple[str, str, int, int]]:
+    return [(f["path"], f["code"], f["line"], f["column"]) for f in json.loads(result.stdout)]
+
+
+def packs(cache: Path) -> list[Path]:
+    return sorted(cache.glob("findings-*.json"))
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    return tmp_path
+
+
+def test_warm_run_reports_what_the_engine_reports(tree: Path) -> None:
+    fresh = lint(tree, "--no-cache", "fixtures")
+    cold = lint(tree, "fixtures")
+    warm = lint(tree, "fixtures")
+    assert fresh.returncode == cold.returncode == warm.returncode == 1
+    assert len(findings(fresh)) >= 10
+    # Byte-identical JSON: fixes, layers and messages all come back from the cache.
+    assert cold.stdout == warm.stdout == fresh.stdout
+    assert [p.name for p in (tree / ".heredoc_lint_cache").iterdir() if p.suffix == ".json"]
+    assert len(packs(tree / ".heredoc_lint_cache")) == 1
+
+
+def test_a_run_the_cache_answers_never_imports_the_engine(tree: Path) -> None:
+    lint(tree, "fixtures")
+    probe = (
+        "import sys, runpy;"
+        "sys.argv = ['heredoc-lint', '--format', 'concise', 'fixtures'];"
+        "code = 0\n"
+        "try: runpy.run_module('heredoc_lint', run_name='__main__')\n"
+        "except SystemExit as exit: code = exit.code\n"
+        "print('engine loaded' if 'tree_sitter' in sys.modules else 'engine not loaded', code)"
+    )
+    warm = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tree, timeout=60
+    )
+    assert warm.stdout.splitlines()[-1] == "engine not loaded 1"
+    (tree / "fixtures" / "broken" / "rotate_certs.sh").write_text("#!/bin/bash\n" + BROKEN)
+    changed = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tree, timeout=60
+    )
+    assert changed.stdout.splitlines()[-1] == "engine loaded 1"
+
+
+def test_an_edited_file_is_checked_again(tmp_path: Path) -> None:
+    script = tmp_path / "a.sh"
+    script.write_text("echo fine\n")
+    assert lint(tmp_path, "a.sh").returncode == 0
+    script.write_text(BROKEN)  # same name, new bytes
+    after = lint(tmp_path, "a.sh")
+    assert after.returncode == 1
+    assert {f[1] for f in findings(after)} == {"HL102", "HL103"}
+    script.write_text("echo fine\n")
+    assert lint(tmp_path, "a.sh").returncode == 0
+
+
+def test_settings_are_part_of_the_key(tmp_path: Path) -> None:
+    (tmp_path / "a.sh").write_text(BROKEN)
+    assert {f[1] for f in findings(lint(tmp_path, "a.sh"))} == {"HL102", "HL103"}
+    assert {f[1] for f in findings(lint(tmp_path, "--ignore", "HL103", "a.sh"))} == {"HL102"}
+    (tmp_path / "pyproject.toml").write_text('[tool.heredoc-lint]\nignore = ["HL102"]\n')
+    assert {f[1] for f in findings(lint(tmp_path, "a.sh"))} == {"HL103"}
+    (tmp_path / "pyproject.toml").unlink()
+    assert {f[1] for f in findings(lint(tmp_path, "a.sh"))} == {"HL102", "HL103"}
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"\x00\xff garbage",
+        b"[1, 2, 3]",
+        b'{"%s": "not an entry"}',
+        b'{"%s": ["%s", [["HL999", "fatal", "x", 0, 0, 0, null]]]}',  # a short row
+        b'{"%s": ["%s", [["HL103", "no-such-severity", "x", 0, 0, 0, null, null]]]}',
+    ],
+)
+def test_a_corrupt_pack_is_ignored_and_rebuilt(tree: Path, damage: bytes) -> None:
+    expected = lint(tree, "--no-cache", "fixtures")
+    lint(tree, "fixtures")
+    (pack,) = packs(tree / ".heredoc_lint_cache")
+    name, [key, _] = next(iter(json.loads(pack.read_bytes()).items()))
+    pack.write_bytes(damage.replace(b"%s", name.encode(), 1).replace(b"%s", key.encode(), 1))
+    damaged = lint(tree, "fixtures")
+    assert (damaged.returncode, damaged.stdout) == (expected.returncode, expected.stdout)
+    assert damaged.stderr == ""
+    rebuilt = json.loads(pack.read_bytes())
+    assert rebuilt[name][0] == key and lint(tree, "fixtures").stdout == expected.stdout
+
+
+def test_concurrent_runs_never_break_the_pack(tmp_path: Path) -> None:
+    for i in range(40):
+        (tmp_path / f"s{i:02}.sh").write_text(BROKEN if i % 2 else "echo fine\n")
+    names = sorted(p.name for p in tmp_path.glob("*.sh"))
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "heredoc_lint", "--format", "json", "--jobs", "2", *chunk],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for chunk in [names, names[:20], names[20:], names[::3], names, names[5:30]] * 2
+    ]
+    outputs = [proc.communicate(timeout=120)[0] for proc in runs]
+    expected = json.loads(lint(tmp_path, "--no-cache", *names).stdout)
+    assert json.loads(outputs[0]) == expected == json.loads(outputs[4])
+    (pack,) = packs(tmp_path / ".heredoc_lint_cache")
+    assert isinstance(json.loads(pack.read_bytes()), dict)
+    assert not list((tmp_path / ".heredoc_lint_cache").glob(".tmp-*"))
+    assert json.loads(lint(tmp_path, *names).stdout) == expected
+
+
+def test_one_pack_holds_one_entry_per_file(tmp_path: Path) -> None:
+    for i in range(30):
+        (tmp_path / f"s{i}.sh").write_text(f"echo {i}\n")
+    lint(tmp_path, ".")
+    for i in range(30):
+        (tmp_path / f"s{i}.sh").write_text(f"echo {i} changed\n")
+    lint(tmp_path, ".")
+    (tmp_path / "s0.sh").unlink()
+    (tmp_path / "new.sh").write_text(BROKEN)
+    lint(tmp_path, ".")  # the deleted file's entry goes when the pack is next written
+    cache = tmp_path / ".heredoc_lint_cache"
+    assert [p.name for p in cache.iterdir()] == [".gitignore", packs(cache)[0].name]
+    entries = json.loads(packs(cache)[0].read_bytes())
+    assert sorted(Path(name).name for name in entries) == sorted(
+        [f"s{i}.sh" for i in range(1, 30)] + ["new.sh"]
+    )
+
+
+def test_a_pack_of_another_version_is_dropped(tmp_path: Path) -> None:
+    (tmp_path / "a.sh").write_text(BROKEN)
+    cache = tmp_path / ".heredoc_lint_cache"
+    cache.mkdir()
+    old = cache / "findings-0123456789abcdef.json"
+    old.write_text(json.dumps({str(tmp_path / "a.sh"): ["stale-key", []]}))
+    assert lint(tmp_path, "a.sh").returncode == 1  # the old pack's "no findings" is not used
+    assert not old.exists() and len(packs(cache)) == 1
+
+
+def test_fixing_bypasses_the_cache(tmp_path: Path) -> None:
+    script = tmp_path / "a.sh"
+    script.write_text(BROKEN)
+    lint(tmp_path, "a.sh")
+    lint(tmp_path, "--fix", "--unsafe-fixes", "a.sh")
+    assert "pkill -f '[w]'orker" in script.read_text()  # fixed from the text, not a cached answer
+    # and the next check sees the fixed file, not the cached findings of the old one
+    after = lint(tmp_path, "a.sh")
+    assert [f[1] for f in findings(after)] == ["HL102"]
+    assert after.stdout == lint(tmp_path, "--no-cache", "a.sh").stdout
