@@ -6,7 +6,6 @@ can run in worker processes and come back in a stable order.
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 import traceback
@@ -17,11 +16,9 @@ from typing import TYPE_CHECKING
 
 from heredoc_lint.config import Config, ConfigError, Finder
 from heredoc_lint.discover import discover, kind_of, read_text
-from heredoc_lint.fixer import applicable
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
-from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
 
 if TYPE_CHECKING:
     from heredoc_lint.cache import Cache
@@ -103,6 +100,8 @@ class Result:
         return 1 if any(r.findings for r in self.reports) else 0
 
     def unsafe_fixable(self) -> int:
+        from heredoc_lint.fixer import applicable
+
         return sum(
             1
             for r in self.reports
@@ -189,7 +188,10 @@ def _fix(
     original: bytes | None,
 ) -> tuple[str, list[Finding] | None]:
     """Fix `text`; write it (or its diff); return the text to report on, and its findings."""
+    import difflib
+
     from heredoc_lint.engine import fix_kind, parses
+    from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
 
     if not parses(text, job.kind):
         outcome.notes.append(f"{job.name}: not fixed: the file does not parse")
