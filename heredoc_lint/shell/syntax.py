@@ -73,7 +73,7 @@ class Command:
     end: int
     loops: tuple[Loop, ...]  # enclosing while/until loops, outermost first
     in_substitution: bool  # inside $(...), `...` or <(...)
-    head: str  # the first word as written: a cheap look at the name before de-quoting
+    head: str  # the first word as written, up to HEAD_LIMIT: a cheap look before de-quoting
     dequote_words: Callable[[], tuple[tuple[Word, ...], tuple[Word, ...]]] = field(
         repr=False, compare=False
     )
@@ -293,6 +293,9 @@ def _expansion_kind(node: Node, source: str) -> tuple[str, str]:
     return "variable", name
 
 
+HEAD_LIMIT = 256  # Command.head is cut here; a longer head is never taken at face value
+
+
 class _Place:
     """A node with the path to it, its children read once."""
 
@@ -365,6 +368,12 @@ class _Builder:
                 continue
             stack.extend(current.children)
         return dequote(self.text, start, end, nodes)
+
+    def head(self, nodes: list[Node]) -> str:
+        """The first word as written, cut at HEAD_LIMIT characters: a command nested
+        10,000 deep in `$(` must not copy its whole text once per level."""
+        start, end = self.span(nodes[0])[0], self.span(nodes[-1])[1]
+        return self.text[start : min(end, start + HEAD_LIMIT)]
 
     def redirect(self, node: Node) -> Redirect:
         start, end = self.span(node)
@@ -584,7 +593,7 @@ class _Builder:
                 end,
                 loops,
                 in_sub,
-                self.text[self.span(words[0][0])[0] : self.span(words[0][-1])[1]] if words else "",
+                self.head(words[0]) if words else "",
                 dequote_words,
                 read_surroundings,
             )
@@ -605,10 +614,13 @@ def parse_script(text: str) -> Script:
     # which they hold, keeps the tree alive as long as they need it.
     builder.tree = _parser().parse(builder.offsets.data)
     builder.walk(builder.tree.root_node)
-    builder.commands.sort(key=lambda c: c.start)
+    commands = tuple(sorted(builder.commands, key=lambda c: c.start))
+    # The commands' closures hold the builder: without its list of them there is no
+    # reference cycle, and a script's objects go as soon as it does, without the GC.
+    builder.commands = []
     return Script(
         text,
-        tuple(builder.commands),
+        commands,
         builder.heredocs,
         tuple(builder.errors),
         tuple(builder.assigned),

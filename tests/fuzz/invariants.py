@@ -24,14 +24,6 @@ def engine_settings(strategy: str = "base64", prefilter: bool = True) -> Setting
     return Settings(fix_strategy=strategy, prefilter=prefilter)
 
 
-def hl001_at_end(finding: Finding, text: str) -> bool:
-    """BUG, tolerated here so the fuzzing keeps testing everything else: an HL001 for a
-    parse error at the very end of the text spans [len, len+1) (rules/hl001_parse_error.py)
-    or [len, len) (engine.check_text on a SourceError).  See the strict xfail tests
-    test_hl001_at_end_of_* in tests/test_fuzz.py; drop this when they pass."""
-    return finding.code == "HL001" and finding.start == len(text)
-
-
 def assert_sound(
     text: str,
     kind: str,
@@ -44,8 +36,6 @@ def assert_sound(
     config = engine_settings(strategy, prefilter)
     findings = check_text(text, kind, path, config)
     for f in findings:
-        if hl001_at_end(f, text):
-            continue
         assert 0 <= f.start < f.end <= len(text), (f.code, f.start, f.end, len(text))
         if f.fix is not None:
             for edit in f.fix.edits:
@@ -55,8 +45,7 @@ def assert_sound(
     outcome = fix_kind(text, kind, path, config, unsafe=True)
     assert isinstance(outcome.text, str)
     for f in outcome.remaining:
-        if not hl001_at_end(f, outcome.text):
-            assert 0 <= f.start < f.end <= len(outcome.text), (f.code, f.start, f.end)
+        assert 0 <= f.start < f.end <= len(outcome.text), (f.code, f.start, f.end)
     for new in outcome.new_files:
         relative = PurePosixPath(new.path)
         assert not relative.is_absolute() and ".." not in relative.parts, new.path

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Does any input shape cost more than linear time?
+
+    python3 bench/bench_shapes.py [--factor 8]
+
+For each shape (a long line, deep nesting, many heredocs, many files...), times the
+engine on a size-n input and on a size n*factor input (the least CPU time of several
+runs) and prints the growth: about `factor` is linear, factor**2 quadratic.  The
+collector is tuned as the `heredoc-lint` process tunes it (entry.GC_THRESHOLDS).  The
+directory shape goes through the real CLI (wall time: file system included).  Not a
+test: it asserts nothing; a shape whose growth is over 2x the factor is marked `<<`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.entry import GC_THRESHOLDS
+from heredoc_lint.settings import Settings
+
+# Each makes a text of size n; the prefilter is off so every shape is parsed and walked.
+SHAPES: dict[str, Callable[[int], str]] = {
+    "one long line (5 MB at x8)": lambda n: 'ssh h "echo ' + "a " * (312_500 * n) + '"\n',
+    "one long line, no trigger": lambda n: "echo " + "a" * (625_000 * n) + "\n",
+    "long double-quoted ssh string": lambda n: 'ssh h "echo ' + "a$x " * (300 * n) + '"',
+    "many ssh heredoc statements": lambda n: "ssh h \"cat > /f <<'EOF'\nx\nEOF\"\n" * (20 * n),
+    "heredocs (10,000 at x8)": lambda n: "cat <<EOF\n$x\nEOF\n" * (1_250 * n),
+    "heredocs in one ssh string": lambda n: (
+        'ssh h "' + "cat > /f <<'EOF'\nx\nEOF\n" * (10 * n) + '"'
+    ),
+    "many lines": lambda n: "ssh h 'pkill -f x; echo ok' && echo $x\n" * (20 * n),
+    "many words to ssh": lambda n: "ssh h " + "a 'b c' " * (200 * n),
+    "nested $( (10,000 at x8)": lambda n: (
+        "ssh h echo " + "$(" * (1_250 * n) + "x" + ")" * (1_250 * n)
+    ),
+    "deep eval chain": lambda n: "eval " * (10 * n) + "echo hi",
+    "long pipeline": lambda n: "ssh h x " + "| cat " * (100 * n),
+    "nested ifs": lambda n: "ssh h x\n" + "if true; then " * (40 * n) + "x" + "; fi" * (40 * n),
+    "many suppressions": lambda n: 'ssh h "echo $x"  # heredoc-lint: disable=HL101\n' * (40 * n),
+}
+
+
+def cpu_cost(run: Callable[[], object], repeat: int) -> float:
+    """The least CPU time of `repeat` runs: the noise of a busy machine only adds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return max(best, 1e-3)
+
+
+def engine_growth(make: Callable[[int], str], factor: int) -> tuple[float, float]:
+    settings = Settings(prefilter=False)
+    small, large = make(1), make(factor)
+    check_text(small, "shell", "s.sh", settings)  # imports, compiled patterns
+    return (
+        cpu_cost(lambda: check_text(small, "shell", "s.sh", settings), repeat=5),
+        cpu_cost(lambda: check_text(large, "shell", "s.sh", settings), repeat=2),
+    )
+
+
+def files_growth(count: int, factor: int) -> tuple[float, float]:
+    """Wall time of the CLI on `count` and `count * factor` short files (100,000 at x8)."""
+    work = Path(tempfile.mkdtemp(prefix="heredoc-lint-shapes-"))
+    try:
+        times = []
+        for n in (count, count * factor):
+            root = work / f"files{n}"
+            for i in range(n):
+                folder = root / f"d{i // 1000:03d}"
+                if i % 1000 == 0:
+                    folder.mkdir(parents=True)
+                (folder / f"f{i:06d}.sh").write_text(f"#!/bin/sh\nssh h echo {i}\n")
+            start = time.perf_counter()
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "heredoc_lint",
+                    "--no-cache",
+                    "--format",
+                    "concise",
+                    str(root),
+                ],
+                stdout=subprocess.DEVNULL,
+                check=False,
+            )
+            times.append(time.perf_counter() - start)
+        return times[0], times[1]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--factor", type=int, default=8)
+    parser.add_argument("--files", type=int, default=12_500, help="short files at size 1")
+    args = parser.parse_args()
+    factor = args.factor
+    gc.set_threshold(*GC_THRESHOLDS)  # as the heredoc-lint process sets it
+    print(
+        f"growth of cost for input x{factor} (linear: about {factor}; quadratic: {factor * factor})"
+    )
+    rows = [(name, *engine_growth(make, factor)) for name, make in SHAPES.items()]
+    rows.append(
+        (f"short files ({args.files * factor:,} at x{factor})", *files_growth(args.files, factor))
+    )
+    for name, small, large in rows:
+        growth = large / small
+        mark = "  <<" if growth > 2 * factor else ""
+        print(f"  {name:<38} {small:8.3f} s -> {large:8.3f} s   x{growth:5.1f}{mark}")
+
+
+if __name__ == "__main__":
+    main()
