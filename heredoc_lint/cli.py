@@ -6,15 +6,12 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from heredoc_lint import __version__
 from heredoc_lint.model import Severity
-
-if TYPE_CHECKING:
-    from heredoc_lint.runner import Result
 
 app = typer.Typer(
     add_completion=False,
@@ -133,6 +130,7 @@ def check(
     ] = False,
 ) -> None:
     """Check shell scripts (the default command)."""
+    from heredoc_lint.console import DEFAULT_CACHE_DIR, print_result
     from heredoc_lint.runner import Options, run
 
     try:
@@ -149,7 +147,7 @@ def check(
             config=config,
             warn_unused_suppressions=warn_unused_suppressions,
             jobs=jobs or os.cpu_count() or 1,
-            cache_dir=None if no_cache else cache_dir or Path(".heredoc_lint_cache"),
+            cache_dir=None if no_cache else cache_dir or DEFAULT_CACHE_DIR,
         )
     except UsageError as error:
         raise _fail(str(error)) from None
@@ -165,39 +163,16 @@ def check(
     )
     if progress is not None:
         progress.close()
-    for note in result.notes:
-        typer.echo(f"heredoc-lint: {note}", err=True)
-    from heredoc_lint import output
-
-    if diff:
-        sys.stdout.write("".join(result.diffs))
-        raise typer.Exit(result.exit_code)
-    if result.fixed_text is not None:
-        # stdin or --command: the fixed text is the output, byte for byte.
-        sys.stdout.flush()
-        sys.stdout.buffer.write(result.fixed_text.encode("utf-8", "surrogateescape"))
-        for report in result.reports:
-            sys.stderr.write(output.render_concise([report]))
-        raise typer.Exit(result.exit_code)
-    if statistics:
-        sys.stdout.write(output.render_statistics(result.reports))
-    elif output_format is OutputFormat.text:
-        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        rendered = output.render_text(result.reports, colour=colour)
-        if quiet:
-            rendered = "\n".join(
-                line for line in rendered.splitlines() if not line.startswith(("Found ", "[*]"))
-            ) + ("\n" if rendered else "")
-        sys.stdout.write(rendered)
-        if not quiet:
-            sys.stdout.write(_fix_summary(result, fix, unsafe_fixes))
-    elif output_format is OutputFormat.sarif:
-        from heredoc_lint.sarif import render_sarif
-
-        sys.stdout.write(render_sarif(result.reports))
-    else:
-        sys.stdout.write(output.RENDERERS[output_format.value](result.reports))
-    raise typer.Exit(result.exit_code)
+    code = print_result(
+        result,
+        output_format.value,
+        quiet=quiet,
+        statistics=statistics,
+        diff=diff,
+        fix=fix,
+        unsafe_fixes=unsafe_fixes,
+    )
+    raise typer.Exit(code)
 
 
 @app.command("rule")
@@ -283,20 +258,6 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
-def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:
-    lines = []
-    if fix:
-        remaining = sum(len(r.findings) for r in result.reports)
-        lines.append(
-            f"Fixed {result.fixed} finding{'s' if result.fixed != 1 else ''}, "
-            f"{remaining} remaining."
-        )
-    hidden = result.unsafe_fixable()
-    if hidden and not unsafe_fixes:
-        lines.append(f"{hidden} more fixable with `--fix --unsafe-fixes`.")
-    return "".join(line + "\n" for line in lines)
-
-
 def _fail(message: str) -> typer.Exit:
     """Print the one-line error; the caller raises the returned exit."""
     typer.echo(f"heredoc-lint: error: {message}", err=True)
@@ -305,10 +266,9 @@ def _fail(message: str) -> typer.Exit:
 
 def run(args: list[str]) -> None:
     """Run the typer app on `args` (entry.main decides when to come here)."""
-    # Bytes of a non-UTF-8 file are kept as surrogates: shown escaped, never a crash.
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
+    from heredoc_lint.console import keep_undecodable_output
+
+    keep_undecodable_output()
     if not args or args[0] not in SUBCOMMANDS and args[0] not in ("-h", "--help"):
         args.insert(0, "check")
     try:

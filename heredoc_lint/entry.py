@@ -1,7 +1,7 @@
 """The `heredoc-lint` entry point: light enough to sit in front of every agent command.
 
-`hook` and `transcript` run without typer (about 50 ms of imports); everything
-else goes through the typer app in cli.py.
+`hook`, `transcript` and a lone `--command STR` run without typer (about 50 ms of
+imports and parsing); everything else goes through the typer app in cli.py.
 """
 
 from __future__ import annotations
@@ -22,6 +22,16 @@ FAST_SUBCOMMANDS = {
 }
 
 
+def _lone_command(args: list[str]) -> str | None:
+    """The command string of `--command STR` (or `-c STR`) given with no other option:
+    the one check that skips typer.  Anything else goes through the full CLI."""
+    if len(args) == 2 and args[0] in ("--command", "-c"):
+        return args[1]
+    if len(args) == 1 and args[0].startswith("--command="):
+        return args[0].removeprefix("--command=")
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     gc.set_threshold(*GC_THRESHOLDS)
@@ -29,6 +39,11 @@ def main(argv: list[str] | None = None) -> None:
         if args and args[0] in FAST_SUBCOMMANDS:
             module = importlib.import_module(FAST_SUBCOMMANDS[args[0]])
             raise SystemExit(module.main(args[1:]))
+        command = _lone_command(args)
+        if command is not None:
+            from heredoc_lint.console import check_command
+
+            raise SystemExit(check_command(command))
         from heredoc_lint.cli import run
 
         run(args)

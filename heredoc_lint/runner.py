@@ -299,7 +299,7 @@ def run(
     result = Result()
     todo = jobs(options, paths, command, stdin_filename, result)
     cache = None
-    if options.cache_dir is not None and not options.fixing and todo:
+    if options.cache_dir is not None and not options.fixing and any(j.path for j in todo):
         from heredoc_lint.cache import Cache
 
         cache = Cache(options.cache_dir)

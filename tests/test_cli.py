@@ -187,3 +187,46 @@ def test_rule_docs_and_table() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.returncode == 0 and result.stdout.startswith("heredoc-lint ")
+
+
+LONE_COMMANDS = [
+    (CASES / "seed000.sh").read_text().split("\n", 1)[1],  # the incident, many findings
+    "cd /srv/app && git pull --ff-only && ssh build-1 'systemctl restart app'",  # clean
+    "ssh h 'echo \"unterminated'",  # a parse error in the remote layer
+    "ssh h \"sudo echo 1 > /proc/sys/vm/drop_caches\"",  # an unsafe fix only
+]
+
+
+@pytest.mark.parametrize("command", LONE_COMMANDS)
+def test_a_lone_command_skips_typer_and_prints_the_same(tmp_path: Path, command: str) -> None:
+    """`--command STR` alone takes the fast path (entry.py); any other option, even one
+    that changes nothing (`--format text`), goes through typer: both print the same."""
+    fast = run("--command", command, cwd=tmp_path)
+    typer_path = run("--format", "text", "--command", command, cwd=tmp_path)
+    for other in (run("-c", command, cwd=tmp_path), run(f"--command={command}", cwd=tmp_path)):
+        assert (other.returncode, other.stdout, other.stderr) == (
+            fast.returncode,
+            fast.stdout,
+            fast.stderr,
+        )
+    assert (fast.returncode, fast.stdout, fast.stderr) == (
+        typer_path.returncode,
+        typer_path.stdout,
+        typer_path.stderr,
+    )
+    assert fast.returncode in (0, 1) and (fast.returncode == 1) == ("HL" in fast.stdout)
+    assert not (tmp_path / ".heredoc_lint_cache").exists()  # a command string is not cached
+
+
+def test_the_lone_command_path_imports_neither_typer_nor_libcst() -> None:
+    probe = (
+        "import sys, runpy;"
+        "sys.argv = ['heredoc-lint', '--command', sys.argv[1]]\n"
+        "try: runpy.run_module('heredoc_lint', run_name='__main__')\n"
+        "except SystemExit as exit: code = exit.code\n"
+        "print(sorted(m for m in ('typer', 'click', 'libcst', 'rich') if m in sys.modules), code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, LONE_COMMANDS[0]], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.splitlines()[-1] == "[] 1", result.stdout[-500:]

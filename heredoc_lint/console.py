@@ -1,0 +1,94 @@
+"""What a check run prints, and its exit code.
+
+Shared by the typer CLI (cli.py) and the typer-free `--command` path (entry.py), so
+that both print the same bytes for the same result.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from heredoc_lint.runner import Result
+
+DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
+
+
+def keep_undecodable_output() -> None:
+    """Bytes of a non-UTF-8 file are kept as surrogates: shown escaped, never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def check_command(command: str) -> int:
+    """`heredoc-lint --command STR` with every other option at its default."""
+    from heredoc_lint.runner import Options, run
+
+    keep_undecodable_output()
+    options = Options(jobs=os.cpu_count() or 1, cache_dir=DEFAULT_CACHE_DIR)
+    return print_result(run(options, paths=[], command=command), "text")
+
+
+def print_result(
+    result: Result,
+    output_format: str,
+    *,
+    quiet: bool = False,
+    statistics: bool = False,
+    diff: bool = False,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+) -> int:
+    """Print `result` as asked; return the exit code."""
+    from heredoc_lint import output
+
+    for note in result.notes:
+        sys.stderr.write(f"heredoc-lint: {note}\n")
+    sys.stderr.flush()
+    if diff:
+        sys.stdout.write("".join(result.diffs))
+        return result.exit_code
+    if result.fixed_text is not None:
+        # stdin or --command: the fixed text is the output, byte for byte.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(result.fixed_text.encode("utf-8", "surrogateescape"))
+        for report in result.reports:
+            sys.stderr.write(output.render_concise([report]))
+        return result.exit_code
+    if statistics:
+        sys.stdout.write(output.render_statistics(result.reports))
+    elif output_format == "text":
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        rendered = output.render_text(result.reports, colour=colour)
+        if quiet:
+            rendered = "\n".join(
+                line for line in rendered.splitlines() if not line.startswith(("Found ", "[*]"))
+            ) + ("\n" if rendered else "")
+        sys.stdout.write(rendered)
+        if not quiet:
+            sys.stdout.write(_fix_summary(result, fix, unsafe_fixes))
+    elif output_format == "sarif":
+        from heredoc_lint.sarif import render_sarif
+
+        sys.stdout.write(render_sarif(result.reports))
+    else:
+        sys.stdout.write(output.RENDERERS[output_format](result.reports))
+    return result.exit_code
+
+
+def _fix_summary(result: Result, fix: bool, unsafe_fixes: bool) -> str:
+    lines = []
+    if fix:
+        remaining = sum(len(r.findings) for r in result.reports)
+        lines.append(
+            f"Fixed {result.fixed} finding{'s' if result.fixed != 1 else ''}, "
+            f"{remaining} remaining."
+        )
+    hidden = result.unsafe_fixable()
+    if hidden and not unsafe_fixes:
+        lines.append(f"{hidden} more fixable with `--fix --unsafe-fixes`.")
+    return "".join(line + "\n" for line in lines)
