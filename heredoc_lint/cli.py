@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from heredoc_lint import __version__
+from heredoc_lint.entry import SUBCOMMANDS
 from heredoc_lint.model import Severity
 
 app = typer.Typer(
@@ -21,7 +22,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain"})
 
 
 class OutputFormat(StrEnum):
@@ -130,7 +130,7 @@ def check(
     ] = False,
 ) -> None:
     """Check shell scripts (the default command)."""
-    from heredoc_lint.console import DEFAULT_CACHE_DIR, print_result
+    from heredoc_lint.console import DEFAULT_CACHE_DIR, ProgressBar, print_result
     from heredoc_lint.runner import Options, run
 
     try:
@@ -153,7 +153,7 @@ def check(
         raise _fail(str(error)) from None
     if command is not None and paths:
         raise _fail("give either --command or paths, not both")
-    progress = _ProgressBar() if sys.stderr.isatty() and not quiet else None
+    progress = ProgressBar() if sys.stderr.isatty() and not quiet else None
     result = run(
         options,
         paths=list(paths or ()),
@@ -231,31 +231,6 @@ def explain_command(
             raise _fail(f"{target}: {reason}")
         text, kind, path = read, kind_of(Path(target)) or "shell", target
     typer.echo(explain(text, kind, path, line), nl=False)
-
-
-class _ProgressBar:
-    """`checked 120/900 files` on stderr, only once a run has taken a second."""
-
-    def __init__(self) -> None:
-        import time
-
-        self.clock = time.monotonic
-        self.start = self.clock()
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.clock() - self.start < 1.0:
-            return
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
 
 
 def _fail(message: str) -> typer.Exit:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from heredoc_lint.runner import Result
+    from heredoc_lint.runner import Options, Result
 
 DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
 
@@ -26,11 +26,55 @@ def keep_undecodable_output() -> None:
 
 def check_command(command: str) -> int:
     """`heredoc-lint --command STR` with every other option at its default."""
-    from heredoc_lint.runner import Options, run
+    from heredoc_lint.runner import run
 
     keep_undecodable_output()
-    options = Options(jobs=os.cpu_count() or 1, cache_dir=DEFAULT_CACHE_DIR)
-    return print_result(run(options, paths=[], command=command), "text")
+    return print_result(run(_default_options(), paths=[], command=command), "text")
+
+
+def check_paths(paths: list[str]) -> int:
+    """`heredoc-lint PATH...` with every option at its default (as pre-commit runs it)."""
+    from heredoc_lint.runner import run
+
+    keep_undecodable_output()
+    progress = ProgressBar() if sys.stderr.isatty() else None
+    result = run(_default_options(), paths=[Path(p) for p in paths], progress=progress)
+    if progress is not None:
+        progress.close()
+    return print_result(result, "text")
+
+
+def _default_options() -> Options:
+    from heredoc_lint.runner import Options
+
+    return Options(jobs=os.cpu_count() or 1, cache_dir=DEFAULT_CACHE_DIR)
+
+
+class ProgressBar:
+    """`checked 120/900 files` on stderr, only once a run has taken a second."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.clock() - self.start < 1.0:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
 
 
 def print_result(

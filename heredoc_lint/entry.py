@@ -1,7 +1,8 @@
 """The `heredoc-lint` entry point: light enough to sit in front of every agent command.
 
-`hook`, `transcript` and a lone `--command STR` run without typer (about 50 ms of
-imports and parsing); everything else goes through the typer app in cli.py.
+`hook`, `transcript`, a lone `--command STR` and `PATH...` without options run without
+typer (about 50 ms of imports and parsing); everything else goes through the typer app
+in cli.py.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 # the input).  A parsed script holds no reference cycles, so its objects are freed as
 # soon as it goes: this process can afford to collect rarely.
 GC_THRESHOLDS = (50_000, 20, 100)
+
+SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript"})
 
 FAST_SUBCOMMANDS = {
     "hook": "heredoc_lint.agents.hook",
@@ -32,6 +35,13 @@ def _lone_command(args: list[str]) -> str | None:
     return None
 
 
+def _only_paths(args: list[str]) -> bool:
+    """`heredoc-lint PATH...` without a single option (a pre-commit run, `heredoc-lint
+    scripts/`): the other check that skips typer.  `-` (stdin) and a first word that
+    names a subcommand go through the full CLI."""
+    return bool(args) and args[0] not in SUBCOMMANDS and not any(a.startswith("-") for a in args)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     gc.set_threshold(*GC_THRESHOLDS)
@@ -44,6 +54,10 @@ def main(argv: list[str] | None = None) -> None:
             from heredoc_lint.console import check_command
 
             raise SystemExit(check_command(command))
+        if _only_paths(args):
+            from heredoc_lint.console import check_paths
+
+            raise SystemExit(check_paths(args))
         from heredoc_lint.cli import run
 
         run(args)

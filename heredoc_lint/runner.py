@@ -155,7 +155,8 @@ def process(job: Job, options: Options) -> FileOutcome:
 
 def _report(job: Job, text: str, findings: list[Finding], outcome: FileOutcome) -> FileOutcome:
     visible = tuple(f for f in findings if f.severity.rank >= job.severity.rank)
-    outcome.report = FileReport(job.name, text, visible)
+    # The text only serves to place findings: a worker need not send back one without.
+    outcome.report = FileReport(job.name, text if visible else "", visible)
     return outcome
 
 
@@ -311,7 +312,7 @@ def run(
                 outcomes[i] = _from_cache(job, job.path, cache)
     missed = [i for i, outcome in enumerate(outcomes) if outcome is None]
     done = len(todo) - len(missed)
-    for i, checked in zip(missed, _process_all([todo[i] for i in missed], options), strict=True):
+    for i, checked in _process_all(todo, missed, options):
         outcomes[i] = checked
         path = todo[i].path
         if cache is not None and path is not None and checked.checked is not None:
@@ -327,16 +328,20 @@ def run(
     return result
 
 
-def _process_all(todo: list[Job], options: Options) -> Iterator[FileOutcome]:
-    """The outcomes of `todo`, in order; in worker processes when there are enough files."""
-    workers = min(options.jobs, len(todo) // MIN_FILES_PER_WORKER)
+def _process_all(
+    todo: list[Job], indexes: list[int], options: Options
+) -> Iterator[tuple[int, FileOutcome]]:
+    """(index, outcome) of the jobs at `indexes`; in worker processes when there are
+    enough files, the largest first, so that no worker is left with a big one at the end."""
+    workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
     if workers < 2:
-        yield from (process(job, options) for job in todo)
+        yield from ((i, process(todo[i], options)) for i in indexes)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
+    order = sorted(indexes, key=lambda i: -_size(todo[i]))
     # fork: the workers start with everything already imported.
     context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
     with ProcessPoolExecutor(
@@ -345,8 +350,20 @@ def _process_all(todo: list[Job], options: Options) -> Iterator[FileOutcome]:
         initializer=_die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:
-        chunk = max(1, len(todo) // (workers * 8))
-        yield from pool.map(partial(process, options=options), todo, chunksize=chunk)
+        chunk = max(1, len(order) // (workers * 8))
+        outcomes = pool.map(
+            partial(process, options=options), [todo[i] for i in order], chunksize=chunk
+        )
+        yield from zip(order, outcomes, strict=True)
+
+
+def _size(job: Job) -> int:
+    if job.text is not None:
+        return len(job.text)
+    try:
+        return os.stat(job.path).st_size if job.path is not None else 0
+    except OSError:
+        return 0  # process() reports it
 
 
 def _die_with_parent(parent: int) -> None:

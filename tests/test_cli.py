@@ -230,3 +230,32 @@ def test_the_lone_command_path_imports_neither_typer_nor_libcst() -> None:
         [sys.executable, "-c", probe, LONE_COMMANDS[0]], capture_output=True, text=True, timeout=60
     )
     assert result.stdout.splitlines()[-1] == "[] 1", result.stdout[-500:]
+
+
+def test_paths_alone_skip_typer_and_print_the_same(tmp_path: Path) -> None:
+    """`heredoc-lint PATH...` (as pre-commit runs it) takes the fast path; the same run
+    with an option that changes nothing goes through typer: both print the same."""
+    (tmp_path / "a.sh").write_text((CASES / "seed000.sh").read_text())
+    (tmp_path / "b.sh").write_text("echo fine\n")
+    (tmp_path / "notes.txt").write_text("not a script\n")
+    for args in (["a.sh", "b.sh", "notes.txt", "missing.sh"], ["."], ["b.sh"]):
+        fast = run(*args, cwd=tmp_path)
+        slow = run("--format", "text", *args, cwd=tmp_path)
+        assert (fast.returncode, fast.stdout, fast.stderr) == (
+            slow.returncode,
+            slow.stdout,
+            slow.stderr,
+        ), args
+    assert run("a.sh", cwd=tmp_path).returncode == 1
+    assert "missing.sh: no such file or directory" in run("missing.sh", cwd=tmp_path).stderr
+    probe = (
+        "import sys, runpy;"
+        "sys.argv = ['heredoc-lint', 'a.sh', 'b.sh']\n"
+        "try: runpy.run_module('heredoc_lint', run_name='__main__')\n"
+        "except SystemExit as exit: code = exit.code\n"
+        "print('typer' in sys.modules, code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )
+    assert result.stdout.splitlines()[-1] == "False 1"
