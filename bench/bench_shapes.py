@@ -42,6 +42,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "nested $( (10,000 at x8)": lambda n: (
         "ssh h echo " + "$(" * (1_250 * n) + "x" + ")" * (1_250 * n)
     ),
+    'nested "$( (10,000 at x8)': lambda n: (
+        'ssh h echo ' + '"$(' * (1_250 * n) + "x" + ')"' * (1_250 * n)
+    ),
     "deep eval chain": lambda n: "eval " * (10 * n) + "echo hi",
     "long pipeline": lambda n: "ssh h x " + "| cat " * (100 * n),
     "nested ifs": lambda n: "ssh h x\n" + "if true; then " * (40 * n) + "x" + "; fi" * (40 * n),

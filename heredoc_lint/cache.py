@@ -6,8 +6,8 @@ reads one file, not one per script, and the pack holds one entry per file howeve
 often it changes.  The key hashes the file's bytes, its kind, the effective settings
 and a fingerprint of the package's own files, so an edit to the file, the config or
 heredoc-lint itself never reuses stale findings.  The pack is written to a temp file
-and renamed: concurrent runs never see a half-written pack (the last one to finish
-wins), and a pack that cannot be read is ignored and rebuilt.
+and renamed: concurrent runs never see a half-written pack, each merges the pack as it
+is when it saves, and a pack that cannot be read is ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -41,10 +41,17 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def entry_key(kind: str, settings: Settings, data: bytes) -> str:
-    """What a cached entry must match: the file's bytes, kind and effective settings."""
+def entry_key(kind: str, name: str, settings: Settings, data: bytes) -> str:
+    """What a cached entry must match: the file's bytes, kind, name as the findings give
+    it (a fix may use it) and effective settings."""
     digest = hashlib.sha256(_fingerprint().encode())
-    for part in (kind.encode(), _settings_key(settings).encode(), data):
+    parts = (
+        kind.encode(),
+        name.encode("utf-8", "surrogateescape"),
+        _settings_key(settings).encode(),
+        data,
+    )
+    for part in parts:
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
     return digest.hexdigest()
@@ -97,10 +104,34 @@ def dump(findings: Sequence[Finding]) -> list[Any]:
 
 
 def load(data: list[Any]) -> list[Finding]:
-    return [
+    """Findings from their JSON form; ValueError if any field has the wrong type."""
+    findings = [
         Finding(code, Severity(severity), message, start, end, depth, wrapper, _fix_from_json(fix))
         for code, severity, message, start, end, depth, wrapper, fix in data
     ]
+    if not all(map(_well_typed, findings)):
+        raise ValueError("a cached finding has a field of the wrong type")
+    return findings
+
+
+def _well_typed(finding: Finding) -> bool:
+    fix = finding.fix
+    return (
+        isinstance(finding.code, str)
+        and isinstance(finding.message, str)
+        and all(type(n) is int for n in (finding.start, finding.end, finding.depth))
+        and isinstance(finding.wrapper, str | None)
+        and (
+            fix is None
+            or isinstance(fix.message, str)
+            and isinstance(fix.strategy, str | None)
+            and all(
+                type(e.start) is int and type(e.end) is int and isinstance(e.content, str)
+                for e in fix.edits
+            )
+            and all(isinstance(n.path, str) and type(n.mode) is int for n in fix.new_files)
+        )
+    )
 
 
 class Cache:
@@ -115,8 +146,8 @@ class Cache:
     def _read(self) -> dict[str, list[Any]]:
         try:
             entries = json.loads(self.pack.read_bytes())
-        except (OSError, ValueError):
-            return {}  # missing or corrupt: every file is checked again
+        except (OSError, ValueError, RecursionError):
+            return {}  # missing or corrupt (or nested too deep to parse): check again
         return entries if isinstance(entries, dict) else {}
 
     def knows(self, name: str) -> bool:
@@ -140,7 +171,10 @@ class Cache:
         drop the packs of other versions."""
         if not self.changed:
             return
-        self.entries = {name: e for name, e in self.entries.items() if os.path.exists(name)}
+        # Entries another run saved since this one read the pack are kept (pre-commit runs
+        # several at once); this run's own entries win.
+        entries = {**self._read(), **self.entries}
+        self.entries = {name: e for name, e in entries.items() if os.path.exists(name)}
         with contextlib.suppress(OSError):
             if not self.directory.is_dir():
                 self.directory.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 
 # The collector's defaults run a full collection over every live object again and again
@@ -63,6 +64,12 @@ def main(argv: list[str] | None = None) -> None:
         run(args)
     except KeyboardInterrupt:
         raise SystemExit(130) from None
+    except BrokenPipeError:
+        # `heredoc-lint scripts/ | head`: the reader is gone.  Like click (the typer
+        # path): no message, exit 1, and no second error when Python flushes stdout.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(1) from None
     except Exception as error:  # the last line of defence: one line
         if "--verbose" in args:
             raise

@@ -64,8 +64,11 @@ class Layer:
         found = []
         for command in self.script.commands:
             head = command.head
-            if len(head) >= HEAD_LIMIT:  # cut short: only a long static path is read in full
+            if len(head) >= HEAD_LIMIT:  # cut short: its name is not known from the head
                 if "$" in head or "`" in head:
+                    # `$(` or `"$(` nested 10,000 deep: de-quoting each level's word would
+                    # cost quadratic time.  (Missed: a wrapper called by a 256-character
+                    # path holding a quoted `$`.)
                     continue
             else:
                 name = head.rsplit("/", 1)[-1]

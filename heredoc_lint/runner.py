@@ -143,7 +143,7 @@ def process(job: Job, options: Options) -> FileOutcome:
             if _cached(job, options) and original is not None:
                 from heredoc_lint.cache import entry_key
 
-                outcome.checked = (entry_key(job.kind, job.settings, original), findings)
+                outcome.checked = (entry_key(job.kind, job.name, job.settings, original), findings)
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
             traceback.print_exc()
@@ -176,7 +176,8 @@ def _from_cache(job: Job, path: Path, cache: Cache) -> FileOutcome | None:
         return None  # the worker reports why it cannot be read
     from heredoc_lint.cache import entry_key
 
-    findings = cache.get(_entry_name(path), entry_key(job.kind, job.settings, original))
+    key = entry_key(job.kind, job.name, job.settings, original)
+    findings = cache.get(_entry_name(path), key)
     return None if findings is None else _report(job, text, findings, FileOutcome())
 
 

@@ -103,6 +103,19 @@ def test_settings_are_part_of_the_key(tmp_path: Path) -> None:
         b'{"%s": "not an entry"}',
         b'{"%s": ["%s", [["HL999", "fatal", "x", 0, 0, 0, null]]]}',  # a short row
         b'{"%s": ["%s", [["HL103", "no-such-severity", "x", 0, 0, 0, null, null]]]}',
+        b'{"%s": ["%s", [["HL103", "error", "x", "0", 1, 0, null, null]]]}',  # a string offset
+        b'{"%s": ["%s", [["HL103", "error", "x", 0, null, 0, null, null]]]}',
+        b"[" * 200_000,  # too deep for the JSON parser
+    ],
+    ids=[
+        "bytes",
+        "list",
+        "not-an-entry",
+        "short-row",
+        "severity",
+        "str-offset",
+        "null-end",
+        "deep",
     ],
 )
 def test_a_corrupt_pack_is_ignored_and_rebuilt(tree: Path, damage: bytes) -> None:
@@ -116,6 +129,38 @@ def test_a_corrupt_pack_is_ignored_and_rebuilt(tree: Path, damage: bytes) -> Non
     assert damaged.stderr == ""
     rebuilt = json.loads(pack.read_bytes())
     assert rebuilt[name][0] == key and lint(tree, "fixtures").stdout == expected.stdout
+
+
+def test_the_same_file_named_from_another_directory_is_checked_again(tmp_path: Path) -> None:
+    """HL103's message names the script as it was given: a finding cached for
+    `scripts/stop.sh` is not the answer for `stop.sh` run from `scripts/`."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "stop.sh").write_text('#!/bin/bash\npkill -f "scripts/stop"\n')
+    cache = str(tmp_path / "cache")
+    assert lint(tmp_path, "--cache-dir", cache, "scripts/stop.sh").returncode == 1
+    inside = lint(scripts, "--cache-dir", cache, "stop.sh")
+    assert (inside.returncode, inside.stdout) == (0, "[]\n")
+    assert lint(tmp_path, "--cache-dir", cache, "scripts/stop.sh").returncode == 1
+
+
+def test_a_run_keeps_what_a_run_beside_it_saved(tmp_path: Path) -> None:
+    """pre-commit runs several heredoc-lint processes at once in one directory: the one
+    that ends last merges the pack as it finds it, so no run's entries are lost."""
+    for i in range(300):
+        (tmp_path / f"s{i:03}.sh").write_text(BROKEN if i % 2 else f"echo {i}\n")
+    (tmp_path / "small.sh").write_text(BROKEN)
+    slow = subprocess.Popen(
+        [sys.executable, "-m", "heredoc_lint", "--jobs", "1", *[f"s{i:03}.sh" for i in range(300)]],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+    )
+    lint(tmp_path, "small.sh")  # reads and saves the pack while the slow run works
+    assert slow.poll() is None, "the slow run ended first: the test proves nothing"
+    assert slow.wait(timeout=120) == 1
+    (pack,) = packs(tmp_path / ".heredoc_lint_cache")
+    entries = json.loads(pack.read_bytes())
+    assert str(tmp_path / "small.sh") in entries and len(entries) == 301
 
 
 def test_concurrent_runs_never_break_the_pack(tmp_path: Path) -> None:

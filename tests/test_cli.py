@@ -259,3 +259,23 @@ def test_paths_alone_skip_typer_and_print_the_same(tmp_path: Path) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=60
     )
     assert result.stdout.splitlines()[-1] == "False 1"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--command", LONE_COMMANDS[0]], ["a.sh"], ["--format", "text", "a.sh"]],
+    ids=["fast --command", "fast paths", "typer path"],
+)
+def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: list[str]) -> None:
+    """`heredoc-lint scripts/ | head -1`: exit 1 without a word, as click does."""
+    (tmp_path / "a.sh").write_text((CASES / "seed000.sh").read_text())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "heredoc_lint", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # gone before heredoc-lint writes a byte
+    stderr = proc.stderr.read()
+    assert (proc.wait(timeout=120), stderr) == (1, b"")
