@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from probe import loaded_modules
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 BROKEN = 'ssh web-1 "pkill -f worker; echo $1"\n'
@@ -54,23 +55,10 @@ def test_warm_run_reports_what_the_engine_reports(tree: Path) -> None:
 
 def test_a_run_the_cache_answers_never_imports_the_engine(tree: Path) -> None:
     lint(tree, "fixtures")
-    probe = (
-        "import sys, runpy;"
-        "sys.argv = ['heredoc-lint', '--format', 'concise', 'fixtures'];"
-        "code = 0\n"
-        "try: runpy.run_module('heredoc_lint', run_name='__main__')\n"
-        "except SystemExit as exit: code = exit.code\n"
-        "print('engine loaded' if 'tree_sitter' in sys.modules else 'engine not loaded', code)"
-    )
-    warm = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tree, timeout=60
-    )
-    assert warm.stdout.splitlines()[-1] == "engine not loaded 1"
+    args = ["--format", "concise", "fixtures"]
+    assert loaded_modules(args, ("tree_sitter",), tree) == ([], 1)
     (tree / "fixtures" / "broken" / "rotate_certs.sh").write_text("#!/bin/bash\n" + BROKEN)
-    changed = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tree, timeout=60
-    )
-    assert changed.stdout.splitlines()[-1] == "engine loaded 1"
+    assert loaded_modules(args, ("tree_sitter",), tree) == (["tree_sitter"], 1)
 
 
 def test_an_edited_file_is_checked_again(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from probe import loaded_modules
 
 CASES = Path(__file__).parent / "cases"
 JSON_KEYS = {
@@ -193,7 +194,7 @@ LONE_COMMANDS = [
     (CASES / "seed000.sh").read_text().split("\n", 1)[1],  # the incident, many findings
     "cd /srv/app && git pull --ff-only && ssh build-1 'systemctl restart app'",  # clean
     "ssh h 'echo \"unterminated'",  # a parse error in the remote layer
-    "ssh h \"sudo echo 1 > /proc/sys/vm/drop_caches\"",  # an unsafe fix only
+    'ssh h "sudo echo 1 > /proc/sys/vm/drop_caches"',  # an unsafe fix only
 ]
 
 
@@ -219,17 +220,8 @@ def test_a_lone_command_skips_typer_and_prints_the_same(tmp_path: Path, command:
 
 
 def test_the_lone_command_path_imports_neither_typer_nor_libcst() -> None:
-    probe = (
-        "import sys, runpy;"
-        "sys.argv = ['heredoc-lint', '--command', sys.argv[1]]\n"
-        "try: runpy.run_module('heredoc_lint', run_name='__main__')\n"
-        "except SystemExit as exit: code = exit.code\n"
-        "print(sorted(m for m in ('typer', 'click', 'libcst', 'rich') if m in sys.modules), code)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe, LONE_COMMANDS[0]], capture_output=True, text=True, timeout=60
-    )
-    assert result.stdout.splitlines()[-1] == "[] 1", result.stdout[-500:]
+    watched = ("typer", "click", "libcst", "rich")
+    assert loaded_modules(["--command", LONE_COMMANDS[0]], watched) == ([], 1)
 
 
 def test_paths_alone_skip_typer_and_print_the_same(tmp_path: Path) -> None:
@@ -248,17 +240,7 @@ def test_paths_alone_skip_typer_and_print_the_same(tmp_path: Path) -> None:
         ), args
     assert run("a.sh", cwd=tmp_path).returncode == 1
     assert "missing.sh: no such file or directory" in run("missing.sh", cwd=tmp_path).stderr
-    probe = (
-        "import sys, runpy;"
-        "sys.argv = ['heredoc-lint', 'a.sh', 'b.sh']\n"
-        "try: runpy.run_module('heredoc_lint', run_name='__main__')\n"
-        "except SystemExit as exit: code = exit.code\n"
-        "print('typer' in sys.modules, code)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=60
-    )
-    assert result.stdout.splitlines()[-1] == "False 1"
+    assert loaded_modules(["a.sh", "b.sh"], ("typer",), tmp_path) == ([], 1)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,34 @@
+"""Run the CLI in a fresh interpreter and see which modules it loaded on the way."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+_PROBE = """
+import json, runpy, sys
+watched, sys.argv = json.loads(sys.argv[1]), ["heredoc-lint", *json.loads(sys.argv[2])]
+code = 0
+try:
+    runpy.run_module("heredoc_lint", run_name="__main__")
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps([sorted(m for m in watched if m in sys.modules), code]))
+"""
+
+
+def loaded_modules(
+    args: list[str], watched: tuple[str, ...], cwd: Path | None = None
+) -> tuple[list[str], int]:
+    """(the `watched` modules that `heredoc-lint ARGS` imported, its exit code)."""
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(watched), json.dumps(args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+    loaded, code = json.loads(result.stdout.splitlines()[-1])
+    return loaded, code
