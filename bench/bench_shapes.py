@@ -43,7 +43,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
         "ssh h echo " + "$(" * (1_250 * n) + "x" + ")" * (1_250 * n)
     ),
     'nested "$( (10,000 at x8)': lambda n: (
-        'ssh h echo ' + '"$(' * (1_250 * n) + "x" + ')"' * (1_250 * n)
+        "ssh h echo " + '"$(' * (1_250 * n) + "x" + ')"' * (1_250 * n)
     ),
     "deep eval chain": lambda n: "eval " * (10 * n) + "echo hi",
     "long pipeline": lambda n: "ssh h x " + "| cat " * (100 * n),

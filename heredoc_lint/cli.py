@@ -23,7 +23,6 @@ app = typer.Typer(
 )
 
 
-
 class OutputFormat(StrEnum):
     text = "text"
     concise = "concise"

@@ -75,8 +75,6 @@ class ProgressBar:
             sys.stderr.flush()
 
 
-
-
 def print_result(
     result: Result,
     output_format: str,
