@@ -92,7 +92,11 @@ def main() -> int:
     env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} cpus"
 
     rows: list[tuple[str, float]] = []
-    cases = [("seed 000 (deny + fixed command)", seed), ("clean command (allow)", CLEAN)]
+    cases = [
+        ("seed 000 (deny + fixed command)", seed),
+        ("clean command (allow)", CLEAN),
+        ("command without a trigger (allow)", "ls -la && git status --short"),
+    ]
     ratios = []
     shellcheck_seed = median_ms([shellcheck, "--shell=bash", "-"], seed.encode(), args.runs, (0, 1))
     for label, command in cases:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from heredoc_lint import suppress
@@ -13,6 +11,7 @@ from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, triggers
 from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
+from heredoc_lint.triggers import present_triggers, trigger_pattern
 from heredoc_lint.wrappers import LAYER_COMMANDS
 
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
@@ -60,36 +59,6 @@ def _roots(
         for f in fragments(kind, text, path)
         if search is None or f.interpolations or search(f.text)
     ]
-
-
-def present_triggers(text: str, needed: frozenset[str]) -> frozenset[str]:
-    """The triggers that stand in `text` as what they are (a command name as a word).
-
-    Only the triggers that are there as substrings are searched for, in one pass."""
-    candidates = frozenset(token for token in needed if token in text)
-    found: set[str] = set()
-    if candidates:
-        for match in trigger_pattern(candidates).finditer(text):
-            found.add(match.group())
-            if len(found) == len(candidates):
-                break
-    return frozenset(found)
-
-
-@functools.lru_cache(maxsize=256)
-def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
-    """One regex for all triggers; command names only as whole words (`sh`, not `shift`).
-
-    A match is always exactly one trigger: `present_triggers` reads them off the matches.
-    """
-    words = sorted(t for t in needed if t.replace("-", "_").isidentifier())
-    others = sorted(t for t in needed if t not in words)
-    # A command name stands at the start, after a separator or a path, and before a
-    # blank or the end of a line.
-    names = "|".join(map(re.escape, words))
-    parts = [rf"(?<![^\s;&|(`/{{!\\\"'])(?:{names})(?=[\s\"']|$)"] if words else []
-    parts += [re.escape(t) for t in others]
-    return re.compile("|".join(parts) or "(?!)", re.MULTILINE)
 
 
 def check_text(

@@ -20,11 +20,12 @@ print(json.dumps([sorted(m for m in watched if m in sys.modules), code]))
 
 
 def loaded_modules(
-    args: list[str], watched: tuple[str, ...], cwd: Path | None = None
+    args: list[str], watched: tuple[str, ...], cwd: Path | None = None, stdin: str = ""
 ) -> tuple[list[str], int]:
     """(the `watched` modules that `heredoc-lint ARGS` imported, its exit code)."""
     result = subprocess.run(
         [sys.executable, "-c", _PROBE, json.dumps(watched), json.dumps(args)],
+        input=stdin,
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from probe import loaded_modules
 
 from heredoc_lint.agents import hook
 from heredoc_lint.agents.commands import command_text, first_line, script_from_argv
@@ -170,6 +171,25 @@ def test_a_clean_command_is_allowed_by_silence(agent: str) -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize(
+    ("command", "engine"),
+    [
+        ("ls -la && git status --short", False),  # no rule's trigger: allowed unparsed
+        ("pytest -q tests/ | tail -3", False),
+        (CLEAN, True),  # holds `ssh`: checked, and clean
+        ("echo $(sh -c 'x')", True),
+    ],
+)
+def test_a_command_without_triggers_never_loads_the_engine(command: str, engine: bool) -> None:
+    loaded, code = loaded_modules(
+        ["hook", "claude"],
+        ("tree_sitter", "heredoc_lint.rules"),
+        stdin=json.dumps(payload("claude", command)),
+    )
+    assert code == 0
+    assert loaded == (["heredoc_lint.rules", "tree_sitter"] if engine else [])
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 @pytest.mark.parametrize("data", [b"{not json", b"", b"\xff\xfe garbage", b"[1, 2]", b"null"])
 def test_malformed_input_fails_open_with_one_line(agent: str, data: bytes) -> None:
@@ -223,7 +243,7 @@ def test_a_one_megabyte_command_is_checked(agent: str) -> None:
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_check_over_the_time_limit_fails_open(agent: str) -> None:
-    command = "echo " + "x" * 1_000_000  # about a second of parsing
+    command = "ssh h echo " + "x" * 1_000_000  # about a second of parsing
     result = run_hook(agent, payload(agent, command), "--timeout", "0.001")
     assert_allowed(agent, result)
     assert "longer than 0.001 s" in result.stderr

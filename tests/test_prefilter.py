@@ -7,6 +7,7 @@ from pathlib import Path
 from heredoc_lint.engine import Settings, check_text, trigger_pattern
 from heredoc_lint.model import Severity
 from heredoc_lint.rules import RULES, triggers
+from heredoc_lint.triggers import ALL_TRIGGERS
 from tests.corpus import corpus_files
 
 HERE = Path(__file__).parent
@@ -18,6 +19,11 @@ def _key(text: str, settings: Settings) -> list[tuple[str, int, int, str]]:
         (f.code, f.start, f.end, f.severity.value)
         for f in check_text(text, "shell", "x.sh", settings)
     ]
+
+
+def test_the_hooks_copy_of_the_triggers_is_the_rules_own() -> None:
+    derived = triggers(RULES)
+    assert derived == ALL_TRIGGERS, f"set heredoc_lint.triggers.ALL_TRIGGERS to {sorted(derived)}"
 
 
 def test_prefilter_changes_no_finding_on_the_corpus() -> None:

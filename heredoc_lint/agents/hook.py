@@ -12,7 +12,8 @@ A usage error (unknown agent or option) exits 1: a non-blocking hook error that 
 shows to the user, so a misconfigured hook is noticed without stopping the agent.
 
 Start-up latency counts (it runs before every command): only json, os and sys are
-imported up front; argparse and the engine are imported once there is something to do.
+imported up front; argparse and the engine are imported once there is something to do,
+and a command without any rule's trigger (`ls`, `git status`) is allowed without them.
 """
 
 from __future__ import annotations
@@ -269,6 +270,10 @@ def decide(command: str, options: HookOptions) -> Verdict:
     """Check `command` and say what the agent should do with it."""
     if not command.strip():
         return Verdict("allow")
+    from heredoc_lint.triggers import ALL_TRIGGERS, trigger_pattern
+
+    if not trigger_pattern(ALL_TRIGGERS).search(command):
+        return Verdict("allow")  # no rule has anything to look at: the engine stays unloaded
     from heredoc_lint.engine import Settings, check_text
     from heredoc_lint.model import Severity
 
@@ -404,6 +409,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _code_set(value: str | None) -> frozenset[str] | None:
+    if value is None:
+        return None  # the rule table is only imported to check codes a user wrote
     from heredoc_lint.rules import parse_codes
 
     try:
