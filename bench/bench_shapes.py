@@ -7,7 +7,8 @@ For each shape (a long line, deep nesting, many heredocs, many files...), times 
 engine on a size-n input and on a size n*factor input (the least CPU time of several
 runs) and prints the growth: about `factor` is linear, factor**2 quadratic.  The
 collector is tuned as the `heredoc-lint` process tunes it (entry.GC_THRESHOLDS).  The
-directory shape goes through the real CLI (wall time: file system included).  Not a
+directory shape goes through the real CLI (wall time: file system included).  Last,
+texts from the fuzzing grammar (tests/fuzz/grammar.py), repeated.  Not a
 test: it asserts nothing; a shape whose growth is over 2x the factor is marked `<<`.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import random
 import shutil
 import subprocess
 import sys
@@ -72,6 +74,22 @@ def engine_growth(make: Callable[[int], str], factor: int) -> tuple[float, float
     )
 
 
+def grammar_growth(examples: int, factor: int) -> list[float]:
+    """Growth for `examples` texts from the fuzzing grammar (tests/fuzz/grammar.py, fixed
+    seed), each repeated to about 5,000 characters and then `factor` times that."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from fuzz.grammar import Builder
+
+    chooser = random.Random(20261129)
+    growths = []
+    for _ in range(examples):
+        unit = Builder(lambda n: chooser.randrange(n), 25).file() + "\n"
+        copies = max(1, 5000 // len(unit))
+        small, large = engine_growth(lambda n, u=unit, c=copies: u * (c * n), factor)
+        growths.append(large / small)
+    return sorted(growths)
+
+
 def files_growth(count: int, factor: int) -> tuple[float, float]:
     """Wall time of the CLI on `count` and `count * factor` short files (100,000 at x8)."""
     work = Path(tempfile.mkdtemp(prefix="heredoc-lint-shapes-"))
@@ -108,6 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--factor", type=int, default=8)
     parser.add_argument("--files", type=int, default=12_500, help="short files at size 1")
+    parser.add_argument("--grammar", type=int, default=40, help="fuzzing-grammar texts")
     args = parser.parse_args()
     factor = args.factor
     gc.set_threshold(*GC_THRESHOLDS)  # as the heredoc-lint process sets it
@@ -122,6 +141,11 @@ def main() -> None:
         growth = large / small
         mark = "  <<" if growth > 2 * factor else ""
         print(f"  {name:<38} {small:8.3f} s -> {large:8.3f} s   x{growth:5.1f}{mark}")
+    growths = grammar_growth(args.grammar, factor)
+    print(
+        f"  {len(growths)} fuzzing-grammar texts: growth median x{growths[len(growths) // 2]:.1f},"
+        f" highest x{growths[-1]:.1f}{'  <<' if growths[-1] > 2 * factor else ''}"
+    )
 
 
 if __name__ == "__main__":
