@@ -27,7 +27,6 @@ from heredoc_lint import __version__
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Severity
 from heredoc_lint.settings import Settings
 
-DEFAULT_DIR = Path(".heredoc_lint_cache")
 _PACK_PREFIX = "findings-"
 
 
@@ -137,7 +136,7 @@ def _well_typed(finding: Finding) -> bool:
 class Cache:
     """The pack of one cache directory, read once per run and written once at its end."""
 
-    def __init__(self, directory: Path = DEFAULT_DIR) -> None:
+    def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.pack = directory / f"{_PACK_PREFIX}{_fingerprint()}.json"
         self.entries: dict[str, list[Any]] = self._read()

@@ -17,25 +17,31 @@ from heredoc_lint.wrappers import LAYER_COMMANDS
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
 
 
-def check_layer(root: Layer, context: Context, rules: Sequence[Rule]) -> list[Finding]:
+def check_layer(
+    root: Layer, context: Context, rules: Sequence[Rule], needed: frozenset[str] | None
+) -> list[Finding]:
+    """Findings of `rules` in `root` and the layers below it; with `needed` (the rules'
+    triggers), a rule is skipped in a layer that holds none of its own."""
     findings: list[Finding] = []
-    extra = frozenset(context.wrappers)
-    layer_commands = LAYER_COMMANDS | extra
-    needed = triggers(tuple(rules), extra)
+    layer_commands = LAYER_COMMANDS | frozenset(context.wrappers)
     for layer in walk_layers(root):
-        present = present_triggers(layer.text, needed)
+        present = None if needed is None else present_triggers(layer.text, needed)
         for rule in rules:
-            # A rule whose triggers are not in the layer has nothing to find there; a rule
-            # about layers always looks at an inner layer, and at wrappers in layer 0.
-            if rule.triggers is None:
-                if layer.depth == 0 and not present & layer_commands:
-                    continue
-            elif not present & rule.triggers:
-                continue
-            findings.extend(rule.check(layer, context))
+            if present is None or _has_work(rule, layer, present, layer_commands):
+                findings.extend(rule.check(layer, context))
     # Several inner layers can report the same thing at the same outer word.
     unique = {(f.code, f.start, f.end, f.message): f for f in findings}
     return sorted(unique.values(), key=lambda f: (f.start, f.code, f.end))
+
+
+def _has_work(
+    rule: Rule, layer: Layer, present: frozenset[str], layer_commands: frozenset[str]
+) -> bool:
+    """Whether `layer` holds one of `rule`'s triggers.  A rule about layers (no triggers of
+    its own) looks at every inner layer, and at layer 0 when it names a wrapper."""
+    if rule.triggers is None:
+        return layer.depth > 0 or bool(present & layer_commands)
+    return bool(present & rule.triggers)
 
 
 def _roots(
@@ -82,7 +88,7 @@ def check_text(
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
         return [Finding("HL001", Severity.WARNING, error.message, start, start + 1)]
     for root in roots:
-        findings.extend(check_layer(root, context, rules))
+        findings.extend(check_layer(root, context, rules, needed))
     findings = suppress.apply(
         text,
         findings,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
-from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer
+from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer, walk_layers
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.hl102_client_side_expansion import REMOTE_COMMANDS, REMOTE_NAMES
 from heredoc_lint.rules.hl103_pkill_self_match import (
@@ -89,12 +89,6 @@ class _Places:
             self._origins[key] = _origins(layer, parent)
             self._keep.append(layer)  # the id stays this layer's while the report is made
         return self._origins[key]
-
-
-def _root_of(layer: Layer) -> Layer:
-    while layer.parent is not None:
-        layer = layer.parent
-    return layer
 
 
 def _command_end(command: Command) -> int:
@@ -516,7 +510,7 @@ def _explain_heredoc(report: _Report, layer: Layer, heredoc: Heredoc, places: _P
         report.add("its delimiter is quoted: the shell running this layer passes the body as is", 4)
     else:
         a, b = layer.file_span(heredoc.op_start, heredoc.op_end)
-        root = _root_of(layer)
+        root = layer.root
         source = places.index.text[a:b] if root.offsets is not None or layer.depth else ""
         if layer.depth and any(q in source for q in "'\""):
             report.add(
@@ -564,16 +558,7 @@ def _descendants(layer: Layer, command: Command) -> list[Layer]:
     found: list[Layer] = []
     for child in child_layers(layer):
         if child.command is command:
-            found.append(child)
-            found.extend(_all_below(child))
-    return found
-
-
-def _all_below(layer: Layer) -> list[Layer]:
-    found: list[Layer] = []
-    for child in child_layers(layer):
-        found.append(child)
-        found.extend(_all_below(child))
+            found.extend(walk_layers(child))
     return found
 
 

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 SSHD = Path("/usr/sbin/sshd")
@@ -218,6 +218,37 @@ def start_sshd(workdir: Path, startup_timeout: float = 15.0) -> Iterator[SshServ
         yield server
     finally:
         _stop(proc)
+
+
+@contextlib.contextmanager
+def multiplexed(server: SshServer, directory: Path) -> Iterator[SshServer]:
+    """`server` behind ssh master connections (ControlMaster auto, ControlPersist): every
+    command is still its own session and its own remote shell, only faster.  The masters
+    end with the block (`ssh -O exit` on each control socket)."""
+    text = server.proxy_config.read_text()
+    assert "ControlMaster no" in text and "ControlPath none" in text
+    config = _write(
+        directory / "ssh_config",
+        text.replace("ControlPath none", f"ControlPath {directory / 'cm-%C'}").replace(
+            "ControlMaster no", "ControlMaster auto\n  ControlPersist 120"
+        ),
+    )
+    bin_dir = directory / "bin"
+    bin_dir.mkdir()
+    for name, real in (("ssh", SSH), ("scp", SCP)):
+        script = f'#!/bin/sh\nexec {real} -F {shlex.quote(str(config))} "$@"\n'
+        _write(bin_dir / name, script, 0o755)
+    try:
+        yield replace(server, bin_dir=bin_dir)
+    finally:
+        for control in directory.glob("cm-*"):
+            subprocess.run(
+                [str(SSH), "-F", str(config), "-S", str(control), "-O", "exit", "master"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=30,
+                check=False,
+            )
 
 
 def _check_round_trip(server: SshServer) -> None:

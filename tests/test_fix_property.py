@@ -25,11 +25,10 @@ connection (ControlMaster): every command is still its own session and its own r
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import shlex
 import subprocess
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +36,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sshd import SCP, SSH, SshServer, run_local
+from sshd import SshServer, multiplexed, run_local
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.runner import Options, run
@@ -127,33 +126,10 @@ def test_escapes_round_trip_through_bash() -> None:
 
 
 @pytest.fixture(scope="module")
-def fast_sshd(sshd: SshServer, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """The session's server behind one ssh master connection (ControlMaster/ControlPath),
-    started here and ended here with `ssh -O exit`."""
-    directory = tmp_path_factory.mktemp("mux")
-    config_text = sshd.proxy_config.read_text()
-    assert "ControlMaster no" in config_text and "ControlPath none" in config_text
-    socket = directory / "cm-%C"
-    config = directory / "ssh_config"
-    config.write_text(config_text.replace("ControlPath none", f"ControlPath {socket}"))
-    config.chmod(0o600)
-    bin_dir = directory / "bin"
-    bin_dir.mkdir()
-    for name, real in (("ssh", SSH), ("scp", SCP)):
-        wrapper = bin_dir / name
-        wrapper.write_text(f'#!/bin/sh\nexec {real} -F {shlex.quote(str(config))} "$@"\n')
-        wrapper.chmod(0o755)
-    target = ["-p", "2222", f"{sshd.user}@prop-host"]
-    subprocess.run(
-        [str(SSH), "-F", str(config), "-M", "-N", "-f", "-o", "ControlPersist=120", *target],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        check=True, timeout=60,
-    )
-    try:
-        yield dataclasses.replace(sshd, bin_dir=bin_dir)
-    finally:
-        subprocess.run([str(SSH), "-F", str(config), "-O", "exit", *target],
-                       stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+def fast_sshd(sshd: SshServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
+    """The session's server behind ssh master connections: the same sessions, faster."""
+    with multiplexed(sshd, tmp_path_factory.mktemp("mux")) as server:
+        yield server
 
 
 # --- the property --------------------------------------------------------------------------

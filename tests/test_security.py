@@ -21,10 +21,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -35,7 +33,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sshd import SCP, SSH, SshServer, run_local
+from sshd import SshServer, multiplexed, run_local
 
 from heredoc_lint.model import NewFile
 from heredoc_lint.runner import Options, run
@@ -521,32 +519,9 @@ def script_text(
 
 @pytest.fixture(scope="module")
 def fast_sshd(sshd: SshServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
-    """The session's server behind one ssh master connection (ControlMaster): every
-    command is still its own session and its own remote shell, only faster."""
-    directory = tmp_path_factory.mktemp("secmux")
-    text = sshd.proxy_config.read_text()
-    socket = directory / "cm-%C"
-    config = directory / "ssh_config"
-    config.write_text(
-        text.replace("ControlPath none", f"ControlPath {socket}").replace(
-            "ControlMaster no", "ControlMaster auto\n  ControlPersist 120"
-        )
-    )
-    config.chmod(0o600)
-    bin_dir = directory / "bin"
-    bin_dir.mkdir()
-    for name, real in (("ssh", SSH), ("scp", SCP)):
-        wrapper = bin_dir / name
-        wrapper.write_text(f'#!/bin/sh\nexec {real} -F {shlex.quote(str(config))} "$@"\n')
-        wrapper.chmod(0o755)
-    yield dataclasses.replace(sshd, bin_dir=bin_dir)
-    subprocess.run(
-        [str(SSH), "-F", str(config), "-O", "exit", "h"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=30,
-        check=False,
-    )
+    """The session's server behind ssh master connections: the same sessions, faster."""
+    with multiplexed(sshd, tmp_path_factory.mktemp("secmux")) as server:
+        yield server
 
 
 STRATEGIES = ["base64", "scp", "stdin"]

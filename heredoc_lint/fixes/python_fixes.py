@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.fixes.remote_heredoc import find_site
-from heredoc_lint.frontends.python import PLACEHOLDER, Analysis, Atom, Group, Interp, PyFragment
+from heredoc_lint.frontends import PYTHON_PLACEHOLDER
+from heredoc_lint.frontends.python import Analysis, Atom, Group, Interp, PyFragment
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.heredoc import Heredoc
@@ -330,7 +331,7 @@ def encode_fragment_edit(frag: PyFragment, start: int, end: int, content: str) -
     A shell fix knows nothing of run-time values: an edit that would drop one, or
     write a placeholder's text as if it were constant, is refused.
     """
-    if PLACEHOLDER in content or any(
+    if PYTHON_PLACEHOLDER in content or any(
         frag.analysis.units[u].interp >= 0 for u in frag.unit_of[start:end]
     ):
         return None

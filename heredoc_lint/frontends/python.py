@@ -696,15 +696,12 @@ _PERCENT = re.compile(
 _MAX_DEPTH = 8
 
 
-PLACEHOLDER = PYTHON_PLACEHOLDER
-
-
 # A run-time value is unknown: the command line HL103 matches against leaves it out.
-_PLACEHOLDERS = re.compile(r"\$\{__hl_\d+\}")
+_PLACEHOLDERS = re.compile(re.escape(PYTHON_PLACEHOLDER) + r"\d+\}")
 
 
 def _placeholder(interp: int) -> str:
-    return f"{PLACEHOLDER}{interp}}}"
+    return f"{PYTHON_PLACEHOLDER}{interp}}}"
 
 
 def _word_list(node: ast.expr) -> bool:

@@ -44,7 +44,6 @@ from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_scr
 from heredoc_lint.wrappers import Invocation, SshCall
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
-STATE_COMMANDS = STATE_BUILTINS
 # After `||`, a command meant to run locally when the remote one fails.
 _LOCAL_FALLBACKS = frozenset({"exit", "return", "true", "false", ":", "die", "fail", "abort"})
 _CHAIN = frozenset({"&&", "||", "|", "|&"})
@@ -68,7 +67,7 @@ def _state_only(script: Script) -> list[str] | None:
             names.extend(a.value for a in command.assignments)
             continue
         name = command.name
-        if name not in STATE_COMMANDS:
+        if name not in STATE_BUILTINS:
             return None
         if name == "set" and len(command.words) == 1:
             return None  # `set` alone prints the variables
