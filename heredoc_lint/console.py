@@ -32,16 +32,29 @@ def check_command(command: str) -> int:
     return print_result(run(_default_options(), paths=[], command=command), "text")
 
 
-def check_paths(paths: list[str]) -> int:
-    """`heredoc-lint PATH...` with every option at its default (as pre-commit runs it)."""
-    from heredoc_lint.runner import run
+def check_paths(
+    paths: list[str],
+    *,
+    output_format: str = "text",
+    jobs: int | None = None,
+    cache_dir: str | None = None,
+    no_cache: bool = False,
+    quiet: bool = False,
+) -> int:
+    """`heredoc-lint [--format F] [--jobs N] [--cache-dir D] [--no-cache] [--quiet] PATH...`
+    (entry.py), the other options at their defaults: what `check` in cli.py does then."""
+    from heredoc_lint.runner import Options, run
 
     keep_undecodable_output()
-    progress = ProgressBar() if sys.stderr.isatty() else None
-    result = run(_default_options(), paths=[Path(p) for p in paths], progress=progress)
+    options = Options(
+        jobs=jobs or os.cpu_count() or 1,
+        cache_dir=None if no_cache else Path(cache_dir) if cache_dir else DEFAULT_CACHE_DIR,
+    )
+    progress = ProgressBar() if sys.stderr.isatty() and not quiet else None
+    result = run(options, paths=[Path(p) for p in paths], progress=progress)
     if progress is not None:
         progress.close()
-    return print_result(result, "text")
+    return print_result(result, output_format, quiet=quiet)
 
 
 def _default_options() -> Options:

@@ -163,14 +163,18 @@ def fix_kind(
     settings: Settings | None = None,
     *,
     unsafe: bool = False,
+    findings: list[Finding] | None = None,
 ) -> FixOutcome:
-    """Apply fixes to `text` read as `kind`, pass after pass (see fixer.py)."""
+    """Apply fixes to `text` read as `kind`, pass after pass (see fixer.py).
+
+    `findings`: those `check_text` gave for `text` with the same settings, if known."""
     settings = settings or Settings()
     return fix_text(
         text,
         lambda t: check_text(t, kind, path, settings),
         lambda t: parse_error_count(t, kind, settings),
         unsafe=unsafe,
+        findings=findings,
     )
 
 

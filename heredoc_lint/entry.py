@@ -1,8 +1,8 @@
 """The `heredoc-lint` entry point: light enough to sit in front of every agent command.
 
-`hook`, `transcript`, a lone `--command STR` and `PATH...` without options run without
-typer (about 50 ms of imports and parsing); everything else goes through the typer app
-in cli.py.
+`hook`, `transcript`, `serve`, a lone `--command STR` and `PATH...` with only the options
+of `_plain_check` run without typer (about 50 ms of imports and parsing); everything else
+goes through the typer app in cli.py.
 """
 
 from __future__ import annotations
@@ -11,6 +11,10 @@ import gc
 import importlib
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # The collector's defaults run a full collection over every live object again and again
 # while one big script is parsed (10,000 nested `$(`: 4x the time, growing faster than
@@ -18,11 +22,12 @@ import sys
 # soon as it goes: this process can afford to collect rarely.
 GC_THRESHOLDS = (50_000, 20, 100)
 
-SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript"})
+SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript", "serve"})
 
 FAST_SUBCOMMANDS = {
     "hook": "heredoc_lint.agents.hook",
     "transcript": "heredoc_lint.agents.transcript",
+    "serve": "heredoc_lint.agents.server",
 }
 
 
@@ -36,11 +41,41 @@ def _lone_command(args: list[str]) -> str | None:
     return None
 
 
-def _only_paths(args: list[str]) -> bool:
-    """`heredoc-lint PATH...` without a single option (a pre-commit run, `heredoc-lint
-    scripts/`): the other check that skips typer.  `-` (stdin) and a first word that
-    names a subcommand go through the full CLI."""
-    return bool(args) and args[0] not in SUBCOMMANDS and not any(a.startswith("-") for a in args)
+FORMATS = frozenset({"text", "concise", "json", "github", "sarif"})
+_VALUED = frozenset({"--format", "--jobs", "-j", "--cache-dir"})
+_FLAGS = frozenset({"--no-cache", "--quiet", "-q"})
+
+
+def _plain_check(args: list[str]) -> dict[str, Any] | None:
+    """`heredoc-lint [OPTION...] PATH...` with only --format, --jobs, --cache-dir,
+    --no-cache and --quiet (as pre-commit, CI and `heredoc-lint scripts/` call it): the
+    other check that skips typer.  Returns `console.check_paths` arguments, or None for
+    anything else and for any value typer would refuse (typer then says why)."""
+    if not args or args[0] in SUBCOMMANDS:
+        return None
+    found: dict[str, Any] = {"paths": []}
+    rest = iter(args)
+    for arg in rest:
+        if not arg.startswith("-"):
+            found["paths"].append(arg)
+            continue
+        name, equals, value = arg.partition("=")
+        if name in _FLAGS and not equals:
+            found["quiet" if name != "--no-cache" else "no_cache"] = True
+            continue
+        if name not in _VALUED or (equals and name == "-j"):
+            return None  # `-` (stdin), `--`, another option, `-j=2`, `-j2`...
+        if not equals:
+            value = next(rest, "")
+        if name == "--format" and value in FORMATS:
+            found["output_format"] = value
+        elif name in ("--jobs", "-j") and value.isascii() and value.isdigit() and int(value):
+            found["jobs"] = int(value)
+        elif name == "--cache-dir" and value:
+            found["cache_dir"] = value
+        else:
+            return None
+    return found if found["paths"] else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -55,10 +90,11 @@ def main(argv: list[str] | None = None) -> None:
             from heredoc_lint.console import check_command
 
             raise SystemExit(check_command(command))
-        if _only_paths(args):
+        plain = _plain_check(args)
+        if plain is not None:
             from heredoc_lint.console import check_paths
 
-            raise SystemExit(check_paths(args))
+            raise SystemExit(check_paths(**plain))
         from heredoc_lint.cli import run
 
         run(args)

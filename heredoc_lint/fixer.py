@@ -73,16 +73,22 @@ def fix_text(
     check: Callable[[str], list[Finding]],
     parse_errors: Callable[[str], int],
     unsafe: bool = False,
+    findings: list[Finding] | None = None,
 ) -> FixOutcome:
     """Fix `text` until no applicable fix is left, re-checking after every pass.
 
-    A pass that makes a layer unparsable (more parse errors than before) is
-    rolled back, and the outcome says why.
+    `findings`, when given, are `check(text)` already computed.  A pass that makes a
+    layer unparsable (more parse errors than before) is rolled back, and the outcome
+    says why.
     """
+    if findings is None:
+        findings = check(text)
+    fixes = [f.fix for f in findings if f.fix is not None and applicable(f.fix, unsafe)]
+    if not fixes:
+        return FixOutcome(text, 0, 0, tuple(findings))
     errors_before = parse_errors(text)
     fixed = 0
     new_files: dict[str, NewFile] = {}
-    findings = check(text)
     for passes in range(1, MAX_PASSES + 1):
         fixes = [f.fix for f in findings if f.fix is not None and applicable(f.fix, unsafe)]
         if not fixes:

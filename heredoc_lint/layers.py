@@ -85,6 +85,15 @@ class Layer:
         index = max(0, min(index, len(self.offsets) - 1))
         return self.offsets[index]
 
+    def file_offsets(self, indexes: tuple[int, ...]) -> tuple[int, ...]:
+        """`file_offset` of each index, in one pass (a child layer maps every character)."""
+        offsets = self.offsets
+        if offsets is None:
+            return indexes
+        if indexes and min(indexes) >= 0 and max(indexes) < len(offsets):
+            return tuple(map(offsets.__getitem__, indexes))
+        return tuple(self.file_offset(i) for i in indexes)
+
     def file_span(self, start: int, end: int) -> tuple[int, int]:
         """The file span of text[start:end]; never empty for a non-empty range."""
         a = self.file_offset(start)
@@ -212,7 +221,7 @@ def _child(
     shell = invocation.shell if invocation.shell != "login" else "bash"
     return Layer(
         text,
-        tuple(parent.file_offset(o) for o in parent_offsets),
+        parent.file_offsets(parent_offsets),
         parent.depth + 1,
         parse_script(text),
         wrapper=invocation.wrapper,

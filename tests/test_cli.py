@@ -200,10 +200,10 @@ LONE_COMMANDS = [
 
 @pytest.mark.parametrize("command", LONE_COMMANDS)
 def test_a_lone_command_skips_typer_and_prints_the_same(tmp_path: Path, command: str) -> None:
-    """`--command STR` alone takes the fast path (entry.py); any other option, even one
-    that changes nothing (`--format text`), goes through typer: both print the same."""
+    """`--command STR` alone takes the fast path (entry.py); the same run named as the
+    `check` subcommand goes through typer: both print the same."""
     fast = run("--command", command, cwd=tmp_path)
-    typer_path = run("--format", "text", "--command", command, cwd=tmp_path)
+    typer_path = run("check", "--command", command, cwd=tmp_path)
     for other in (run("-c", command, cwd=tmp_path), run(f"--command={command}", cwd=tmp_path)):
         assert (other.returncode, other.stdout, other.stderr) == (
             fast.returncode,
@@ -224,28 +224,63 @@ def test_the_lone_command_path_imports_neither_typer_nor_libcst() -> None:
     assert loaded_modules(["--command", LONE_COMMANDS[0]], watched) == ([], 1)
 
 
-def test_paths_alone_skip_typer_and_print_the_same(tmp_path: Path) -> None:
-    """`heredoc-lint PATH...` (as pre-commit runs it) takes the fast path; the same run
-    with an option that changes nothing goes through typer: both print the same."""
+PLAIN_OPTIONS = [
+    [],
+    ["--format", "concise"],
+    ["--format=json", "--quiet"],
+    ["-q", "--format", "github", "--no-cache"],
+    ["--jobs", "1", "--cache-dir", "elsewhere"],
+    ["-j", "2", "--format", "sarif", "--cache-dir=other"],
+]
+
+
+@pytest.mark.parametrize("options", PLAIN_OPTIONS, ids=lambda o: " ".join(o) or "none")
+def test_plain_runs_skip_typer_and_print_the_same(tmp_path: Path, options: list[str]) -> None:
+    """`heredoc-lint [--format F] [--jobs N] [--cache-dir D] [--no-cache] [--quiet] PATH...`
+    (as pre-commit and CI run it) takes the fast path; the same run named as the `check`
+    subcommand goes through typer: both print the same and use the same cache."""
     (tmp_path / "a.sh").write_text((CASES / "seed000.sh").read_text())
     (tmp_path / "b.sh").write_text("echo fine\n")
     (tmp_path / "notes.txt").write_text("not a script\n")
-    for args in (["a.sh", "b.sh", "notes.txt", "missing.sh"], ["."], ["b.sh"]):
-        fast = run(*args, cwd=tmp_path)
-        slow = run("--format", "text", *args, cwd=tmp_path)
+    for paths in (["a.sh", "b.sh", "notes.txt", "missing.sh"], ["."], ["b.sh"]):
+        fast = run(*options, *paths, cwd=tmp_path)
+        slow = run("check", *paths, *options, cwd=tmp_path)
         assert (fast.returncode, fast.stdout, fast.stderr) == (
             slow.returncode,
             slow.stdout,
             slow.stderr,
-        ), args
-    assert run("a.sh", cwd=tmp_path).returncode == 1
+        ), paths
+    assert run(*options, "a.sh", cwd=tmp_path).returncode == 1
     assert "missing.sh: no such file or directory" in run("missing.sh", cwd=tmp_path).stderr
-    assert loaded_modules(["a.sh", "b.sh"], ("typer",), tmp_path) == ([], 1)
+    assert loaded_modules([*options, "a.sh", "b.sh"], ("typer",), tmp_path) == ([], 1)
+    caches = sorted(p.name for p in tmp_path.iterdir() if p.is_dir())
+    written = {"--no-cache": [], "elsewhere": ["elsewhere"], "--cache-dir=other": ["other"]}
+    expected = next((v for k, v in written.items() if k in options), [".heredoc_lint_cache"])
+    assert caches == expected
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        (["--jobs", "0"], "0 is not in the range"),
+        (["-j", "x"], "'x' is not a valid int"),
+        (["--format", "xml"], "'xml' is not one of"),
+        (["--cache-dir"], "requires an argument"),
+    ],
+)
+def test_a_value_typer_refuses_is_refused_as_typer_says(
+    tmp_path: Path, options: list[str], error: str
+) -> None:
+    (tmp_path / "a.sh").write_text("echo fine\n")
+    plain = run("a.sh", *options, cwd=tmp_path)
+    typed = run("check", "a.sh", *options, cwd=tmp_path)
+    assert (plain.returncode, plain.stderr) == (typed.returncode, typed.stderr)
+    assert plain.returncode == 2 and error in plain.stderr
 
 
 @pytest.mark.parametrize(
     "args",
-    [["--command", LONE_COMMANDS[0]], ["a.sh"], ["--format", "text", "a.sh"]],
+    [["--command", LONE_COMMANDS[0]], ["a.sh"], ["check", "a.sh"]],
     ids=["fast --command", "fast paths", "typer path"],
 )
 def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: list[str]) -> None:

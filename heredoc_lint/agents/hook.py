@@ -30,6 +30,7 @@ from heredoc_lint.agents.commands import command_text
 if TYPE_CHECKING:
     import argparse
 
+    from heredoc_lint.engine import Settings
     from heredoc_lint.model import Finding
 
 AGENTS = ("claude", "codex", "gemini", "cursor")
@@ -237,15 +238,14 @@ class _Clock:
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
-def _fixed_command(command: str, options: HookOptions) -> tuple[str | None, list[Finding]]:
+def _fixed_command(
+    command: str, settings: Settings, findings: list[Finding]
+) -> tuple[str | None, list[Finding]]:
     """The command with every safe fix applied, and the findings left in it."""
-    from heredoc_lint.engine import Settings, fix_kind
+    from heredoc_lint.engine import fix_kind
     from heredoc_lint.model import Severity
 
-    settings = Settings(
-        select=options.select, ignore=options.ignore, fix_strategy=options.fix_strategy
-    )
-    outcome = fix_kind(command, "command", settings=settings)
+    outcome = fix_kind(command, "command", settings=settings, findings=findings)
     if outcome.error or outcome.text == command or outcome.new_files:
         return None, []
     left = [f for f in outcome.remaining if f.severity is not Severity.INFO]
@@ -298,7 +298,7 @@ def decide(command: str, options: HookOptions) -> Verdict:
                 decision = "context"
             checked = True
             if decision != "allow" and options.fix and any(f.fix is not None for f in shown):
-                fixed, left = _fixed_command(command, options)
+                fixed, left = _fixed_command(command, settings, findings)
     except _Timeout:
         if not checked:
             return Verdict(
@@ -469,7 +469,8 @@ def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> No
     _write(options.agent, verdict, out)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], data: bytes | None = None) -> int:
+    """`heredoc-lint hook ARGV`, reading `data` (else stdin) and writing to sys.stdout."""
     try:
         options = parse_options(argv)
     except UsageError as error:
@@ -482,11 +483,12 @@ def main(argv: list[str]) -> int:
         return 1
     out = sys.stdout.buffer.write
     try:
-        if sys.stdin is None or sys.stdin.isatty():
-            _note("reads the agent's hook JSON on stdin (see docs/agents.md)")
-            _write(options.agent, Verdict("allow"), out)
-            return 0
-        data = sys.stdin.buffer.read()
+        if data is None:
+            if sys.stdin is None or sys.stdin.isatty():
+                _note("reads the agent's hook JSON on stdin (see docs/agents.md)")
+                _write(options.agent, Verdict("allow"), out)
+                return 0
+            data = sys.stdin.buffer.read()
         run(options, data, out)
     except Exception as error:  # fail open: the agent runs the command unchecked
         if options.verbose:

@@ -306,6 +306,12 @@ def _tilde_end(text: str, i: int, end: int, in_assignment: bool) -> int | None:
 # -- the de-quoter ----------------------------------------------------------------------
 
 
+# Runs the de-quoter can copy at once: characters that start no quoting, expansion,
+# tilde, pattern or brace expansion (`note_pattern` must see each of those).
+_PLAIN_UNQUOTED = re.compile(r"[^$'\"\\~*?\[({},.<>`]+")
+_PLAIN_DOUBLE = re.compile(r'[^"\\$`]+')
+
+
 class _Dequoter:
     """One pass over the word's source, bash's quote removal with offsets."""
 
@@ -322,6 +328,9 @@ class _Dequoter:
         self.globbing = False
         self.brace_state = 0  # 1: an unquoted `{`; 2: then a `,` or `..`; 3: then `}`
         self.last_unquoted = -1  # offset of the last unquoted literal character
+        # Expansions start with `$` or a backtick, but for `<(` and `>(`: only those
+        # could start inside a double-quoted run of plain characters.
+        self.odd_nodes = any(text[k] not in "$`" for k in nodes)
         if "\\\n" in text[start:end]:
             logical, where = _logical(text, start, end)
             match = _ASSIGNMENT.match(logical)
@@ -382,6 +391,12 @@ class _Dequoter:
         return self.expansion(i, node, quoted)
 
     def unquoted(self, i: int) -> int:
+        plain = _PLAIN_UNQUOTED.match(self.text, i, self.end)
+        if plain is not None:  # a run of characters that are only themselves
+            self.quoting.add(Quoting.UNQUOTED)
+            self.emit_source(i, plain.end())
+            self.last_unquoted = plain.end() - 1
+            return plain.end()
         text, c = self.text, self.text[i]
         nxt = text[i + 1] if i + 1 < self.end else ""
         if c == "$":
@@ -433,6 +448,11 @@ class _Dequoter:
             c = text[i]
             if c == '"':
                 return i + 1
+            plain = _PLAIN_DOUBLE.match(text, i, self.end)
+            if plain is not None and not self.odd_nodes:
+                self.emit_source(i, plain.end())
+                i = plain.end()
+                continue
             nxt = text[i + 1] if i + 1 < self.end else ""
             if c == "\\" and nxt in ("$", "`", '"', "\\", "\n"):
                 if nxt == "\n":

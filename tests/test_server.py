@@ -1,0 +1,346 @@
+"""The resident hook: `bin/heredoc-lint-hook` (bash) talking to a real `heredoc-lint serve`.
+
+The client must be indistinguishable from `heredoc-lint hook` (same stdout, stderr and
+exit status, byte for byte), must fall back to the Python hook whenever the server cannot
+be trusted or reached, and must never send a command to anyone but the server that wrote
+its state file. Every test runs the real bash client and a real server process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENT = ROOT / "bin" / "heredoc-lint-hook"
+SEED = (ROOT / "tests" / "cases" / "seed000.sh").read_text().split("\n", 1)[1]
+CLEAN = "ls -la /tmp && ssh build-1 'uptime; df -h /'"
+
+
+def claude(command: str) -> bytes:
+    return json.dumps(
+        {
+            "session_id": "s",
+            "cwd": "/home/u/p",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+    ).encode()
+
+
+def cursor(command: str) -> bytes:
+    return json.dumps({"hook_event_name": "beforeShellExecution", "command": command}).encode()
+
+
+@dataclass
+class Install:
+    """A bin directory as pip makes it: the client beside a `heredoc-lint` script (which
+    logs each call, so a test can tell a served answer from the Python fallback)."""
+
+    bin: Path
+    state_dir: Path
+    log: Path
+    package: Path  # the heredoc_lint package the server imports
+    env: dict[str, str]
+
+    @property
+    def state(self) -> Path:
+        marker = str(self.bin).replace("/", "%")
+        return self.state_dir / f"server-{socket.gethostname()}-{marker}"
+
+    def hook(self, *args: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+        return self._run("heredoc-lint-hook", *args, data=data)
+
+    def python_hook(self, *args: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+        return self._run("heredoc-lint", "hook", *args, data=data)
+
+    def _run(self, program: str, *args: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [str(self.bin / program), *args],
+            input=data,
+            capture_output=True,
+            env=self.env,
+            cwd=self.bin,  # `python -m` puts the working directory first on sys.path
+            timeout=60,
+            check=False,
+        )
+
+    def python_calls(self) -> list[str]:
+        """The `heredoc-lint hook` calls so far (the client's fallback)."""
+        if not self.log.exists():
+            return []
+        return [line for line in self.log.read_text().splitlines() if line.startswith("hook")]
+
+    def wait_for_server(self) -> tuple[int, str, str, int]:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.state.exists():
+                port, client, server, pid = self.state.read_text().split()
+                return int(port), client, server, int(pid)
+            time.sleep(0.05)
+        raise AssertionError(f"no server wrote {self.state}")
+
+    def start_server(self, *args: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [str(self.bin / "heredoc-lint"), "serve", "--state", str(self.state), *args],
+            env=self.env,
+            cwd=self.bin,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+
+def _wait_gone(pid: int, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def install(tmp_path: Path) -> Iterator[Install]:
+    if shutil.which("bash") is None:
+        pytest.fail("bash is needed: the client is a bash script")
+    package = tmp_path / "lib"
+    shutil.copytree(
+        ROOT / "heredoc_lint",
+        package / "heredoc_lint",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shutil.copy2(CLIENT, bin_dir / "heredoc-lint-hook")
+    log = tmp_path / "calls.log"
+    wrapper = bin_dir / "heredoc-lint"
+    wrapper.write_text(
+        f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{sys.executable}" -m heredoc_lint "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(package),
+        "HEREDOC_LINT_SERVER_DIR": str(tmp_path / "state"),
+    }
+    found = Install(bin_dir, tmp_path / "state", log, package / "heredoc_lint", env)
+    yield found
+    # Stop every server this test started (they outlive their client by design).
+    for line in subprocess.run(
+        ["pgrep", "-f", f"serve --state {found.state}"], capture_output=True, text=True
+    ).stdout.split():
+        os.kill(int(line), signal.SIGTERM)
+        _wait_gone(int(line))
+
+
+@pytest.fixture
+def served(install: Install) -> Install:
+    """An install whose server is up (started by a first call, as in real use)."""
+    first = install.hook("claude", data=claude(CLEAN))
+    assert first.returncode == 0 and first.stdout == b""
+    assert install.python_calls() == ["hook claude"]  # no server yet: the Python hook answered
+    install.wait_for_server()
+    return install
+
+
+CASES = [
+    ("claude", claude(SEED), ()),  # deny, with the fixed command
+    ("claude", claude(CLEAN), ()),  # allow: nothing printed
+    ("claude", claude(SEED), ("--no-fix", "--select", "HL103")),
+    ("claude", claude("ssh h 'pkill -f app; echo done'"), ("--warnings", "context")),
+    ("cursor", cursor(SEED), ()),
+    ("cursor", cursor("true"), ()),  # Cursor's allow is an object, not silence
+    ("claude", b"not json at all", ()),  # allowed, with a note on stderr
+    ("claude", b"", ()),
+    ("claude", claude('ssh h "echo caf\u00e9 $1 \U0001f600"'), ()),  # non-ASCII
+    (
+        "claude",
+        b'{"tool_name": "Bash", "tool_input": {"command": "ssh h \\"echo \xff\xfe $1\\""}}',
+        (),
+    ),
+    ("claude", claude(SEED + "\n" + "echo " + "x" * 20_000), ()),  # input over 8 KB: cat
+    ("claude", claude((SEED + "\n") * 12), ()),  # an answer over 8 KB
+    ("claude", claude(SEED), ("--select", "NOPE")),  # usage error: exit 1, one line
+    ("claude", claude(SEED), ("--bogus",)),
+    ("nobody", claude(SEED), ()),
+]
+
+
+@pytest.mark.parametrize(("agent", "data", "options"), CASES)
+def test_a_served_answer_is_the_hooks_byte_for_byte(
+    served: Install, agent: str, data: bytes, options: tuple[str, ...]
+) -> None:
+    expected = served.python_hook(agent, *options, data=data)
+    calls = len(served.python_calls())
+    got = served.hook(agent, *options, data=data)
+    assert len(served.python_calls()) == calls, "the client fell back to the Python hook"
+    assert (got.returncode, got.stdout, got.stderr) == (
+        expected.returncode,
+        expected.stdout,
+        expected.stderr,
+    )
+    assert got.returncode != 2
+
+
+def test_the_seed_is_denied_through_the_server(served: Install) -> None:
+    got = served.hook("claude", data=claude(SEED))
+    answer = json.loads(got.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    assert "HL103" in answer["permissionDecisionReason"]
+    assert served.python_calls() == ["hook claude"]  # only the first call, before the server
+
+
+def test_help_goes_to_the_python_hook(served: Install) -> None:
+    got = served.hook("--help", data=b"")
+    assert got.returncode == 0 and b"heredoc-lint hook" in got.stdout
+    assert served.python_calls()[-1] == "hook --help"
+
+
+class Impostor:
+    """A listener on the server's port that does not know the server secret: what a
+    local process sees if it takes the port of a server that died."""
+
+    def __init__(self, proof: bytes) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.received = b""
+        self.proof = proof
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn:
+            conn.settimeout(5)
+            try:
+                while not self.received.endswith(b"\0"):
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        return
+                    self.received += chunk
+                conn.sendall(self.proof + b"\0")
+                while chunk := conn.recv(4096):
+                    self.received += chunk
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+        self.thread.join(10)
+
+
+def _write_state(install: Install, port: int, client: str, server: str) -> None:
+    install.state_dir.mkdir(mode=0o700, exist_ok=True)
+    install.state.write_text(f"{port} {client} {server} 1\n")
+    install.state.chmod(0o600)
+
+
+def test_a_process_on_a_dead_servers_port_never_gets_the_command(install: Install) -> None:
+    impostor = Impostor(proof=b"0" * 32)  # any answer but the real server secret
+    _write_state(install, impostor.port, "c" * 32, "s" * 32)
+    try:
+        got = install.hook("claude", data=claude(SEED))
+    finally:
+        impostor.close()
+    assert impostor.received == b"c" * 32 + b"\0"  # the dead server's secret, nothing more
+    assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert install.python_calls() == ["hook claude"]  # stdin was intact for the fallback
+
+
+def test_a_server_that_dies_mid_call_fails_open(install: Install) -> None:
+    impostor = Impostor(proof=b"s" * 32)  # knows the proof, then closes without an answer
+    _write_state(install, impostor.port, "c" * 32, "s" * 32)
+    try:
+        got = install.hook("cursor", data=cursor(SEED))
+    finally:
+        impostor.close()
+    assert got.returncode == 0
+    assert json.loads(got.stdout) == {"permission": "allow"}
+    assert got.stderr.startswith(b"heredoc-lint: hook: the server did not answer")
+    assert impostor.received.endswith(cursor(SEED) + b"\0")
+
+
+def test_a_state_file_of_another_user_is_not_trusted(install: Install) -> None:
+    if os.getuid() != 0:
+        pytest.skip("needs root to create a file owned by another user")
+    impostor = Impostor(proof=b"s" * 32)
+    _write_state(install, impostor.port, "c" * 32, "s" * 32)
+    os.chown(install.state, 65534, 65534)
+    try:
+        got = install.hook("claude", data=claude(SEED))
+    finally:
+        impostor.close()
+    assert impostor.received == b""  # never connected
+    assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_wrong_client_secret_gets_nothing_and_the_server_goes_on(served: Install) -> None:
+    port, _, server_secret, _ = served.wait_for_server()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(b"0" * 32 + b"\0" + b"1\0claude\0" + claude(SEED) + b"\0")
+        try:
+            reply = conn.recv(4096)
+        except ConnectionResetError:  # closed with our request unread
+            reply = b""
+        assert reply == b""  # no proof, no answer
+    got = served.hook("claude", data=claude(SEED))
+    assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert len(served.python_calls()) == 1
+
+
+def test_the_server_leaves_when_its_code_changes(served: Install) -> None:
+    _, _, _, pid = served.wait_for_server()
+    rule = served.package / "rules" / "hl103_pkill_self_match.py"
+    os.utime(rule, ns=(time.time_ns(), time.time_ns() + 10**9))
+    time.sleep(RECHECK_PAUSE)
+    got = served.hook("claude", data=claude(SEED))  # the server closes; the Python hook answers
+    assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert served.python_calls() == ["hook claude", "hook claude"]
+    assert _wait_gone(pid)
+
+
+RECHECK_PAUSE = 1.0  # longer than server.RECHECK_AFTER
+
+
+def test_one_server_per_state_file_and_it_cleans_up(served: Install) -> None:
+    port, client, _, pid = served.wait_for_server()
+    second = served.start_server("--foreground")
+    assert second.wait(30) == 0  # the lock is taken: it leaves at once
+    assert served.wait_for_server()[:2] == (port, client)
+    os.kill(pid, signal.SIGTERM)
+    assert _wait_gone(pid)
+    assert not served.state.exists()
+
+
+def test_an_idle_server_exits_and_removes_its_state(install: Install) -> None:
+    server = install.start_server("--foreground", "--idle", "1")
+    install.wait_for_server()
+    assert server.wait(30) == 0
+    assert not install.state.exists()
+
+
+def test_a_directory_others_can_write_is_refused(install: Install) -> None:
+    install.state_dir.mkdir(mode=0o777)
+    install.state_dir.chmod(0o777)
+    server = install.start_server("--foreground")
+    _, err = server.communicate(timeout=30)
+    assert server.returncode == 2
+    assert err.decode().count("\n") == 1
+    assert "only this user can write" in err.decode()
+    assert not install.state.exists()
