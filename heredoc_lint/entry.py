@@ -69,13 +69,20 @@ def _plain_check(args: list[str]) -> dict[str, Any] | None:
             value = next(rest, "")
         if name == "--format" and value in FORMATS:
             found["output_format"] = value
-        elif name in ("--jobs", "-j") and value.isascii() and value.isdigit() and int(value):
+        elif name in ("--jobs", "-j") and value.isascii() and value.isdigit() and len(value) < 8:
+            if not int(value):
+                return None
             found["jobs"] = int(value)
-        elif name == "--cache-dir" and value:
+        elif name == "--cache-dir" and value and _readable_or_absent(value):
             found["cache_dir"] = value
         else:
             return None
     return found if found["paths"] else None
+
+
+def _readable_or_absent(path: str) -> bool:
+    """What typer asks of a `--cache-dir` (its Path option: readable if it exists)."""
+    return not os.path.exists(path) or os.access(path, os.R_OK)
 
 
 def main(argv: list[str] | None = None) -> None:

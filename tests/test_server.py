@@ -58,7 +58,7 @@ class Install:
 
     @property
     def state(self) -> Path:
-        marker = str(self.bin).replace("/", "%")
+        marker = str(self.bin).replace("%", "%25").replace("/", "%2F")
         return self.state_dir / f"server-{socket.gethostname()}-{marker}"
 
     def hook(self, *args: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
@@ -82,7 +82,8 @@ class Install:
         """The `heredoc-lint hook` calls so far (the client's fallback)."""
         if not self.log.exists():
             return []
-        return [line for line in self.log.read_text().splitlines() if line.startswith("hook")]
+        lines = self.log.read_text(errors="surrogateescape").splitlines()
+        return [line for line in lines if line.startswith("hook")]
 
     def wait_for_server(self) -> tuple[int, str, str, int]:
         deadline = time.monotonic() + 30
@@ -159,7 +160,7 @@ def served(install: Install) -> Install:
     return install
 
 
-CASES = [
+CASES = [  # (an input of 8192 bytes exactly: the client's switch from read to cat)
     ("claude", claude(SEED), ()),  # deny, with the fixed command
     ("claude", claude(CLEAN), ()),  # allow: nothing printed
     ("claude", claude(SEED), ("--no-fix", "--select", "HL103")),
@@ -178,6 +179,8 @@ CASES = [
     ("claude", claude((SEED + "\n") * 12), ()),  # an answer over 8 KB
     ("claude", claude(SEED), ("--select", "NOPE")),  # usage error: exit 1, one line
     ("claude", claude(SEED), ("--bogus",)),
+    ("claude", claude(SEED), ("--select", os.fsdecode(b"HL\xff"))),  # shown escaped
+    ("claude", claude("ssh h 'echo $1'" + " " * (8192 - len(claude("ssh h 'echo $1'")))), ()),
     ("nobody", claude(SEED), ()),
 ]
 
@@ -206,10 +209,59 @@ def test_the_seed_is_denied_through_the_server(served: Install) -> None:
     assert served.python_calls() == ["hook claude"]  # only the first call, before the server
 
 
-def test_help_goes_to_the_python_hook(served: Install) -> None:
-    got = served.hook("--help", data=b"")
-    assert got.returncode == 0 and b"heredoc-lint hook" in got.stdout
-    assert served.python_calls()[-1] == "hook --help"
+@pytest.mark.parametrize("flag", ["--help", "-h", "--hel", "--h"])
+def test_help_goes_to_the_python_hook(served: Install, flag: str) -> None:
+    """argparse takes `--hel` for `--help`; help is laid out for the caller's terminal."""
+    got = served.hook("claude", flag, data=b"")
+    assert got.returncode == 0 and b"usage: heredoc-lint hook" in got.stdout
+    assert served.python_calls()[-1] == f"hook claude {flag}"
+
+
+def test_a_closed_stdin_goes_to_the_python_hook(served: Install) -> None:
+    got = subprocess.run(
+        ["bash", "-c", f'exec "{served.bin}/heredoc-lint-hook" claude <&-'],
+        capture_output=True,
+        env=served.env,
+        cwd=served.bin,
+        timeout=60,
+        check=False,
+    )
+    assert got.returncode == 0 and got.stdout == b""
+    assert b"read error" not in got.stderr and b"heredoc-lint: hook:" in got.stderr
+    assert served.python_calls()[-1] == "hook claude"
+
+
+def test_a_slow_stdin_is_waited_for(served: Install) -> None:
+    """The agent may write its JSON after the handshake's time limit: still answered."""
+    client = subprocess.Popen(
+        [str(served.bin / "heredoc-lint-hook"), "claude"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=served.env,
+        cwd=served.bin,
+    )
+    assert client.stdin is not None
+    client.stdin.write(claude(SEED)[:40])
+    client.stdin.flush()
+    time.sleep(2.5)  # over HANDSHAKE_TIMEOUT: that limit ends with the handshake
+    out, err = client.communicate(claude(SEED)[40:], timeout=60)
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny", err
+    assert served.python_calls() == ["hook claude"]
+
+
+def test_idle_connections_hold_up_no_client(served: Install) -> None:
+    """Connections that never send a secret (another local user, a port scan) neither
+    stall the server nor push its clients to the Python hook."""
+    port = served.wait_for_server()[0]
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(5)]
+    try:
+        got = served.hook("claude", data=claude(SEED))
+        assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert served.python_calls() == ["hook claude"]
+    finally:
+        for conn in idle:
+            conn.close()
 
 
 class Impostor:
@@ -310,8 +362,10 @@ def test_the_server_leaves_when_its_code_changes(served: Install) -> None:
     os.utime(rule, ns=(time.time_ns(), time.time_ns() + 10**9))
     time.sleep(RECHECK_PAUSE)
     got = served.hook("claude", data=claude(SEED))  # the server closes; the Python hook answers
+    expected = served.python_hook("claude", data=claude(SEED))
+    assert (got.returncode, got.stdout, got.stderr) == (0, expected.stdout, expected.stderr)
     assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert served.python_calls() == ["hook claude", "hook claude"]
+    assert served.python_calls()[:2] == ["hook claude", "hook claude"]
     assert _wait_gone(pid)
 
 

@@ -19,10 +19,12 @@ out; the server secret proves to the client that it talks to the server that wro
 file, not to a process that took the port after that server died (the client sends its
 command only after that proof).
 
-One request at a time, in the main thread: the hook's `--timeout` (SIGALRM) works as in
-a process of its own, and each answer takes a few ms. The server exits after `--idle`
-seconds without a request, on SIGTERM, and when its own code changed on disk (an upgrade,
-an edit), so that an answer never comes from old rules.
+Each connection is read in a thread of its own, so a connection that sends nothing (or
+slowly) holds up no other; before the client secret it has a second and 32 bytes. The
+answers are computed one at a time in the main thread: the hook's `--timeout` (SIGALRM)
+works as in a process of its own, and each answer takes a few ms. The server exits after
+`--idle` seconds without a request, on SIGTERM, and when its code or parser changed on
+disk (an upgrade, an edit), so that an answer never comes from old rules.
 """
 
 from __future__ import annotations
@@ -32,18 +34,22 @@ import contextlib
 import fcntl
 import io
 import os
+import queue
 import secrets
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_IDLE = 3600.0  # seconds without a request before the server exits
-REQUEST_TIMEOUT = 5.0  # seconds a client may take to send its request
+HANDSHAKE_TIMEOUT = 1.0  # seconds a connection has to send the client secret
+SEND_TIMEOUT = 10.0  # seconds a client has to take its answer
 RECHECK_AFTER = 0.5  # a connection after this pause re-checks the code first
+MAX_READERS = 64  # connections read at once; more are closed (those clients fall back)
 
 
 class ServeError(Exception):
@@ -61,17 +67,21 @@ class Secrets:
 
 
 def code_stamp() -> tuple[tuple[str, int, int, int], ...]:
-    """Size, time and inode of each of the package's .py files: a new install or an edit
-    changes it (a stat of ~60 files, 0.3 ms)."""
-    package = Path(__file__).resolve().parent.parent
+    """Size, time and inode of each file of this package and of the parser it loads
+    (tree-sitter, tree-sitter-bash): an upgrade or an edit changes it (0.5 ms)."""
+    import tree_sitter
+    import tree_sitter_bash
+
+    packages = [Path(__file__).resolve().parent.parent]
+    packages += [Path(m.__file__ or ".").resolve().parent for m in (tree_sitter, tree_sitter_bash)]
     found = []
-    for directory, _, names in os.walk(package):
-        for name in names:
-            if name.endswith(".py"):
-                info = os.stat(os.path.join(directory, name))
-                found.append(
-                    (os.path.join(directory, name), info.st_size, info.st_mtime_ns, info.st_ino)
-                )
+    for package in packages:
+        for directory, _, names in os.walk(package):
+            for name in names:
+                if name.endswith((".py", ".so", ".pyd")):
+                    path = os.path.join(directory, name)
+                    info = os.stat(path)
+                    found.append((path, info.st_size, info.st_mtime_ns, info.st_ino))
     return tuple(sorted(found))
 
 
@@ -99,7 +109,7 @@ def remove_state(state: Path, keys: Secrets) -> None:
             state.unlink()
 
 
-# --- one request ----------------------------------------------------------------------
+# --- reading requests (threads: a slow or hostile connection holds up no other) ------
 
 
 def _quick_ack(conn: socket.socket) -> None:
@@ -117,21 +127,99 @@ class _Fields:
         self.conn = conn
         self.buffer = bytearray()
 
-    def next(self) -> bytes:
+    def next(self, limit: int | None = None) -> bytes:
+        """The next field; ValueError when it grows past `limit` bytes."""
         while True:
             end = self.buffer.find(0)
             if end >= 0:
                 field = bytes(self.buffer[:end])
                 del self.buffer[: end + 1]
                 return field
-            chunk = self.conn.recv(65536)
+            if limit is not None and len(self.buffer) > limit:
+                raise ValueError("field too long")
+            chunk = self.conn.recv(65536 if limit is None else limit + 1)
             if not chunk:
                 raise ConnectionError("the client closed the connection mid-request")
             self.buffer += chunk
             _quick_ack(self.conn)
 
 
-def answer(args: list[str], data: bytes) -> tuple[int, bytes, str]:
+@dataclass(frozen=True)
+class Request:
+    conn: socket.socket
+    args: list[str]
+    data: bytes
+
+
+class CodeWatch:
+    """Whether the package changed on disk since the server started."""
+
+    def __init__(self) -> None:
+        self.stamp = code_stamp()
+        self.checked = time.monotonic()
+
+    def changed(self, unless_checked_within: float = 0.0) -> bool:
+        if time.monotonic() - self.checked <= unless_checked_within:
+            return False
+        self.checked = time.monotonic()
+        return code_stamp() != self.stamp
+
+
+def _read_request(
+    conn: socket.socket, keys: Secrets, watch: CodeWatch, requests: queue.Queue[Request | None]
+) -> None:
+    """Authenticate one connection and queue its request (this connection's thread)."""
+    try:
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _quick_ack(conn)
+        fields = _Fields(conn)
+        # Before the secret: a few bytes within a second, or the connection is dropped.
+        conn.settimeout(HANDSHAKE_TIMEOUT)
+        if not secrets.compare_digest(fields.next(len(keys.client)), keys.client.encode()):
+            conn.close()
+            return
+        if watch.changed(unless_checked_within=RECHECK_AFTER):
+            conn.close()  # without the proof: the client runs the new code itself
+            requests.put(None)
+            return
+        conn.sendall(keys.server.encode() + b"\0")
+        conn.settimeout(None)  # the client's own stdin may come slowly
+        count = int(fields.next(16))
+        args = [fields.next().decode("utf-8", "surrogateescape") for _ in range(count)]
+        requests.put(Request(conn, args, fields.next()))
+    except (OSError, ValueError):
+        conn.close()
+
+
+def _accept(
+    listener: socket.socket,
+    keys: Secrets,
+    watch: CodeWatch,
+    requests: queue.Queue[Request | None],
+) -> None:
+    readers = threading.BoundedSemaphore(MAX_READERS)
+    while True:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return  # the listener was closed: the server is leaving
+        if not readers.acquire(blocking=False):
+            conn.close()  # a flood of connections: the client falls back to the Python hook
+            continue
+
+        def read(conn: socket.socket = conn) -> None:
+            try:
+                _read_request(conn, keys, watch, requests)
+            finally:
+                readers.release()
+
+        threading.Thread(target=read, daemon=True).start()
+
+
+# --- answering (the main thread: the hook's SIGALRM timeout works as in its own process)
+
+
+def answer(args: list[str], data: bytes) -> tuple[int, bytes, bytes]:
     """Exit status, stdout and stderr of `heredoc-lint hook ARGS` with `data` on stdin."""
     from heredoc_lint.agents import hook
 
@@ -145,20 +233,16 @@ def answer(args: list[str], data: bytes) -> tuple[int, bytes, str]:
             err.write(f"heredoc-lint: internal error: {type(error).__name__}: {error}\n")
             status = 0
         text_out.flush()
-    return status, out.getvalue(), err.getvalue()
+    # As Python's own stderr writes what it cannot encode.
+    return status, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
 
 
-def handle(conn: socket.socket, keys: Secrets) -> None:
-    fields = _Fields(conn)
-    if not secrets.compare_digest(fields.next(), keys.client.encode()):
-        return
-    conn.sendall(keys.server.encode() + b"\0")
-    count = int(fields.next())
-    args = [fields.next().decode("utf-8", "surrogateescape") for _ in range(count)]
-    data = fields.next()
-    status, out, err = answer(args, data)
-    head = f"{status}\0{err.replace(chr(0), '')}\0{len(out)}\0"
-    conn.sendall(head.encode("utf-8", "surrogateescape") + out)
+def respond(request: Request) -> None:
+    status, out, err = answer(request.args, request.data)
+    head = b"%d\0%s\0%d\0" % (status, err.replace(b"\0", b""), len(out))
+    with request.conn as conn, contextlib.suppress(OSError):
+        conn.settimeout(SEND_TIMEOUT)
+        conn.sendall(head + out)
 
 
 # --- the server -----------------------------------------------------------------------
@@ -201,29 +285,25 @@ def serve(state: Path, idle: float) -> int:
 
         gc.freeze()  # the imported modules are never garbage: keep collections short
         keys = Secrets.fresh()
-        stamp = code_stamp()
-        checked = time.monotonic()
+        watch = CodeWatch()
+        requests: queue.Queue[Request | None] = queue.Queue()
         signal.signal(signal.SIGTERM, _terminate)
         with socket.create_server(("127.0.0.1", 0)) as listener:
-            listener.settimeout(idle if idle > 0 else None)
             write_state(state, listener.getsockname()[1], keys)
+            threading.Thread(
+                target=_accept, args=(listener, keys, watch, requests), daemon=True
+            ).start()
             try:
                 while True:
                     try:
-                        conn, _ = listener.accept()
-                    except TimeoutError:
+                        request = requests.get(timeout=idle if idle > 0 else None)
+                    except queue.Empty:
                         return 0
-                    with conn:
-                        if time.monotonic() - checked > RECHECK_AFTER and code_stamp() != stamp:
-                            return 0  # closed without the proof: the client runs the new code
-                        conn.settimeout(REQUEST_TIMEOUT)
-                        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                        _quick_ack(conn)
-                        with contextlib.suppress(OSError, ValueError):
-                            handle(conn, keys)
-                    if code_stamp() != stamp:  # after the answer: off the client's clock
+                    if request is None:  # a reader saw new code
                         return 0
-                    checked = time.monotonic()
+                    respond(request)
+                    if watch.changed():  # after the answer: off the client's clock
+                        return 0
             finally:
                 remove_state(state, keys)
 
