@@ -18,6 +18,10 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=False,
     help="Find and fix the shell-quoting bugs that break remote commands.",
+    # Started before typer (entry.py), so not typer commands: listed here for --help.
+    epilog="Also: heredoc-lint hook AGENT (a coding agent's pre-execution hook), "
+    "heredoc-lint transcript PATH... (the commands of saved agent sessions), "
+    "heredoc-lint serve (the resident checker of heredoc-lint-hook); each has --help.",
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )

@@ -150,7 +150,7 @@ def parses(text: str, kind: str = "shell") -> bool:
     if any(root.script.errors for root in roots if root.depth == 0):
         return False
     if kind == "shell":
-        from heredoc_lint.rules.hl001_parse_error import bash_accepts
+        from heredoc_lint.shell.bash import bash_accepts
 
         return bash_accepts(text) is not False
     return True

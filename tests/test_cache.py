@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 from probe import loaded_modules
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -18,13 +19,7 @@ BROKEN = 'ssh web-1 "pkill -f worker; echo $1"\n'
 
 
 def lint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
+    return run_cli("--format", "json", *args, cwd=cwd, timeout=120)
 
 
 def findings(result: subprocess.CompletedProcess[str]) -> list[tuple[str, str, int, int]]:

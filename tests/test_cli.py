@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 from probe import loaded_modules
 
 CASES = Path(__file__).parent / "cases"
@@ -30,16 +30,7 @@ JSON_KEYS = {
 def run(
     *args: str, stdin: str | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=60,
-    )
+    return run_cli(*args, stdin=stdin, cwd=cwd)
 
 
 def test_seed000_text_output_names_each_finding_in_a_screenful() -> None:
@@ -296,3 +287,12 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: list
     proc.stdout.close()  # gone before heredoc-lint writes a byte
     stderr = proc.stderr.read()
     assert (proc.wait(timeout=120), stderr) == (1, b"")
+
+
+def test_help_names_the_subcommands_started_before_typer() -> None:
+    listed = run("--help")
+    assert listed.returncode == 0
+    for name in ("hook", "transcript", "serve"):
+        assert f"heredoc-lint {name}" in listed.stdout
+        own = run(name, "--help")
+        assert own.returncode == 0 and own.stdout.startswith(f"usage: heredoc-lint {name}")

@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 BROKEN = "ssh h \"pkill -f sglang; cat > f << 'EOF'\n$1\nEOF\n\"\n"
 
 
 def lint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
+    return run_cli("--format", "json", *args, cwd=cwd)
 
 
 def codes(result: subprocess.CompletedProcess[str]) -> dict[str, set[str]]:

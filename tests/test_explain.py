@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from heredoc_lint.explain import JOINED, explain
 
@@ -21,16 +21,7 @@ SEED004 = ROOT / "fixtures" / "broken" / "launch_glm_seed004.sh"
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-    )
+    return run_cli(*args, stdin=stdin, cwd=ROOT)
 
 
 def report(path: Path) -> str:

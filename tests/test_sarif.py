@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from cli_process import run_cli
 from jsonschema import Draft7Validator
 
 from heredoc_lint.engine import check_text
@@ -26,15 +25,7 @@ SEED000_ARG = "tests/cases/seed000.sh"  # relative to ROOT, where the CLI runs
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=env,
-        timeout=60,
-    )
+    return run_cli(*args, cwd=cwd or ROOT)
 
 
 def validate(log: dict[str, Any]) -> None:

@@ -1551,10 +1551,8 @@ def _parse(text: str) -> ast.Module:
         raise SourceError(f"Python source cannot be read: {error}", 0) from None
 
 
-_HOT_CALLS = (
-    "run|call|check_call|check_output|Popen|getoutput|getstatusoutput|system|popen"
-    "|create_subprocess_shell|create_subprocess_exec|exec_command|sudo|local"
-)
+# The subprocess/os/asyncio functions, paramiko's exec_command and fabric's sudo and local.
+_HOT_CALLS = f"{_ANY_FUNCTION}|exec_command|sudo|local"
 _IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n(]*(?:\([^)]*\)|[^\n]*)", re.MULTILINE)
 _AS_NAME = re.compile(r"\bas\s+(\w+)")
 
@@ -1603,9 +1601,7 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
 
 def fragment_of(layer: Layer) -> tuple[PyFragment, Layer] | None:
     """The Python fragment behind `layer` (any depth) and its root layer."""
-    root = layer
-    while root.parent is not None:
-        root = root.parent
+    root = layer.root
     encoder = root.encode_edit
     return (encoder, root) if isinstance(encoder, PyFragment) else None
 

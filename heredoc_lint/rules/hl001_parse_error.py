@@ -38,27 +38,7 @@ from collections.abc import Iterator
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, where
-
-
-def bash_accepts(text: str) -> bool | None:
-    """Whether bash parses `text` (`-n`: read commands, run none); None if bash is missing."""
-    import shutil
-    import subprocess  # only when tree-sitter failed: off the start-up path
-
-    bash = shutil.which("bash")
-    if bash is None:
-        return None
-    try:
-        done = subprocess.run(
-            [bash, "--norc", "--noprofile", "-O", "extglob", "-n"],
-            input=text.encode("utf-8", "surrogateescape"),
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.returncode == 0
+from heredoc_lint.shell.bash import bash_accepts
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:

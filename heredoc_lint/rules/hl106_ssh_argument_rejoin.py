@@ -46,8 +46,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
-from heredoc_lint.rules.hl107_unquoted_heredoc_to_remote import matching_close
-from heredoc_lint.shell.words import Word
+from heredoc_lint.shell.words import Word, matching_close
 
 _CONTROL = ("&&", "||", ";;", ";&", "|&", "&", "|", ";", "(", ")")
 _REDIRECTIONS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">&", ">>", ">|", "<", ">")

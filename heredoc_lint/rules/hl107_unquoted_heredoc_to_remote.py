@@ -58,7 +58,7 @@ from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, parse_script
-from heredoc_lint.shell.words import Word
+from heredoc_lint.shell.words import Word, matching_close
 from heredoc_lint.wrappers import Invocation, resolve
 
 MAX_NESTING = 8
@@ -73,25 +73,6 @@ _ESCAPABLE = frozenset("$`\\")
 class BodyExpansion:
     start: int  # offsets into the layer text
     end: int
-
-
-def matching_close(text: str, i: int, end: int, opener: str, closer: str) -> int:
-    """Index after the `closer` matching the `opener` at text[i]."""
-    depth = 0
-    k = i
-    while k < end:
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == opener:
-            depth += 1
-        elif c == closer:
-            depth -= 1
-            if depth == 0:
-                return k + 1
-        k += 1
-    return end
 
 
 def body_expansions(text: str, start: int, end: int) -> tuple[list[BodyExpansion], list[int]]:

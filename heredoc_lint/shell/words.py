@@ -303,6 +303,26 @@ def _tilde_end(text: str, i: int, end: int, in_assignment: bool) -> int | None:
     return j if name_end is None else name_end
 
 
+def matching_close(text: str, i: int, end: int, opener: str, closer: str) -> int:
+    """Index after the `closer` matching the `opener` at text[i] (backslash escapes
+    skipped), or `end`."""
+    depth = 0
+    k = i
+    while k < end:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == opener:
+            depth += 1
+        elif c == closer:
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return end
+
+
 # -- the de-quoter ----------------------------------------------------------------------
 
 
