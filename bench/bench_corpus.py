@@ -135,6 +135,7 @@ def main() -> None:
     text = b"\n".join(Path(f).read_bytes() for f in files)
     unit = text[: text.rfind(b"\n", 0, 2_000_000) + 1]
     previous: tuple[int, float] | None = None
+    first = 0.0
     for factor in (1, 4, 16):
         copies = [work / f"corpus_{factor}x_{n}.sh" for n in range(max(1, factor // 4))]
         for copy in copies:
@@ -146,6 +147,8 @@ def main() -> None:
             note = f"  time x{seconds / previous[1]:.2f} for size x{factor / previous[0]:.0f}"
         print(f"  {factor:>2}x  {len(unit) * factor / 1e6:7.2f} MB  {seconds:7.3f} s{note}")
         previous = (factor, seconds)
+        first = first or seconds
+    print(f"16x the input: time x{previous[1] / first:.1f}" if previous else "")
     shutil.rmtree(work, ignore_errors=True)
 
 

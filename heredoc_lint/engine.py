@@ -50,8 +50,9 @@ def _roots(
     path: str | None,
     needed: frozenset[str] | None = None,
     wrappers: Mapping[str, str] | None = None,
-) -> list[Layer]:
-    """The root layer of each fragment, skipping those that hold none of `needed`.
+) -> tuple[list[Layer], bool]:
+    """The root layer of each fragment, skipping those that hold none of `needed`; and
+    whether none was skipped.
 
     A fragment with run-time values (Python) is always kept: HL201 and HL202
     look at the values themselves.
@@ -59,19 +60,24 @@ def _roots(
     search = None if needed is None else trigger_pattern(needed).search
     whole_text = kind in ("shell", "command")  # one fragment: the text itself
     if whole_text and search is not None and not search(text):
-        return []
-    return [
-        root_layer(f, wrappers)
-        for f in fragments(kind, text, path)
-        if search is None or f.interpolations or search(f.text)
-    ]
+        return [], False
+    every = fragments(kind, text, path)
+    kept = [f for f in every if search is None or f.interpolations or search(f.text)]
+    return [root_layer(f, wrappers) for f in kept], len(kept) == len(every)
 
 
 def check_text(
     text: str, kind: str = "shell", path: str | None = None, settings: Settings | None = None
 ) -> list[Finding]:
     """Findings for `text` read as `kind` (shell, command, python, markdown, actions)."""
-    settings = settings or Settings()
+    return _check(text, kind, path, settings or Settings())[0]
+
+
+def _check(
+    text: str, kind: str, path: str | None, settings: Settings
+) -> tuple[list[Finding], list[Layer] | None]:
+    """check_text's findings, and the roots it parsed when they are all of the text's
+    (no fragment left out for want of a trigger)."""
     context = Context(
         path=path,
         kind=kind,
@@ -83,10 +89,10 @@ def check_text(
     findings: list[Finding] = []
     try:
         needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
-        roots = _roots(kind, text, path, needed, settings.wrappers)
+        roots, complete = _roots(kind, text, path, needed, settings.wrappers)
     except SourceError as error:
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
-        return [Finding("HL001", Severity.WARNING, error.message, start, start + 1)]
+        return [Finding("HL001", Severity.WARNING, error.message, start, start + 1)], None
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
     findings = suppress.apply(
@@ -97,7 +103,21 @@ def check_text(
         report_unused=settings.warn_unused_suppressions,
     )
     findings.sort(key=lambda f: (f.start, f.code, f.end))
-    return findings
+    return findings, roots if complete else None
+
+
+def _check_counting_errors(
+    text: str, kind: str, path: str | None, settings: Settings
+) -> tuple[list[Finding], int]:
+    """check_text and parse_error_count of `text`, from one parse where they can share it."""
+    findings, roots = _check(text, kind, path, settings)
+    if roots is None:
+        return findings, parse_error_count(text, kind, settings)
+    return findings, _errors(roots)
+
+
+def _errors(roots: list[Layer]) -> int:
+    return sum(1 for root in roots for layer in walk_layers(root) if layer.script.errors)
 
 
 def _statements(roots: Sequence[Layer]) -> Iterator[tuple[int, int]]:
@@ -131,10 +151,10 @@ def parse_error_count(text: str, kind: str = "shell", settings: Settings | None 
     """How many layers of `text` do not parse: a fix may never make this grow."""
     wrappers = (settings or Settings()).wrappers
     try:
-        roots = _roots(kind, text, None, wrappers=wrappers)
+        roots, _ = _roots(kind, text, None, wrappers=wrappers)
     except SourceError:
         return UNPARSABLE
-    return sum(1 for root in roots for layer in walk_layers(root) if layer.script.errors)
+    return _errors(roots)
 
 
 def parses(text: str, kind: str = "shell") -> bool:
@@ -144,7 +164,7 @@ def parses(text: str, kind: str = "shell") -> bool:
     accepts some scripts bash refuses, such as a stray `done` on a line of its own.
     """
     try:
-        roots = _roots(kind, text, None)
+        roots, _ = _roots(kind, text, None)
     except SourceError:
         return False
     if any(root.script.errors for root in roots if root.depth == 0):
@@ -171,7 +191,7 @@ def fix_kind(
     settings = settings or Settings()
     return fix_text(
         text,
-        lambda t: check_text(t, kind, path, settings),
+        lambda t: _check_counting_errors(t, kind, path, settings),
         lambda t: parse_error_count(t, kind, settings),
         unsafe=unsafe,
         findings=findings,

@@ -70,23 +70,22 @@ def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
 
 def fix_text(
     text: str,
-    check: Callable[[str], list[Finding]],
+    check: Callable[[str], tuple[list[Finding], int]],
     parse_errors: Callable[[str], int],
     unsafe: bool = False,
     findings: list[Finding] | None = None,
 ) -> FixOutcome:
     """Fix `text` until no applicable fix is left, re-checking after every pass.
 
-    `findings`, when given, are `check(text)` already computed.  A pass that makes a
-    layer unparsable (more parse errors than before) is rolled back, and the outcome
-    says why.
+    `check` gives a text's findings and how many of its layers do not parse;
+    `parse_errors` the latter alone.  `findings`, when given, are those of `text`.
+    A pass that makes a layer unparsable (more parse errors than `text` has) is rolled
+    back, and the outcome says why.
     """
+    original = text
+    errors_before: int | None = None
     if findings is None:
-        findings = check(text)
-    fixes = [f.fix for f in findings if f.fix is not None and applicable(f.fix, unsafe)]
-    if not fixes:
-        return FixOutcome(text, 0, 0, tuple(findings))
-    errors_before = parse_errors(text)
+        findings, errors_before = check(text)
     fixed = 0
     new_files: dict[str, NewFile] = {}
     for passes in range(1, MAX_PASSES + 1):
@@ -96,7 +95,10 @@ def fix_text(
         candidate, taken = apply_fixes(text, fixes)
         if candidate == text:
             break
-        if parse_errors(candidate) > errors_before:
+        candidate_findings, errors = check(candidate)
+        if errors and errors_before is None:  # only then is the count before needed
+            errors_before = parse_errors(original)
+        if errors and errors_before is not None and errors > errors_before:
             codes = sorted({f.code for f in findings if f.fix in taken})
             return FixOutcome(
                 text,
@@ -110,6 +112,5 @@ def fix_text(
         fixed += sum(1 for f in findings if f.fix in taken)
         for fix in taken:
             new_files.update({n.path: n for n in fix.new_files})
-        text = candidate
-        findings = check(text)
+        text, findings = candidate, candidate_findings
     return FixOutcome(text, fixed, MAX_PASSES, tuple(findings), tuple(new_files.values()))

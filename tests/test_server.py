@@ -41,6 +41,11 @@ def claude(command: str) -> bytes:
     ).encode()
 
 
+def padded(command: str, size: int) -> bytes:
+    """The Claude input for `command` and spaces, `size` bytes long."""
+    return claude(command + " " * (size - len(claude(command))))
+
+
 def cursor(command: str) -> bytes:
     return json.dumps({"hook_event_name": "beforeShellExecution", "command": command}).encode()
 
@@ -160,7 +165,8 @@ def served(install: Install) -> Install:
     return install
 
 
-CASES = [  # (an input of 8192 bytes exactly: the client's switch from read to cat)
+READ_LIMIT = 2048  # the client reads up to this much itself, and cat the rest
+CASES = [
     ("claude", claude(SEED), ()),  # deny, with the fixed command
     ("claude", claude(CLEAN), ()),  # allow: nothing printed
     ("claude", claude(SEED), ("--no-fix", "--select", "HL103")),
@@ -175,12 +181,13 @@ CASES = [  # (an input of 8192 bytes exactly: the client's switch from read to c
         b'{"tool_name": "Bash", "tool_input": {"command": "ssh h \\"echo \xff\xfe $1\\""}}',
         (),
     ),
-    ("claude", claude(SEED + "\n" + "echo " + "x" * 20_000), ()),  # input over 8 KB: cat
-    ("claude", claude((SEED + "\n") * 12), ()),  # an answer over 8 KB
+    ("claude", claude(SEED + "\n" + "echo " + "x" * 20_000), ()),  # a long input
+    ("claude", claude((SEED + "\n") * 12), ()),  # a long answer
     ("claude", claude(SEED), ("--select", "NOPE")),  # usage error: exit 1, one line
     ("claude", claude(SEED), ("--bogus",)),
     ("claude", claude(SEED), ("--select", os.fsdecode(b"HL\xff"))),  # shown escaped
-    ("claude", claude("ssh h 'echo $1'" + " " * (8192 - len(claude("ssh h 'echo $1'")))), ()),
+    # inputs at the client's switch from read to cat
+    *[("claude", padded("ssh h 'echo $1'", READ_LIMIT + d), ()) for d in (-1, 0, 1)],
     ("nobody", claude(SEED), ()),
 ]
 
