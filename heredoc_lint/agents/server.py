@@ -24,7 +24,9 @@ slowly) holds up no other; before the client secret it has a second and 32 bytes
 answers are computed one at a time in the main thread: the hook's `--timeout` (SIGALRM)
 works as in a process of its own, and each answer takes a few ms. The server exits after
 `--idle` seconds without a request, on SIGTERM, and when its code or parser changed on
-disk (an upgrade, an edit), so that an answer never comes from old rules.
+disk (an upgrade, an edit): a connection is checked against the files on disk unless
+they were checked in the last half second (0.5 ms), so no answer comes from code that
+changed before that.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from pathlib import Path
 DEFAULT_IDLE = 3600.0  # seconds without a request before the server exits
 HANDSHAKE_TIMEOUT = 1.0  # seconds a connection has to send the client secret
 SEND_TIMEOUT = 10.0  # seconds a client has to take its answer
-RECHECK_AFTER = 0.5  # a connection after this pause re-checks the code first
+RECHECK_AFTER = 0.5  # seconds a check of the code on disk holds
 MAX_READERS = 64  # connections read at once; more are closed (those clients fall back)
 
 
@@ -152,17 +154,21 @@ class Request:
 
 
 class CodeWatch:
-    """Whether the package changed on disk since the server started."""
+    """Whether the code on disk changed since the server started, looked at no more than
+    once per RECHECK_AFTER seconds; once changed, changed for good."""
 
     def __init__(self) -> None:
         self.stamp = code_stamp()
         self.checked = time.monotonic()
+        self.stale = False
+        self.lock = threading.Lock()  # readers of concurrent connections agree
 
-    def changed(self, unless_checked_within: float = 0.0) -> bool:
-        if time.monotonic() - self.checked <= unless_checked_within:
-            return False
-        self.checked = time.monotonic()
-        return code_stamp() != self.stamp
+    def changed(self) -> bool:
+        with self.lock:
+            if not self.stale and time.monotonic() - self.checked > RECHECK_AFTER:
+                self.checked = time.monotonic()
+                self.stale = code_stamp() != self.stamp
+            return self.stale
 
 
 def _read_request(
@@ -178,7 +184,7 @@ def _read_request(
         if not secrets.compare_digest(fields.next(len(keys.client)), keys.client.encode()):
             conn.close()
             return
-        if watch.changed(unless_checked_within=RECHECK_AFTER):
+        if watch.changed():
             conn.close()  # without the proof: the client runs the new code itself
             requests.put(None)
             return
@@ -302,8 +308,6 @@ def serve(state: Path, idle: float) -> int:
                     if request is None:  # a reader saw new code
                         return 0
                     respond(request)
-                    if watch.changed():  # after the answer: off the client's clock
-                        return 0
             finally:
                 remove_state(state, keys)
 
