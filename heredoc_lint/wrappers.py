@@ -483,6 +483,7 @@ WRAPPERS: dict[str, Resolver] = {
 
 # Commands that start a layer themselves; the prefixes only look through to one of these.
 LAYER_COMMANDS = frozenset(name for name in WRAPPERS if name not in _PREFIX_ARG_OPTIONS)
+PREFIXES = frozenset(_PREFIX_ARG_OPTIONS)  # sudo, env, nohup, timeout...: run the next word
 
 # What a user-configured wrapper may behave like (`wrappers = {myssh = "ssh"}`).
 WRAPPER_KINDS = {"ssh": _ssh, "shell": _shell, "eval": _eval, "prefix": _prefix}

@@ -114,3 +114,48 @@ def test_custom_wrapper_from_settings() -> None:
     assert check_shell(text) == []
     found = check_shell(text, settings=Settings(wrappers={"myssh": "ssh"}))
     assert [f.code for f in found] == ["HL103"]
+
+
+def test_may_be_never_misses_a_command_name_on_real_scripts() -> None:
+    """`Command.may_be` lets rules skip de-quoting commands: it must say yes to every
+    command whose de-quoted static name (directory dropped) is one of the names asked,
+    on every command of the real corpus; and no to most others.  (Names asked for are
+    plain words: one holding a quote or a backslash is left out.)"""
+    from corpus import corpus_files
+
+    from heredoc_lint.shell.syntax import parse_script
+
+    checked = skipped = 0
+    for corpus_file in corpus_files():
+        for command in parse_script(corpus_file.text).commands:
+            words = command.words
+            if not words or not words[0].static:
+                continue
+            name = words[0].value.rsplit("/", 1)[-1]
+            if any(c in name for c in "'\"\\\n"):
+                continue
+            assert command.may_be({name}), (corpus_file.name, command.head)
+            checked += 1
+            skipped += not command.may_be({name + "x"})
+    assert checked > 10_000 and skipped > 0.99 * checked, (checked, skipped)
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("pkill -f x", True),
+        ("/usr/bin/pkill -f x", True),
+        ("'pkill' -f x", True),
+        ('"pk"ill -f x', True),
+        ("p\\kill -f x", True),
+        ("$tool -f x", False),  # not static: rules never take it for pkill
+        ("`which pkill` -f x", False),
+        ("pgrep x", False),
+        ("/" + "d" * 300 + "/pkill x", True),  # a head cut short may be anything
+    ],
+)
+def test_may_be(script: str, expected: bool) -> None:
+    from heredoc_lint.shell.syntax import parse_script
+
+    command = parse_script(script).commands[0]  # the outer one: `which pkill` comes after
+    assert command.start == 0 and command.may_be({"pkill"}) is expected

@@ -47,7 +47,7 @@ from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import unwrap_prefixes
+from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
 
 # procps-ng pgrep/pkill options that take an argument.
 _ARG_OPTIONS = frozenset("dgGPstuUFrq")
@@ -311,16 +311,22 @@ class PkillCall:
         return self.words[self.pattern_index].received()
 
 
+_TOOLS = frozenset({"pkill", "pgrep"})
+_NAMES = _TOOLS | PREFIXES  # a command that can be a pkill or pgrep call
+
+
 def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
     if layer.kind == "stdin":
         return  # a script read from stdin is on no command line
     for command in layer.script.commands:
+        if not command.may_be(_NAMES):
+            continue
         index = unwrap_prefixes(command.words)
         if index is None:
             continue
         words = command.words[index:]
         tool = words[0].value.rsplit("/", 1)[-1]
-        if tool not in ("pkill", "pgrep"):
+        if tool not in _TOOLS:
             continue
         full, exact, pattern_index = parse_pkill(words)
         if full and not exact and pattern_index is not None and words[pattern_index].static:

@@ -40,7 +40,7 @@ from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import unwrap_prefixes
+from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
 
 # OpenSSH 9 scp(1): options that take an argument; every other letter is a flag.
 SCP_ARG_OPTIONS = frozenset("cDFiJloPSX")
@@ -114,7 +114,12 @@ def _message(flag: PortFlag) -> str:
     )
 
 
+_NAMES = PREFIXES | {"scp"}  # a command that can be an scp call
+
+
 def _scp_words(command: Command) -> tuple[Word, ...] | None:
+    if not command.may_be(_NAMES):
+        return None
     index = unwrap_prefixes(command.words)
     if index is None:
         return None

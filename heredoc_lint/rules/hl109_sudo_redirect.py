@@ -61,7 +61,7 @@ from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import unwrap_prefixes
+from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
 
 PRIVILEGE = frozenset({"sudo", "doas"})
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
@@ -255,11 +255,13 @@ def _fix(
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    if not any(r.writes for c in layer.script.commands for r in c.redirects):
+    # sudo is a prefix (behind env, nohup... too): only a command named as one can hold it.
+    commands = [c for c in layer.script.commands if c.may_be(PREFIXES)]
+    if not any(r.writes for c in commands for r in c.redirects):
         return
     if _caller_is_root(layer):
         return
-    for command in layer.script.commands:
+    for command in commands:
         real = unwrap_prefixes(command.words)
         if real is None:
             continue
