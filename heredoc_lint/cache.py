@@ -40,6 +40,11 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def has_pack(directory: Path) -> bool:
+    """Whether `directory` holds a pack of any version: a run there may be warm."""
+    return any(directory.glob(f"{_PACK_PREFIX}*.json"))
+
+
 def entry_key(kind: str, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it) and effective settings."""

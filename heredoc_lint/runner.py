@@ -6,6 +6,7 @@ can run in worker processes and come back in a stable order.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import traceback
@@ -21,6 +22,8 @@ from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from heredoc_lint.cache import Cache
 
 
@@ -299,6 +302,23 @@ def run(
     progress: Progress | None = None,
 ) -> Result:
     result = Result()
+    pool = _early_workers(options, paths) if command is None else None
+    try:
+        return _run(options, paths, command, stdin_filename, progress, result, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def _run(
+    options: Options,
+    paths: list[Path],
+    command: str | None,
+    stdin_filename: str | None,
+    progress: Progress | None,
+    result: Result,
+    pool: ProcessPoolExecutor | None,
+) -> Result:
     todo = jobs(options, paths, command, stdin_filename, result)
     cache = None
     if options.cache_dir is not None and not options.fixing and any(j.path for j in todo):
@@ -313,7 +333,7 @@ def run(
                 outcomes[i] = _from_cache(job, job.path, cache)
     missed = [i for i, outcome in enumerate(outcomes) if outcome is None]
     done = len(todo) - len(missed)
-    for i, checked in _process_all(todo, missed, options):
+    for i, checked in _process_all(todo, missed, options, pool):
         outcomes[i] = checked
         path = todo[i].path
         if cache is not None and path is not None and checked.checked is not None:
@@ -330,32 +350,58 @@ def run(
 
 
 def _process_all(
-    todo: list[Job], indexes: list[int], options: Options
+    todo: list[Job], indexes: list[int], options: Options, pool: ProcessPoolExecutor | None
 ) -> Iterator[tuple[int, FileOutcome]]:
-    """(index, outcome) of the jobs at `indexes`; in worker processes when there are
-    enough files, the largest first, so that no worker is left with a big one at the end."""
+    """(index, outcome) of the jobs at `indexes`; in worker processes (`pool`, or new ones)
+    when there are enough files, the largest first, so that no worker is left with a big
+    one at the end."""
     workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
     if workers < 2:
         yield from ((i, process(todo[i], options)) for i in indexes)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     from functools import partial
 
     order = sorted(indexes, key=lambda i: -_size(todo[i]))
-    # fork: the workers start with everything already imported.
-    context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_die_with_parent,
-        initargs=(os.getpid(),),
-    ) as pool:
-        chunk = max(1, len(order) // (workers * 8))
+    chunk = max(1, len(order) // (workers * 8))
+    with contextlib.ExitStack() as stack:
+        if pool is None:
+            pool = stack.enter_context(_workers(workers))
         outcomes = pool.map(
             partial(process, options=options), [todo[i] for i in order], chunksize=chunk
         )
         yield from zip(order, outcomes, strict=True)
+
+
+def _workers(count: int) -> ProcessPoolExecutor:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: the workers start with everything already imported.
+    context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
+    return ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
+
+
+def _early_workers(options: Options, paths: list[Path]) -> ProcessPoolExecutor | None:
+    """Workers started before the files are found, for a run that will check many files
+    and has no cache to answer it: they import the engine meanwhile (35 ms here)."""
+    if options.jobs < 2 or paths == [Path("-")]:
+        return None
+    if len(paths) < 2 * MIN_FILES_PER_WORKER and not any(p.is_dir() for p in paths):
+        return None
+    if not options.fixing and options.cache_dir is not None:
+        from heredoc_lint.cache import has_pack
+
+        if has_pack(options.cache_dir):
+            return None  # maybe warm: a run the cache answers needs no worker at all
+    pool = _workers(options.jobs)
+    for _ in range(options.jobs):
+        pool.submit(int)  # a process starts on a submit
+    return pool
 
 
 def _size(job: Job) -> int:
@@ -365,6 +411,11 @@ def _size(job: Job) -> int:
         return os.stat(job.path).st_size if job.path is not None else 0
     except OSError:
         return 0  # process() reports it
+
+
+def _start_worker(parent: int) -> None:
+    _die_with_parent(parent)
+    import heredoc_lint.engine  # noqa: F401  (before the first file arrives)
 
 
 def _die_with_parent(parent: int) -> None:
