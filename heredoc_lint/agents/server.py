@@ -74,17 +74,24 @@ def code_stamp() -> tuple[tuple[str, int, int, int], ...]:
     import tree_sitter
     import tree_sitter_bash
 
-    packages = [Path(__file__).resolve().parent.parent]
-    packages += [Path(m.__file__ or ".").resolve().parent for m in (tree_sitter, tree_sitter_bash)]
+    package = Path(__file__).resolve().parent.parent
+    paths = [
+        os.path.join(directory, name)
+        for directory, _, names in os.walk(package)
+        for name in names
+        if name.endswith(".py")
+    ]
+    for module in (tree_sitter, tree_sitter_bash):
+        init = Path(module.__file__ or "").resolve()
+        if init.name != "__init__.py":  # a lone module, never its whole directory
+            paths.append(str(init))
+            continue
+        paths += [str(p) for p in init.parent.iterdir() if p.suffix in (".py", ".so", ".pyd")]
     found = []
-    for package in packages:
-        for directory, _, names in os.walk(package):
-            for name in names:
-                if name.endswith((".py", ".so", ".pyd")):
-                    path = os.path.join(directory, name)
-                    info = os.stat(path)
-                    found.append((path, info.st_size, info.st_mtime_ns, info.st_ino))
-    return tuple(sorted(found))
+    for path in sorted(paths):
+        info = os.stat(path)
+        found.append((path, info.st_size, info.st_mtime_ns, info.st_ino))
+    return tuple(found)
 
 
 def private_directory(directory: Path) -> None:
