@@ -151,15 +151,20 @@ def main() -> int:
         ("command without a trigger (allow)", "ls -la && git status --short"),
     ]
     ratios = []
-    shellcheck_seed = 0.0
-    for label, command in cases:
-        ours, theirs = medians_ms(
+
+    def against_shellcheck(ours: list[str], command: str) -> list[float]:
+        """Medians of `ours` on the hook input of `command` and of `shellcheck -` on it."""
+        return medians_ms(
             [
-                (hook, hook_input(args.agent, command), (0,)),
+                (ours, hook_input(args.agent, command), (0,)),
                 ([shellcheck, "--shell=bash", "-"], command.encode(), (0, 1)),
             ],
             args.runs,
         )
+
+    shellcheck_seed = 0.0
+    for label, command in cases:
+        ours, theirs = against_shellcheck(hook, command)
         rows.append((f"heredoc-lint hook {args.agent}, {label}", ours))
         rows.append((f"shellcheck -, {label}", theirs))
         ratios.append((f"heredoc-lint hook, {label}", ours / theirs))
@@ -188,13 +193,7 @@ def main() -> int:
 
     with resident_client(args.agent) as client:
         for label, command in cases:
-            ours, theirs = medians_ms(
-                [
-                    (client, hook_input(args.agent, command), (0,)),
-                    ([shellcheck, "--shell=bash", "-"], command.encode(), (0, 1)),
-                ],
-                args.runs,
-            )
+            ours, theirs = against_shellcheck(client, command)
             rows.append((f"heredoc-lint-hook {args.agent} (resident server), {label}", ours))
             rows.append((f"shellcheck - (timed in turn with it), {label}", theirs))
             ratios.append((f"heredoc-lint-hook (resident server), {label}", ours / theirs))

@@ -98,7 +98,7 @@ def fix_text(
         candidate_findings, errors = check(candidate)
         if errors and errors_before is None:  # only then is the count before needed
             errors_before = parse_errors(original)
-        if errors and errors_before is not None and errors > errors_before:
+        if errors_before is not None and errors > errors_before:
             codes = sorted({f.code for f in findings if f.fix in taken})
             return FixOutcome(
                 text,

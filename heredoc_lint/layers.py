@@ -11,18 +11,16 @@ listed in `local_expansions`, so that rules can say what will really happen.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
-from heredoc_lint.shell.syntax import HEAD_LIMIT, Command, Script, parse_script
+from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import WRAPPERS, Invocation, resolve
 
 MAX_DEPTH = 16
-_QUOTED = re.compile(r"['\"\\]")  # a `$` word is not static: never a wrapper
 
 
 @dataclass(frozen=True)
@@ -62,18 +60,12 @@ class Layer:
     def invocations(self) -> tuple[tuple[Command, Invocation], ...]:
         """The commands of this layer that start another layer, with how they do it."""
         found = []
+        names = WRAPPERS.keys() | self.wrappers.keys()
         for command in self.script.commands:
-            head = command.head
-            if len(head) >= HEAD_LIMIT:  # cut short: its name is not known from the head
-                if "$" in head or "`" in head:
-                    # `$(` or `"$(` nested 10,000 deep: de-quoting each level's word would
-                    # cost quadratic time.  (Missed: a wrapper called by a 256-character
-                    # path holding a quoted `$`.)
-                    continue
-            else:
-                name = head.rsplit("/", 1)[-1]
-                if name not in WRAPPERS and name not in self.wrappers and not _QUOTED.search(name):
-                    continue  # not a wrapper, and not written in a way that could hide one
+            # Only a command that can be named as a wrapper is de-quoted: de-quoting every
+            # level of `$(` nested 10,000 deep would cost quadratic time.
+            if not command.may_be(names):
+                continue
             invocation = resolve(command.words, self.wrappers)
             if invocation is not None:
                 found.append((command, invocation))
