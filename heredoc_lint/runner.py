@@ -284,6 +284,13 @@ def jobs(
         for skipped in missing:
             result.notes.append(f"{skipped.path}: {skipped.reason}")
             result.failed |= not skipped.reason.endswith("skipped")
+        if not sources and not missing:
+            # As ruff does: a run that checked nothing says so, rather than look clean.
+            result.notes.append(
+                "warning: no file to check under the given paths (in a directory, a file "
+                "without a suffix is checked when its shebang names a shell or Python; "
+                "name it on the command line to check it as shell)"
+            )
         return [job(str(s.path), s.kind, s.path) for s in sources]
     except ConfigError as error:
         result.notes.append(f"error: {error}")

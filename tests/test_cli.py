@@ -296,3 +296,14 @@ def test_help_names_the_subcommands_started_before_typer() -> None:
         assert f"heredoc-lint {name}" in listed.stdout
         own = run(name, "--help")
         assert own.returncode == 0 and own.stdout.startswith(f"usage: heredoc-lint {name}")
+
+
+def test_a_run_that_finds_nothing_to_check_says_so(tmp_path: Path) -> None:
+    """As ruff warns "No Python files found": a clean exit must not hide an empty run."""
+    (tmp_path / "notes.txt").write_text("ssh h 'pkill -f app; echo ok'\n")
+    (tmp_path / "completion").write_text("_f() { ssh h 'pkill -f app; echo ok'; }\n")
+    walked = run(".", cwd=tmp_path)
+    assert walked.returncode == 0 and walked.stdout == ""
+    assert walked.stderr.startswith("heredoc-lint: warning: no file to check")
+    named = run("completion", cwd=tmp_path)  # no shebang; named on its own: checked as shell
+    assert named.returncode == 1 and "HL103" in named.stdout and "no file" not in named.stderr
