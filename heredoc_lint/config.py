@@ -9,7 +9,6 @@ the key.
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +137,8 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
 
 def load(path: Path) -> Config | None:
     """The configuration in `path`, or None for a pyproject.toml without our table."""
+    import tomllib  # only where a configuration file exists
+
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -162,10 +163,10 @@ class Finder:
         self.cache: dict[Path, Config] = {}
         self.by_given: dict[Path, Config] = {}
 
-    def for_path(self, path: Path) -> Config:
+    def for_directory(self, given: Path) -> Config:
+        """The configuration of the files in the directory `given`."""
         if self.explicit is not None:
             return self.explicit
-        given = path if path.is_dir() else path.parent
         if given not in self.by_given:  # resolving costs a system call per path part
             self.by_given[given] = self._for_directory(given.resolve())
         return self.by_given[given]

@@ -6,7 +6,6 @@ import errno
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,9 @@ _ALWAYS_SKIPPED = frozenset(
 @dataclass(frozen=True)
 class Source:
     path: Path
-    kind: str  # shell, python, markdown, actions
+    # shell, python, markdown, actions; None for a file named without a suffix, whose
+    # first line is read with the rest of it, once: see `script_kind`.
+    kind: str | None
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,11 @@ class Skipped:
     reason: str
 
 
-def _executable(path: Path) -> bool:
+def _mode(path: Path) -> int | None:
     try:
-        return bool(path.stat().st_mode & 0o111)
+        return os.stat(path).st_mode
     except OSError:
-        return False
+        return None
 
 
 def has_extension(path: Path) -> bool:
@@ -65,8 +66,9 @@ def has_extension(path: Path) -> bool:
     return bool(path.suffix) and not path.suffix[1:].isdigit()
 
 
-def kind_of(path: Path, head: bytes | None = None) -> str | None:
-    """The kind of a file from its name, or its first line when it has no suffix."""
+def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> str | None:
+    """The kind of a file from its name, or its first line when it has no suffix.
+    `head` and `mode` (its stat mode) save reading them again where they are known."""
     if path.suffix in SHELL_SUFFIXES:
         return "shell"
     if path.suffix in PYTHON_SUFFIXES:
@@ -79,10 +81,14 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
         parts = path.parts
         in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")
         return "actions" if in_workflows else None
-    if has_extension(path) and not _executable(path):
+    if mode is None:
+        mode = _mode(path)
+        if mode is None:
+            return None
+    if has_extension(path) and not mode & 0o111:
         return None  # `notes.txt`; but an executable `policy-rc.d` is read for its shebang
     if head is None:
-        head = _head(path)
+        head = _head(path, mode)
         if head is None:
             return None
     if _SHEBANG.match(head):
@@ -90,15 +96,21 @@ def kind_of(path: Path, head: bytes | None = None) -> str | None:
     return "python" if _PYTHON_SHEBANG.match(head) else None
 
 
-def _open_regular(path: Path) -> int | None:
+def script_kind(head: bytes) -> str:
+    """The kind of a file named without a suffix: python by its shebang, else shell."""
+    return "python" if _PYTHON_SHEBANG.match(head) else "shell"
+
+
+def _open_regular(path: Path, mode: int | None = None) -> int | None:
     """A read descriptor for `path` when it is a regular file, else None.
 
     O_NONBLOCK: opening a FIFO must never wait for a writer; the type is then
     checked on the descriptor itself, so a file swapped for a FIFO or a device
     after it was listed is still refused.  The type is checked before opening
-    too: opening some devices has effects of its own (a watchdog, a tape).
+    too (`mode`, when the caller has just read it): opening some devices has
+    effects of its own (a watchdog, a tape).
     """
-    if not stat.S_ISREG(os.stat(path).st_mode):
+    if not stat.S_ISREG(os.stat(path).st_mode if mode is None else mode):
         return None
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -107,14 +119,16 @@ def _open_regular(path: Path) -> int | None:
     return fd
 
 
-def _head(path: Path, size: int = 128) -> bytes | None:
+def _head(path: Path, mode: int | None = None, size: int = 128) -> bytes | None:
     """The first bytes of a regular file (for its shebang), or None."""
     try:
-        fd = _open_regular(path)
+        fd = _open_regular(path, mode)
         if fd is None:
             return None
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read(size)
+        try:
+            return os.read(fd, size)
+        finally:
+            os.close(fd)
     except OSError:
         return None
 
@@ -129,6 +143,8 @@ def _git_files(directory: Path, skipped: list[Skipped]) -> list[Path] | None:
     run (`core.fsmonitor`), which is switched off here, so that linting a
     checkout never runs code from it.
     """
+    import subprocess  # only for a directory
+
     try:
         done = subprocess.run(
             [
@@ -189,44 +205,58 @@ def discover(
     skipped: list[Skipped] = []
     seen: set[Path] = set()
     for given in paths:
-        if given.is_dir():
+        try:
+            mode = os.stat(given).st_mode  # one system call for each named path
+        except OSError as error:
+            skipped.append(Skipped(given, _not_found(given, error)))
+            continue
+        if stat.S_ISDIR(mode):
             root = given.resolve()
             listed = _git_files(given, skipped)
             candidates = sorted(listed) if listed is not None else list(_walk(given, skipped))
             for path in candidates:
-                # is_file first: it is False (not an error) for a symlink loop, a FIFO...
-                if path in seen or not path.is_file():
+                if path in seen:
                     continue
-                if path.is_symlink() and not _inside(path, root):
-                    continue  # never follow a link out of the tree
-                if excluded(path):
+                mode_in_tree = _regular_in_tree(path, root)
+                if mode_in_tree is None or excluded(path):
                     continue
-                kind = kind_of(path)
+                kind = kind_of(path, mode=mode_in_tree)
                 if kind is not None:
                     seen.add(path)
                     sources.append(Source(path, kind))
-        elif given.exists():
-            if given not in seen:
-                seen.add(given)
-                kind = kind_of(given) or (None if has_extension(given) else "shell")
-                if kind is None:  # `config.yml`, `notes.txt` handed over by pre-commit
-                    skipped.append(Skipped(given, "not a script, runbook or workflow: skipped"))
-                else:
-                    sources.append(Source(given, kind))
-        elif given.is_symlink():
-            skipped.append(Skipped(given, _broken_link(given)))
-        else:
-            skipped.append(Skipped(given, "no such file or directory"))
+        elif given not in seen:
+            seen.add(given)
+            if not has_extension(given):
+                sources.append(Source(given, None))
+            elif kind := kind_of(given, mode=mode):
+                sources.append(Source(given, kind))
+            else:  # `config.yml`, `notes.txt` handed over by pre-commit
+                skipped.append(Skipped(given, "not a script, runbook or workflow: skipped"))
     return sources, skipped
 
 
-def _broken_link(path: Path) -> str:
+def _regular_in_tree(path: Path, root: Path) -> int | None:
+    """The stat mode of a regular file found in the tree at `root`, or None for anything
+    else: a FIFO, a symbolic link loop, a link out of the tree (never followed)."""
     try:
-        os.stat(path)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            return "symbolic link loop"
-    return f"broken symbolic link (to {os.readlink(path)})"
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            if not _inside(path, root):
+                return None
+            mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return mode if stat.S_ISREG(mode) else None
+
+
+def _not_found(path: Path, error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if error.errno not in (errno.ENOENT, errno.ENOTDIR):
+        return f"cannot read: {error.strerror or error}"
+    if os.path.islink(path):
+        return f"broken symbolic link (to {os.readlink(path)})"
+    return "no such file or directory"
 
 
 def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:

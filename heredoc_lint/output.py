@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,6 +73,8 @@ def finding_json(report: FileReport, finding: Finding, index: LineIndex) -> dict
 
 
 def render_json(reports: Sequence[FileReport]) -> str:
+    import json
+
     items: list[dict[str, Any]] = []
     for report in reports:
         index = report.index()

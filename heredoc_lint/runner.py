@@ -6,24 +6,20 @@ can run in worker processes and come back in a stable order.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from heredoc_lint.config import Config, ConfigError, Finder
-from heredoc_lint.discover import discover, kind_of, read_text
+from heredoc_lint.discover import discover, kind_of, read_text, script_kind
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from heredoc_lint.cache import Cache
 
 
@@ -49,11 +45,10 @@ class Options:
     def fixing(self) -> bool:
         return self.fix or self.diff
 
-    def resolve(self, config: Config, path: Path | None) -> tuple[Settings, Severity]:
-        """The settings for one file: the command line over its configuration."""
-        ignore = self.ignore | config.ignore
-        if path is not None:
-            ignore |= config.ignored_for(path)
+    def resolve(self, config: Config, ignored: frozenset[str]) -> tuple[Settings, Severity]:
+        """The settings for files of `config` whose per-file ignores are `ignored`: the
+        command line over the configuration."""
+        ignore = self.ignore | config.ignore | ignored
         settings = Settings(
             select=self.select if self.select is not None else config.select,
             ignore=ignore,
@@ -67,7 +62,7 @@ class Options:
 @dataclass(frozen=True)
 class Job:
     name: str  # how the file is named in output
-    kind: str
+    kind: str | None  # None: by the file's first line (`script_kind`), once it is read
     settings: Settings
     severity: Severity
     path: Path | None = None  # None: stdin or --command (the fixed text goes to stdout)
@@ -135,20 +130,23 @@ def process(job: Job, options: Options) -> FileOutcome:
             outcome.notes.append(f"{job.name}: {reason}")
             outcome.failed = bool(reason) and "skipped" not in (reason or "")
             return outcome
+    kind = _kind(job, original)
     try:
         findings: list[Finding] | None = None
         if options.fixing:
-            text, findings = _fix(job, options, outcome, text, encoding, original)
+            text, findings = _fix(job, kind, options, outcome, text, encoding, original)
         if findings is None:
             from heredoc_lint.engine import check_text
 
-            findings = check_text(text, job.kind, job.name, job.settings)
+            findings = check_text(text, kind, job.name, job.settings)
             if _cached(job, options) and original is not None:
                 from heredoc_lint.cache import entry_key
 
-                outcome.checked = (entry_key(job.kind, job.name, job.settings, original), findings)
+                outcome.checked = (entry_key(kind, job.name, job.settings, original), findings)
     except Exception as error:  # one bad file must not stop the others
         if options.verbose:
+            import traceback
+
             traceback.print_exc()
         outcome.notes.append(f"{job.name}: internal error: {type(error).__name__}: {error}")
         outcome.failed = True
@@ -161,6 +159,10 @@ def _report(job: Job, text: str, findings: list[Finding], outcome: FileOutcome) 
     # The text only serves to place findings: a worker need not send back one without.
     outcome.report = FileReport(job.name, text if visible else "", visible)
     return outcome
+
+
+def _kind(job: Job, data: bytes | None) -> str:
+    return job.kind or script_kind(data[:128] if data is not None else b"")
 
 
 def _cached(job: Job, options: Options) -> bool:
@@ -179,13 +181,14 @@ def _from_cache(job: Job, path: Path, cache: Cache) -> FileOutcome | None:
         return None  # the worker reports why it cannot be read
     from heredoc_lint.cache import entry_key
 
-    key = entry_key(job.kind, job.name, job.settings, original)
+    key = entry_key(_kind(job, original), job.name, job.settings, original)
     findings = cache.get(_entry_name(path), key)
     return None if findings is None else _report(job, text, findings, FileOutcome())
 
 
 def _fix(
     job: Job,
+    kind: str,
     options: Options,
     outcome: FileOutcome,
     text: str,
@@ -198,10 +201,10 @@ def _fix(
     from heredoc_lint.engine import fix_kind, parses
     from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
 
-    if not parses(text, job.kind):
+    if not parses(text, kind):
         outcome.notes.append(f"{job.name}: not fixed: the file does not parse")
         return text, None
-    fixed = fix_kind(text, job.kind, job.name, job.settings, unsafe=options.unsafe_fixes)
+    fixed = fix_kind(text, kind, job.name, job.settings, unsafe=options.unsafe_fixes)
     if fixed.error:
         outcome.notes.append(f"{job.name}: {fixed.error}")
     if fixed.text == text:
@@ -262,10 +265,15 @@ def jobs(
         result.failed = True
         return []
 
-    def job(name: str, kind: str, path: Path | None, text: str | None = None) -> Job:
-        config = finder.for_path(path if path is not None else Path.cwd())
-        settings, severity = options.resolve(config, path)
-        return Job(name, kind, settings, severity, path, text)
+    resolved: dict[tuple[int, frozenset[str]], tuple[Settings, Severity]] = {}
+
+    def job(name: str, kind: str | None, path: Path | None, text: str | None = None) -> Job:
+        config = finder.for_directory(path.parent if path is not None else Path.cwd())
+        ignored = config.ignored_for(path) if path is not None else frozenset()
+        key = (id(config), ignored)  # the finder keeps each config: ids are not reused
+        if key not in resolved:
+            resolved[key] = options.resolve(config, ignored)
+        return Job(name, kind, *resolved[key], path, text)
 
     try:
         if command is not None:
@@ -278,7 +286,8 @@ def jobs(
             return [job(name, kind or "shell", None, text)]
 
         def excluded(path: Path) -> bool:
-            return _cli_excluded(path, options.exclude) or finder.for_path(path).excluded(path)
+            config = finder.for_directory(path.parent)
+            return _cli_excluded(path, options.exclude) or config.excluded(path)
 
         sources, missing = discover(paths or [Path(".")], excluded)
         for skipped in missing:
@@ -309,23 +318,6 @@ def run(
     progress: Progress | None = None,
 ) -> Result:
     result = Result()
-    pool = _early_workers(options, paths) if command is None else None
-    try:
-        return _run(options, paths, command, stdin_filename, progress, result, pool)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-
-
-def _run(
-    options: Options,
-    paths: list[Path],
-    command: str | None,
-    stdin_filename: str | None,
-    progress: Progress | None,
-    result: Result,
-    pool: ProcessPoolExecutor | None,
-) -> Result:
     todo = jobs(options, paths, command, stdin_filename, result)
     cache = None
     if options.cache_dir is not None and not options.fixing and any(j.path for j in todo):
@@ -340,7 +332,7 @@ def _run(
                 outcomes[i] = _from_cache(job, job.path, cache)
     missed = [i for i, outcome in enumerate(outcomes) if outcome is None]
     done = len(todo) - len(missed)
-    for i, checked in _process_all(todo, missed, options, pool):
+    for i, checked in _process_all(todo, missed, options):
         outcomes[i] = checked
         path = todo[i].path
         if cache is not None and path is not None and checked.checked is not None:
@@ -357,58 +349,29 @@ def _run(
 
 
 def _process_all(
-    todo: list[Job], indexes: list[int], options: Options, pool: ProcessPoolExecutor | None
+    todo: list[Job], indexes: list[int], options: Options
 ) -> Iterator[tuple[int, FileOutcome]]:
-    """(index, outcome) of the jobs at `indexes`; in worker processes (`pool`, or new ones)
-    when there are enough files, the largest first, so that no worker is left with a big
-    one at the end."""
+    """(index, outcome) of the jobs at `indexes`, in the order they are done; in forked
+    worker processes when there are enough files, the largest first, so that no worker
+    is left with a big one at the end."""
+    from heredoc_lint import forked
+
     workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
-    if workers < 2:
+    if workers < 2 or not forked.can_fork():
         yield from ((i, process(todo[i], options)) for i in indexes)
         return
     from functools import partial
 
+    import heredoc_lint.engine  # noqa: F401  (the forked workers start with it imported)
+
     order = sorted(indexes, key=lambda i: -_size(todo[i]))
-    chunk = max(1, len(order) // (workers * 8))
-    with contextlib.ExitStack() as stack:
-        if pool is None:
-            pool = stack.enter_context(_workers(workers))
-        outcomes = pool.map(
-            partial(process, options=options), [todo[i] for i in order], chunksize=chunk
-        )
-        yield from zip(order, outcomes, strict=True)
-
-
-def _workers(count: int) -> ProcessPoolExecutor:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # fork: the workers start with everything already imported.
-    context = multiprocessing.get_context("fork" if "fork" in _start_methods() else None)
-    return ProcessPoolExecutor(
-        max_workers=count,
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(os.getpid(),),
-    )
-
-
-def _early_workers(options: Options, paths: list[Path]) -> ProcessPoolExecutor | None:
-    """Workers started before the files are found, for a run that will check many files
-    and has no cache to answer it: they import the engine meanwhile (35 ms here)."""
-    if options.jobs < 2 or paths == [Path("-")]:
-        return None
-    if len(paths) < 2 * MIN_FILES_PER_WORKER and not any(p.is_dir() for p in paths):
-        return None
-    if not options.fixing and options.cache_dir is not None:
-        from heredoc_lint.cache import has_pack
-
-        if has_pack(options.cache_dir):
-            return None  # maybe warm: a run the cache answers needs no worker at all
-    pool = _workers(options.jobs)
-    for _ in range(options.jobs):
-        pool.submit(int)  # a process starts on a submit
-    return pool
+    work = partial(process, options=options)
+    for position, outcome in forked.map_forked(work, [todo[i] for i in order], workers):
+        i = order[position]
+        if isinstance(outcome, forked.Lost):
+            note = f"{todo[i].name}: internal error: the process checking it {outcome.reason}"
+            outcome = FileOutcome(notes=[note], failed=True)
+        yield i, outcome
 
 
 def _size(job: Job) -> int:
@@ -420,29 +383,5 @@ def _size(job: Job) -> int:
         return 0  # process() reports it
 
 
-def _start_worker(parent: int) -> None:
-    _die_with_parent(parent)
-    import heredoc_lint.engine  # noqa: F401  (before the first file arrives)
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker whose parent was killed (`kill -9`) would wait on its task pipe forever:
-    ask Linux to kill it with its parent."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return  # not Linux: the pool's own shutdown is all there is
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 MIN_FILES_PER_WORKER = 8  # below this, starting workers costs more than it saves
 
-
-def _start_methods() -> list[str]:
-    import multiprocessing
-
-    return multiprocessing.get_all_start_methods() if os.name == "posix" else []

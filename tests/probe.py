@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+# main(ARGS) as the console script calls main(), except that it raises SystemExit where
+# the program would end the process itself (entry._exit_now), so the probe can answer.
 _PROBE = """
-import json, runpy, sys
-watched, sys.argv = json.loads(sys.argv[1]), ["heredoc-lint", *json.loads(sys.argv[2])]
+import json, sys
+watched, args = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 code = 0
 try:
-    runpy.run_module("heredoc_lint", run_name="__main__")
+    from heredoc_lint.entry import main
+    main(args)
 except SystemExit as exit:
     code = exit.code
 print(json.dumps([sorted(m for m in watched if m in sys.modules), code]))

@@ -163,6 +163,27 @@ def test_directory_walk_honours_gitignore_and_shebangs(tmp_path: Path) -> None:
     assert paths == ["b.bash", "policy-rc.d", "tool", "tool-2.1"]
 
 
+def test_a_named_file_without_a_suffix_is_python_by_its_shebang_else_shell(
+    tmp_path: Path,
+) -> None:
+    """Its first line is read with the rest of the file, in the worker: the kind must
+    come out the same checked cold, from the cache, and fixed."""
+    python = 'import os\nos.system(f"ls {p}")\n'
+    (tmp_path / "py-tool").write_text("#!/usr/bin/env python3\n" + python)
+    (tmp_path / "sh-tool").write_text(python)  # no shebang: shell, where it is no finding
+    (tmp_path / "sh-tool2").write_text('#!/bin/sh\nssh h "pkill -f sglang; echo"\n')
+    names = ["py-tool", "sh-tool", "sh-tool2"] * 6  # enough files for worker processes
+    for _ in range(2):  # cold, then answered by the cache
+        result = run("--format", "json", "--jobs", "2", *names, cwd=tmp_path)
+        found = sorted({(f["path"], f["code"]) for f in json.loads(result.stdout)})
+        assert found == [("py-tool", "HL201"), ("sh-tool2", "HL103")], result.stderr
+    assert (tmp_path / ".heredoc_lint_cache").is_dir()
+    fixed = run("--fix", "--unsafe-fixes", "py-tool", "sh-tool2", cwd=tmp_path)
+    assert fixed.returncode in (0, 1), fixed.stderr
+    assert "{shlex.quote(str(p))}" in (tmp_path / "py-tool").read_text()
+    assert "'[s]'glang" in (tmp_path / "sh-tool2").read_text()
+
+
 def test_rule_docs_and_table() -> None:
     table = run("rules")
     assert table.returncode == 0

@@ -1,0 +1,133 @@
+"""The forked workers behind `--jobs N`: every item done once, by more than one process;
+a worker that dies costs only the item it was on; nothing outlives the run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint import forked, runner
+from heredoc_lint.forked import Lost, map_forked
+
+pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="needs os.fork")
+
+
+def slow_square(x: int) -> tuple[int, int]:
+    time.sleep(0.001)
+    return x * x, os.getpid()
+
+
+def test_every_item_once_and_the_work_shared() -> None:
+    items = list(range(300))
+    got = list(map_forked(slow_square, items, 3))
+    positions = [position for position, _ in got]
+    assert sorted(positions) == items  # each once
+    results = dict(got)
+    assert all(results[i] == (i * i, results[i][1]) for i in items)  # type: ignore[index]
+    pids = {pid for _, pid in results.values()}  # type: ignore[misc]
+    assert os.getpid() in pids, "this process works through items too"
+    assert len(pids) >= 2, "the forked workers took none"
+
+
+def test_more_items_than_tokens() -> None:
+    items = list(range(forked.MAX_TOKENS * 5 + 3))
+    got = dict(map_forked(lambda x: -x, items, 2))
+    assert got == {i: -i for i in items}
+
+
+def test_a_worker_that_dies_loses_only_its_item() -> None:
+    parent = os.getpid()
+
+    def work(x: int) -> int:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)  # the worker dies on its first item
+        time.sleep(0.005)  # long enough for the worker to start on one
+        return x
+
+    got = dict(map_forked(work, list(range(100)), 2))
+    assert sorted(got) == list(range(100))
+    lost = {i: r for i, r in got.items() if isinstance(r, Lost)}
+    assert len(lost) == 1, lost
+    assert list(lost.values())[0].reason == "was killed by signal 9 (SIGKILL)"
+    assert all(got[i] == i for i in got if i not in lost)
+
+
+def test_stopping_early_ends_the_workers(tmp_path: Path) -> None:
+    log = tmp_path / "pids"
+
+    def work(x: int) -> int:
+        with log.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        time.sleep(0.01)
+        return x
+
+    results = map_forked(work, list(range(200)), 3)
+    for _ in range(20):
+        next(results)
+    results.close()
+    workers = {int(line) for line in log.read_text().split()} - {os.getpid()}
+    assert workers, "no worker had started"
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):  # ended and waited for: gone
+            os.kill(pid, 0)
+
+
+def test_buffered_output_is_written_once(tmp_path: Path) -> None:
+    """A worker starts with a copy of this process's unwritten output buffers."""
+    script = textwrap.dedent(
+        """
+        import sys
+        from heredoc_lint.forked import map_forked
+        sys.stdout.write("before\\n")  # buffered: stdout is a pipe
+        results = dict(map_forked(lambda x: x, list(range(64)), 2))
+        assert results == {i: i for i in range(64)}
+        sys.stdout.write("after\\n")
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(Path(runner.__file__).parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "before\nafter\n"
+
+
+PKILL = 'ssh h "pkill -f sglang; ./restart {i}"\n'
+
+
+def test_a_file_whose_worker_died_is_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = []
+    for i in range(20):
+        path = tmp_path / f"f{i:02}.sh"
+        path.write_text(PKILL.format(i=i))
+        paths.append(path)
+    parent = os.getpid()
+    real = runner.process
+
+    def process(job: runner.Job, options: runner.Options) -> runner.FileOutcome:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.02)
+        return real(job, options)
+
+    monkeypatch.setattr(runner, "process", process)
+    result = runner.run(runner.Options(jobs=2), paths)
+    assert result.exit_code == 2
+    assert len(result.notes) == 1, result.notes
+    lost_name = result.notes[0].split(":")[0]
+    assert result.notes[0] == (
+        f"{lost_name}: internal error: the process checking it was killed by signal 9 (SIGKILL)"
+    )
+    reported = sorted(r.path for r in result.reports)
+    assert reported == sorted(str(p) for p in paths if str(p) != lost_name)
+    assert all([f.code for f in r.findings] == ["HL103"] for r in result.reports)
