@@ -81,12 +81,10 @@ def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> s
         parts = path.parts
         in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")
         return "actions" if in_workflows else None
-    if mode is None:
-        mode = _mode(path)
-        if mode is None:
-            return None
-    if has_extension(path) and not mode & 0o111:
-        return None  # `notes.txt`; but an executable `policy-rc.d` is read for its shebang
+    if has_extension(path):
+        mode = _mode(path) if mode is None else mode
+        if mode is None or not mode & 0o111:
+            return None  # `notes.txt`; but an executable `policy-rc.d` is read for its shebang
     if head is None:
         head = _head(path, mode)
         if head is None:
@@ -217,7 +215,7 @@ def discover(
             for path in candidates:
                 if path in seen:
                     continue
-                mode_in_tree = _regular_in_tree(path, root)
+                mode_in_tree = _regular_in_tree(path, root, skipped)
                 if mode_in_tree is None or excluded(path):
                     continue
                 kind = kind_of(path, mode=mode_in_tree)
@@ -235,16 +233,19 @@ def discover(
     return sources, skipped
 
 
-def _regular_in_tree(path: Path, root: Path) -> int | None:
+def _regular_in_tree(path: Path, root: Path, skipped: list[Skipped]) -> int | None:
     """The stat mode of a regular file found in the tree at `root`, or None for anything
-    else: a FIFO, a symbolic link loop, a link out of the tree (never followed)."""
+    else: a FIFO, a symbolic link loop, a link out of the tree (never followed), a file
+    gone since it was listed, one that cannot be looked at (said in `skipped`)."""
     try:
         mode = os.lstat(path).st_mode
         if stat.S_ISLNK(mode):
             if not _inside(path, root):
                 return None
             mode = os.stat(path).st_mode
-    except OSError:
+    except OSError as error:
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            skipped.append(Skipped(path, f"cannot read: {error.strerror or error}"))
         return None
     return mode if stat.S_ISREG(mode) else None
 

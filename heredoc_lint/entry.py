@@ -149,6 +149,10 @@ def _exit_now(code: int) -> NoReturn:
     except BrokenPipeError:
         _quiet_stdout()
         code = 1
+    except (OSError, ValueError) as error:  # a full disk: not "findings" (1)
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"heredoc-lint: cannot write the output: {error}\n")
+        code = 2
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(code)

@@ -5,8 +5,9 @@ everything this process has imported and built (the items included: nothing is s
 them), and works through the items itself too, so `--jobs 2` keeps exactly two cores
 busy.  Every process takes the next item from one pipe of tokens, written before the
 fork, so the items are taken in the order given (put the costly ones first) and the
-processes finish together.  A child sends back each result as soon as it has it; a
-child that dies costs only the item it was on, which comes back as `Lost`.
+processes finish together.  A child says which item it starts on and sends back each
+result as soon as it has it; a child that dies costs only the item it was on, which
+comes back as `Lost` (what was left of its share is done here).
 
 Nothing here is imported by a run that checks one file: concurrent.futures alone costs
 26 ms to import.
@@ -20,7 +21,7 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 Item = TypeVar("Item")
@@ -32,7 +33,7 @@ Result = TypeVar("Result")
 # t+2T... (T tokens), so each share holds big and small items alike.
 MAX_TOKENS = 1024
 _TOKEN = 4
-_HEADER = 8  # a result: the item's position and the length of its pickle, then the pickle
+_HEADER = 8  # a record: an item's position and the length of its result's pickle
 
 
 @dataclass(frozen=True)
@@ -59,40 +60,42 @@ def map_forked(
     if token_read is None:  # no such pipe on Linux or macOS: this process does all
         yield from ((i, work(item)) for i, item in enumerate(items))
         return
-    children: dict[int, _Child] = {}
+    children: list[_Child] = []
     try:
         sys.stdout.flush()  # a child must not write out this process's buffers again
         sys.stderr.flush()
         for _ in range(processes - 1):
             try:
-                child = _fork(work, items, tokens, token_read, children)
+                children.append(_fork(work, items, tokens, token_read, children))
             except OSError:  # no more processes to be had: the ones there are do it all
                 break
-            children[child.pid] = child
         done: set[int] = set()
         for position in _positions(token_read, len(items), tokens):
             result = work(items[position])
             done.add(position)
             yield position, result
-            for child in children.values():
-                for got in child.take(block=False):
+            for child in children:
+                for got in child.take():
                     done.add(got[0])
                     yield got
         os.close(token_read)
         token_read = -1
-        for child in children.values():
-            for got in child.take(block=True):
-                done.add(got[0])
-                yield got
-        reasons = [child.wait() for child in children.values()]
-        died = next((reason for reason in reasons if reason), "ended before sending it")
+        for got in _drain(children):
+            done.add(got[0])
+            yield got
+        for child in children:
+            reason = child.wait()
+            if child.current is not None:  # it died on this one
+                done.add(child.current)
+                yield child.current, Lost(reason or "ended before sending its result")
+        # The rest of a dead child's share: never started, so done here.
         for position in range(len(items)):
             if position not in done:
-                yield position, Lost(died)
+                yield position, work(items[position])
     finally:
         if token_read >= 0:
             os.close(token_read)
-        for child in children.values():  # stopped early: by an error or an interrupt here
+        for child in children:  # stopped early: by an error or an interrupt here
             child.stop()
 
 
@@ -115,50 +118,70 @@ def _token_pipe(tokens: int) -> int | None:
 
 
 def _positions(token_read: int, count: int, tokens: int) -> Iterator[int]:
-    """The positions of the items, one share at a time, as this process takes tokens."""
+    """The positions of the items, one share at a time, as this process takes tokens.
+    (A read of a pipe is atomic: each one takes a whole token.)"""
     while token := os.read(token_read, _TOKEN):
-        if len(token) != _TOKEN:  # reads of a pipe are atomic: never seen
-            raise RuntimeError("a token was split")
         yield from range(int.from_bytes(token, "little"), count, tokens)
+
+
+def _drain(children: list[_Child]) -> Iterator[tuple[int, Any]]:
+    """Every result still to come from `children`, from whichever has one, up to their
+    ends: a child never waits on a full pipe while this one waits on another."""
+    import select
+
+    open_ = {child.results: child for child in children}
+    while open_:
+        ready, _, _ = select.select(list(open_), [], [])
+        for fd in ready:
+            yield from open_[fd].take()
+            if open_[fd].finished:
+                del open_[fd]
 
 
 @dataclass
 class _Child:
     pid: int
-    results: int  # the read end of its result pipe
-    buffer: bytearray
+    results: int  # the read end of its result pipe (non-blocking)
+    buffer: bytearray = field(default_factory=bytearray)
+    current: int | None = None  # the position it said it started on and has not sent
+    finished: bool = False  # its pipe reached its end
     ended: str | None = None  # how it ended, once waited for
 
-    def take(self, block: bool) -> Iterator[tuple[int, Any]]:
-        """The results that have arrived; with `block`, all of them, up to its end."""
-        os.set_blocking(self.results, block)
-        while True:
+    def take(self) -> Iterator[tuple[int, Any]]:
+        """The results that have arrived."""
+        while not self.finished:
             try:
                 chunk = os.read(self.results, 1 << 16)
             except BlockingIOError:
-                chunk = None
-            if chunk:
-                self.buffer += chunk
-            yield from self._complete()
-            if not chunk:
                 return
+            self.finished = not chunk
+            self.buffer += chunk
+            yield from self._complete()
 
     def _complete(self) -> Iterator[tuple[int, Any]]:
         while len(self.buffer) >= _HEADER:
             position = int.from_bytes(self.buffer[:4], "little")
             size = int.from_bytes(self.buffer[4:_HEADER], "little")
+            if size == _STARTED:
+                self.current = position
+                del self.buffer[:_HEADER]
+                continue
             if len(self.buffer) < _HEADER + size:
                 return
             result = pickle.loads(self.buffer[_HEADER : _HEADER + size])
             del self.buffer[: _HEADER + size]
+            self.current = None
             yield position, result
 
     def wait(self) -> str:
-        """How the child ended: "" for a clean exit, else what went wrong."""
+        """How the child ended: "" for a clean exit (or one that cannot be known), else
+        what went wrong."""
         if self.ended is None:
+            self.ended = ""
             os.close(self.results)
-            _, status = os.waitpid(self.pid, 0)
-            self.ended = _ending(status)
+            with contextlib.suppress(ChildProcessError):  # SIGCHLD ignored: reaped already
+                _, status = os.waitpid(self.pid, 0)
+                self.ended = _ending(status)
         return self.ended
 
     def stop(self) -> None:
@@ -171,7 +194,11 @@ class _Child:
 def _ending(status: int) -> str:
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        return f"was killed by signal {number} ({signal.Signals(number).name})"
+        try:
+            name = signal.Signals(number).name
+        except ValueError:  # a real-time signal
+            name = f"SIGRTMIN+{number - signal.SIGRTMIN}"
+        return f"was killed by signal {number} ({name})"
     code = os.waitstatus_to_exitcode(status)
     return f"exited with status {code}" if code else ""
 
@@ -181,39 +208,67 @@ def _fork(
     items: Sequence[Item],
     tokens: int,
     token_read: int,
-    others: dict[int, _Child],
+    others: list[_Child],
 ) -> _Child:
     results_read, results_write = os.pipe()
+    _widen(results_write)
     parent = os.getpid()
+    # Ctrl-C must not land between the fork and the child's own `try`: the child would
+    # run this process's clean-up and stop its siblings.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pid = os.fork()
     except OSError:
         os.close(results_read)
         os.close(results_write)
         raise
+    finally:
+        if os.getpid() == parent:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if pid:
         os.close(results_write)
-        return _Child(pid, results_read, bytearray())
+        os.set_blocking(results_read, False)
+        return _Child(pid, results_read)
     code = 1
     try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         os.close(results_read)
-        for other in others.values():
+        for other in others:
             os.close(other.results)  # the parent must be the only reader of each
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it
         _die_with_parent(parent)
         for position in _positions(token_read, len(items), tokens):
+            _write_all(results_write, _header(position, _STARTED))
             data = pickle.dumps(work(items[position]), pickle.HIGHEST_PROTOCOL)
-            header = position.to_bytes(4, "little") + len(data).to_bytes(4, "little")
-            _write_all(results_write, header + data)
+            _write_all(results_write, _header(position, len(data)) + data)
         code = 0
-    except BrokenPipeError:
-        pass  # the parent is gone: nobody wants the rest
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass  # the parent is gone, or stops the run: nobody wants the rest
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()  # the parent reports the item as lost, this says why
     finally:
         try:
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+_STARTED = 0xFFFFFFFF  # in place of a result's length: the child starts on that item
+
+
+def _header(position: int, size: int) -> bytes:
+    return position.to_bytes(4, "little") + size.to_bytes(4, "little")
+
+
+def _widen(fd: int) -> None:
+    """Room for many results in a child's pipe (Linux: up to 1 MiB), so that a child
+    seldom waits for this process to finish a big file before it can send."""
+    with contextlib.suppress(ImportError, AttributeError, OSError):
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
 
 
 def _write_all(fd: int, data: bytes) -> None:

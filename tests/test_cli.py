@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -182,6 +183,37 @@ def test_a_named_file_without_a_suffix_is_python_by_its_shebang_else_shell(
     assert fixed.returncode in (0, 1), fixed.stderr
     assert "{shlex.quote(str(p))}" in (tmp_path / "py-tool").read_text()
     assert "'[s]'glang" in (tmp_path / "sh-tool2").read_text()
+
+
+def test_stdin_named_without_a_suffix_is_python_by_its_shebang(tmp_path: Path) -> None:
+    """The name need not exist (an editor's buffer): only its first line decides."""
+    text = '#!/usr/bin/env python3\nimport os\nos.system(f"ls {p}")\n'
+    result = run(
+        "--format", "json", "--stdin-filename", "no-such-tool", "-", stdin=text, cwd=tmp_path
+    )
+    assert [f["code"] for f in json.loads(result.stdout)] == ["HL201"], result.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("buffered", [True, False])
+def test_output_that_cannot_be_written_is_exit_2(tmp_path: Path, buffered: bool) -> None:
+    """A full disk is an error, not "findings" (exit 1), and never a traceback."""
+    (tmp_path / "a.sh").write_text('ssh h "pkill -f sglang; echo"\n')
+    env = {k: v for k, v in os.environ.items() if buffered is False or k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "heredoc_lint", "a.sh"],
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+    assert done.returncode == 2, done.stderr
+    assert "No space left on device" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_rule_docs_and_table() -> None:

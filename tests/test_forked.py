@@ -59,6 +59,49 @@ def test_a_worker_that_dies_loses_only_its_item() -> None:
     assert all(got[i] == i for i in got if i not in lost)
 
 
+def test_a_worker_that_dies_in_a_share_of_many_items_loses_only_its_item() -> None:
+    """Past MAX_TOKENS a token stands for many items: the rest of the dead worker's
+    share is still done, by this process."""
+    parent = os.getpid()
+    count = forked.MAX_TOKENS * 3
+
+    def work(x: int) -> int:
+        if os.getpid() != parent and x >= forked.MAX_TOKENS:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return -x
+
+    got = dict(map_forked(work, list(range(count)), 2))
+    assert sorted(got) == list(range(count))
+    lost = [i for i, r in got.items() if isinstance(r, Lost)]
+    assert len(lost) <= 1, lost  # none when this process took every such share itself
+    assert all(got[i] == -i for i in got if i not in lost)
+
+
+def test_big_results_do_not_stall_a_worker(tmp_path: Path) -> None:
+    """While this process is on its first item, the worker does all the others although
+    each result (200 KB) is more than a pipe holds by default."""
+    parent = os.getpid()
+    log = tmp_path / "started"
+    count = 6
+
+    def work(x: int) -> bytes:
+        if os.getpid() != parent:
+            with log.open("a") as handle:
+                handle.write(f"{x}\n")
+        elif not log.exists() or len(log.read_text().split()) < count - 1:
+            deadline = time.monotonic() + 30  # a stalled worker never starts the others
+            while time.monotonic() < deadline:
+                if log.exists() and len(log.read_text().split()) == count - 1:
+                    break
+                time.sleep(0.01)
+        return b"x" * 200_000
+
+    got = dict(map_forked(work, list(range(count)), 2))
+    assert sorted(got) == list(range(count))
+    assert all(r == b"x" * 200_000 for r in got.values())
+    assert len(log.read_text().split()) == count - 1, "the worker waited on its pipe"
+
+
 def test_stopping_early_ends_the_workers(tmp_path: Path) -> None:
     log = tmp_path / "pids"
 
