@@ -286,8 +286,9 @@ def jobs(
             return [job(name, kind or "shell", None, text)]
 
         def excluded(path: Path) -> bool:
-            config = finder.for_directory(path.parent)
-            return _cli_excluded(path, options.exclude) or config.excluded(path)
+            if _cli_excluded(path, options.exclude):
+                return True
+            return finder.for_directory(path.parent).excluded(path)
 
         sources, missing = discover(paths or [Path(".")], excluded)
         for skipped in missing:
