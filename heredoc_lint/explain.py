@@ -14,19 +14,14 @@ into a bug report.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer, walk_layers
-from heredoc_lint.model import Finding
-from heredoc_lint.rules.hl102_client_side_expansion import REMOTE_COMMANDS, REMOTE_NAMES
-from heredoc_lint.rules.hl103_pkill_self_match import (
-    bracket_position,
-    pkill_calls,
-    to_python_regex,
-)
+from heredoc_lint.model import Finding, Severity
+from heredoc_lint.rules.hl103_pkill_self_match import SelfMatch, decide
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
@@ -68,9 +63,12 @@ class _Report:
 
 
 class _Places:
-    def __init__(self, text: str, path: str | None) -> None:
+    def __init__(self, text: str, path: str | None, findings: Sequence[Finding] = ()) -> None:
         self.index = LineIndex(text)
         self.path = path
+        # What check reports (every severity), by code and file offset: the layer view
+        # shows these verdicts beside what they are about, and decides nothing itself.
+        self.verdicts = {(f.code, f.start): f for f in findings}
         self._origins: dict[int, list[tuple[int, int] | None]] = {}
         self._keep: list[Layer] = []
 
@@ -168,38 +166,29 @@ def _marked(
 
 
 def _describe_expansion(layer: Layer, item: LocalExpansion) -> str:
+    """What the outer shell substitutes: a fact about the value, not a verdict (the
+    verdict is HL102's finding, shown beside it)."""
     e = item.expansion
-    who = _who(layer)
-    local = "local" if who == "the local shell" else "outer"
+    local = "local" if _who(layer) == "the local shell" else "outer"
     if e.kind == "positional":
         number = int(e.name) if e.name.isdigit() else 0
         nth = ORDINALS.get(number, f"{number}th")
-        return f"the {local} script's {nth} argument: EMPTY when it got none"
+        return f"the {local} shell's {nth} positional parameter: EMPTY when there is none"
     if e.kind == "special":
         return {
-            "@": f"all of the {local} script's arguments: nothing when it got none",
-            "*": f"all of the {local} script's arguments: nothing when it got none",
-            "#": f"how many arguments the {local} script got",
-            "0": f"the {local} script's own name",
+            "@": f"all of the {local} shell's positional parameters",
+            "*": f"all of the {local} shell's positional parameters",
+            "#": f"how many positional parameters the {local} shell has",
+            "0": f"the {local} shell's own name",
             "$": f"the PID of the {local} shell, not of the shell that runs the string",
             "!": f"the {local} shell's last background job: EMPTY when there is none",
             "?": f"the exit status of the {local} shell's last command",
             "-": f"the {local} shell's option flags",
         }.get(e.name, f"a special parameter of the {local} shell")
     if e.kind == "variable":
-        assigned = any(name == e.name and end <= item.start for name, end in layer.script.assigned)
-        if assigned:
-            return (
-                f"the {local} value of {e.name}, substituted BEFORE the `{e.name}=` earlier in "
-                "this same string runs: usually EMPTY"
-            )
-        if e.name in REMOTE_NAMES:
-            return f"the {local} {e.name}, not the one where the string runs"
-        return f"the {local} variable {e.name}: EMPTY if it is not set there"
+        return f"the {local} value of {e.name}: EMPTY if it is not set there"
     if e.kind in ("command", "backtick"):
-        remote = " ".join(e.name.split()) in REMOTE_COMMANDS
-        note = ": the local answer, not the remote one" if remote else ""
-        return f"runs `{' '.join(e.name.split())}` on the {local} side, before sending{note}"
+        return f"runs `{' '.join(e.name.split())}` on the {local} side, before sending"
     if e.kind == "arithmetic":
         return f"computed by the {local} shell"
     if e.kind == "tilde":
@@ -260,39 +249,9 @@ def _redirects(layer: Layer, command: Command) -> str:
 # -- pkill -f ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _SelfMatch:
-    command: Command
-    tool: str
-    pattern: str
-    cmdline: str
-    start: int  # the match in cmdline
-    end: int
-
-
-def _cmdline(layer: Layer, path: str | None) -> str | None:
-    """The command line of the process running the layer (as HL103 sees it)."""
-    if layer.depth > 0 or layer.cmdline is not None:
-        return layer.cmdline
-    return f"bash {path}" if path is not None else None
-
-
-def _pkills(layer: Layer, path: str | None) -> Iterator[_SelfMatch | tuple[Command, str, str]]:
-    """Every `pkill -f`/`pgrep -f` of the layer: a self-match, or (command, tool, pattern)."""
-    for call in pkill_calls(layer):
-        command, tool, pattern = call.command, call.tool, call.pattern
-        regex = to_python_regex(pattern)
-        cmdline = _cmdline(layer, path)
-        match = regex.search(cmdline) if regex is not None and cmdline is not None else None
-        if match is None or cmdline is None:
-            yield command, tool, pattern
-        else:
-            yield _SelfMatch(command, tool, pattern, cmdline, match.start(), match.end())
-
-
-def _bracketed(pattern: str) -> str:
-    at = bracket_position(pattern)
-    return pattern if at is None else f"{pattern[:at]}[{pattern[at]}]{pattern[at + 1 :]}"
+def _pkills(layer: Layer, path: str | None) -> list[SelfMatch]:
+    """HL103's verdict on every `pkill -f` / `pgrep -f` of the layer."""
+    return list(decide(layer, path))
 
 
 def _underline(cmdline: str, start: int, end: int, indent: int) -> list[str]:
@@ -369,7 +328,7 @@ def _explain_layer(
     if layer.parent is None and layer.depth:
         shell = "the remote shell"
     report.add(f"{shell} splits it into {len(commands)} command(s):", 2)
-    matches = {id(m.command): m for m in _pkills(layer, path) if isinstance(m, _SelfMatch)}
+    matches = {id(m.call.command): m for m in _pkills(layer, path) if m.reported}
     for n, command in enumerate(commands, 1):
         parts = [f"{n}. {_words(layer, command, places.origins(layer))}"]
         redirects = _redirects(layer, command)
@@ -378,7 +337,7 @@ def _explain_layer(
         if command.next_op not in (None, "\n"):
             parts.append(f"{command.next_op}")
         if id(command) in matches:
-            parts.append("✗ kills its own shell")
+            parts.append(f"✗ HL103: {matches[id(command)].call.tool} matches its own shell")
         report.add("  ".join(parts), 4)
     _explain_pkills(report, layer, path, commands)
     _explain_heredocs(report, layer, places, commands)
@@ -416,6 +375,9 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
             source = layer.text[item.start : item.end]
             where = places.at(layer, item.start)
             report.add(f"{where:>7}  {source:<10} {_describe_expansion(layer, item)}", 4)
+            verdict = places.verdicts.get(("HL102", layer.file_offset(item.start)))
+            if verdict is not None:
+                report.add(f"HL102 [{verdict.severity.value}] {verdict.message}", 20)
     if layer.continuations:
         where = ", ".join(places.at(layer, k) for k in layer.continuations)
         report.add("")
@@ -430,53 +392,43 @@ def _explain_pkills(
     report: _Report, layer: Layer, path: str | None, commands: Sequence[Command]
 ) -> None:
     chosen = {id(c) for c in commands}
-    for item in _pkills(layer, path):
-        if id(item.command if isinstance(item, _SelfMatch) else item[0]) not in chosen:
+    for verdict in _pkills(layer, path):
+        call = verdict.call
+        if id(call.command) not in chosen:
             continue
         report.add("")
-        if not isinstance(item, _SelfMatch):
-            command, tool, pattern = item
-            report.add(
-                f"`{tool} -f {pattern}`: the pattern does not match the command line of the "
-                "shell running it (no self-match)",
-                2,
-            )
+        shown = f"`{call.tool} -f {call.pattern}`"
+        if not verdict.matches:
+            report.add(f"{shown}: {verdict.why} (no self-match)", 2)
             continue
         owner = (
             f"the script `{path}`"
             if layer.depth == 0 and layer.cmdline is None
             else f"the layer-{layer.depth} shell"
         )
+        mark = "✗ SELF-MATCH" if verdict.reported else "self-match, not reported"
         report.add(
-            f"✗ SELF-MATCH: `{item.tool} -f {item.pattern}` is an extended regex matched against "
-            f"full command lines, and {owner} that runs it has this command line:",
+            f"{mark}: {shown} is an extended regex matched against full command lines, "
+            f"and {owner} that runs it has this command line:",
             2,
         )
-        report.lines.extend(_underline(item.cmdline, item.start, item.end, 6))
-        if item.tool == "pkill":
-            report.add(
-                "so pkill kills that shell: the commands after it never run, nothing is "
-                "written, and the exit status is 143/255 with no error message",
-                4,
-            )
-        else:
-            report.add(
-                "so pgrep always finds that shell: it reports a process that is not the one "
-                "you mean",
-                4,
-            )
-        regex = to_python_regex(item.pattern)
-        others = [m for m in regex.finditer(item.cmdline)][1:] if regex is not None else []
+        start, end = verdict.matches[0]
+        report.lines.extend(_underline(verdict.cmdline, start, end, 6))
+        if verdict.severity is None:
+            report.add(f"but {verdict.why}", 4)
+            continue
+        report.add(f"HL103 [{verdict.severity.value}] {verdict.why}", 4)
+        others = verdict.matches[1:]
         if others:
             report.add(
-                f"the pattern also matches elsewhere in that command line, so even "
-                f"`{_bracketed(item.pattern)}` would still match it there:",
+                "the pattern also matches elsewhere in that command line, so a pattern that "
+                "cannot match its own text must still not match there:",
                 4,
             )
-            for match in others[:5]:
-                before = item.cmdline[max(0, match.start() - 25) : match.start()]
-                after = item.cmdline[match.end() : match.end() + 25]
-                snippet = f"{before}[{match.group(0)}]{after}".replace("\n", "⏎")
+            for a, b in others[:5]:
+                before = verdict.cmdline[max(0, a - 25) : a]
+                after = verdict.cmdline[b : b + 25]
+                snippet = f"{before}[{verdict.cmdline[a:b]}]{after}".replace("\n", "⏎")
                 report.add(f"…{snippet}…", 6)
 
 
@@ -565,9 +517,7 @@ def _descendants(layer: Layer, command: Command) -> list[Layer]:
 def _interesting(root: Layer, command: Command, path: str | None) -> bool:
     if any(child.command is command for child in child_layers(root)):
         return True
-    return any(
-        (m.command if isinstance(m, _SelfMatch) else m[0]) is command for m in _pkills(root, path)
-    )
+    return any(m.call.command is command for m in _pkills(root, path))
 
 
 def _select(
@@ -663,13 +613,14 @@ def explain(
 ) -> str:
     """The report for `text` read as `kind`; with `line`, only the commands on that line."""
     report = _Report()
-    places = _Places(text, path)
     name = path or ("the command" if kind == "command" else "stdin")
     try:
         roots = [root_layer(f) for f in fragments(kind, text, path)]
     except SourceError as error:
-        line_no, column = places.index.position(error.offset)
+        line_no, column = LineIndex(text).position(error.offset)
         return f"heredoc-lint explain: {name}:{line_no}:{column}: {error.message}\n"
+    every = check_text(text, kind, path)
+    places = _Places(text, path, every)
     where = f"{name}, line {line}" if line is not None else name
     report.add(f"heredoc-lint explain: {where}")
     chosen = _select(roots, places, line, kind, path)
@@ -691,9 +642,9 @@ def explain(
                 report.add("")
                 _explain_layer(report, layer, layer.script.commands, places, path)
     report.add("")
-    findings = check_text(text, kind, path)
     limit = span if line is not None else None
-    _findings_block(report, findings, places, limit)
+    shown = [f for f in every if f.severity is not Severity.INFO]
+    _findings_block(report, shown, places, limit)
     report.add("")
     _fixed_block(report, text, kind, path, limit)
     return report.text()

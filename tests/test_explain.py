@@ -69,8 +69,11 @@ def test_seed000_shows_1_and_2_arriving_empty() -> None:
     assert "Layer 0 · the local shell (bash)" in text
     assert "Layer 1 · the string ssh sends" in text
     # Every local expansion is named, with where it is and what it becomes.
-    assert re.search(r"5:29\s+\$1\s+the local script's 1st argument: EMPTY when it got none", text)
-    assert re.search(r"9:10\s+\$2\s+the local script's 2nd argument: EMPTY when it got none", text)
+    first = r"the local shell's 1st positional parameter: EMPTY when there is none"
+    assert re.search(r"5:29\s+\$1\s+" + first, text)
+    assert re.search(r"9:10\s+\$2\s+the local shell's 2nd positional parameter", text)
+    # Beside each expansion, the verdict check reports for it (here HL102's error).
+    assert re.search(first + r"\n\s+HL102 \[error\] `\$1` is expanded by the local shell", text)
     assert "at 6:65, 7:53, 8:30; the lines around each arrive joined" in text
     # The heredoc body as it arrives: marked, then byte for byte with the values empty.
     marked = gutter_block(text, "the body as it will arrive:")
@@ -95,7 +98,7 @@ def test_seed_pkill_matches_the_remote_shells_own_command_line(seed: Path) -> No
     text = report(seed)
     assert "✗ SELF-MATCH: `pkill -f sglang`" in text
     assert "the layer-1 shell that runs it has this command line:" in text
-    assert "✗ kills its own shell" in text
+    assert "✗ HL103: pkill matches its own shell" in text
     # The caret is under the pattern inside `bash -c <the string ssh sends>`.
     assert caret_under(text, "bash -c pkill") == "sglang"
     assert "the commands after it never run" in text
@@ -146,7 +149,7 @@ def test_command_string_nested_layers_and_stdin_script() -> None:
     assert "Layer 2 · the string ssh sends" in text
     # $HOME was substituted by the local shell before the first ssh: marked in layer 2 too.
     assert "│ pkill -f worker; echo ⟨$HOME⟩" in text
-    assert "the local HOME, not the one where the string runs" in text
+    assert "the local value of HOME: EMPTY if it is not set there" in text
     assert "the script fed on stdin to `ssh`" in text
     assert "│ echo $1⏎" in text
     assert caret_under(text, "bash -c pkill -f worker") == "worker"
@@ -165,7 +168,7 @@ def test_file_line_selects_the_command_on_that_line() -> None:
     text = explain(runbook.read_text(), "markdown", "fixtures/docs/runbook.md", 21)
     assert "19 │    ssh root@gpu-1 \"cat > /w/launch.sh << 'EOF'" in text
     assert "sglang 2>/dev/null" not in text.split("Findings")[0]  # another block
-    assert re.search(r"21:32\s+\$1\s+the local script's 1st argument", text)
+    assert re.search(r"21:32\s+\$1\s+the local shell's 1st positional parameter", text)
     assert "Findings (3)" in text
     assert "no shell command on line 3" in explain(runbook.read_text(), "markdown", None, 3)
 

@@ -132,14 +132,12 @@ def to_python_regex(pattern: str) -> re.Pattern[str] | None:
         return None
 
 
-def _cmdline(layer: Layer, context: Context) -> str | None:
-    if layer.depth > 0:
+def own_cmdline(layer: Layer, path: str | None) -> str | None:
+    """The command line of the process that runs the layer: the inner shell's, or
+    `bash PATH` for a script run as a file; None when it cannot be known."""
+    if layer.depth > 0 or layer.cmdline is not None:
         return layer.cmdline
-    if layer.cmdline is not None:
-        return layer.cmdline
-    if context.path is None:
-        return None
-    return f"bash {context.path}"
+    return f"bash {path}" if path is not None else None
 
 
 def _alone(layer: Layer, command: Command) -> bool:
@@ -147,16 +145,20 @@ def _alone(layer: Layer, command: Command) -> bool:
     return not others and command.next_op in (None, ";", "\n")
 
 
-def _severity(layer: Layer, command: Command) -> Severity | None:
+def _severity(layer: Layer, command: Command) -> tuple[Severity | None, str]:
+    """The tier of a self-match, or None and why the shell is gone before pkill runs."""
     if not _alone(layer, command):
-        return Severity.ERROR
+        return Severity.ERROR, "other commands share the string"
     if layer.depth == 0 and layer.cmdline is None:
-        return Severity.WARNING  # a script: bash keeps its process for the last command too
+        return Severity.WARNING, "a script keeps its process for its last command too"
     if command.redirects:
-        return Severity.WARNING  # bash keeps its shell for a command with a redirection
+        return Severity.WARNING, "bash keeps its shell for a command with a redirection"
     if layer.shell in ("sh", "dash"):
-        return Severity.WARNING  # dash keeps its shell even for one bare command
-    return None  # bash execs a lone simple command: the shell is gone before pkill runs
+        return Severity.WARNING, "dash keeps its shell even for one bare command"
+    return None, (
+        "bash replaces itself with a lone simple command, so that shell is gone before "
+        "pkill runs: no finding"
+    )
 
 
 def bracket_position(pattern: str) -> int | None:
@@ -333,43 +335,71 @@ def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
             yield PkillCall(command, words, tool, pattern_index)
 
 
-def check(layer: Layer, context: Context) -> Iterator[Finding]:
+@dataclass(frozen=True)
+class SelfMatch:
+    """HL103's verdict on one `pkill -f`/`pgrep -f`: where its pattern matches the command
+    line of the shell running it, and whether that is reported (`severity`) or not."""
+
+    call: PkillCall
+    cmdline: str
+    matches: tuple[tuple[int, int], ...]  # in `cmdline`; empty: no self-match
+    severity: Severity | None  # None: not reported
+    why: str  # the finding's message, or why there is none
+
+    @property
+    def reported(self) -> bool:
+        return self.severity is not None
+
+
+def decide(layer: Layer, path: str | None) -> Iterator[SelfMatch]:
+    """Every pkill/pgrep -f call of `layer` with a known pattern, each with its verdict."""
     cmdline: str | None = None
     for call in pkill_calls(layer):
-        command, words, tool, pattern_index = (
-            call.command,
-            call.words,
-            call.tool,
-            call.pattern_index,
-        )
-        cmdline = cmdline if cmdline is not None else _cmdline(layer, context)
+        cmdline = cmdline if cmdline is not None else own_cmdline(layer, path)
         if cmdline is None:
             return
         pattern = call.pattern
         regex = to_python_regex(pattern)
-        if regex is None or not regex.search(cmdline):
+        found = () if regex is None else tuple(m.span() for m in regex.finditer(cmdline))
+        if not found:
+            why = "the pattern does not match the command line of the shell running it"
+            yield SelfMatch(call, cmdline, (), None, why)
             continue
-        severity = _severity(layer, command)
+        severity, reason = _severity(layer, call.command)
         if severity is None:
+            yield SelfMatch(call, cmdline, found, None, reason)
             continue
         owner = (
-            f"the script `{context.path}`"
+            f"the script `{path}`"
             if layer.depth == 0 and layer.cmdline is None
             else f"its own shell (`{quote_snippet(cmdline)}`)"
         )
         effect = (
             "kills that shell: the commands after it never run and the exit status is 143/255"
-            if tool == "pkill"
+            if call.tool == "pkill"
             else "always finds that shell, so it reports a match that is not the process you mean"
         )
+        message = (
+            f"`{call.tool} -f {shlex.quote(pattern)}` matches the command line of {owner} "
+            f"and {effect}"
+        )
+        yield SelfMatch(call, cmdline, found, severity, message)
+
+
+def check(layer: Layer, context: Context) -> Iterator[Finding]:
+    for verdict in decide(layer, context.path):
+        if verdict.severity is None:
+            continue
+        call = verdict.call
+        words = call.words
         yield finding(
             layer,
             "HL103",
-            severity,
-            f"`{tool} -f {shlex.quote(pattern)}` matches the command line of {owner} and {effect}",
+            verdict.severity,
+            verdict.why,
             words[0].start,
             words[0].end,
-            _fix(layer, command, words[pattern_index], pattern),
+            _fix(layer, call.command, words[call.pattern_index], call.pattern),
         )
 
 
