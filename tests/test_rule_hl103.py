@@ -1,0 +1,168 @@
+"""HL103 pkill-self-match: `pkill -f P` / `pgrep -f P` run by a shell whose own command
+line matches P.
+
+Anchors are computed from the text. Against the real sshd, the original command kills
+its own remote shell (nothing after the pkill runs, ssh exits 143 or 255) and the fixed
+one (`[x]yz`, safe) runs to the end. `pgrep -af` shows which processes hold the pattern:
+a remote `bash -c` with a redirection (the warning tier), and none for a bare
+`ssh h 'pgrep -af P'` (exempt: bash execs a lone simple command). The loopback client's
+own argv holds the pattern too (NOTES: one process table), so only the remote `bash -c`
+lines are looked at.
+"""
+
+from __future__ import annotations
+
+import pytest
+import rulekit as kit
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import fix_shell
+from heredoc_lint.model import Applicability, Finding, Severity
+
+CODE = "HL103"
+MARK = "hlzqmark"  # a word that no other process on this machine has on its command line
+
+
+def hl103(text: str, path: str = "t.sh", *, command: bool = False) -> list[Finding]:
+    return kit.findings(text, CODE, path=path, command=command)
+
+
+# -- positives: (text, the text at the anchor, severity) ----------------------------------
+POSITIVES = [
+    ("ssh h 'pkill -f sglang; sleep 2'\n", "pkill", Severity.ERROR),
+    ("ssh h 'pkill -9 -f sglang || true'\n", "pkill", Severity.ERROR),
+    ("ssh h 'pkill -9f sglang && echo'\n", "pkill", Severity.ERROR),
+    ("ssh h 'pgrep -af sglang; echo'\n", "pgrep", Severity.ERROR),
+    ("ssh h 'pkill --full sglang; echo'\n", "pkill", Severity.ERROR),
+    ("ssh h 'pkill -fu app sglang; echo'\n", "pkill", Severity.ERROR),  # -u's value after f
+    ("ssh h 'pkill -uroot -f sglang; echo'\n", "pkill", Severity.ERROR),  # attached value
+    ("ssh h 'pkill -u root -f sglang; echo'\n", "pkill", Severity.ERROR),
+    ("ssh h 'sudo pkill -f sglang; echo'\n", "pkill", Severity.ERROR),  # past the prefix
+    ("ssh h 'timeout 5 pkill -f sglang; echo'\n", "pkill", Severity.ERROR),
+    ("ssh h 'pkill -f \"python.*serve\"; ./serve'\n", "pkill", Severity.ERROR),  # ERE
+    ("ssh h 'pkill -f sglang 2>/dev/null'\n", "pkill", Severity.WARNING),  # bash keeps it
+    ("sh -c 'pkill -f sglang'\n", "pkill", Severity.WARNING),  # dash keeps its shell
+    ("ssh a \"ssh b 'pkill -f worker; echo'\"\n", "pkill", Severity.ERROR),  # layer 2
+    ("ssh h 'kill $(pgrep -f worker); echo'\n", "pgrep", Severity.ERROR),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "severity"), POSITIVES)
+def test_positive_anchor(text: str, needle: str, severity: Severity) -> None:
+    f = kit.assert_single(hl103(text), kit.span_of(text, needle), severity)
+    tool = needle
+    assert f"`{tool} -f" in f.message or f"`{tool} " in f.message
+    assert "matches the command line of its own shell" in f.message
+
+
+def test_message_says_what_happens() -> None:
+    (kill,) = hl103("ssh h 'pkill -f sglang; echo'\n")
+    assert "kills that shell: the commands after it never run" in kill.message
+    assert "143/255" in kill.message
+    (grep,) = hl103("ssh h 'pgrep -f sglang; echo'\n")
+    assert "always finds that shell" in grep.message
+
+
+def test_script_name_matches_pattern() -> None:
+    text = "#!/bin/bash\npkill -f deploy_app\nsleep 1\n"
+    (f,) = hl103(text, path="scripts/deploy_app.sh")
+    assert f.severity is Severity.ERROR and "the script `scripts/deploy_app.sh`" in f.message
+    assert f.fix is None  # only renaming the script helps
+    assert hl103(text, path="scripts/other.sh") == []
+
+
+def test_agent_command_is_on_its_own_command_line() -> None:
+    (f,) = hl103("pkill -f sglang; sleep 1", command=True)
+    assert f.severity is Severity.ERROR and (f.start, f.end) == (0, 5)
+
+
+# -- negatives -------------------------------------------------------------------------------
+NEGATIVES = [
+    "ssh h 'pkill -f sglang'\n",  # bash execs a lone simple command
+    "ssh h pkill -f sglang\n",
+    "ssh h \"pkill -f '[s]glang'; echo\"\n",  # cannot match its own text
+    "ssh h 'pkill -xf sglang; echo'\n",  # -x: the whole command line must be `sglang`
+    "ssh h 'pkill -f \"^python3 -m sglang\"; echo'\n",  # anchored: `bash -c ...` cannot match
+    "ssh h 'pkill sglang; echo'\n",  # without -f only process names are matched
+    "ssh h 'pkill -u sglang worker; echo'\n",  # `sglang` is -u's value, no -f
+    "ssh h 'pgrep -f \"$NAME\"; echo'\n",  # pattern not known before it runs
+    "pkill -f sglang\nsleep 1\n",  # a script whose name does not match
+    "ssh h 'cat <<EOF\npkill -f x; y\nEOF'\n",  # a heredoc body is data
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative(text: str) -> None:
+    assert hl103(text, path="run.sh") == []
+
+
+# -- fixes -------------------------------------------------------------------------------------
+BRACKET_FIXES = [
+    ('ssh h "pkill -f sglang; sleep 1"', "ssh h \"pkill -f '[s]'glang; sleep 1\""),
+    ("ssh h 'pkill -f sglang; sleep 1'", "ssh h 'pkill -f \\[s]glang; sleep 1'"),
+    ("ssh h 'pkill -f \"rq worker\"; sleep 1'", "ssh h 'pkill -f \"[r]q worker\"; sleep 1'"),
+    ("ssh h 'pkill -f -- -worker; echo'", "ssh h 'pkill -f -- -\\[w]orker; echo'"),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), BRACKET_FIXES)
+def test_bracket_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
+    (f,) = hl103(text, command=True)
+    assert f.fix is not None and f.fix.applicability is Applicability.SAFE
+    outcome = fix_shell(text, command=True)
+    assert outcome.text == fixed
+    assert fix_shell(fixed, command=True).text == fixed
+    assert hl103(fixed, command=True) == []
+
+
+def test_split_fix_when_the_word_appears_elsewhere_is_unsafe() -> None:
+    text = 'ssh -p 2 h "pkill -f app 2>/dev/null; ./app --serve"\n'
+    f = kit.single_fix(hl103(text), Applicability.UNSAFE)
+    assert f.fix is not None and f.fix.strategy == "split"
+    assert fix_shell(text).text == text
+    fixed = fix_shell(text, unsafe=True).text
+    assert fixed == "ssh -p 2 h 'pkill -f \\[a]pp 2>/dev/null'; ssh -p 2 h \"./app --serve\"\n"
+    assert hl103(fixed) == []
+
+
+# -- at run time, through the real sshd ---------------------------------------------------------
+
+
+def _remote(sshd: SshServer, remote: str) -> str:
+    """A script running `remote` over ssh and printing ssh's exit status."""
+    return f'ssh {sshd.user}@gpu "{remote}"\necho "status=$?"\n'
+
+
+def test_original_kills_its_shell_and_the_fix_runs_to_the_end(sshd: SshServer) -> None:
+    remote = f"pkill -f {MARK}; echo after-pkill"
+    original = _remote(sshd, remote)
+    (f,) = hl103(original)
+    assert f.severity is Severity.ERROR
+    ran = run_local(original, sshd)
+    assert "after-pkill" not in ran.stdout, ran.stdout
+    assert "status=255" in ran.stdout or "status=143" in ran.stdout, ran.stdout
+
+    fixed = fix_shell(original).text
+    assert f"'[{MARK[0]}]'{MARK[1:]}" in fixed
+    assert hl103(fixed) == []
+    ran = run_local(fixed, sshd)
+    assert "after-pkill\n" in ran.stdout and "status=0" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_exempt_lone_pkill_survives(sshd: SshServer) -> None:
+    """What makes the bare form exempt: bash execs pkill, so no shell holds the pattern."""
+    text = f"ssh {sshd.user}@gpu 'pgrep -af {MARK}'\necho \"status=$?\"\n"
+    assert hl103(text) == []
+    ran = run_local(text, sshd)
+    assert "status=0" in ran.stdout, ran.stdout + ran.stderr
+    listed = [line.split()[1:3] for line in ran.stdout.splitlines() if MARK in line]
+    assert ["bash", "-c"] not in listed and listed, ran.stdout  # only the local ssh client
+
+
+def test_pgrep_with_a_redirection_finds_its_own_shell(sshd: SshServer) -> None:
+    """The warning tier: bash keeps its shell for a lone command with a redirection."""
+    text = f"ssh {sshd.user}@gpu 'pgrep -af {MARK} 2>/dev/null'\n"
+    (f,) = hl103(text)
+    assert f.severity is Severity.WARNING
+    ran = run_local(text, sshd)
+    assert any(line.split()[1:3] == ["bash", "-c"] for line in ran.stdout.splitlines()), ran
