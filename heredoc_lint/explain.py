@@ -21,6 +21,7 @@ from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.rules.base import Context
 from heredoc_lint.rules.hl103_pkill_self_match import SelfMatch, decide
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
@@ -249,9 +250,9 @@ def _redirects(layer: Layer, command: Command) -> str:
 # -- pkill -f ---------------------------------------------------------------------------
 
 
-def _pkills(layer: Layer, path: str | None) -> list[SelfMatch]:
+def _pkills(layer: Layer, places: _Places) -> list[SelfMatch]:
     """HL103's verdict on every `pkill -f` / `pgrep -f` of the layer."""
-    return list(decide(layer, path))
+    return list(decide(layer, Context(path=places.path, file_text=places.index.text)))
 
 
 def _underline(cmdline: str, start: int, end: int, indent: int) -> list[str]:
@@ -328,7 +329,7 @@ def _explain_layer(
     if layer.parent is None and layer.depth:
         shell = "the remote shell"
     report.add(f"{shell} splits it into {len(commands)} command(s):", 2)
-    matches = {id(m.call.command): m for m in _pkills(layer, path) if m.reported}
+    matches = {id(m.call.command): m for m in _pkills(layer, places) if m.reported}
     for n, command in enumerate(commands, 1):
         parts = [f"{n}. {_words(layer, command, places.origins(layer))}"]
         redirects = _redirects(layer, command)
@@ -339,7 +340,7 @@ def _explain_layer(
         if id(command) in matches:
             parts.append(f"✗ HL103: {matches[id(command)].call.tool} matches its own shell")
         report.add("  ".join(parts), 4)
-    _explain_pkills(report, layer, path, commands)
+    _explain_pkills(report, layer, places, commands)
     _explain_heredocs(report, layer, places, commands)
 
 
@@ -389,17 +390,21 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
 
 
 def _explain_pkills(
-    report: _Report, layer: Layer, path: str | None, commands: Sequence[Command]
+    report: _Report, layer: Layer, places: _Places, commands: Sequence[Command]
 ) -> None:
     chosen = {id(c) for c in commands}
-    for verdict in _pkills(layer, path):
+    path = places.path
+    for verdict in _pkills(layer, places):
         call = verdict.call
         if id(call.command) not in chosen:
             continue
         report.add("")
         shown = f"`{call.tool} -f {call.pattern}`"
         if not verdict.matches:
-            report.add(f"{shown}: {verdict.why} (no self-match)", 2)
+            if verdict.severity is None:
+                report.add(f"{shown}: {verdict.why} (no self-match)", 2)
+            else:
+                report.add(f"✗ SELF-MATCH: HL103 [{verdict.severity.value}] {verdict.why}", 2)
             continue
         owner = (
             f"the script `{path}`"
@@ -514,10 +519,10 @@ def _descendants(layer: Layer, command: Command) -> list[Layer]:
     return found
 
 
-def _interesting(root: Layer, command: Command, path: str | None) -> bool:
+def _interesting(root: Layer, command: Command, places: _Places) -> bool:
     if any(child.command is command for child in child_layers(root)):
         return True
-    return any(m.call.command is command for m in _pkills(root, path))
+    return any(m.call.command is command for m in _pkills(root, places))
 
 
 def _select(
@@ -531,7 +536,7 @@ def _select(
             if line is not None:
                 if first <= line <= last:
                     commands.append(command)
-            elif kind == "command" or root.depth > 0 or _interesting(root, command, path):
+            elif kind == "command" or root.depth > 0 or _interesting(root, command, places):
                 commands.append(command)
         if commands:
             chosen.append((root, commands))

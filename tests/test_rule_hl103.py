@@ -16,7 +16,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import fix_shell
+from heredoc_lint.engine import check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL103"
@@ -166,3 +166,58 @@ def test_pgrep_with_a_redirection_finds_its_own_shell(sshd: SshServer) -> None:
     assert f.severity is Severity.WARNING
     ran = run_local(text, sshd)
     assert any(line.split()[1:3] == ["bash", "-c"] for line in ran.stdout.splitlines()), ran
+
+
+# -- a pattern filled in before the shell starts (issue: runtime patterns) -------------------
+FILLED = [
+    ('ssh h "pkill -f $APP; ./start"\n', "shell", "pkill", Severity.ERROR),
+    ('ssh h "pkill -f ${APP}-worker || true"\n', "shell", "pkill", Severity.ERROR),
+    ('ssh h "pgrep -f $APP 2>/dev/null"\n', "shell", "pgrep", Severity.WARNING),
+    ('c.exec_command(f"pkill -f {name} || true")\n', "python", "pkill", Severity.ERROR),
+    ("c.exec_command(\"pkill -f '%s' 2>/dev/null\" % n)\n", "python", "pkill", Severity.WARNING),
+    (
+        "import subprocess\n"
+        "subprocess.run(f\"ssh h 'pkill -f {n}; go'\", shell=True)\n",
+        "python",
+        "pkill",
+        Severity.ERROR,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "needle", "severity"), FILLED)
+def test_filled_in_pattern_stands_on_the_command_line(
+    text: str, kind: str, needle: str, severity: Severity
+) -> None:
+    found = [f for f in check_text(text, kind, f"t.{'py' if kind == 'python' else 'sh'}")]
+    (f,) = [f for f in found if f.code == CODE]
+    assert (f.start, f.end, f.severity) == (*kit.span_of(text, needle), severity)
+    assert "is put into the text before the shell runs it" in f.message
+    assert f.fix is None  # the value is not known: no bracket to place
+
+
+FILLED_NEGATIVES = [
+    ('ssh h "pkill -f $APP"\n', "shell"),  # bash execs the lone command
+    ("ssh h 'pkill -f \"$APP\"; x'\n", "shell"),  # the remote shell expands it: `$APP` on its line
+    ('ssh h "pkill -f [${APP:0:1}]x; y"\n', "shell"),  # an expansion inside a bracket
+    ("c.exec_command(\"pkill -f '[s]%s'; x\" % n)\n", "python"),  # cannot match its own text
+    ('c.exec_command(f"pkill -xf {name}; x")\n', "python"),  # -x
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), FILLED_NEGATIVES)
+def test_filled_in_negative(text: str, kind: str) -> None:
+    path = f"t.{'py' if kind == 'python' else 'sh'}"
+    assert [f for f in check_text(text, kind, path) if f.code == CODE] == []
+
+
+def test_filled_in_pattern_kills_its_shell_at_run_time(sshd: SshServer) -> None:
+    text = f'APP={MARK}\nssh {sshd.user}@gpu "pkill -f $APP; echo after-pkill"\necho "status=$?"\n'
+    (f,) = hl103(text)
+    assert f.severity is Severity.ERROR
+    ran = run_local(text, sshd)
+    assert "after-pkill" not in ran.stdout and "status=0" not in ran.stdout, ran.stdout
+    control = text.replace("pkill -f $APP", "pkill -f '[h]'${APP:1}")
+    assert hl103(control) == []
+    ran = run_local(control, sshd)
+    assert "after-pkill\n" in ran.stdout and "status=0" in ran.stdout, ran.stdout

@@ -1,7 +1,10 @@
 r"""## What it does
 Finds `pkill -f PATTERN` and `pgrep -f PATTERN` run by a shell whose own
 command line matches PATTERN: the remote `bash -c '...'` of an ssh command
-string, a `bash -c` string, or a script whose file name matches.
+string, a `bash -c` string, or a script whose file name matches. A pattern
+filled in before that shell starts (`ssh h "pkill -f $APP; ..."` expanded
+locally, a Python f-string `{name}`) stands on its command line as well, so it
+matches itself whatever plain word it holds.
 
 ## Why is this bad?
 With `-f` the pattern is matched against full command lines, and the shell
@@ -36,6 +39,7 @@ unsafe. A script whose own file name matches gets no fix.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from collections.abc import Iterator, Sequence
@@ -301,20 +305,46 @@ def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fi
 
 @dataclass(frozen=True)
 class PkillCall:
-    """A `pkill -f P` / `pgrep -f P` (not `-x`) with a pattern known before it runs."""
+    """A `pkill -f P` / `pgrep -f P` (not `-x`) whose pattern text stands on the command
+    line of the shell running it: written there, or filled in before that shell starts."""
 
     command: Command
     words: tuple[Word, ...]  # from the pkill or pgrep word on, past sudo/timeout/...
     tool: str
     pattern_index: int  # in `words`
+    filled_in: bool = False  # the pattern is a value put into the text before it runs
 
     @property
     def pattern(self) -> str:
-        return self.words[self.pattern_index].received()
+        word = self.words[self.pattern_index]
+        return word.value if self.filled_in else word.received()
 
 
 _TOOLS = frozenset({"pkill", "pgrep"})
 _NAMES = _TOOLS | PREFIXES  # a command that can be a pkill or pgrep call
+
+
+def _filled_in(layer: Layer, word: Word) -> bool:
+    """Whether the word's value is text with values put into it before this shell starts
+    (by the outer shell, or a Python f-string), standing as written on the command line,
+    and a regex that matches its own text whatever plain word those values are."""
+    outer = [(e.start, e.end) for e in layer.local_expansions]
+    characters = word.offsets[: len(word.value)]  # (the offsets end with the word's end)
+    if any(b != a + 1 for a, b in itertools.pairwise(characters)):
+        return False  # quotes inside the word: its text on the command line differs
+    filled = [any(a <= k < b for a, b in outer) or layer.is_runtime(k) for k in characters]
+    if not any(filled):
+        return False
+    if not all(filled[k] for e in word.expansions for k in range(e.start, e.end)):
+        return False  # an expansion this shell performs: its value is not on the line
+    # Each filled-in run as a plain word: does the pattern then match its own text?
+    shown = "".join(
+        "x" if filled[k] else c
+        for k, c in enumerate(word.value)
+        if not (filled[k] and k and filled[k - 1])
+    )
+    regex = to_python_regex(shown)
+    return regex is not None and regex.search(shown) is not None
 
 
 def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
@@ -331,7 +361,12 @@ def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
         if tool not in _TOOLS:
             continue
         full, exact, pattern_index = parse_pkill(words)
-        if full and not exact and pattern_index is not None and words[pattern_index].static:
+        if not full or exact or pattern_index is None:
+            continue
+        word = words[pattern_index]
+        if _filled_in(layer, word):
+            yield PkillCall(command, words, tool, pattern_index, filled_in=True)
+        elif word.static:
             yield PkillCall(command, words, tool, pattern_index)
 
 
@@ -351,17 +386,18 @@ class SelfMatch:
         return self.severity is not None
 
 
-def decide(layer: Layer, path: str | None) -> Iterator[SelfMatch]:
+def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
     """Every pkill/pgrep -f call of `layer` with a known pattern, each with its verdict."""
+    path = context.path
     cmdline: str | None = None
     for call in pkill_calls(layer):
         cmdline = cmdline if cmdline is not None else own_cmdline(layer, path)
         if cmdline is None:
             return
         pattern = call.pattern
-        regex = to_python_regex(pattern)
+        regex = None if call.filled_in else to_python_regex(pattern)
         found = () if regex is None else tuple(m.span() for m in regex.finditer(cmdline))
-        if not found:
+        if not found and not call.filled_in:
             why = "the pattern does not match the command line of the shell running it"
             yield SelfMatch(call, cmdline, (), None, why)
             continue
@@ -379,27 +415,37 @@ def decide(layer: Layer, path: str | None) -> Iterator[SelfMatch]:
             if call.tool == "pkill"
             else "always finds that shell, so it reports a match that is not the process you mean"
         )
-        message = (
-            f"`{call.tool} -f {shlex.quote(pattern)}` matches the command line of {owner} "
-            f"and {effect}"
-        )
+        if call.filled_in:
+            word = call.words[call.pattern_index]
+            a, b = layer.file_span(word.start, word.end)
+            source = context.file_text[a:b] or pattern
+            message = (
+                f"`{call.tool} -f {source}`: the value of `{source}` is put into the text "
+                f"before the shell runs it, so it stands on the command line of {owner} too; "
+                f"unless that value is a regex that cannot match its own text, {call.tool} "
+                f"{effect}"
+            )
+        else:
+            message = (
+                f"`{call.tool} -f {shlex.quote(pattern)}` matches the command line of {owner} "
+                f"and {effect}"
+            )
         yield SelfMatch(call, cmdline, found, severity, message)
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    for verdict in decide(layer, context.path):
+    for verdict in decide(layer, context):
         if verdict.severity is None:
             continue
         call = verdict.call
         words = call.words
+        fix = (
+            None
+            if call.filled_in
+            else _fix(layer, call.command, words[call.pattern_index], call.pattern)
+        )
         yield finding(
-            layer,
-            "HL103",
-            verdict.severity,
-            verdict.why,
-            words[0].start,
-            words[0].end,
-            _fix(layer, call.command, words[call.pattern_index], call.pattern),
+            layer, "HL103", verdict.severity, verdict.why, words[0].start, words[0].end, fix
         )
 
 
