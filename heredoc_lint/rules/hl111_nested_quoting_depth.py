@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Layer, child_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, at_file
 
@@ -64,6 +64,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 span,
             )
         return
+    if any(child.kind == "string" for child in child_layers(layer)):
+        return  # the three shells are reported at this same word, by the inner layer
     chain_text = _chain(layer, context.file_text)
     span = layer.wrapper_span
     if chain_text is not None and span is not None:
