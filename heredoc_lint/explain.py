@@ -404,7 +404,8 @@ def _explain_pkills(
             if verdict.severity is None:
                 report.add(f"{shown}: {verdict.why} (no self-match)", 2)
             else:
-                report.add(f"✗ SELF-MATCH: HL103 [{verdict.severity.value}] {verdict.why}", 2)
+                report.add(f"✗ SELF-MATCH: {shown}: its pattern is filled in before it runs", 2)
+                report.add(f"HL103 [{verdict.severity.value}] {verdict.why}", 4)
             continue
         owner = (
             f"the script `{path}`"

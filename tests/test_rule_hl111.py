@@ -24,9 +24,9 @@ def hl111(text: str) -> list[Finding]:
 
 # -- positives: (text, the text at the anchor, what the message names) -------------------------
 POSITIVES = [
-    ("ssh gateway \"ssh db 'systemctl status pg'\"\n", "ssh gateway", "local -> ssh -> ssh"),
-    ("ssh h \"bash -c 'echo hi; date'\"\n", "ssh h", "local -> ssh -> bash -c"),
-    ("ssh h \"sudo sh -c 'echo 1 > /proc/x'\"\n", "ssh h", "local -> ssh -> sh -c"),
+    ("ssh gateway \"ssh db 'systemctl status pg'\"\n", "ssh gateway", "`ssh -J`"),
+    ("ssh h \"bash -c 'echo \\$HOME; date'\"\n", "ssh h", "written with escapes"),
+    ("ssh h \"sudo sh -c 'echo $n > /proc/x'\"\n", "ssh h", "substitutes a value"),
     ("bash -c \"ssh h 'uptime; df'\"\n", "bash -c", "local -> bash -c -> ssh"),
     ("ssh h 'echo '\\''quoted'\\'' done'\n", "ssh h", "`'\\''` escape chain"),
     ('ssh h "bash -c \\"echo \\\\\\"x\\\\\\"\\""\n', "ssh h", "three shells"),
@@ -40,6 +40,21 @@ def test_positive_anchor(text: str, needle: str, named: str) -> None:
     assert (f.start, f.end) == (start, start + len(needle.split()[0]))
     assert f.severity is Severity.WARNING and f.fix is None
     assert named in f.message, f.message
+
+
+ARRIVES_AS_WRITTEN = [
+    "ssh h \"bash -c 'echo hi; date'\"\n",
+    "ssh -n \"$h\" \"sh -c 'cd ~; nohup ./app >/dev/null 2>&1 &'\"\n",
+    "sudo -u app bash -c 'eval \"$(rbenv init - bash)\"; bundle install'\n",  # eval's purpose
+]
+
+
+@pytest.mark.parametrize("text", ARRIVES_AS_WRITTEN)
+def test_nothing_changed_on_the_way_is_info(text: str) -> None:
+    """Evidence before a warning: no shell outside changes the innermost string."""
+    (f,) = hl111(text)
+    assert f.severity is Severity.INFO
+    assert "arrives as written" in f.message
 
 
 NEGATIVES = [

@@ -3,6 +3,11 @@ Finds command strings that pass through two or more shells before they run
 (`ssh a "ssh b 'systemctl status x'"`, `ssh h "bash -c '...'"`), and strings
 that need the `'\''` or `\\\"` escape chains to get a quote through.
 
+A string three shells deep is a warning when the code shows the shells
+outside it change it (a value substituted into it, escapes written for them)
+or when the middle shell only starts another ssh; one whose every character
+arrives as written is info.
+
 ## Why is this bad?
 Every shell on the way removes one level of quoting and expands what is not
 escaped for it. Each quote, `$` and backslash must be escaped once per shell
@@ -47,22 +52,55 @@ def _chain(layer: Layer, file_text: str) -> str | None:
     return None
 
 
+def _outer_shells_change(layer: Layer, file_text: str) -> str | None:
+    """What shows that the shells outside `layer` change its text on the way: a value one
+    of them substitutes into it, or escapes written for them; None when every character
+    arrives as written (then nothing can be lost between the shells)."""
+    parent = layer.parent
+    inherited = parent is not None and any(
+        e.start in layer.parent_offsets for e in parent.local_expansions
+    )
+    # eval runs the text it is given: a value substituted into it is its purpose.
+    if (layer.local_expansions or inherited) and layer.wrapper != "eval":
+        return "an outer shell substitutes a value into the innermost string"
+    a, b = layer.file_span(0, len(layer.text))
+    source = file_text[a:b]
+    if "\\" in source or "'\\''" in source:
+        return "the innermost string is written with escapes for the shells outside it"
+    return None
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if layer.kind != "string":
         return
     if layer.depth == 2 and layer.parent is not None:
         outer = layer.parent
         span = outer.wrapper_span
-        if span is not None:
+        if span is None:
+            return
+        shells = f"three shells (local -> {outer.wrapper} -> {layer.wrapper})"
+        evidence = _outer_shells_change(layer, context.file_text)
+        if evidence is None and (layer.wrapper or "").endswith("ssh"):
+            evidence = "the middle shell only starts another ssh (`ssh -J` makes that hop)"
+        if evidence is None:
             yield at_file(
                 outer,
                 "HL111",
-                Severity.WARNING,
-                f"This command is parsed by three shells (local -> {outer.wrapper} -> "
-                f"{layer.wrapper}): every quote, $ and backslash of the innermost string must "
-                "be escaped once for each shell outside it",
+                Severity.INFO,
+                f"This command is parsed by {shells}; its innermost string arrives as written, "
+                "but any `$`, quote or backslash added to it later must be escaped once for "
+                "each shell outside it",
                 span,
             )
+            return
+        yield at_file(
+            outer,
+            "HL111",
+            Severity.WARNING,
+            f"This command is parsed by {shells}: {evidence}; every quote, $ and backslash of "
+            "the innermost string must be escaped once for each shell outside it",
+            span,
+        )
         return
     if any(child.kind == "string" for child in child_layers(layer)):
         return  # the three shells are reported at this same word, by the inner layer
