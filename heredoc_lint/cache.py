@@ -4,10 +4,17 @@ One pack file per cache directory (`.heredoc_lint_cache/` or `--cache-dir`) maps
 checked file's absolute path to the key of its last check and the findings it gave: a warm run
 reads one file, not one per script, and the pack holds one entry per file however
 often it changes.  The key hashes the file's bytes, its kind, the effective settings
-and a fingerprint of the package's own files, so an edit to the file, the config or
-heredoc-lint itself never reuses stale findings.  The pack is written to a temp file
-and renamed: concurrent runs never see a half-written pack, each merges the pack as it
-is when it saves, and a pack that cannot be read is ignored and rebuilt.
+and a fingerprint of the package's own files and of the parsers it runs (tree-sitter,
+tree-sitter-bash, libcst, PyYAML), so an edit to the file, the config, heredoc-lint or a
+parser never reuses stale findings.  The pack is written to a temp file and renamed:
+concurrent runs never see a half-written pack, each merges the pack as it is when it
+saves, and a pack that cannot be read is ignored and rebuilt.
+
+A checked repository must not be able to change a result through a cache it ships (a
+committed `.heredoc_lint_cache/`): every entry key is an HMAC under a per-user secret
+kept outside any checked tree (`$XDG_CACHE_HOME/heredoc-lint/cache-key`, 0600), so a
+pack made elsewhere matches nothing; a cache directory that is a symbolic link or owned
+by another user is not used at all.
 """
 
 from __future__ import annotations
@@ -16,8 +23,11 @@ import base64
 import contextlib
 import functools
 import hashlib
+import hmac
+import importlib.util
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +40,10 @@ from heredoc_lint.settings import Settings
 _PACK_PREFIX = "findings-"
 
 
+# The parsers whose results the findings depend on: a new version may parse differently.
+_PARSERS = ("tree_sitter", "tree_sitter_bash", "libcst", "yaml")
+
+
 @functools.cache
 def _fingerprint() -> str:
     package = Path(__file__).parent
@@ -37,18 +51,75 @@ def _fingerprint() -> str:
     for path in sorted(package.rglob("*.py")):
         info = path.stat()
         digest.update(f"{path.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}".encode())
+    for name in _PARSERS:
+        digest.update(f"|{name}:{_installed_stamp(name)}".encode())
     return digest.hexdigest()[:16]
 
 
-def has_pack(directory: Path) -> bool:
-    """Whether `directory` holds a pack of any version: a run there may be warm."""
-    return any(directory.glob(f"{_PACK_PREFIX}*.json"))
+def _installed_stamp(module: str) -> str:
+    """Names, sizes and mtimes of a module's top-level files, found without importing it:
+    installing another version replaces them."""
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin is None:
+            return "absent"
+        origin = Path(spec.origin)
+        place = origin.parent if origin.name.startswith("__init__.") else origin
+        files = sorted(os.scandir(place), key=lambda e: e.name) if place.is_dir() else []
+        parts = [f"{e.name}:{e.stat().st_size}:{e.stat().st_mtime_ns}" for e in files]
+        info = origin.stat()
+        return f"{origin.name}:{info.st_size}:{info.st_mtime_ns}:" + ",".join(parts)
+    return "unknown"
+
+
+def _key_file() -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME") or (
+        os.path.join(os.path.expanduser("~"), ".cache") if os.path.expanduser("~") != "~" else ""
+    )
+    return Path(base, "heredoc-lint", "cache-key") if base else None
+
+
+@functools.cache
+def _secret() -> bytes:
+    """This user's cache secret, made once; a fresh one for this run alone when it cannot be
+    kept safely (then the cache only serves this run: never a wrong answer)."""
+    path = _key_file()
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError):
+            return _read_or_make_secret(path)
+    return os.urandom(32)
+
+
+def _read_or_make_secret(path: Path) -> bytes:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        secret = os.urandom(32)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".cache-key-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secret)
+            os.link(tmp, path)  # fails if another run made one first: then use that one
+        except FileExistsError:
+            return _read_or_make_secret(path)
+        finally:
+            os.unlink(tmp)
+        return secret
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if info.st_uid != os.getuid() or info.st_mode & 0o077 or not stat.S_ISREG(info.st_mode):
+            raise ValueError("cache key readable by others or not this user's")
+        secret = handle.read(64)
+    if len(secret) != 32:
+        raise ValueError("damaged cache key")
+    return secret
 
 
 def entry_key(kind: str, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it) and effective settings."""
-    digest = hashlib.sha256(_fingerprint().encode())
+    digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
     parts = (
         kind.encode(),
         name.encode("utf-8", "surrogateescape"),
@@ -144,10 +215,13 @@ class Cache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.pack = directory / f"{_PACK_PREFIX}{_fingerprint()}.json"
+        self.usable = _safe_directory(directory)
         self.entries: dict[str, list[Any]] = self._read()
         self.changed = False
 
     def _read(self) -> dict[str, list[Any]]:
+        if not self.usable:
+            return {}
         try:
             entries = json.loads(self.pack.read_bytes())
         except (OSError, ValueError, RecursionError):
@@ -173,7 +247,7 @@ class Cache:
     def save(self) -> None:
         """Write the pack if this run added to it, without the entries of deleted files;
         drop the packs of other versions."""
-        if not self.changed:
+        if not self.changed or not self.usable:
             return
         # Entries another run saved since this one read the pack are kept (pre-commit runs
         # several at once); this run's own entries win.
@@ -182,16 +256,35 @@ class Cache:
         with contextlib.suppress(OSError):
             if not self.directory.is_dir():
                 self.directory.mkdir(parents=True, exist_ok=True)
-                (self.directory / ".gitignore").write_text("# Created by heredoc-lint\n*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump(self.entries, handle, separators=(",", ":"))
-                os.replace(tmp, self.pack)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(tmp)
+                _write_atomically(self.directory / ".gitignore", "# Created by heredoc-lint\n*\n")
+            if not _safe_directory(self.directory):
+                return
+            _write_atomically(self.pack, json.dumps(self.entries, separators=(",", ":")))
             for stale in self.directory.glob(f"{_PACK_PREFIX}*.json"):
                 if stale != self.pack:
                     with contextlib.suppress(OSError):
                         stale.unlink()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """`path` holds `text` whole, or is left as it was (a full disk leaves no empty file)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _safe_directory(directory: Path) -> bool:
+    """A cache directory this user owns and that is not a link (a committed symbolic link
+    must not lead the run to read or delete packs elsewhere); one not made yet is fine."""
+    try:
+        info = os.lstat(directory)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
