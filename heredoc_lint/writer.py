@@ -1,4 +1,13 @@
-"""Writing fixed files: atomically, with mode, owner, encoding and line ends kept."""
+"""Writing fixed files: atomically, with mode, owner, extended attributes, encoding and
+line ends kept.
+
+A file is replaced by a rename of a complete temp file, so it is never half-written.
+A file with several hard links cannot be replaced without cutting the links: it is
+rewritten in place instead, after a copy of its old bytes is kept beside it
+(`.NAME.backup-XXXX.heredoc-lint`), which is removed once the new bytes are on disk and
+stays, for the user, only if the process dies in between. Temp files that a killed run
+left beside a file (older than a minute) are removed when that file is fixed again.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +15,14 @@ import contextlib
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from heredoc_lint.discover import TEMP_SUFFIX
 from heredoc_lint.model import NewFile
+
+BACKUP_MARK = ".backup-"  # in a temp file's name: the old bytes of a file rewritten in place
+STALE_SECONDS = 60  # a temp file this old beside its target was left by a killed run
 
 
 class WriteError(Exception):
@@ -51,10 +64,12 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
         # A rename would replace it all the same: a read-only file says "do not touch".
         raise WriteError(f"{path}: read-only; not fixed")
     directory = path.parent
+    _remove_stale_temps(path)
+    if info.st_nlink > 1:
+        _rewrite_in_place(path, data, expected)
+        return
     try:
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory
-        )
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     tmp = Path(tmp_name)
@@ -73,11 +88,9 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
                     ) from None
                 # chown may clear set-user-ID and set-group-ID bits: set the mode again.
                 os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+            _copy_xattrs(path, handle.fileno())
             os.fsync(handle.fileno())
-        if expected is not None and path.read_bytes() != expected:
-            raise WriteError(
-                f"{path}: changed by someone else while it was being fixed; left as it is"
-            )
+        _check_unchanged(path, expected)
         os.replace(tmp, path)
         _fsync_dir(directory)
     except OSError as error:
@@ -85,6 +98,61 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def _check_unchanged(path: Path, expected: bytes | None) -> None:
+    if expected is not None and path.read_bytes() != expected:
+        raise WriteError(f"{path}: changed by someone else while it was being fixed; left as it is")
+
+
+def _copy_xattrs(source: Path, fd: int) -> None:
+    """The extended attributes of `source` (an SELinux label, user.* notes) onto `fd`."""
+    if not hasattr(os, "listxattr"):
+        return
+    with contextlib.suppress(OSError):
+        for name in os.listxattr(source):
+            with contextlib.suppress(OSError):
+                os.setxattr(fd, name, os.getxattr(source, name))
+
+
+def _rewrite_in_place(path: Path, data: bytes, expected: bytes | None) -> None:
+    """New bytes into the same inode (its hard links stay), with the old bytes kept in a
+    backup beside it until the new ones are on disk."""
+    try:
+        old = path.read_bytes()
+        fd, backup = tempfile.mkstemp(
+            prefix=f".{path.name}{BACKUP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
+        )
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(old)
+            os.fsync(handle.fileno())
+        _check_unchanged(path, expected)
+        with open(path, "r+b") as target:
+            target.write(data)
+            target.truncate()
+            target.flush()
+            os.fsync(target.fileno())
+        os.unlink(backup)
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Temp files of `path` that a killed run left (never a backup: it holds a file's
+    only copy of its old bytes)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            name = entry.name
+            if not (name.startswith(f".{path.name}.") and name.endswith(TEMP_SUFFIX)):
+                continue
+            if name.startswith(f".{path.name}{BACKUP_MARK}"):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                old = now - info.st_mtime > STALE_SECONDS
+                if old and stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid():
+                    os.unlink(entry.path)
 
 
 def create_beside(script: Path, new: NewFile) -> None:
