@@ -207,3 +207,43 @@ def test_runtime_dash_heredoc_with_spaces(tmp_path: Path) -> None:
     proc = bash(script, tmp_path)
     assert EOF_WARNING.search(proc.stderr) is None
     assert proc.stdout == "hi\ndone\n"
+
+
+TWO_SWALLOWED = (
+    "#!/bin/bash\n"
+    "cat <<EOF\n  hello\n  EOF\necho mid\n"
+    "cat <<END\n  world\n  END\necho after\n"
+)
+
+
+def test_a_heredoc_inside_the_swallowed_text_is_reported_too() -> None:
+    """The second heredoc hides inside the body the first one swallows: mending only the
+    first would leave a script that still swallows its last command."""
+    first, second = hl112(TWO_SWALLOWED)
+    assert (first.start, first.end) == kit.heredoc_span(TWO_SWALLOWED, "<<EOF")
+    assert (second.start, second.end) == kit.heredoc_span(TWO_SWALLOWED, "<<END")
+    assert "never terminated either" in second.message
+    assert "inside the text that `<<EOF` of line 2 swallows" in second.message
+    assert "line 8 `  END` is indented" in second.message
+    assert "either" not in first.message
+
+
+def test_runtime_both_fixes_make_every_command_run(tmp_path: Path) -> None:
+    script = tmp_path / "two.sh"
+    script.write_text(TWO_SWALLOWED)
+    before = bash(script, tmp_path)
+    # cat prints the rest of the script as text: no command after the heredoc ran.
+    assert before.stdout == TWO_SWALLOWED.split("cat <<EOF\n", 1)[1]
+    assert EOF_WARNING.search(before.stderr)
+    only_first = kit.fix_text(TWO_SWALLOWED, CODE, unsafe=True, every_rule=True)
+    script.write_text(only_first)
+    after = bash(script, tmp_path)
+    assert after.stdout == "  hello\nmid\n  world\nafter\n", after.stdout
+    assert after.stderr == ""
+    assert hl112(only_first) == []
+
+
+def test_a_clean_heredoc_after_a_broken_one_is_not_reported() -> None:
+    text = "cat <<EOF\n  hello\n  EOF\ncat <<END\nworld\nEND\necho after\n"
+    (only,) = hl112(text)
+    assert (only.start, only.end) == kit.heredoc_span(text, "<<EOF")

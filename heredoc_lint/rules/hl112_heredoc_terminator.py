@@ -49,6 +49,7 @@ author's intent cannot be read from the line.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -57,7 +58,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet, where
-from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
 
@@ -178,50 +179,99 @@ def _fix(layer: Layer, heredoc: Heredoc, candidate: Candidate) -> Fix | None:
     return Fix((edit,), applicability, message)
 
 
+# How many heredocs, each swallowed by the one before, are looked for: every level scans
+# the rest of the text again.
+_NESTING = 16
+
+
+def _swallowed(layer: Layer, after: int) -> list[Heredoc]:
+    """The unterminated heredocs in the text from `after` (the line past a broken
+    terminator): what bash would read there once that terminator is mended."""
+    found = scan_heredocs(layer.text[after:])
+    return [
+        dataclasses.replace(
+            h,
+            op_start=h.op_start + after,
+            op_end=h.op_end + after,
+            body_start=h.body_start + after,
+            body_end=h.body_end + after,
+            end=h.end + after,
+        )
+        for h in found
+        if not h.terminated
+    ]
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for heredoc in layer.script.heredocs:
         if heredoc.terminated or layer.is_runtime(heredoc.body_start, heredoc.end):
             continue  # a body filled in at run time: HL202 says what can go wrong
-        width = 3 if heredoc.strip_tabs else 2
-        op = layer.text[heredoc.op_start : heredoc.op_end]
-        candidate = find_candidate(layer.text, heredoc)
-        end = _end_of(layer)
-        op_line = layer.text.count("\n", 0, heredoc.op_start) + 1
-        if candidate is None:
-            message = (
-                f"The heredoc `{op}` is never terminated: no line is exactly "
-                f'`{heredoc.delimiter}`, so bash reads its body to {end} ("warning: '
-                f'here-document at line {op_line} delimited by end-of-file") and everything '
-                "after it becomes heredoc text instead of commands"
-            )
-            yield finding(
-                layer, "HL112", Severity.ERROR, message, heredoc.op_start, heredoc.op_start + width
-            )
-            continue
-        line = _line_number(layer, context, candidate.start)
-        shown = layer.text[candidate.start : candidate.end].replace("\r", "\\r")
-        following = _after(layer, candidate.end + 1)
-        if following is not None:
-            swallowed = (
-                f"the commands after it (from `{quote_snippet(following, 40)}` on) become "
-                "heredoc text and never run"
-            )
-        else:
-            swallowed = f"the line `{shown.strip()}` ends up in the heredoc text"
+        outer: Heredoc | None = None
+        for _ in range(_NESTING):
+            candidate = find_candidate(layer.text, heredoc)
+            yield _finding(layer, context, heredoc, candidate, outer)
+            if candidate is None or candidate.end >= len(layer.text):
+                break
+            inner = _swallowed(layer, candidate.end + 1)
+            if not inner:
+                break
+            outer, heredoc = heredoc, inner[0]
+
+
+def _finding(
+    layer: Layer,
+    context: Context,
+    heredoc: Heredoc,
+    candidate: Candidate | None,
+    outer: Heredoc | None,
+) -> Finding:
+    """HL112 at `heredoc`; `outer`: the unterminated heredoc whose body holds it."""
+    width = 3 if heredoc.strip_tabs else 2
+    op = layer.text[heredoc.op_start : heredoc.op_end]
+    end = _end_of(layer)
+    op_line = layer.text.count("\n", 0, heredoc.op_start) + 1
+    hidden = ""
+    if outer is not None:
+        outer_op = layer.text[outer.op_start : outer.op_end]
+        outer_line = _line_number(layer, context, outer.op_start)
+        hidden = (
+            f" either (it is inside the text that `{outer_op}` of line {outer_line} swallows, "
+            "and breaks the script again once that one is mended)"
+        )
+    if candidate is None:
         message = (
-            f"The heredoc `{op}` is never terminated: line {line} `{shown}` "
-            f'{_problem(heredoc, candidate)}. bash reads the body to {end} ("warning: '
-            f'here-document at line {op_line} delimited by end-of-file"), so {swallowed}'
+            f"The heredoc `{op}` is never terminated{hidden}: no line is exactly "
+            f'`{heredoc.delimiter}`, so bash reads its body to {end} ("warning: '
+            f'here-document at line {op_line} delimited by end-of-file") and everything '
+            "after it becomes heredoc text instead of commands"
         )
-        yield finding(
-            layer,
-            "HL112",
-            Severity.ERROR,
-            message,
-            heredoc.op_start,
-            heredoc.op_start + width,
-            _fix(layer, heredoc, candidate),
+        return finding(
+            layer, "HL112", Severity.ERROR, message, heredoc.op_start, heredoc.op_start + width
         )
+    line = _line_number(layer, context, candidate.start)
+    shown = layer.text[candidate.start : candidate.end].replace("\r", "\\r")
+    following = _after(layer, candidate.end + 1)
+    if following is not None:
+        swallowed = (
+            f"the commands after it (from `{quote_snippet(following, 40)}` on) become "
+            "heredoc text and never run"
+        )
+    else:
+        swallowed = f"the line `{shown.strip()}` ends up in the heredoc text"
+    message = (
+        f"The heredoc `{op}` is never terminated{hidden}: line {line} `{shown}` "
+        f'{_problem(heredoc, candidate)}. bash reads the body to {end} ("warning: '
+        f'here-document at line {op_line} delimited by end-of-file"), so {swallowed}'
+    )
+    return finding(
+        layer,
+        "HL112",
+        Severity.ERROR,
+        message,
+        heredoc.op_start,
+        heredoc.op_start + width,
+        _fix(layer, heredoc, candidate),
+    )
 
 
 RULE = Rule(
