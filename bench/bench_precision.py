@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Precision per rule on real public repositories, from a hand-labelled manifest.
+
+    python3 bench/bench_precision.py [--mirrors DIR | --snapshots DIR] [--unlabelled]
+
+The corpus is listed in bench/corpus/repos.tsv (repository, commit, why chosen,
+files checked) and every finding read by hand in bench/corpus/manifest.tsv
+(repository, commit, path, line, code, verdict, reason, column), verdict one of
+TP, FP, debatable. The third-party files themselves are never in the project:
+each repository is read from a git mirror made by the search tool's `fetch`
+(/work/.mirror/OWNER+NAME/repo, the default) and extracted at the manifest's
+commit into a temporary directory, or, with --snapshots DIR, taken from
+DIR/OWNER+NAME as already extracted.
+
+The tool found on PYTHONPATH is run over each whole repository at the default
+severity (`python3 -m heredoc_lint --no-cache --format json`), and each finding
+is matched to the manifest by (repository, path, line, code); where the manifest
+has several rows for one key (two findings on one line), the row of the nearest
+column is taken. It prints per rule: findings, TP, FP, debatable, unlabelled,
+precision TP/(TP+FP), the share of debatable findings, and the number of
+repositories and files with findings; then the same for all rules, and the
+labelled findings no longer reported (a real bug that is no longer found is
+listed by name). --unlabelled lists each unlabelled finding with a code frame,
+ready to be labelled. Nothing here is a pass/fail test: it exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+VERDICTS = ("TP", "FP", "debatable")
+LINT = [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "json"]
+
+
+@dataclass(frozen=True)
+class Repo:
+    name: str  # owner/name
+    commit: str
+
+
+@dataclass(frozen=True)
+class Label:
+    repo: str
+    path: str
+    line: int
+    code: str
+    verdict: str
+    reason: str
+    column: int | None
+
+
+@dataclass(frozen=True)
+class Finding:
+    repo: str
+    path: str  # relative to the repository's root
+    line: int
+    column: int
+    code: str
+    message: str
+
+
+def _rows(path: Path) -> Iterator[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        yield from csv.DictReader(
+            (line for line in handle if not line.startswith("#")),
+            delimiter="\t",
+            quoting=csv.QUOTE_NONE,
+        )
+
+
+def read_repos(path: Path) -> list[Repo]:
+    return [Repo(row["repository"], row["commit"]) for row in _rows(path)]
+
+
+def read_manifest(path: Path) -> list[Label]:
+    labels = []
+    for row in _rows(path):
+        if row["verdict"] not in VERDICTS:
+            raise SystemExit(f"bench: unknown verdict {row['verdict']!r} in {path}: {row}")
+        column = row.get("column") or ""
+        labels.append(
+            Label(
+                row["repository"],
+                row["path"],
+                int(row["line"]),
+                row["code"],
+                row["verdict"],
+                row["reason"],
+                int(column) if column.isdigit() else None,
+            )
+        )
+    return labels
+
+
+def mirror_dir(mirrors: Path, repo: str) -> Path:
+    """The git directory of a mirror: OWNER+NAME/repo, bare or with a .git inside."""
+    bare = mirrors / repo.replace("/", "+") / "repo"
+    return bare / ".git" if (bare / ".git").is_dir() else bare
+
+
+def extract(git_dir: Path, commit: str, into: Path) -> None:
+    """Write the tree of `commit` into `into`, with its modes (an executable without a
+    suffix is checked by its shebang) and its symbolic links. A mirror lacks its
+    largest blobs (4 MiB and more): those files are left out, as the tool would skip
+    nothing of interest in them, and `git archive` would stop at the first one."""
+    listing = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", "--full-tree", commit],
+        capture_output=True,
+        check=True,
+    ).stdout
+    entries = []
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, kind, sha = meta.split()
+        if kind == b"blob":
+            entries.append((mode, sha, os.fsdecode(name)))
+    batch = subprocess.Popen(
+        ["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert batch.stdin is not None and batch.stdout is not None
+    for mode, sha, name in entries:
+        batch.stdin.write(sha + b"\n")
+        batch.stdin.flush()
+        header = batch.stdout.readline().split()
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        data = batch.stdout.read(int(header[2]))
+        batch.stdout.read(1)  # the newline after each object
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if mode == b"120000":
+            target.symlink_to(os.fsdecode(data))
+            continue
+        target.write_bytes(data)
+        if mode == b"100755":
+            target.chmod(0o755)
+    batch.stdin.close()
+    batch.wait()
+
+
+def files_checked(root: Path) -> int:
+    """How many files the tool on PYTHONPATH reads below `root`."""
+    from heredoc_lint.discover import discover
+
+    return len(discover([root])[0])
+
+
+def lint(repo: str, root: Path) -> list[Finding]:
+    done = subprocess.run([*LINT, str(root)], capture_output=True, text=True, check=False)
+    try:
+        raw = json.loads(done.stdout or "[]")
+    except json.JSONDecodeError:
+        print(f"bench: {repo}: no JSON from the tool: {done.stderr[-500:]}", file=sys.stderr)
+        return []
+    return [
+        Finding(
+            repo,
+            Path(item["path"]).relative_to(root).as_posix(),
+            item["line"],
+            item["column"],
+            item["code"],
+            item["message"],
+        )
+        for item in raw
+    ]
+
+
+def match(findings: Iterable[Finding], labels: Iterable[Label]) -> dict[Finding, Label | None]:
+    by_key: dict[tuple[str, str, int, str], list[Label]] = defaultdict(list)
+    for label in labels:
+        by_key[label.repo, label.path, label.line, label.code].append(label)
+    matched: dict[Finding, Label | None] = {}
+    for finding in findings:
+        rows = by_key.get((finding.repo, finding.path, finding.line, finding.code), [])
+        matched[finding] = (
+            min(rows, key=lambda row: abs((row.column or finding.column) - finding.column))
+            if rows
+            else None
+        )
+    return matched
+
+
+def frame(root: Path, finding: Finding, around: int = 2) -> str:
+    try:
+        lines = (root / finding.path).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    start = max(finding.line - 1 - around, 0)
+    shown = []
+    for number in range(start, min(finding.line + around, len(lines))):
+        mark = ">" if number + 1 == finding.line else " "
+        shown.append(f"  {mark}{number + 1:5} | {lines[number][:160]}")
+    return "\n".join(shown)
+
+
+def precision(tp: int, fp: int) -> str:
+    return f"{tp / (tp + fp):.2f}" if tp + fp else "-"
+
+
+def report(matched: dict[Finding, Label | None], labels: list[Label]) -> None:
+    per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
+    for finding, label in matched.items():
+        per_rule[finding.code].append((finding, label))
+    header = (
+        "rule",
+        "findings",
+        "TP",
+        "FP",
+        "debatable",
+        "unlabelled",
+        "precision",
+        "debatable%",
+        "repos",
+        "files",
+    )
+    print("{:<8}{:>9}{:>5}{:>5}{:>10}{:>11}{:>10}{:>11}{:>6}{:>6}".format(*header))
+    everything = [(f, lab) for rows in per_rule.values() for f, lab in rows]
+    for code, rows in [*sorted(per_rule.items()), ("all", everything)]:
+        verdicts = [label.verdict if label else None for _, label in rows]
+        tp, fp, deb = (verdicts.count(v) for v in VERDICTS)
+        print(
+            f"{code:<8}{len(rows):>9}{tp:>5}{fp:>5}{deb:>10}{verdicts.count(None):>11}"
+            f"{precision(tp, fp):>10}{(f'{deb / len(rows):.0%}' if rows else '-'):>11}"
+            f"{len({f.repo for f, _ in rows}):>6}{len({(f.repo, f.path) for f, _ in rows}):>6}"
+        )
+    found = {id(label) for label in matched.values() if label is not None}
+    gone = [label for label in labels if id(label) not in found]
+    if gone:
+        by_verdict = {v: sum(1 for lab in gone if lab.verdict == v) for v in VERDICTS}
+        print(
+            f"\nlabelled but no longer reported: {len(gone)} "
+            + ", ".join(f"{v} {n}" for v, n in by_verdict.items())
+        )
+        for label in gone:
+            if label.verdict == "TP":
+                print(
+                    f"  real bug no longer found: {label.repo} {label.path}:{label.line} "
+                    f"{label.code} ({label.reason})"
+                )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--mirrors",
+        type=Path,
+        default=Path("/work/.mirror"),
+        help="git mirrors as OWNER+NAME/repo (the default source)",
+    )
+    parser.add_argument(
+        "--snapshots", type=Path, help="a directory of extracted snapshots, OWNER+NAME each"
+    )
+    parser.add_argument("--manifest", type=Path, default=CORPUS / "manifest.tsv")
+    parser.add_argument("--repos", type=Path, default=CORPUS / "repos.tsv")
+    parser.add_argument(
+        "--only", action="append", default=[], help="only this repository (OWNER/NAME; repeatable)"
+    )
+    parser.add_argument(
+        "--unlabelled", action="store_true", help="list each unlabelled finding with a code frame"
+    )
+    args = parser.parse_args(argv)
+
+    labels = read_manifest(args.manifest) if args.manifest.exists() else []
+    repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
+    labels = [label for label in labels if any(r.name == label.repo for r in repos)]
+    matched: dict[Finding, Label | None] = {}
+    files = 0
+    unlabelled: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-precision-") as scratch:
+        for repo in repos:
+            slug = repo.name.replace("/", "+")
+            if args.snapshots:
+                root = args.snapshots / slug
+            else:
+                git_dir = mirror_dir(args.mirrors, repo.name)
+                if not git_dir.is_dir():
+                    print(f"bench: {repo.name}: no mirror at {git_dir}", file=sys.stderr)
+                    continue
+                root = Path(scratch) / slug
+                root.mkdir()
+                extract(git_dir, repo.commit, root)
+            if not root.is_dir():
+                print(f"bench: {repo.name}: no snapshot at {root}", file=sys.stderr)
+                continue
+            files += files_checked(root)
+            here = match(lint(repo.name, root), labels)
+            matched.update(here)
+            if args.unlabelled:
+                for finding, label in here.items():
+                    if label is None:
+                        unlabelled.append(
+                            f"{finding.repo}\t{finding.path}\t{finding.line}\t{finding.code}"
+                            f"\tcol {finding.column}\n  {finding.message}\n"
+                            f"{frame(root, finding)}\n"
+                        )
+    print(f"{len(repos)} repositories, {files} files checked, {len(labels)} labels\n")
+    report(matched, labels)
+    if unlabelled:
+        print(f"\n{len(unlabelled)} unlabelled findings:\n")
+        print("\n".join(unlabelled))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
