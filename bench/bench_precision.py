@@ -6,10 +6,11 @@
 The corpus is listed in bench/corpus/repos.tsv (repository, commit, why chosen,
 files checked) and every finding read by hand in bench/corpus/manifest.tsv
 (repository, commit, path, line, code, verdict, reason, column), verdict one of
-TP, FP, debatable. The third-party files themselves are never in the project:
+TP, FP, debatable, the reason starting with a pattern tag that
+bench/corpus/patterns.md describes. The third-party files themselves are never in the project:
 each repository is read from a git mirror made by the search tool's `fetch`
-(/work/.mirror/OWNER+NAME/repo, the default) and extracted at the manifest's
-commit into a temporary directory, or, with --snapshots DIR, taken from
+(/work/.mirror/OWNER+NAME/repo, the default) and extracted at the commit of
+repos.tsv into a temporary directory, or, with --snapshots DIR, taken from
 DIR/OWNER+NAME as already extracted.
 
 The tool found on PYTHONPATH is run over each whole repository at the default
@@ -20,8 +21,9 @@ column is taken. It prints per rule: findings, TP, FP, debatable, unlabelled,
 precision TP/(TP+FP), the share of debatable findings, and the number of
 repositories and files with findings; then the same for all rules, and the
 labelled findings no longer reported (a real bug that is no longer found is
-listed by name). --unlabelled lists each unlabelled finding with a code frame,
-ready to be labelled. Nothing here is a pass/fail test: it exits 0.
+listed by name). --unlabelled lists each unlabelled finding as a manifest row
+to fill in (VERDICT, REASON), with its message and a code frame. Nothing here is
+a pass/fail test: it exits 0.
 """
 
 from __future__ import annotations
@@ -124,10 +126,10 @@ def extract(git_dir: Path, commit: str, into: Path) -> None:
     for record in listing.split(b"\0"):
         if not record:
             continue
-        meta, _, name = record.partition(b"\t")
+        meta, _, raw_name = record.partition(b"\t")
         mode, kind, sha = meta.split()
         if kind == b"blob":
-            entries.append((mode, sha, os.fsdecode(name)))
+            entries.append((mode, sha, os.fsdecode(raw_name)))
     batch = subprocess.Popen(
         ["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
         stdin=subprocess.PIPE,
@@ -144,6 +146,8 @@ def extract(git_dir: Path, commit: str, into: Path) -> None:
         batch.stdout.read(1)  # the newline after each object
         target = into / name
         target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.parent.resolve().is_relative_to(into.resolve()):
+            continue  # never write through a symbolic link of the snapshot
         if mode == b"120000":
             target.symlink_to(os.fsdecode(data))
             continue
@@ -181,18 +185,24 @@ def lint(repo: str, root: Path) -> list[Finding]:
     ]
 
 
-def match(findings: Iterable[Finding], labels: Iterable[Label]) -> dict[Finding, Label | None]:
+Matched = list[tuple[Finding, "Label | None"]]
+
+
+def match(findings: Iterable[Finding], labels: Iterable[Label]) -> Matched:
+    """Each finding with its manifest row, or None. A list, not a mapping: the tool
+    can report one value twice at one place, and each report counts."""
     by_key: dict[tuple[str, str, int, str], list[Label]] = defaultdict(list)
     for label in labels:
         by_key[label.repo, label.path, label.line, label.code].append(label)
-    matched: dict[Finding, Label | None] = {}
+    matched: Matched = []
     for finding in findings:
         rows = by_key.get((finding.repo, finding.path, finding.line, finding.code), [])
-        matched[finding] = (
-            min(rows, key=lambda row: abs((row.column or finding.column) - finding.column))
-            if rows
-            else None
+        nearest = min(
+            rows,
+            key=lambda row: abs((row.column or finding.column) - finding.column),
+            default=None,
         )
+        matched.append((finding, nearest))
     return matched
 
 
@@ -213,9 +223,9 @@ def precision(tp: int, fp: int) -> str:
     return f"{tp / (tp + fp):.2f}" if tp + fp else "-"
 
 
-def report(matched: dict[Finding, Label | None], labels: list[Label]) -> None:
+def report(matched: Matched, labels: list[Label]) -> None:
     per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
-    for finding, label in matched.items():
+    for finding, label in matched:
         per_rule[finding.code].append((finding, label))
     header = (
         "rule",
@@ -239,7 +249,7 @@ def report(matched: dict[Finding, Label | None], labels: list[Label]) -> None:
             f"{precision(tp, fp):>10}{(f'{deb / len(rows):.0%}' if rows else '-'):>11}"
             f"{len({f.repo for f, _ in rows}):>6}{len({(f.repo, f.path) for f, _ in rows}):>6}"
         )
-    found = {id(label) for label in matched.values() if label is not None}
+    found = {id(label) for _, label in matched if label is not None}
     gone = [label for label in labels if id(label) not in found]
     if gone:
         by_verdict = {v: sum(1 for lab in gone if lab.verdict == v) for v in VERDICTS}
@@ -279,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = read_manifest(args.manifest) if args.manifest.exists() else []
     repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
     labels = [label for label in labels if any(r.name == label.repo for r in repos)]
-    matched: dict[Finding, Label | None] = {}
+    matched: Matched = []
     files = 0
     unlabelled: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-precision-") as scratch:
@@ -300,14 +310,24 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             files += files_checked(root)
             here = match(lint(repo.name, root), labels)
-            matched.update(here)
+            matched.extend(here)
             if args.unlabelled:
-                for finding, label in here.items():
+                for finding, label in here:
                     if label is None:
+                        # a manifest row with its verdict and reason left to fill in
+                        row = (
+                            repo.name,
+                            repo.commit,
+                            finding.path,
+                            finding.line,
+                            finding.code,
+                            "VERDICT",
+                            "REASON",
+                            finding.column,
+                        )
                         unlabelled.append(
-                            f"{finding.repo}\t{finding.path}\t{finding.line}\t{finding.code}"
-                            f"\tcol {finding.column}\n  {finding.message}\n"
-                            f"{frame(root, finding)}\n"
+                            "\t".join(map(str, row))
+                            + f"\n  {finding.message}\n{frame(root, finding)}\n"
                         )
     print(f"{len(repos)} repositories, {files} files checked, {len(labels)} labels\n")
     report(matched, labels)
