@@ -23,7 +23,8 @@ repositories and files with findings; then the same for all rules, and the
 labelled findings no longer reported (a real bug that is no longer found is
 listed by name). --unlabelled lists each unlabelled finding as a manifest row
 to fill in (VERDICT, REASON), with its message and a code frame. Nothing here is
-a pass/fail test: it exits 0.
+a pass/fail test: it exits 0. --patterns only counts the manifest's labels per
+pattern tag.
 """
 
 from __future__ import annotations
@@ -265,6 +266,17 @@ def report(matched: Matched, labels: list[Label]) -> None:
                 )
 
 
+def pattern_counts(labels: list[Label]) -> None:
+    """Labels per pattern tag (the reason up to its first colon), with their rules."""
+    counts: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for label in labels:
+        counts[label.verdict, label.reason.split(":", 1)[0]].append(label.code)
+    print(f"{'verdict':<10}{'pattern':<24}{'labels':>7}  rules")
+    for (verdict, tag), codes in sorted(counts.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
+        rules = ", ".join(f"{code} {codes.count(code)}" for code in sorted(set(codes)))
+        print(f"{verdict:<10}{tag:<24}{len(codes):>7}  {rules}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -284,11 +296,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--unlabelled", action="store_true", help="list each unlabelled finding with a code frame"
     )
+    parser.add_argument(
+        "--patterns",
+        action="store_true",
+        help="only count the manifest's labels per pattern tag (runs nothing)",
+    )
     args = parser.parse_args(argv)
 
     labels = read_manifest(args.manifest) if args.manifest.exists() else []
     repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
     labels = [label for label in labels if any(r.name == label.repo for r in repos)]
+    if args.patterns:
+        pattern_counts(labels)
+        return 0
     matched: Matched = []
     files = 0
     unlabelled: list[str] = []
