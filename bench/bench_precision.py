@@ -24,7 +24,9 @@ labelled findings no longer reported (a real bug that is no longer found is
 listed by name). --unlabelled lists each unlabelled finding as a manifest row
 to fill in (VERDICT, REASON), with its message and a code frame. Nothing here is
 a pass/fail test: it exits 0. --patterns only counts the manifest's labels per
-pattern tag.
+pattern tag; --reproducers runs the reproducer of each pattern of
+bench/corpus/patterns.md through the tool and says whether its rule still
+reports it (a real bug's reproducer that is no longer reported says MISSED).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -277,6 +280,45 @@ def pattern_counts(labels: list[Label]) -> None:
         print(f"{verdict:<10}{tag:<24}{len(codes):>7}  {rules}")
 
 
+REPRODUCER = re.compile(r"^(```|~~~)(\w+)\n(.*?)^\1$", re.M | re.S)
+SUFFIX = {"bash": ".sh", "python": ".py", "markdown": ".md"}
+
+
+def reproducers(patterns: Path) -> None:
+    """Run the first example of each pattern of patterns.md through the tool. A
+    false-positive or debatable pattern is "still reported" until its rule stops
+    firing; a real bug's reproducer must stay reported."""
+    kinds = {"False positives": "FP", "Debatable": "debatable", "Real bugs": "TP"}
+    text = patterns.read_text(encoding="utf-8")
+    for part in re.split(r"^## ", text, flags=re.M)[1:]:
+        kind = next((v for k, v in kinds.items() if part.startswith(k)), None)
+        if kind is None:
+            continue
+        for section in re.split(r"^### ", part, flags=re.M)[1:]:
+            title = section.splitlines()[0]
+            found = REPRODUCER.search(section)
+            if found is None:
+                continue
+            codes = _lint_example(found[2], found[3])
+            named = set(re.findall(r"HL\d+", title))
+            state = "still reported" if named & set(codes) else "silent"
+            if kind == "TP" and state == "silent":
+                state = "MISSED"
+            print(f"{kind:<10}{title:<40}{state:<16}{' '.join(codes)}")
+
+
+def _lint_example(language: str, body: str) -> list[str]:
+    """The codes the tool reports on one example, written as a file of its kind."""
+    with tempfile.TemporaryDirectory(prefix="bench-reproducer-") as scratch:
+        # a workflow is only read as one under .github/workflows
+        name = ".github/workflows/ci.yml" if language == "yaml" else "x" + SUFFIX[language]
+        path = Path(scratch) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+        done = subprocess.run([*LINT, str(path)], capture_output=True, text=True, check=False)
+    return sorted({item["code"] for item in json.loads(done.stdout or "[]")})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -301,7 +343,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only count the manifest's labels per pattern tag (runs nothing)",
     )
+    parser.add_argument(
+        "--reproducers",
+        action="store_true",
+        help="run the reproducer of each pattern of patterns.md through the tool",
+    )
     args = parser.parse_args(argv)
+    if args.reproducers:
+        reproducers(CORPUS / "patterns.md")
+        return 0
 
     labels = read_manifest(args.manifest) if args.manifest.exists() else []
     repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
