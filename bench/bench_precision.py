@@ -59,6 +59,7 @@ class Repo:
 @dataclass(frozen=True)
 class Label:
     repo: str
+    commit: str
     path: str
     line: int
     code: str
@@ -99,6 +100,7 @@ def read_manifest(path: Path) -> list[Label]:
         labels.append(
             Label(
                 row["repository"],
+                row["commit"],
                 row["path"],
                 int(row["line"]),
                 row["code"],
@@ -355,7 +357,11 @@ def main(argv: list[str] | None = None) -> int:
 
     labels = read_manifest(args.manifest) if args.manifest.exists() else []
     repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
-    labels = [label for label in labels if any(r.name == label.repo for r in repos)]
+    commits = {repo.name: repo.commit for repo in repos}
+    labels = [label for label in labels if label.repo in commits]
+    stale = sorted({label.repo for label in labels if label.commit != commits[label.repo]})
+    for name in stale:  # its labels were read at another commit: they may not match
+        print(f"bench: {name}: manifest commit differs from repos.tsv", file=sys.stderr)
     if args.patterns:
         pattern_counts(labels)
         return 0
