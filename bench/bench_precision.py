@@ -19,7 +19,8 @@ is matched to the manifest by (repository, path, line, code); where the manifest
 has several rows for one key (two findings on one line), the row of the nearest
 column is taken. It prints per rule: findings, TP, FP, debatable, unlabelled,
 precision TP/(TP+FP), the share of debatable findings, and the number of
-repositories and files with findings; then the same for all rules, and the
+repositories and files with findings; then the same for all rules and for
+Python sources apart from the rest (scripts, Markdown, workflows), and the
 labelled findings no longer reported (a real bug that is no longer found is
 listed by name). --unlabelled lists each unlabelled finding as a manifest row
 to fill in (VERDICT, REASON), with its message and a code frame. Nothing here is
@@ -76,6 +77,7 @@ class Finding:
     column: int
     code: str
     message: str
+    kind: str = ""  # "python", or "shell" for scripts, Markdown and workflows
 
 
 def _rows(path: Path) -> Iterator[dict[str, str]]:
@@ -171,6 +173,14 @@ def files_checked(root: Path) -> int:
     return len(discover([root])[0])
 
 
+def kind(path: Path) -> str:
+    """Python sources apart from the rest (scripts, runbooks, workflows), as WILD.md
+    counts them."""
+    from heredoc_lint.discover import kind_of
+
+    return "python" if kind_of(path) == "python" else "shell"
+
+
 def lint(repo: str, root: Path) -> list[Finding]:
     done = subprocess.run([*LINT, str(root)], capture_output=True, text=True, check=False)
     try:
@@ -186,6 +196,7 @@ def lint(repo: str, root: Path) -> list[Finding]:
             item["column"],
             item["code"],
             item["message"],
+            kind(Path(item["path"])),
         )
         for item in raw
     ]
@@ -233,28 +244,18 @@ def report(matched: Matched, labels: list[Label]) -> None:
     per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
     for finding, label in matched:
         per_rule[finding.code].append((finding, label))
-    header = (
-        "rule",
-        "findings",
-        "TP",
-        "FP",
-        "debatable",
-        "unlabelled",
-        "precision",
-        "debatable%",
-        "repos",
-        "files",
-    )
-    print("{:<8}{:>9}{:>5}{:>5}{:>10}{:>11}{:>10}{:>11}{:>6}{:>6}".format(*header))
+    header = ("findings", "TP", "FP", "debatable", "unlabelled", "precision", "debatable%")
+    columns = "{:<8}{:>9}{:>5}{:>5}{:>10}{:>11}{:>10}{:>11}{:>6}{:>6}"
+    print(columns.format("rule", *header, "repos", "files"))
     everything = [(f, lab) for rows in per_rule.values() for f, lab in rows]
     for code, rows in [*sorted(per_rule.items()), ("all", everything)]:
-        verdicts = [label.verdict if label else None for _, label in rows]
-        tp, fp, deb = (verdicts.count(v) for v in VERDICTS)
-        print(
-            f"{code:<8}{len(rows):>9}{tp:>5}{fp:>5}{deb:>10}{verdicts.count(None):>11}"
-            f"{precision(tp, fp):>10}{(f'{deb / len(rows):.0%}' if rows else '-'):>11}"
-            f"{len({f.repo for f, _ in rows}):>6}{len({(f.repo, f.path) for f, _ in rows}):>6}"
-        )
+        print(_table_row(code, rows))
+    by_kind: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
+    for finding, label in everything:
+        by_kind[finding.kind].append((finding, label))
+    print("\n" + columns.format("kind", *header, "repos", "files"))
+    for name, rows in sorted(by_kind.items()):
+        print(_table_row(name, rows))
     found = {id(label) for _, label in matched if label is not None}
     gone = [label for label in labels if id(label) not in found]
     if gone:
@@ -269,6 +270,17 @@ def report(matched: Matched, labels: list[Label]) -> None:
                     f"  real bug no longer found: {label.repo} {label.path}:{label.line} "
                     f"{label.code} ({label.reason})"
                 )
+
+
+def _table_row(name: str, rows: list[tuple[Finding, Label | None]]) -> str:
+    verdicts = [label.verdict if label else None for _, label in rows]
+    tp, fp, deb = (verdicts.count(v) for v in VERDICTS)
+    share = f"{deb / len(rows):.0%}" if rows else "-"
+    return (
+        f"{name:<8}{len(rows):>9}{tp:>5}{fp:>5}{deb:>10}{verdicts.count(None):>11}"
+        f"{precision(tp, fp):>10}{share:>11}"
+        f"{len({f.repo for f, _ in rows}):>6}{len({(f.repo, f.path) for f, _ in rows}):>6}"
+    )
 
 
 def pattern_counts(labels: list[Label]) -> None:

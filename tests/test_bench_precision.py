@@ -123,6 +123,9 @@ def test_the_table_counts_each_finding_by_its_label(
     # checked as a file of its own, and its findings have no label
     assert table["HL109"] == ["2", "1", "0", "0", "1", "1.00", "0%", "1", "2"]
     assert table["HL102"] == ["2", "0", "0", "0", "2", "-", "0%", "1", "2"]
+    # by kind: the four findings are all in a shell script (none in Python)
+    kinds = [line.split() for line in out.splitlines() if line.startswith(("shell", "python"))]
+    assert kinds == [["shell", "4", "1", "0", "0", "3", "1.00", "0%", "1", "2"]]
     # the unlabelled finding is printed as a manifest row to fill in, with its frame
     assert f"owner/deploy\t{commit}\tbin/deploy\t2\tHL102\tVERDICT\tREASON\t" in out
     assert '>    2 | ssh "$HOST"' in out
