@@ -11,7 +11,7 @@ bench/corpus/patterns.md describes. The third-party files themselves are never i
 each repository is read from a git mirror made by the search tool's `fetch`
 (/work/.mirror/OWNER+NAME/repo, the default) and extracted at the commit of
 repos.tsv into a temporary directory, or, with --snapshots DIR, taken from
-DIR/OWNER+NAME as already extracted.
+DIR/OWNER+NAME as already extracted at that commit.
 
 The tool found on PYTHONPATH is run over each whole repository at the default
 severity (`python3 -m heredoc_lint --no-cache --format json`), and each finding
