@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Precision per rule on real public repositories, from a hand-labelled manifest.
+
+    python3 bench/bench_precision.py [--mirrors DIR | --snapshots DIR] [--unlabelled]
+
+The corpus is listed in bench/corpus/repos.tsv (repository, commit, why chosen,
+files checked) and every finding read by hand in bench/corpus/manifest.tsv
+(repository, commit, path, line, code, verdict, reason, column), verdict one of
+TP, FP, debatable, the reason starting with a pattern tag that
+bench/corpus/patterns.md describes. The third-party files themselves are never in the project:
+each repository is read from a git mirror made by the search tool's `fetch`
+(/work/.mirror/OWNER+NAME/repo, the default) and extracted at the commit of
+repos.tsv into a temporary directory, or, with --snapshots DIR, taken from
+DIR/OWNER+NAME as already extracted at that commit.
+
+The tool found on PYTHONPATH is run over each whole repository at the default
+severity (`python3 -m heredoc_lint --no-cache --format json`), and each finding
+is matched to the manifest by (repository, path, line, code); where the manifest
+has several rows for one key (two findings on one line), the row of the nearest
+column is taken. It prints per rule: findings, TP, FP, debatable, unlabelled,
+precision TP/(TP+FP), the share of debatable findings, and the number of
+repositories and files with findings; then the same for all rules and for
+Python sources apart from the rest (scripts, Markdown, workflows), and the
+labelled findings no longer reported (a real bug that is no longer found is
+listed by name). --unlabelled lists each unlabelled finding as a manifest row
+to fill in (VERDICT, REASON), with its message and a code frame. Nothing here is
+a pass/fail test: it exits 0. --patterns only counts the manifest's labels per
+pattern tag; --reproducers runs the reproducer of each pattern of
+bench/corpus/patterns.md through the tool and says whether its rule still
+reports it (a real bug's reproducer that is no longer reported says MISSED).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+VERDICTS = ("TP", "FP", "debatable")
+LINT = [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "json"]
+
+
+@dataclass(frozen=True)
+class Repo:
+    name: str  # owner/name
+    commit: str
+
+
+@dataclass(frozen=True)
+class Label:
+    repo: str
+    commit: str
+    path: str
+    line: int
+    code: str
+    verdict: str
+    reason: str
+    column: int | None
+
+
+@dataclass(frozen=True)
+class Finding:
+    repo: str
+    path: str  # relative to the repository's root
+    line: int
+    column: int
+    code: str
+    message: str
+    kind: str = ""  # "python", or "shell" for scripts, Markdown and workflows
+
+
+def _rows(path: Path) -> Iterator[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        yield from csv.DictReader(
+            (line for line in handle if not line.startswith("#")),
+            delimiter="\t",
+            quoting=csv.QUOTE_NONE,
+        )
+
+
+def read_repos(path: Path) -> list[Repo]:
+    return [Repo(row["repository"], row["commit"]) for row in _rows(path)]
+
+
+def read_manifest(path: Path) -> list[Label]:
+    labels = []
+    for row in _rows(path):
+        if row["verdict"] not in VERDICTS:
+            raise SystemExit(f"bench: unknown verdict {row['verdict']!r} in {path}: {row}")
+        column = row.get("column") or ""
+        labels.append(
+            Label(
+                row["repository"],
+                row["commit"],
+                row["path"],
+                int(row["line"]),
+                row["code"],
+                row["verdict"],
+                row["reason"],
+                int(column) if column.isdigit() else None,
+            )
+        )
+    return labels
+
+
+def mirror_dir(mirrors: Path, repo: str) -> Path:
+    """The git directory of a mirror: OWNER+NAME/repo, bare or with a .git inside."""
+    bare = mirrors / repo.replace("/", "+") / "repo"
+    return bare / ".git" if (bare / ".git").is_dir() else bare
+
+
+def extract(git_dir: Path, commit: str, into: Path) -> None:
+    """Write the tree of `commit` into `into`, with its modes (an executable without a
+    suffix is checked by its shebang) and its symbolic links. A mirror lacks its
+    largest blobs (4 MiB and more): those files are left out, as the tool would skip
+    nothing of interest in them, and `git archive` would stop at the first one."""
+    listing = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", "--full-tree", commit],
+        capture_output=True,
+        check=True,
+    ).stdout
+    entries = []
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_name = record.partition(b"\t")
+        mode, kind, sha = meta.split()
+        if kind == b"blob":
+            entries.append((mode, sha, os.fsdecode(raw_name)))
+    batch = subprocess.Popen(
+        ["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert batch.stdin is not None and batch.stdout is not None
+    for mode, sha, name in entries:
+        batch.stdin.write(sha + b"\n")
+        batch.stdin.flush()
+        header = batch.stdout.readline().split()
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        data = batch.stdout.read(int(header[2]))
+        batch.stdout.read(1)  # the newline after each object
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.parent.resolve().is_relative_to(into.resolve()):
+            continue  # never write through a symbolic link of the snapshot
+        if mode == b"120000":
+            target.symlink_to(os.fsdecode(data))
+            continue
+        target.write_bytes(data)
+        if mode == b"100755":
+            target.chmod(0o755)
+    batch.stdin.close()
+    batch.wait()
+
+
+def files_checked(root: Path) -> int:
+    """How many files the tool on PYTHONPATH reads below `root`."""
+    from heredoc_lint.discover import discover
+
+    return len(discover([root])[0])
+
+
+def kind(path: Path) -> str:
+    """Python sources apart from the rest (scripts, runbooks, workflows), as WILD.md
+    counts them."""
+    from heredoc_lint.discover import kind_of
+
+    return "python" if kind_of(path) == "python" else "shell"
+
+
+def lint(repo: str, root: Path) -> list[Finding]:
+    done = subprocess.run([*LINT, str(root)], capture_output=True, text=True, check=False)
+    try:
+        raw = json.loads(done.stdout or "[]")
+    except json.JSONDecodeError:
+        print(f"bench: {repo}: no JSON from the tool: {done.stderr[-500:]}", file=sys.stderr)
+        return []
+    return [
+        Finding(
+            repo,
+            Path(item["path"]).relative_to(root).as_posix(),
+            item["line"],
+            item["column"],
+            item["code"],
+            item["message"],
+            kind(Path(item["path"])),
+        )
+        for item in raw
+    ]
+
+
+Matched = list[tuple[Finding, "Label | None"]]
+
+
+def match(findings: Iterable[Finding], labels: Iterable[Label]) -> Matched:
+    """Each finding with its manifest row, or None. A list, not a mapping: the tool
+    can report one value twice at one place, and each report counts."""
+    by_key: dict[tuple[str, str, int, str], list[Label]] = defaultdict(list)
+    for label in labels:
+        by_key[label.repo, label.path, label.line, label.code].append(label)
+    matched: Matched = []
+    for finding in findings:
+        rows = by_key.get((finding.repo, finding.path, finding.line, finding.code), [])
+        nearest = min(
+            rows,
+            key=lambda row: abs((row.column or finding.column) - finding.column),
+            default=None,
+        )
+        matched.append((finding, nearest))
+    return matched
+
+
+def frame(root: Path, finding: Finding, around: int = 2) -> str:
+    try:
+        lines = (root / finding.path).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    start = max(finding.line - 1 - around, 0)
+    shown = []
+    for number in range(start, min(finding.line + around, len(lines))):
+        mark = ">" if number + 1 == finding.line else " "
+        shown.append(f"  {mark}{number + 1:5} | {lines[number][:160]}")
+    return "\n".join(shown)
+
+
+def precision(tp: int, fp: int) -> str:
+    return f"{tp / (tp + fp):.2f}" if tp + fp else "-"
+
+
+def report(matched: Matched, labels: list[Label]) -> None:
+    per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
+    for finding, label in matched:
+        per_rule[finding.code].append((finding, label))
+    header = ("findings", "TP", "FP", "debatable", "unlabelled", "precision", "debatable%")
+    columns = "{:<8}{:>9}{:>5}{:>5}{:>10}{:>11}{:>10}{:>11}{:>6}{:>6}"
+    print(columns.format("rule", *header, "repos", "files"))
+    everything = [(f, lab) for rows in per_rule.values() for f, lab in rows]
+    for code, rows in [*sorted(per_rule.items()), ("all", everything)]:
+        print(_table_row(code, rows))
+    by_kind: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
+    for finding, label in everything:
+        by_kind[finding.kind].append((finding, label))
+    print("\n" + columns.format("kind", *header, "repos", "files"))
+    for name, rows in sorted(by_kind.items()):
+        print(_table_row(name, rows))
+    found = {id(label) for _, label in matched if label is not None}
+    gone = [label for label in labels if id(label) not in found]
+    if gone:
+        by_verdict = {v: sum(1 for lab in gone if lab.verdict == v) for v in VERDICTS}
+        print(
+            f"\nlabelled but no longer reported: {len(gone)} "
+            + ", ".join(f"{v} {n}" for v, n in by_verdict.items())
+        )
+        for label in gone:
+            if label.verdict == "TP":
+                print(
+                    f"  real bug no longer found: {label.repo} {label.path}:{label.line} "
+                    f"{label.code} ({label.reason})"
+                )
+
+
+def _table_row(name: str, rows: list[tuple[Finding, Label | None]]) -> str:
+    verdicts = [label.verdict if label else None for _, label in rows]
+    tp, fp, deb = (verdicts.count(v) for v in VERDICTS)
+    share = f"{deb / len(rows):.0%}" if rows else "-"
+    return (
+        f"{name:<8}{len(rows):>9}{tp:>5}{fp:>5}{deb:>10}{verdicts.count(None):>11}"
+        f"{precision(tp, fp):>10}{share:>11}"
+        f"{len({f.repo for f, _ in rows}):>6}{len({(f.repo, f.path) for f, _ in rows}):>6}"
+    )
+
+
+def pattern_counts(labels: list[Label]) -> None:
+    """Labels per pattern tag (the reason up to its first colon), with their rules."""
+    counts: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for label in labels:
+        counts[label.verdict, label.reason.split(":", 1)[0]].append(label.code)
+    print(f"{'verdict':<10}{'pattern':<24}{'labels':>7}  rules")
+    for (verdict, tag), codes in sorted(counts.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
+        rules = ", ".join(f"{code} {codes.count(code)}" for code in sorted(set(codes)))
+        print(f"{verdict:<10}{tag:<24}{len(codes):>7}  {rules}")
+
+
+REPRODUCER = re.compile(r"^(```|~~~)(\w+)\n(.*?)^\1$", re.M | re.S)
+SUFFIX = {"bash": ".sh", "python": ".py", "markdown": ".md"}
+
+
+def reproducers(patterns: Path) -> None:
+    """Run the first example of each pattern of patterns.md through the tool. A
+    false-positive or debatable pattern is "still reported" until its rule stops
+    firing; a real bug's reproducer must stay reported."""
+    kinds = {"False positives": "FP", "Debatable": "debatable", "Real bugs": "TP"}
+    text = patterns.read_text(encoding="utf-8")
+    for part in re.split(r"^## ", text, flags=re.M)[1:]:
+        kind = next((v for k, v in kinds.items() if part.startswith(k)), None)
+        if kind is None:
+            continue
+        for section in re.split(r"^### ", part, flags=re.M)[1:]:
+            title = section.splitlines()[0]
+            found = REPRODUCER.search(section)
+            if found is None:
+                continue
+            codes = _lint_example(found[2], found[3])
+            named = set(re.findall(r"HL\d+", title))
+            state = "still reported" if named & set(codes) else "silent"
+            if kind == "TP" and state == "silent":
+                state = "MISSED"
+            print(f"{kind:<10}{title:<40}{state:<16}{' '.join(codes)}")
+
+
+def _lint_example(language: str, body: str) -> list[str]:
+    """The codes the tool reports on one example, written as a file of its kind."""
+    with tempfile.TemporaryDirectory(prefix="bench-reproducer-") as scratch:
+        # a workflow is only read as one under .github/workflows
+        name = ".github/workflows/ci.yml" if language == "yaml" else "x" + SUFFIX[language]
+        path = Path(scratch) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+        done = subprocess.run([*LINT, str(path)], capture_output=True, text=True, check=False)
+    return sorted({item["code"] for item in json.loads(done.stdout or "[]")})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--mirrors",
+        type=Path,
+        default=Path("/work/.mirror"),
+        help="git mirrors as OWNER+NAME/repo (the default source)",
+    )
+    parser.add_argument(
+        "--snapshots", type=Path, help="a directory of extracted snapshots, OWNER+NAME each"
+    )
+    parser.add_argument("--manifest", type=Path, default=CORPUS / "manifest.tsv")
+    parser.add_argument("--repos", type=Path, default=CORPUS / "repos.tsv")
+    parser.add_argument(
+        "--only", action="append", default=[], help="only this repository (OWNER/NAME; repeatable)"
+    )
+    parser.add_argument(
+        "--unlabelled", action="store_true", help="list each unlabelled finding with a code frame"
+    )
+    parser.add_argument(
+        "--patterns",
+        action="store_true",
+        help="only count the manifest's labels per pattern tag (runs nothing)",
+    )
+    parser.add_argument(
+        "--reproducers",
+        action="store_true",
+        help="run the reproducer of each pattern of patterns.md through the tool",
+    )
+    args = parser.parse_args(argv)
+    if args.reproducers:
+        reproducers(CORPUS / "patterns.md")
+        return 0
+
+    labels = read_manifest(args.manifest) if args.manifest.exists() else []
+    repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
+    commits = {repo.name: repo.commit for repo in repos}
+    labels = [label for label in labels if label.repo in commits]
+    stale = sorted({label.repo for label in labels if label.commit != commits[label.repo]})
+    for name in stale:  # its labels were read at another commit: they may not match
+        print(f"bench: {name}: manifest commit differs from repos.tsv", file=sys.stderr)
+    if args.patterns:
+        pattern_counts(labels)
+        return 0
+    matched: Matched = []
+    files = 0
+    unlabelled: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-precision-") as scratch:
+        for repo in repos:
+            slug = repo.name.replace("/", "+")
+            if args.snapshots:
+                root = args.snapshots / slug
+            else:
+                git_dir = mirror_dir(args.mirrors, repo.name)
+                if not git_dir.is_dir():
+                    print(f"bench: {repo.name}: no mirror at {git_dir}", file=sys.stderr)
+                    continue
+                root = Path(scratch) / slug
+                root.mkdir()
+                extract(git_dir, repo.commit, root)
+            if not root.is_dir():
+                print(f"bench: {repo.name}: no snapshot at {root}", file=sys.stderr)
+                continue
+            files += files_checked(root)
+            here = match(lint(repo.name, root), labels)
+            matched.extend(here)
+            if args.unlabelled:
+                for finding, label in here:
+                    if label is None:
+                        # a manifest row with its verdict and reason left to fill in
+                        row = (
+                            repo.name,
+                            repo.commit,
+                            finding.path,
+                            finding.line,
+                            finding.code,
+                            "VERDICT",
+                            "REASON",
+                            finding.column,
+                        )
+                        unlabelled.append(
+                            "\t".join(map(str, row))
+                            + f"\n  {finding.message}\n{frame(root, finding)}\n"
+                        )
+    print(f"{len(repos)} repositories, {files} files checked, {len(labels)} labels\n")
+    report(matched, labels)
+    if unlabelled:
+        print(f"\n{len(unlabelled)} unlabelled findings:\n")
+        print("\n".join(unlabelled))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""bench/bench_precision.py on a small git mirror made here: extraction, matching, table."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "bench_precision", ROOT / "bench" / "bench_precision.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_precision"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _bench()
+
+DEPLOY = """#!/bin/bash
+ssh "$HOST" "awk '{print $2}' /etc/hosts"
+sudo echo 1 > /proc/sys/net/ipv4/ip_forward
+"""
+
+
+def _git(*args: str, cwd: Path) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    return subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", *args],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+
+
+@pytest.fixture
+def mirror(tmp_path: Path) -> tuple[Path, str]:
+    """A mirror laid out as fetch leaves it: MIRRORS/owner+name/repo/.git."""
+    work = tmp_path / "mirrors" / "owner+deploy" / "repo"
+    work.mkdir(parents=True)
+    _git("init", "-q", cwd=work)
+    (work / "bin").mkdir()
+    (work / "bin" / "deploy").write_text(DEPLOY)  # no suffix: read for its shebang
+    (work / "bin" / "deploy").chmod(0o755)
+    (work / "notes.txt").write_text("ssh h 'x'\n")
+    (work / "link.sh").symlink_to("bin/deploy")
+    _git("add", "-A", cwd=work)
+    _git("commit", "-q", "-m", "one", cwd=work)
+    commit = _git("rev-parse", "HEAD", cwd=work)
+    (work / "bin" / "deploy").write_text("#!/bin/bash\ntrue\n")  # a later, clean version
+    _git("commit", "-q", "-am", "two", cwd=work)
+    return tmp_path / "mirrors", commit
+
+
+def test_extract_writes_the_tree_of_that_commit_with_modes_and_links(
+    mirror: tuple[Path, str], tmp_path: Path
+) -> None:
+    mirrors, commit = mirror
+    into = tmp_path / "out"
+    into.mkdir()
+    bench.extract(bench.mirror_dir(mirrors, "owner/deploy"), commit, into)
+    assert (into / "bin" / "deploy").read_text() == DEPLOY  # the first commit, not HEAD
+    assert os.stat(into / "bin" / "deploy").st_mode & 0o111
+    assert not os.stat(into / "notes.txt").st_mode & 0o111
+    assert os.readlink(into / "link.sh") == "bin/deploy"
+
+
+def _row(commit: str, line: int, code: str, verdict: str, column: int) -> str:
+    return "\t".join(
+        ["owner/deploy", commit, "bin/deploy", str(line), code, verdict, "tag: why", str(column)]
+    )
+
+
+def test_the_table_counts_each_finding_by_its_label(
+    mirror: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mirrors, commit = mirror
+    repos = tmp_path / "repos.tsv"
+    repos.write_text(f"# a comment\nrepository\tcommit\twhy\tfiles\nowner/deploy\t{commit}\tx\t1\n")
+    manifest = tmp_path / "manifest.tsv"
+    header = "repository\tcommit\tpath\tline\tcode\tverdict\treason\tcolumn\n"
+    manifest.write_text(header + _row(commit, 3, "HL109", "TP", 18) + "\n")
+    assert (
+        bench.main(
+            [
+                "--mirrors",
+                str(mirrors),
+                "--repos",
+                str(repos),
+                "--manifest",
+                str(manifest),
+                "--unlabelled",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "1 repositories, 2 files checked, 1 labels" in out  # bin/deploy and link.sh
+    table = {
+        line.split()[0]: line.split()[1:]
+        for line in out.splitlines()
+        if line.startswith("HL1") or line.startswith("all ")
+    }
+    # findings TP FP debatable unlabelled precision debatable% repos files; link.sh is
+    # checked as a file of its own, and its findings have no label
+    assert table["HL109"] == ["2", "1", "0", "0", "1", "1.00", "0%", "1", "2"]
+    assert table["HL102"] == ["2", "0", "0", "0", "2", "-", "0%", "1", "2"]
+    # by kind: the four findings are all in a shell script (none in Python)
+    kinds = [line.split() for line in out.splitlines() if line.startswith(("shell", "python"))]
+    assert kinds == [["shell", "4", "1", "0", "0", "3", "1.00", "0%", "1", "2"]]
+    # the unlabelled finding is printed as a manifest row to fill in, with its frame
+    assert f"owner/deploy\t{commit}\tbin/deploy\t2\tHL102\tVERDICT\tREASON\t" in out
+    assert '>    2 | ssh "$HOST"' in out
+
+
+def test_a_label_no_longer_reported_is_listed_by_name(
+    mirror: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mirrors, commit = mirror
+    repos = tmp_path / "repos.tsv"
+    repos.write_text(f"repository\tcommit\twhy\tfiles\nowner/deploy\t{commit}\tx\t1\n")
+    manifest = tmp_path / "manifest.tsv"
+    header = "repository\tcommit\tpath\tline\tcode\tverdict\treason\tcolumn\n"
+    manifest.write_text(header + _row(commit, 9, "HL103", "TP", 1) + "\n")
+    bench.main(["--mirrors", str(mirrors), "--repos", str(repos), "--manifest", str(manifest)])
+    assert "real bug no longer found: owner/deploy bin/deploy:9 HL103" in capsys.readouterr().out
+
+
+def test_match_takes_the_row_of_the_nearest_column_and_keeps_repeats() -> None:
+    rows = [
+        bench.Label("o/r", "c", "a.py", 4, "HL201", verdict, "t: r", column)
+        for verdict, column in (("TP", 10), ("FP", 40))
+    ]
+    found = [bench.Finding("o/r", "a.py", 4, column, "HL201", "m") for column in (38, 38, 11)]
+    verdicts = [label.verdict for _, label in bench.match(found, rows)]
+    assert verdicts == ["FP", "FP", "TP"]
+    lone = bench.Finding("o/r", "a.py", 5, 1, "HL201", "m")
+    assert bench.match([lone], rows) == [(lone, None)]
