@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from heredoc_lint.model import Severity
+from heredoc_lint.options import FIX_STRATEGIES, SEVERITIES
 
-STRATEGIES = ("base64", "scp", "stdin")
 WRAPPER_KINDS = ("ssh", "shell", "eval", "prefix")
 KEYS = frozenset(
     {
@@ -81,15 +81,14 @@ class Config:
 
 
 def _codes(where: str, key: str, value: Any) -> frozenset[str]:
-    from heredoc_lint.rules import RULES
+    from heredoc_lint.rules import parse_codes
 
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(isinstance(v, str) and "," not in v for v in value):
         raise ConfigError(f"{where}: `{key}` must be a list of rule codes")
-    codes = frozenset(v.strip().upper() for v in value)
-    for code in codes:
-        if not any(r.code.startswith(code) for r in RULES):
-            raise ConfigError(f"{where}: `{key}`: unknown rule code or prefix `{code}`")
-    return codes
+    try:
+        return parse_codes(",".join(value)) or frozenset()
+    except ValueError as error:
+        raise ConfigError(f"{where}: `{key}`: {error}") from None
 
 
 def _strings(where: str, key: str, value: Any) -> tuple[str, ...]:
@@ -104,11 +103,11 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
     if unknown:
         raise ConfigError(f"{where}: unknown key `{unknown[0]}` (known: {', '.join(sorted(KEYS))})")
     severity = table.get("severity")
-    if severity is not None and severity not in {s.value for s in Severity}:
-        raise ConfigError(f"{where}: `severity` must be one of error, warning, info")
+    if severity is not None and severity not in SEVERITIES:
+        raise ConfigError(f"{where}: `severity` must be one of {', '.join(SEVERITIES)}")
     strategy = table.get("fix-strategy")
-    if strategy is not None and strategy not in STRATEGIES:
-        raise ConfigError(f"{where}: `fix-strategy` must be one of {', '.join(STRATEGIES)}")
+    if strategy is not None and strategy not in FIX_STRATEGIES:
+        raise ConfigError(f"{where}: `fix-strategy` must be one of {', '.join(FIX_STRATEGIES)}")
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
