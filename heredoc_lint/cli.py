@@ -92,6 +92,7 @@ def check(values: dict[str, Any]) -> int:
             ignore=codes(values["ignore"]) or frozenset(),
             severity=Severity(values["severity"]) if values["severity"] else None,
             exclude=tuple(values["exclude"] or ()),
+            force_exclude=values["force_exclude"],
             verbose=values["verbose"],
             fix=values["fix"],
             unsafe_fixes=values["unsafe_fixes"],
@@ -195,17 +196,52 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def files_last(args: list[str]) -> list[str]:
+    """`args` with each argument that starts with `-` but names an existing file moved
+    after a `--`: pre-commit passes a repository's file names after the options, and a
+    committed file named `--config=evil.toml` must be checked, not obeyed."""
+    if "--" in args:
+        cut = args.index("--")
+        head, tail = args[:cut], args[cut + 1 :]
+    else:
+        head, tail = args, []
+    named = [a for a in head if a.startswith("-") and a != "-" and os.path.lexists(a)]
+    if not named:
+        return args
+    return [a for a in head if a not in named] + ["--", *named, *tail]
+
+
+def _ambiguous(args: list[str]) -> str | None:
+    """The subcommand word at the front that is also a file beside other files (as
+    pre-commit could pass them: `explain` and `x.sh` would explain x.sh and exit 0)."""
+    if len(args) < 2 or args[0] not in SUBCOMMANDS or args[0] == "check":
+        return None
+    if not (os.path.lexists(args[0]) and os.path.lexists(args[1])):
+        return None
+    return (
+        f"`{args[0]}` is both a subcommand and a file here; to check files, "
+        f"write `heredoc-lint check -- {args[0]} ...`"
+    )
+
+
 def run(args: list[str]) -> int:
     """Run the typer app on `args`; return the exit code (entry.main ends the process)."""
     from heredoc_lint.console import keep_undecodable_output
 
     keep_undecodable_output()
+    ambiguous = _ambiguous(args)
+    if ambiguous is not None:
+        return _fail(ambiguous).exit_code
     if not args or args[0] not in SUBCOMMANDS and args[0] not in ("-h", "--help"):
         args.insert(0, "check")
+    if args[0] == "check":
+        args[1:] = files_last(args[1:])
     try:
-        app(args, prog_name="heredoc-lint", standalone_mode=True)
-    except SystemExit as exit_:
-        code = exit_.code
-        # click reports usage errors with exit 2 already; anything else non-int is a failure.
-        return code if isinstance(code, int) else 2
-    return 0
+        code = app(args, prog_name="heredoc-lint", standalone_mode=False)
+    except typer.TyperException as error:  # a usage error: one line, not click's box
+        message = getattr(error, "format_message", error.__str__)()
+        typer.echo(f"heredoc-lint: error: {message}", err=True)
+        return int(getattr(error, "exit_code", 2))
+    except typer.Abort:  # end of input at a prompt (there are none)
+        return 1
+    return code if isinstance(code, int) else 0

@@ -59,7 +59,7 @@ def print_result(
     from heredoc_lint import output
 
     for note in result.notes:
-        sys.stderr.write(f"heredoc-lint: {note}\n")
+        sys.stderr.write(f"heredoc-lint: {output.printable(note)}\n")
     sys.stderr.flush()
     if diff:
         sys.stdout.write("".join(result.diffs))

@@ -131,6 +131,12 @@ CHECK = (
     Opt(("--command", "-c"), "Check one command string."),
     Opt(("--stdin-filename",), "The name of the file read from stdin."),
     Opt(("--exclude",), "Glob of paths to skip (repeatable).", many=True),
+    Opt(
+        ("--force-exclude",),
+        "Apply the exclude patterns to paths named on the command line too.",
+        bool,
+        False,
+    ),
     Opt(("--statistics",), "Print a count per code.", bool, False),
     Opt(("--quiet", "-q"), "Print findings only, no summary.", bool, False),
     VERBOSE,
