@@ -400,11 +400,11 @@ DESCRIPTION = (
     "never 2."
 )
 OPTIONS = (
-    Opt(("agent",), "whose hook protocol to speak", choices=AGENTS),
+    Opt(("agent",), "Whose hook protocol to speak.", choices=AGENTS),
     Opt(
         ("--warnings",),
-        "what warning-severity findings do: nothing (default), go back to the agent as "
-        "context while the command runs, or deny the command like errors",
+        "What warning-severity findings do: nothing (default), go back to the agent as "
+        "context while the command runs, or deny the command like errors.",
         default="ignore",
         choices=WARNING_MODES,
     ),
@@ -414,12 +414,12 @@ OPTIONS = (
     FIX_STRATEGY.but(choices=tuple(s for s in FIX_STRATEGIES if s != "scp")),
     Opt(
         ("--timeout",),
-        f"seconds to spend before allowing the command unchecked "
-        f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)",
+        f"Seconds to spend before allowing the command unchecked "
+        f"(default: {DEFAULT_TIMEOUT:g}; 0: no limit).",
         float,
         DEFAULT_TIMEOUT,
     ),
-    Opt(("--no-fix",), "do not compute a fixed command for the reason", bool, False),
+    Opt(("--no-fix",), "Do not compute a fixed command for the reason.", bool, False),
     VERBOSE,
 )
 

@@ -325,14 +325,14 @@ DESCRIPTION = (
     "see docs/agents.md)."
 )
 OPTIONS = (
-    Opt(("--state",), "the state file to write", Path, required=True),
+    Opt(("--state",), "The state file to write.", Path, required=True),
     Opt(
         ("--idle",),
-        f"exit after this many seconds without a request (default {DEFAULT_IDLE:g}; 0: never)",
+        f"Exit after this many seconds without a request (default: {DEFAULT_IDLE:g}; 0: never).",
         float,
         DEFAULT_IDLE,
     ),
-    Opt(("--foreground",), "stay in the caller's session and directory", bool, False),
+    Opt(("--foreground",), "Stay in the caller's session and directory.", bool, False),
 )
 
 

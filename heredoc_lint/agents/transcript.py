@@ -234,7 +234,7 @@ DESCRIPTION = (
     "Without PATH, the agents' default locations are read."
 )
 OPTIONS = (
-    Opt(("paths",), "session files or directories", Path, many=True),
+    Opt(("paths",), "Session files or directories.", Path, many=True),
     FORMAT.but(choices=("text", "json")),
     SEVERITY,
     SELECT,
