@@ -212,8 +212,14 @@ def files_last(args: list[str]) -> list[str]:
 
 
 def _ambiguous(args: list[str]) -> str | None:
-    """The subcommand word at the front that is also a file beside other files (as
-    pre-commit could pass them: `explain` and `x.sh` would explain x.sh and exit 0)."""
+    """Why `args` could be file names that pre-commit passed as much as a command line:
+    a subcommand word at the front that is also a file beside other files (`explain` and
+    `x.sh` would explain x.sh and exit 0), or a lone `--` that is also a file (it would
+    end the options instead of being checked)."""
+    if args.count("--") == 1 and os.path.lexists("--"):
+        return (
+            "`--` is both the end of the options and a file here; write `-- --` to check the file"
+        )
     if len(args) < 2 or args[0] not in SUBCOMMANDS or args[0] == "check":
         return None
     if not (os.path.lexists(args[0]) and os.path.lexists(args[1])):

@@ -20,9 +20,7 @@ def run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Completed
     return run_cli(*args, cwd=cwd, stdin=stdin)
 
 
-def concise(
-    *args: str, cwd: Path, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
+def concise(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return run("--format", "concise", *args, cwd=cwd, stdin=stdin)
 
 
@@ -69,6 +67,21 @@ def test_a_subcommand_name_that_is_a_file_beside_files_stops_the_run(evil: Path)
         "files, write `heredoc-lint check -- explain ...`"
     ]
     assert concise("--", "explain", "bad.sh", cwd=evil).stdout.count("HL103") == 2
+
+
+def test_a_file_named_like_the_end_of_the_options_is_never_swallowed(evil: Path) -> None:
+    """Committed as `--`, pre-commit's file name would end the options of an `args:`
+    without a `--` of its own, and not be checked."""
+    (evil / "--").write_text("#!/bin/bash\n" + BAD)
+    result = concise("--select", "HL1", "--", "bad.sh", cwd=evil)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [
+        "heredoc-lint: error: `--` is both the end of the options and a file here; "
+        "write `-- --` to check the file"
+    ]
+    both = concise("--", "--", "bad.sh", cwd=evil)  # the hooks' own `args: ["--"]`
+    assert both.returncode == 1
+    assert sorted(line.split(":")[0] for line in both.stdout.splitlines()) == ["--", "bad.sh"]
 
 
 def test_a_file_named_dash_is_checked_not_stdin(tmp_path: Path) -> None:
