@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
-from enum import StrEnum
+from collections.abc import Callable
+from enum import Enum, StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from heredoc_lint import __version__
 from heredoc_lint.entry import SUBCOMMANDS
 from heredoc_lint.model import Severity
+from heredoc_lint.options import CHECK, Opt, UsageError, codes
 
 app = typer.Typer(
     add_completion=False,
@@ -27,155 +30,106 @@ app = typer.Typer(
 )
 
 
-class OutputFormat(StrEnum):
-    text = "text"
-    concise = "concise"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
-
-
-class FixStrategy(StrEnum):
-    base64 = "base64"
-    scp = "scp"
-    stdin = "stdin"
-
-
-class UsageError(Exception):
-    """A bad option or value: exit 2 with one line."""
-
-
-def _codes(value: str | None) -> frozenset[str] | None:
-    if value is None:
-        return None  # the rule table is only imported to check codes a user wrote
-    from heredoc_lint.rules import parse_codes
-
-    try:
-        return parse_codes(value)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"heredoc-lint {__version__}")
         raise typer.Exit(0)
 
 
-@app.command()
-def check(
-    paths: Annotated[
-        list[Path] | None,
+def _annotation(opt: Opt) -> Any:
+    """`Annotated[type, typer.Option(...)]` for an option of the table."""
+    kind: Any = StrEnum(opt.dest, {c: c for c in opt.choices}) if opt.choices else opt.type
+    if opt.many:
+        kind = list[kind]
+    if opt.type is not bool and opt.default is None:
+        kind = kind | None
+    if opt.positional:
         # heredoc-lint reports unreadable files itself, one line each, and goes on.
-        typer.Argument(help="Files or directories; - for stdin.", readable=False),
-    ] = None,
-    output_format: Annotated[
-        OutputFormat, typer.Option("--format", help="Output format.")
-    ] = OutputFormat.text,
-    select: Annotated[
-        str | None, typer.Option(help="Comma-separated codes or prefixes to report.")
-    ] = None,
-    ignore: Annotated[
-        str | None, typer.Option(help="Comma-separated codes or prefixes to skip.")
-    ] = None,
-    severity: Annotated[
-        Severity | None, typer.Option(help="The lowest severity reported [default: warning].")
-    ] = None,
-    command: Annotated[
-        str | None, typer.Option("--command", "-c", help="Check one command string.")
-    ] = None,
-    stdin_filename: Annotated[
-        str | None, typer.Option(help="The name of the file read from stdin.")
-    ] = None,
-    exclude: Annotated[
-        list[str] | None, typer.Option(help="Glob of paths to skip (repeatable).")
-    ] = None,
-    statistics: Annotated[
-        bool, typer.Option("--statistics", help="Print a count per code.")
-    ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")
-    ] = False,
-    verbose: Annotated[
-        bool, typer.Option("--verbose", help="Show tracebacks of internal errors.")
-    ] = False,
-    fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes in place.")] = False,
-    unsafe_fixes: Annotated[
-        bool, typer.Option("--unsafe-fixes", help="With --fix, apply unsafe fixes too.")
-    ] = False,
-    diff: Annotated[
-        bool, typer.Option("--diff", help="Print fixes as a unified diff; write nothing.")
-    ] = False,
-    fix_strategy: Annotated[
-        FixStrategy | None,
-        typer.Option(help="How remote heredocs are rewritten [default: base64]."),
-    ] = None,
-    config: Annotated[
-        Path | None, typer.Option("--config", help="Use this configuration file only.")
-    ] = None,
-    warn_unused_suppressions: Annotated[
-        bool,
-        typer.Option(
-            "--warn-unused-suppressions", help="Report suppressions that silence nothing."
-        ),
-    ] = False,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes [default: cores].")
-    ] = None,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Neither read nor write the findings cache.")
-    ] = False,
-    cache_dir: Annotated[
-        Path | None, typer.Option(help="Where the cache lives [default: .heredoc_lint_cache].")
-    ] = None,
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
-    ] = False,
-) -> None:
-    """Check shell scripts (the default command)."""
+        return Annotated[kind, typer.Argument(help=opt.help, readable=False)]
+    return Annotated[kind, typer.Option(*opt.names, help=opt.help, min=opt.minimum)]
+
+
+def typer_command(table: tuple[Opt, ...], body: Callable[[dict[str, Any]], int]) -> Any:
+    """A typer command taking the options of `table` (and --version), whose work is
+    `body(values by dest)`: choices come as strings, as argparse gives them."""
+    parameters = [
+        inspect.Parameter(
+            opt.dest,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=opt.default,
+            annotation=_annotation(opt),
+        )
+        for opt in table
+    ]
+    version = typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    parameters.append(
+        inspect.Parameter(
+            "version",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[bool, version],
+        )
+    )
+
+    def command(**values: Any) -> None:
+        values.pop("version")
+        plain = {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
+        raise typer.Exit(body(plain))
+
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return command
+
+
+def check(values: dict[str, Any]) -> int:
+    """`heredoc-lint check`: the values of the options of `options.CHECK`."""
     from heredoc_lint.console import DEFAULT_CACHE_DIR, ProgressBar, print_result
     from heredoc_lint.runner import Options, run
 
     try:
         options = Options(
-            select=_codes(select),
-            ignore=_codes(ignore) or frozenset(),
-            severity=severity,
-            exclude=tuple(exclude or ()),
-            verbose=verbose,
-            fix=fix,
-            unsafe_fixes=unsafe_fixes,
-            diff=diff,
-            fix_strategy=fix_strategy.value if fix_strategy else None,
-            config=config,
-            warn_unused_suppressions=warn_unused_suppressions,
-            jobs=jobs or os.cpu_count() or 1,
-            cache_dir=None if no_cache else cache_dir or DEFAULT_CACHE_DIR,
+            select=codes(values["select"]),
+            ignore=codes(values["ignore"]) or frozenset(),
+            severity=Severity(values["severity"]) if values["severity"] else None,
+            exclude=tuple(values["exclude"] or ()),
+            force_exclude=values["force_exclude"],
+            verbose=values["verbose"],
+            fix=values["fix"],
+            unsafe_fixes=values["unsafe_fixes"],
+            diff=values["diff"],
+            fix_strategy=values["fix_strategy"],
+            config=values["config"],
+            warn_unused_suppressions=values["warn_unused_suppressions"],
+            jobs=values["jobs"] or os.cpu_count() or 1,
+            cache_dir=None if values["no_cache"] else values["cache_dir"] or DEFAULT_CACHE_DIR,
         )
     except UsageError as error:
         raise _fail(str(error)) from None
+    command, paths = values["command"], list(values["paths"] or ())
     if command is not None and paths:
         raise _fail("give either --command or paths, not both")
-    progress = ProgressBar() if sys.stderr.isatty() and not quiet else None
+    progress = ProgressBar() if sys.stderr.isatty() and not values["quiet"] else None
     result = run(
         options,
-        paths=list(paths or ()),
+        paths=paths,
         command=command,
-        stdin_filename=stdin_filename,
+        stdin_filename=values["stdin_filename"],
         progress=progress,
     )
     if progress is not None:
         progress.close()
-    code = print_result(
+    return print_result(
         result,
-        output_format.value,
-        quiet=quiet,
-        statistics=statistics,
-        diff=diff,
-        fix=fix,
-        unsafe_fixes=unsafe_fixes,
+        values["format"],
+        quiet=values["quiet"],
+        statistics=values["statistics"],
+        diff=options.diff,
+        fix=options.fix,
+        unsafe_fixes=options.unsafe_fixes,
     )
-    raise typer.Exit(code)
+
+
+app.command("check", help="Check shell scripts (the default command).")(typer_command(CHECK, check))
 
 
 @app.command("rule")
@@ -242,16 +196,58 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def run(args: list[str]) -> None:
-    """Run the typer app on `args` (entry.main decides when to come here)."""
+def files_last(args: list[str]) -> list[str]:
+    """`args` with each argument that starts with `-` but names an existing file moved
+    after a `--`: pre-commit passes a repository's file names after the options, and a
+    committed file named `--config=evil.toml` must be checked, not obeyed."""
+    if "--" in args:
+        cut = args.index("--")
+        head, tail = args[:cut], args[cut + 1 :]
+    else:
+        head, tail = args, []
+    named = [a for a in head if a.startswith("-") and a != "-" and os.path.lexists(a)]
+    if not named:
+        return args
+    return [a for a in head if a not in named] + ["--", *named, *tail]
+
+
+def _ambiguous(args: list[str]) -> str | None:
+    """Why `args` could be file names that pre-commit passed as much as a command line:
+    a subcommand word at the front that is also a file beside other files (`explain` and
+    `x.sh` would explain x.sh and exit 0), or a lone `--` that is also a file (it would
+    end the options instead of being checked)."""
+    if args.count("--") == 1 and os.path.lexists("--"):
+        return (
+            "`--` is both the end of the options and a file here; write `-- --` to check the file"
+        )
+    if len(args) < 2 or args[0] not in SUBCOMMANDS or args[0] == "check":
+        return None
+    if not (os.path.lexists(args[0]) and os.path.lexists(args[1])):
+        return None
+    return (
+        f"`{args[0]}` is both a subcommand and a file here; to check files, "
+        f"write `heredoc-lint check -- {args[0]} ...`"
+    )
+
+
+def run(args: list[str]) -> int:
+    """Run the typer app on `args`; return the exit code (entry.main ends the process)."""
     from heredoc_lint.console import keep_undecodable_output
 
     keep_undecodable_output()
+    ambiguous = _ambiguous(args)
+    if ambiguous is not None:
+        return _fail(ambiguous).exit_code
     if not args or args[0] not in SUBCOMMANDS and args[0] not in ("-h", "--help"):
         args.insert(0, "check")
+    if args[0] == "check":
+        args[1:] = files_last(args[1:])
     try:
-        app(args, prog_name="heredoc-lint", standalone_mode=True)
-    except SystemExit as exit_:
-        code = exit_.code
-        # click reports usage errors with exit 2 already; anything else non-int is a failure.
-        raise SystemExit(code if isinstance(code, int) else 2) from None
+        code = app(args, prog_name="heredoc-lint", standalone_mode=False)
+    except typer.TyperException as error:  # a usage error: one line, not click's box
+        message = getattr(error, "format_message", error.__str__)()
+        typer.echo(f"heredoc-lint: error: {message}", err=True)
+        return int(getattr(error, "exit_code", 2))
+    except typer.Abort:  # end of input at a prompt (there are none)
+        return 1
+    return code if isinstance(code, int) else 0

@@ -11,12 +11,13 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from heredoc_lint.model import Severity
+from heredoc_lint.options import FIX_STRATEGIES, SEVERITIES
 
-STRATEGIES = ("base64", "scp", "stdin")
 WRAPPER_KINDS = ("ssh", "shell", "eval", "prefix")
 KEYS = frozenset(
     {
@@ -46,6 +47,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     wrappers: Mapping[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()  # one line each, for stderr
 
     @property
     def root(self) -> Path:
@@ -57,16 +59,34 @@ class Config:
         except ValueError:
             return path.as_posix()
 
-    def excluded(self, path: Path) -> bool:
+    @cached_property
+    def resolved_root(self) -> Path:
+        return self.root.resolve()
+
+    def excluded(self, path: Path, below: Path | None = None) -> bool:
+        """Whether `path`, or a directory it is in below the configuration's own, matches
+        an exclude pattern (by its path from the configuration's directory, or by its
+        name).  With `below` (a directory named on the command line), only directories
+        below that one count: a path someone named is checked, as in ruff."""
         if not self.exclude:
             return False
-        rel = self.relative(path)
-        parts = rel.split("/")
+        target = path.resolve()
+        stops = {self.resolved_root} | ({below.resolve()} if below is not None else set())
+        candidates = [target]
+        for parent in target.parents:
+            if parent in stops:
+                break
+            candidates.append(parent)
+        return any(self._matches(candidate) for candidate in candidates)
+
+    def _matches(self, resolved: Path) -> bool:
+        try:
+            rel = resolved.relative_to(self.resolved_root).as_posix()
+        except ValueError:
+            rel = resolved.as_posix()
         return any(
-            fnmatch.fnmatch(rel, pattern)
-            or any(fnmatch.fnmatch(part, pattern) for part in parts)
-            or fnmatch.fnmatch(rel, pattern.rstrip("/") + "/*")
-            for pattern in self.exclude
+            fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(resolved.name, pattern)
+            for pattern in (p.rstrip("/") or p for p in self.exclude)
         )
 
     def ignored_for(self, path: Path) -> frozenset[str]:
@@ -81,15 +101,14 @@ class Config:
 
 
 def _codes(where: str, key: str, value: Any) -> frozenset[str]:
-    from heredoc_lint.rules import RULES
+    from heredoc_lint.rules import parse_codes
 
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(isinstance(v, str) and "," not in v for v in value):
         raise ConfigError(f"{where}: `{key}` must be a list of rule codes")
-    codes = frozenset(v.strip().upper() for v in value)
-    for code in codes:
-        if not any(r.code.startswith(code) for r in RULES):
-            raise ConfigError(f"{where}: `{key}`: unknown rule code or prefix `{code}`")
-    return codes
+    try:
+        return parse_codes(",".join(value)) or frozenset()
+    except ValueError as error:
+        raise ConfigError(f"{where}: `{key}`: {error}") from None
 
 
 def _strings(where: str, key: str, value: Any) -> tuple[str, ...]:
@@ -98,27 +117,49 @@ def _strings(where: str, key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _wrappers(where: str, value: Any) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The extra wrappers of a configuration, and a warning for each entry that would
+    change how a built-in wrapper is read (`ssh = "prefix"` would hide every ssh
+    string): those are dropped, the built-in reading stays."""
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and v in WRAPPER_KINDS for k, v in value.items()
+    ):
+        raise ConfigError(
+            f"{where}: `wrappers` must map command names to one of {', '.join(WRAPPER_KINDS)}"
+        )
+    if not value:
+        return {}, ()
+    from heredoc_lint import wrappers
+
+    kept: dict[str, str] = {}
+    warnings = []
+    for name, kind in value.items():
+        built_in = wrappers.WRAPPERS.get(name)
+        if built_in is None or built_in is wrappers.WRAPPER_KINDS[kind]:
+            kept[name] = kind
+        else:
+            warnings.append(
+                f"{where}: `wrappers.{name}`: `{name}` is a built-in wrapper and cannot be "
+                f"redefined as {kind!r}; its built-in reading is kept"
+            )
+    return kept, tuple(warnings)
+
+
 def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Config:
     """A Config from the `[tool.heredoc-lint]` table (or a .heredoc-lint.toml document)."""
     unknown = sorted(set(table) - KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown key `{unknown[0]}` (known: {', '.join(sorted(KEYS))})")
     severity = table.get("severity")
-    if severity is not None and severity not in {s.value for s in Severity}:
-        raise ConfigError(f"{where}: `severity` must be one of error, warning, info")
+    if severity is not None and severity not in SEVERITIES:
+        raise ConfigError(f"{where}: `severity` must be one of {', '.join(SEVERITIES)}")
     strategy = table.get("fix-strategy")
-    if strategy is not None and strategy not in STRATEGIES:
-        raise ConfigError(f"{where}: `fix-strategy` must be one of {', '.join(STRATEGIES)}")
+    if strategy is not None and strategy not in FIX_STRATEGIES:
+        raise ConfigError(f"{where}: `fix-strategy` must be one of {', '.join(FIX_STRATEGIES)}")
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
-    wrappers = table.get("wrappers", {})
-    if not isinstance(wrappers, dict) or not all(
-        isinstance(k, str) and v in WRAPPER_KINDS for k, v in wrappers.items()
-    ):
-        raise ConfigError(
-            f"{where}: `wrappers` must map command names to one of {', '.join(WRAPPER_KINDS)}"
-        )
+    wrappers, warnings = _wrappers(where, table.get("wrappers", {}))
     return Config(
         path=path,
         select=_codes(where, "select", table["select"]) if "select" in table else None,
@@ -131,7 +172,8 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
             (pattern, _codes(where, f"per-file-ignores.{pattern}", codes))
             for pattern, codes in per_file.items()
         ),
-        wrappers=dict(wrappers),
+        wrappers=wrappers,
+        warnings=warnings,
     )
 
 

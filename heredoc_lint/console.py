@@ -1,8 +1,4 @@
-"""What a check run prints, and its exit code.
-
-Shared by the typer CLI (cli.py) and the typer-free `--command` path (entry.py), so
-that both print the same bytes for the same result.
-"""
+"""What a check run prints, and its exit code."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from heredoc_lint.runner import Options, Result
+    from heredoc_lint.runner import Result
 
 DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
 
@@ -22,45 +18,6 @@ def keep_undecodable_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-
-
-def check_command(command: str) -> int:
-    """`heredoc-lint --command STR` with every other option at its default."""
-    from heredoc_lint.runner import run
-
-    keep_undecodable_output()
-    return print_result(run(_default_options(), paths=[], command=command), "text")
-
-
-def check_paths(
-    paths: list[str],
-    *,
-    output_format: str = "text",
-    jobs: int | None = None,
-    cache_dir: str | None = None,
-    no_cache: bool = False,
-    quiet: bool = False,
-) -> int:
-    """`heredoc-lint [--format F] [--jobs N] [--cache-dir D] [--no-cache] [--quiet] PATH...`
-    (entry.py), the other options at their defaults: what `check` in cli.py does then."""
-    from heredoc_lint.runner import Options, run
-
-    keep_undecodable_output()
-    options = Options(
-        jobs=jobs or os.cpu_count() or 1,
-        cache_dir=None if no_cache else Path(cache_dir) if cache_dir else DEFAULT_CACHE_DIR,
-    )
-    progress = ProgressBar() if sys.stderr.isatty() and not quiet else None
-    result = run(options, paths=[Path(p) for p in paths], progress=progress)
-    if progress is not None:
-        progress.close()
-    return print_result(result, output_format, quiet=quiet)
-
-
-def _default_options() -> Options:
-    from heredoc_lint.runner import Options
-
-    return Options(jobs=os.cpu_count() or 1, cache_dir=DEFAULT_CACHE_DIR)
 
 
 class ProgressBar:
@@ -102,7 +59,7 @@ def print_result(
     from heredoc_lint import output
 
     for note in result.notes:
-        sys.stderr.write(f"heredoc-lint: {note}\n")
+        sys.stderr.write(f"heredoc-lint: {output.printable(note)}\n")
     sys.stderr.flush()
     if diff:
         sys.stdout.write("".join(result.diffs))

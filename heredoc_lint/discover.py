@@ -193,9 +193,10 @@ def _walk(directory: Path, skipped: list[Skipped]) -> Iterator[Path]:
 
 
 def discover(
-    paths: Sequence[Path], excluded: Callable[[Path], bool] = lambda path: False
+    paths: Sequence[Path], excluded: Callable[[Path, Path], bool] = lambda path, named: False
 ) -> tuple[list[Source], list[Skipped]]:
-    """The files to check below `paths`; `excluded` applies inside walked directories.
+    """The files to check below `paths`; `excluded(file, named directory)` applies
+    inside walked directories.
 
     A file named on the command line is always checked, as in ruff.
     """
@@ -216,7 +217,7 @@ def discover(
                 if path in seen:
                     continue
                 mode_in_tree = _regular_in_tree(path, root, skipped)
-                if mode_in_tree is None or excluded(path):
+                if mode_in_tree is None or excluded(path, given):
                     continue
                 kind = kind_of(path, mode=mode_in_tree)
                 if kind is not None:

@@ -12,6 +12,17 @@ from heredoc_lint.source import LineIndex
 
 WINDOW = 100  # characters of a long source line shown around the caret
 
+# C0 and C1 controls, DEL and the Unicode line separators: each starts a new line, moves
+# the cursor or opens a terminal escape; in a CI log a new line can start a workflow
+# command (`::error ...`).  Shown as Python writes them in a string.
+_CONTROLS = {c: repr(chr(c))[1:-1] for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def printable(text: str) -> str:
+    """`text` on one line with its control characters escaped (`a\\nb`), for a file name
+    or message printed as text: a name cannot start a line of its own."""
+    return text.translate(_CONTROLS)
+
 
 @dataclass(frozen=True)
 class FileReport:
@@ -89,7 +100,8 @@ def render_concise(reports: Sequence[FileReport]) -> str:
         for f in report.findings:
             line, column = index.position(f.start)
             lines.append(
-                f"{report.path}:{line}:{column}: {f.code} [{f.severity.value}] {f.message}"
+                printable(f"{report.path}:{line}:{column}: {f.code} [{f.severity.value}] ")
+                + printable(f.message)
             )
     return "".join(line + "\n" for line in lines)
 
@@ -152,11 +164,12 @@ def render_text(reports: Sequence[FileReport], colour: bool = False) -> str:
         for f in report.findings:
             counts[f.severity.value] += 1
             line, column = index.position(f.start)
-            head = f"{report.path}:{line}:{column}: {f.code} [{f.severity.value}] {f.message}"
+            path, message = printable(report.path), printable(f.message)
+            head = f"{path}:{line}:{column}: {f.code} [{f.severity.value}] {message}"
             if colour:
                 head = (
-                    f"\x1b[1m{report.path}\x1b[0m:{line}:{column}: \x1b[1;31m{f.code}\x1b[0m "
-                    f"[{f.severity.value}] {f.message}"
+                    f"\x1b[1m{path}\x1b[0m:{line}:{column}: \x1b[1;31m{f.code}\x1b[0m "
+                    f"[{f.severity.value}] {message}"
                 )
             out.append(head)
             out.extend(_frame(index, f, colour))

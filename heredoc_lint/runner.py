@@ -32,6 +32,7 @@ class Options:
     severity: Severity | None = None
     fix_strategy: str | None = None
     exclude: tuple[str, ...] = ()
+    force_exclude: bool = False  # exclude patterns apply to named paths too
     config: Path | None = None
     verbose: bool = False
     fix: bool = False
@@ -47,10 +48,13 @@ class Options:
 
     def resolve(self, config: Config, ignored: frozenset[str]) -> tuple[Settings, Severity]:
         """The settings for files of `config` whose per-file ignores are `ignored`: the
-        command line over the configuration."""
-        ignore = self.ignore | config.ignore | ignored
+        command line over the configuration.  As in ruff, `--select` replaces the file's
+        `select` and `ignore` both (a repository cannot unselect what the command line
+        asks for); `--ignore` adds to them; per-file ignores still apply."""
+        select = self.select if self.select is not None else config.select
+        ignore = self.ignore | ignored | (config.ignore if self.select is None else frozenset())
         settings = Settings(
-            select=self.select if self.select is not None else config.select,
+            select=select,
             ignore=ignore,
             fix_strategy=self.fix_strategy or config.fix_strategy or "base64",
             wrappers=config.wrappers,
@@ -247,10 +251,6 @@ def _fix(
     return fixed.text, list(fixed.remaining)
 
 
-def _cli_excluded(path: Path, patterns: tuple[str, ...]) -> bool:
-    return bool(patterns) and Config(exclude=patterns).excluded(path)
-
-
 def jobs(
     options: Options,
     paths: list[Path],
@@ -266,9 +266,13 @@ def jobs(
         return []
 
     resolved: dict[tuple[int, frozenset[str]], tuple[Settings, Severity]] = {}
+    warned: set[int] = set()
 
     def job(name: str, kind: str | None, path: Path | None, text: str | None = None) -> Job:
         config = finder.for_directory(path.parent if path is not None else Path.cwd())
+        if config.warnings and id(config) not in warned:
+            warned.add(id(config))
+            result.notes.extend(f"warning: {warning}" for warning in config.warnings)
         ignored = config.ignored_for(path) if path is not None else frozenset()
         key = (id(config), ignored)  # the finder keeps each config: ids are not reused
         if key not in resolved:
@@ -278,19 +282,27 @@ def jobs(
     try:
         if command is not None:
             return [job("<command>", "command", None, command)]
-        if paths == [Path("-")]:
+        if paths == [Path("-")] and not os.path.lexists("-"):  # a file named `-` is a file
             data = sys.stdin.buffer.read()
             text = data.decode("utf-8", "surrogateescape")  # every byte kept
             name = stdin_filename or "-"
             kind = kind_of(Path(name), data[:128]) if stdin_filename else None
             return [job(name, kind or "shell", None, text)]
 
-        def excluded(path: Path) -> bool:
-            if _cli_excluded(path, options.exclude):
+        def excluded(path: Path, named: Path) -> bool:
+            """Whether a file found below the named directory `named` is excluded: as in
+            ruff, what was named is checked (only the parts below it are matched against
+            the patterns), unless --force-exclude."""
+            below = None if options.force_exclude else named
+            if cli_config.excluded(path, below):
                 return True
-            return finder.for_directory(path.parent).excluded(path)
+            return finder.for_directory(path.parent).excluded(path, below)
 
-        sources, missing = discover(paths or [Path(".")], excluded)
+        cli_config = Config(exclude=options.exclude)  # --exclude: from this directory
+        named = paths or [Path(".")]
+        if options.force_exclude:
+            named = [p for p in named if not excluded(p, p)]
+        sources, missing = discover(named, excluded)
         for skipped in missing:
             result.notes.append(f"{skipped.path}: {skipped.reason}")
             result.failed |= not skipped.reason.endswith("skipped")
@@ -385,4 +397,3 @@ def _size(job: Job) -> int:
 
 
 MIN_FILES_PER_WORKER = 8  # below this, starting workers costs more than it saves
-

@@ -81,3 +81,44 @@ def test_precommit_round_trip(
     assert "'[p]'g_dump" in fixed
     again = _try(precommit, repo, "heredoc-lint", "broken.sh", home=home)
     assert again.returncode == 0, again.stdout
+
+
+def _evil_repo(tmp_path: Path) -> Path:
+    """A repository that tries to switch the gate off: an empty file named
+    `--config=evil.sh` (pre-commit passes it first, the names sort before letters) next to
+    an `evil.sh` that is both valid TOML and valid shell, and a script with an error."""
+    repo = tmp_path / "evil"
+    repo.mkdir()
+    git = ["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (repo / "evil.sh").write_text('ignore = ["HL"]\n')
+    (repo / "--config=evil.sh").write_text("")
+    (repo / "deploy.sh").write_text('ssh h "pkill -f sglang; ./restart"\n')
+    subprocess.run([*git, "add", "--", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    return repo
+
+
+@pytest.mark.parametrize("hook", ["heredoc-lint", "heredoc-lint-fix"])
+def test_a_file_named_like_an_option_cannot_turn_the_hooks_off(
+    precommit: list[str],
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    hook: str,
+) -> None:
+    home = tmp_path_factory.getbasetemp() / "pre-commit-home"
+    repo = _evil_repo(tmp_path)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home)}
+    done = subprocess.run(
+        [*precommit, "try-repo", str(ROOT), hook, "--all-files", "--verbose"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    if hook == "heredoc-lint":
+        assert "deploy.sh:1:8: HL103 [error]" in done.stdout, done.stdout
+    else:  # fixed on disk (pre-commit fails a hook that changed files)
+        assert "'[s]'glang" in (repo / "deploy.sh").read_text()

@@ -11,9 +11,10 @@ would block every command the agent tries; a gate that cannot check must fail op
 A usage error (unknown agent or option) exits 1: a non-blocking hook error that the agent
 shows to the user, so a misconfigured hook is noticed without stopping the agent.
 
-Start-up latency counts (it runs before every command): only json, os and sys are
-imported up front; argparse and the engine are imported once there is something to do,
-and a command without any rule's trigger (`ls`, `git status`) is allowed without them.
+Start-up latency counts (it runs before every command when no server answers): only json,
+os, sys and the option tables (options.py) are imported up front; argparse and the engine
+are imported once there is something to do, and a command without any rule's trigger
+(`ls`, `git status`) is allowed without the engine.
 """
 
 from __future__ import annotations
@@ -26,10 +27,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from heredoc_lint.agents.commands import command_text
+from heredoc_lint.options import (
+    FIX_STRATEGIES,
+    FIX_STRATEGY,
+    IGNORE,
+    SELECT,
+    VERBOSE,
+    Opt,
+    UsageError,
+    codes,
+    parse,
+)
 
 if TYPE_CHECKING:
-    import argparse
-
     from heredoc_lint.engine import Settings
     from heredoc_lint.model import Finding
 
@@ -48,10 +58,6 @@ GEMINI_TOOLS = frozenset({"run_shell_command"})
 CURSOR_TOOLS = frozenset({"Shell"})
 
 Json = dict[str, Any]
-
-
-class UsageError(Exception):
-    """A bad command line: exit 1 (non-blocking) with one line."""
 
 
 class InputError(Exception):
@@ -266,6 +272,89 @@ def _diff(command: str, fixed: str) -> str:
     )
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """What checking a command found: the findings shown, the decision, the fixed command."""
+
+    shown: list[Finding]
+    decision: str
+    fixed: str | None = None
+    left: list[Finding] = field(default_factory=list)  # findings left in `fixed`
+    fix_note: str = ""  # why there is no fixed command, when that needs saying
+
+
+def _decision(shown: list[Finding], warnings: str) -> str:
+    from heredoc_lint.model import Severity
+
+    if any(f.severity is Severity.ERROR for f in shown):
+        return "deny"
+    if any(f.severity is Severity.WARNING for f in shown) and warnings != "ignore":
+        return "deny" if warnings == "deny" else "context"
+    return "allow"
+
+
+def _check(command: str, options: HookOptions, settings: Settings) -> _Checked | Verdict:
+    """Check (and fix) `command` within the time limit; a Verdict when time ran out first."""
+    from heredoc_lint.engine import check_text
+    from heredoc_lint.model import Severity
+
+    checked: _Checked | None = None
+    try:
+        with _Clock(options.timeout):
+            findings = check_text(command, "command", settings=settings)
+            shown = [f for f in findings if f.severity.rank >= Severity.WARNING.rank]
+            checked = _Checked(shown, _decision(shown, options.warnings))
+            if (
+                checked.decision != "allow"
+                and options.fix
+                and any(f.fix is not None for f in shown)
+            ):
+                fixed, left = _fixed_command(command, settings, findings)
+                checked = _Checked(shown, checked.decision, fixed, left)
+    except _Timeout:
+        limit = f"{options.timeout:g} s"
+        if checked is None:
+            note = f"heredoc-lint: hook: checking took longer than {limit}; "
+            return Verdict("allow", notes=(note + "the command was allowed unchecked",))
+        note = f"(No fixed command: computing it took longer than {limit}.)"
+        return _Checked(checked.shown, checked.decision, fix_note=note)
+    return checked
+
+
+def _fixed_lines(command: str, checked: _Checked) -> list[str]:
+    """The part of the reason that shows the fixed command (or says why there is none)."""
+    from heredoc_lint.model import Severity
+
+    fixed = checked.fixed
+    if fixed is None:
+        if checked.fix_note:
+            return [checked.fix_note]
+        if checked.decision == "deny":
+            return ["No automatic fix; `heredoc-lint rule CODE` explains each rule."]
+        return []
+    diff = _diff(command, fixed) if len(fixed) > MAX_FIXED else ""
+    if diff and len(diff) <= MAX_FIXED:
+        return [
+            f"The fixed command is {len(fixed)} characters long; its changes "
+            "(heredoc-lint's safe fixes), as a unified diff of the command:",
+            diff.rstrip("\n"),
+        ]
+    if diff:
+        return [
+            f"A fixed command exists but is {len(fixed)} characters long, too long to "
+            "show; rewrite the command (for example send file contents as base64 or "
+            "with scp instead of a heredoc inside the remote command string)."
+        ]
+    still = [f for f in checked.left if f.severity is Severity.ERROR]
+    label = (
+        f"Partly fixed command (still has {_codes(still)}):"
+        if still
+        else "Fixed command (heredoc-lint's safe fixes applied); run this instead:"
+    )
+    how = dict.fromkeys(f.fix.message for f in checked.shown if f.fix is not None)
+    return [label, fixed, *[f"({message}.)" for message in list(how)[:3]]]
+
+
 def decide(command: str, options: HookOptions) -> Verdict:
     """Check `command` and say what the agent should do with it."""
     if not command.strip():
@@ -274,85 +363,29 @@ def decide(command: str, options: HookOptions) -> Verdict:
 
     if not trigger_pattern(ALL_TRIGGERS).search(command):
         return Verdict("allow")  # no rule has anything to look at: the engine stays unloaded
-    from heredoc_lint.engine import Settings, check_text
-    from heredoc_lint.model import Severity
+    from heredoc_lint.engine import Settings
 
     settings = Settings(
         select=options.select, ignore=options.ignore, fix_strategy=options.fix_strategy
     )
-    shown: list[Finding] = []
-    decision = "allow"
-    fixed: str | None = None
-    left: list[Finding] = []
-    fix_note = ""
-    checked = False
-    try:
-        with _Clock(options.timeout):
-            findings = check_text(command, "command", settings=settings)
-            shown = [f for f in findings if f.severity.rank >= Severity.WARNING.rank]
-            errors = [f for f in shown if f.severity is Severity.ERROR]
-            warnings = [f for f in shown if f.severity is Severity.WARNING]
-            if errors or (warnings and options.warnings == "deny"):
-                decision = "deny"
-            elif warnings and options.warnings == "context":
-                decision = "context"
-            checked = True
-            if decision != "allow" and options.fix and any(f.fix is not None for f in shown):
-                fixed, left = _fixed_command(command, settings, findings)
-    except _Timeout:
-        if not checked:
-            return Verdict(
-                "allow",
-                notes=(
-                    f"heredoc-lint: hook: checking took longer than {options.timeout:g} s; "
-                    "the command was allowed unchecked",
-                ),
-            )
-        fixed, left = None, []
-        fix_note = f"(No fixed command: computing it took longer than {options.timeout:g} s.)"
-    if decision == "allow":
+    checked = _check(command, options, settings)
+    if isinstance(checked, Verdict):
+        return checked
+    if checked.decision == "allow":
         return Verdict("allow")
-
+    shown = checked.shown
     count = len(shown)
     plural = "s" if count != 1 else ""
-    if decision == "deny":
+    if checked.decision == "deny":
         head = (
             f"heredoc-lint blocked this command: {count} shell-quoting finding{plural} "
             f"({_codes(shown)}) that make it fail or do something other than intended."
         )
     else:
         head = f"heredoc-lint allowed this command, with {count} warning{plural} ({_codes(shown)}):"
-    lines = [head, *_listing(command, shown)]
-    if fixed is not None:
-        still = [f for f in left if f.severity is Severity.ERROR]
-        diff = _diff(command, fixed) if len(fixed) > MAX_FIXED else ""
-        if diff and len(diff) <= MAX_FIXED:
-            lines += [
-                f"The fixed command is {len(fixed)} characters long; its changes "
-                "(heredoc-lint's safe fixes), as a unified diff of the command:",
-                diff.rstrip("\n"),
-            ]
-        elif diff:
-            lines.append(
-                f"A fixed command exists but is {len(fixed)} characters long, too long to "
-                "show; rewrite the command (for example send file contents as base64 or "
-                "with scp instead of a heredoc inside the remote command string)."
-            )
-        else:
-            label = (
-                f"Partly fixed command (still has {_codes(still)}):"
-                if still
-                else "Fixed command (heredoc-lint's safe fixes applied); run this instead:"
-            )
-            how = dict.fromkeys(f.fix.message for f in shown if f.fix is not None)
-            lines += [label, fixed]
-            lines += [f"({message}.)" for message in list(how)[:3]]
-    elif fix_note:
-        lines.append(fix_note)
-    elif decision == "deny":
-        lines.append("No automatic fix; `heredoc-lint rule CODE` explains each rule.")
+    lines = [head, *_listing(command, shown), *_fixed_lines(command, checked)]
     return Verdict(
-        decision,
+        checked.decision,
         reason="\n".join(lines),
         summary=f"heredoc-lint blocked a shell command: {_codes(shown)}",
     )
@@ -361,75 +394,47 @@ def decide(command: str, options: HookOptions) -> Verdict:
 # --- the command line -----------------------------------------------------------------
 
 
-def _parser() -> argparse.ArgumentParser:
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> Any:  # argparse would exit 2: that blocks
-            raise UsageError(message)
-
-    parser = Parser(
-        prog="heredoc-lint hook",
-        description=(
-            "Check the shell command of a coding agent's tool call (JSON on stdin) before "
-            "it runs; deny it when it has an error-severity finding. Always exits 0 "
-            "(1 on a usage error); never 2."
-        ),
-    )
-    parser.add_argument("agent", choices=AGENTS, help="whose hook protocol to speak")
-    parser.add_argument(
-        "--warnings",
-        choices=WARNING_MODES,
+DESCRIPTION = (
+    "Check the shell command of a coding agent's tool call (JSON on stdin) before it runs; "
+    "deny it when it has an error-severity finding. Always exits 0 (1 on a usage error); "
+    "never 2."
+)
+OPTIONS = (
+    Opt(("agent",), "Whose hook protocol to speak.", choices=AGENTS),
+    Opt(
+        ("--warnings",),
+        "What warning-severity findings do: nothing (default), go back to the agent as "
+        "context while the command runs, or deny the command like errors.",
         default="ignore",
-        help="what warning-severity findings do: nothing (default), go back to the agent "
-        "as context while the command runs, or deny the command like errors",
-    )
-    parser.add_argument("--select", help="comma-separated codes or prefixes to check")
-    parser.add_argument("--ignore", help="comma-separated codes or prefixes to skip")
-    parser.add_argument(
-        "--fix-strategy",
-        choices=("base64", "stdin"),
-        default="base64",
-        help="how the suggested fixed command rewrites remote heredocs (default base64)",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=DEFAULT_TIMEOUT,
-        help=f"seconds to spend before allowing the command unchecked "
-        f"(default {DEFAULT_TIMEOUT:g}; 0: no limit)",
-    )
-    parser.add_argument(
-        "--no-fix", action="store_true", help="do not compute a fixed command for the reason"
-    )
-    parser.add_argument(
-        "--verbose", action="store_true", help="print a traceback on internal errors"
-    )
-    return parser
-
-
-def _code_set(value: str | None) -> frozenset[str] | None:
-    if value is None:
-        return None  # the rule table is only imported to check codes a user wrote
-    from heredoc_lint.rules import parse_codes
-
-    try:
-        return parse_codes(value)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+        choices=WARNING_MODES,
+    ),
+    SELECT,
+    IGNORE,
+    # scp writes the heredoc's body into a file beside the script: a command has none.
+    FIX_STRATEGY.but(choices=tuple(s for s in FIX_STRATEGIES if s != "scp")),
+    Opt(
+        ("--timeout",),
+        f"Seconds to spend before allowing the command unchecked "
+        f"(default: {DEFAULT_TIMEOUT:g}; 0: no limit).",
+        float,
+        DEFAULT_TIMEOUT,
+    ),
+    Opt(("--no-fix",), "Do not compute a fixed command for the reason.", bool, False),
+    VERBOSE,
+)
 
 
 def parse_options(argv: Sequence[str]) -> HookOptions:
-    args = _parser().parse_args(list(argv))
+    values = parse("heredoc-lint hook", DESCRIPTION, OPTIONS, argv)
     return HookOptions(
-        agent=args.agent,
-        warnings=args.warnings,
-        select=_code_set(args.select),
-        ignore=_code_set(args.ignore) or frozenset(),
-        fix_strategy=args.fix_strategy,
-        timeout=max(0.0, args.timeout),
-        fix=not args.no_fix,
-        verbose=args.verbose,
+        agent=values["agent"],
+        warnings=values["warnings"],
+        select=codes(values["select"]),
+        ignore=codes(values["ignore"]) or frozenset(),
+        fix_strategy=values["fix_strategy"] or "base64",
+        timeout=max(0.0, values["timeout"]),
+        fix=not values["no_fix"],
+        verbose=values["verbose"],
     )
 
 
@@ -473,7 +478,7 @@ def main(argv: list[str], data: bytes | None = None) -> int:
     """`heredoc-lint hook ARGV`, reading `data` (else stdin) and writing to sys.stdout."""
     try:
         options = parse_options(argv)
-    except UsageError as error:
+    except UsageError as error:  # exit 1: a non-blocking hook error the user sees
         sys.stderr.write(f"heredoc-lint: hook: {error}\n")
         return 1
     except SystemExit as stop:  # --help

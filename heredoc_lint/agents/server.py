@@ -31,7 +31,6 @@ changed before that.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import fcntl
 import io
@@ -46,6 +45,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from heredoc_lint.options import Opt, UsageError, parse
 
 DEFAULT_IDLE = 3600.0  # seconds without a request before the server exits
 HANDSHAKE_TIMEOUT = 1.0  # seconds a connection has to send the client secret
@@ -319,36 +320,39 @@ def serve(state: Path, idle: float) -> int:
                 remove_state(state, keys)
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="heredoc-lint serve",
-        description="Answer `heredoc-lint-hook` calls from a resident process (the client "
-        "starts it; see docs/agents.md).",
-    )
-    parser.add_argument("--state", required=True, type=Path, help="the state file to write")
-    parser.add_argument(
-        "--idle",
-        type=float,
-        default=DEFAULT_IDLE,
-        help=f"exit after this many seconds without a request (default {DEFAULT_IDLE:g}; 0: never)",
-    )
-    parser.add_argument(
-        "--foreground", action="store_true", help="stay in the caller's session and directory"
-    )
-    return parser
+DESCRIPTION = (
+    "Answer `heredoc-lint-hook` calls from a resident process (the client starts it; "
+    "see docs/agents.md)."
+)
+OPTIONS = (
+    Opt(("--state",), "The state file to write.", Path, required=True),
+    Opt(
+        ("--idle",),
+        f"Exit after this many seconds without a request (default: {DEFAULT_IDLE:g}; 0: never).",
+        float,
+        DEFAULT_IDLE,
+    ),
+    Opt(("--foreground",), "Stay in the caller's session and directory.", bool, False),
+)
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
-    state = args.state.absolute()
-    if not args.foreground:
+    try:
+        values = parse("heredoc-lint serve", DESCRIPTION, OPTIONS, argv)
+    except UsageError as error:
+        sys.stderr.write(f"heredoc-lint: serve: {error}\n")
+        return 2
+    except SystemExit as stop:  # --help
+        return stop.code if isinstance(stop.code, int) else 0
+    state = values["state"].absolute()
+    if not values["foreground"]:
         # Out of the agent's process group and session, off any mounted directory.
         with contextlib.suppress(OSError):
             os.setsid()
         os.chdir("/")
     os.umask(0o077)
     try:
-        return serve(state, args.idle)
+        return serve(state, values["idle"])
     except ServeError as error:
         sys.stderr.write(f"heredoc-lint: serve: {error}\n")
         return 2

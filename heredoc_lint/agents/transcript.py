@@ -28,16 +28,21 @@ from heredoc_lint.agents.sessions import (
     read,
     walk,
 )
+from heredoc_lint.options import (
+    FORMAT,
+    IGNORE,
+    SELECT,
+    SEVERITY,
+    VERBOSE,
+    Opt,
+    UsageError,
+    codes,
+    parse,
+)
 
 if TYPE_CHECKING:
-    import argparse
-
     from heredoc_lint.engine import Settings
     from heredoc_lint.model import Finding, Severity
-
-
-class UsageError(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -222,45 +227,20 @@ def findings_json(scan: Scan) -> list[dict[str, Any]]:
 # --- the command line -----------------------------------------------------------------
 
 
-def _parser() -> argparse.ArgumentParser:
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> Any:
-            raise UsageError(message)
-
-    parser = Parser(
-        prog="heredoc-lint transcript",
-        description=(
-            "Check every shell command in saved agent sessions: Claude Code "
-            "(~/.claude/projects/*/*.jsonl), Codex (~/.codex/sessions/**/rollout-*.jsonl) "
-            "and opencode (storage/part/**/*.json, opencode.db). Directories are walked. "
-            "Without PATH, the agents' default locations are read."
-        ),
-    )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument(
-        "--severity",
-        choices=("error", "warning", "info"),
-        default="warning",
-        help="the lowest severity reported (default warning)",
-    )
-    parser.add_argument("--select", help="comma-separated codes or prefixes to report")
-    parser.add_argument("--ignore", help="comma-separated codes or prefixes to skip")
-    parser.add_argument(
-        "--verbose", action="store_true", help="show a traceback on internal errors"
-    )
-    return parser
-
-
-def _code_set(value: str | None) -> frozenset[str] | None:
-    from heredoc_lint.rules import parse_codes
-
-    try:
-        return parse_codes(value)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+DESCRIPTION = (
+    "Check every shell command in saved agent sessions: Claude Code "
+    "(~/.claude/projects/*/*.jsonl), Codex (~/.codex/sessions/**/rollout-*.jsonl) "
+    "and opencode (storage/part/**/*.json, opencode.db). Directories are walked. "
+    "Without PATH, the agents' default locations are read."
+)
+OPTIONS = (
+    Opt(("paths",), "Session files or directories.", Path, many=True),
+    FORMAT.but(choices=("text", "json")),
+    SEVERITY,
+    SELECT,
+    IGNORE,
+    VERBOSE,
+)
 
 
 def run(argv: Sequence[str]) -> int:
@@ -269,9 +249,11 @@ def run(argv: Sequence[str]) -> int:
     from heredoc_lint.engine import Settings
     from heredoc_lint.model import Severity
 
-    args = _parser().parse_args(list(argv))
-    settings = Settings(select=_code_set(args.select), ignore=_code_set(args.ignore) or frozenset())
-    paths: list[Path] = list(args.paths)
+    values = parse("heredoc-lint transcript", DESCRIPTION, OPTIONS, argv)
+    settings = Settings(
+        select=codes(values["select"]), ignore=codes(values["ignore"]) or frozenset()
+    )
+    paths: list[Path] = list(values["paths"])
     if not paths:
         paths = default_roots()
         if not paths:
@@ -279,12 +261,12 @@ def run(argv: Sequence[str]) -> int:
                 "no PATH given, and no sessions in the default places "
                 "(~/.claude/projects, ~/.codex/sessions, ~/.local/share/opencode)"
             )
-    scan = scan_paths(paths, Checker(settings, Severity(args.severity)))
+    scan = scan_paths(paths, Checker(settings, Severity(values["severity"] or "warning")))
     for note in scan.notes:
         sys.stderr.write(f"heredoc-lint: transcript: {note}\n")
     for error in scan.errors:
         sys.stderr.write(f"heredoc-lint: transcript: error: {error}\n")
-    if args.format == "json":
+    if values["format"] == "json":
         sys.stdout.write(json.dumps(findings_json(scan), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(render_text(scan))
