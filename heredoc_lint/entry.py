@@ -1,6 +1,6 @@
 """The `heredoc-lint` entry point: light enough to sit in front of every agent command.
 
-`hook`, `transcript`, `serve`, a lone `--command STR` and `PATH...` with only the options
+`hook`, `transcript`, `serve`, `lsp`, a lone `--command STR` and `PATH...` with only the options
 of `_plain_check` run without typer (about 50 ms of imports and parsing); everything else
 goes through the typer app in cli.py.
 """
@@ -23,12 +23,15 @@ if TYPE_CHECKING:
 # soon as it goes: this process can afford to collect rarely.
 GC_THRESHOLDS = (50_000, 20, 100)
 
-SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript", "serve"})
+SUBCOMMANDS = frozenset(
+    {"check", "rule", "rules", "explain", "hook", "transcript", "serve", "lsp"}
+)
 
 FAST_SUBCOMMANDS = {
     "hook": "heredoc_lint.agents.hook",
     "transcript": "heredoc_lint.agents.transcript",
     "serve": "heredoc_lint.agents.server",
+    "lsp": "heredoc_lint.lsp",  # the language server; pygls is imported only here
 }
 
 

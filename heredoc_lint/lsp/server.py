@@ -1,0 +1,318 @@
+"""`heredoc-lint lsp`: the language server, on stdin and stdout (pygls).
+
+Only this command imports pygls and lsprotocol: a plain check never does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from heredoc_lint import __version__
+from heredoc_lint.lsp import actions, diagnostics, hover
+from heredoc_lint.lsp.checker import Checked, Checker, Snapshot
+from heredoc_lint.lsp.positions import UTF16, Lines
+from heredoc_lint.lsp.project import kind_of_document
+
+log = logging.getLogger("heredoc_lint.lsp")
+CONFIG_FILES = ("pyproject.toml", ".heredoc-lint.toml")  # the names config.Finder reads
+
+
+@dataclass
+class Options:
+    """What a client may set in initializationOptions (camelCase there)."""
+
+    rules_doc_url: str
+    check_timeout: float = 5.0  # seconds before a check is reported as too slow
+    max_document_size: int = 2_000_000  # characters; larger documents are not checked
+    interval: float = 0.05  # seconds between two checks of one document
+
+    @classmethod
+    def from_client(cls, given: Any) -> Options:
+        options = cls(rules_doc_url=diagnostics.default_rules_doc())
+        if not isinstance(given, dict):
+            return options
+        url = given.get("rulesDocUrl")
+        if isinstance(url, str) and url:
+            options.rules_doc_url = url
+        for key, name in (
+            ("checkTimeout", "check_timeout"),
+            ("maxDocumentSize", "max_document_size"),
+            ("debounce", "interval"),
+        ):
+            value = given.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                setattr(options, name, type(getattr(options, name))(value))
+        return options
+
+
+class HeredocServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("heredoc-lint", __version__)
+        self.options = Options(rules_doc_url=diagnostics.default_rules_doc())
+        self.open: dict[str, str | None] = {}  # uri -> the engine's kind of each open document
+        self.checker = Checker(self.snapshot, self.publish, self.overran)
+
+    @property
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or UTF16)
+
+    def snapshot(self, uri: str) -> Snapshot | None:
+        kind = self.open.get(uri)
+        if kind is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        text = document.source
+        if len(text) > self.options.max_document_size:
+            return None
+        return Snapshot(uri, document.version, text, kind, _path(uri))
+
+    def publish(self, checked: Checked) -> None:
+        lines = Lines(checked.snapshot.text)
+        found = diagnostics.diagnostics(
+            checked.reported, lines, self.encoding, self.options.rules_doc_url
+        )
+        if checked.project.error is not None:
+            found.insert(0, diagnostics.notice(checked.project.error, _ERROR))
+        if checked.error is not None:
+            found.insert(0, diagnostics.notice(f"heredoc-lint failed: {checked.error}", _ERROR))
+        self._send(checked.snapshot.uri, checked.snapshot.version, found)
+
+    def overran(self, snapshot: Snapshot, budget: float) -> None:
+        current = self.snapshot(snapshot.uri)
+        if current is None or current.version != snapshot.version:
+            return
+        message = (
+            f"heredoc-lint: checking this document takes more than {budget:g} s; its "
+            "findings will appear when the check ends (run `heredoc-lint` on it instead)"
+        )
+        self._send(snapshot.uri, snapshot.version, [diagnostics.notice(message, _INFO)])
+
+    def _send(self, uri: str, version: int | None, found: list[types.Diagnostic]) -> None:
+        params = types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=version)
+        self.text_document_publish_diagnostics(params)
+
+    def document_changed(self, uri: str) -> None:
+        document = self.workspace.get_text_document(uri)
+        size = len(document.source)
+        if size > self.options.max_document_size:
+            self.checker.closed(uri)
+            message = (
+                f"heredoc-lint: not checked as you type: {size:,} characters, more than "
+                f"{self.options.max_document_size:,} (maxDocumentSize); run `heredoc-lint` on it"
+            )
+            self._send(uri, document.version, [diagnostics.notice(message, _INFO)])
+            return
+        self.checker.changed(uri)
+
+    def target(self, checked: Checked) -> actions.Target:
+        snapshot = checked.snapshot
+        versioned = bool(
+            (workspace := self.client_capabilities.workspace)
+            and workspace.workspace_edit
+            and workspace.workspace_edit.document_changes
+        )
+        return actions.Target(
+            snapshot.uri,
+            snapshot.version,
+            snapshot.text,
+            snapshot.kind,
+            snapshot.path,
+            self.encoding,
+            versioned,
+        )
+
+
+_ERROR = types.DiagnosticSeverity.Error
+_INFO = types.DiagnosticSeverity.Information
+
+
+def _path(uri: str) -> str | None:
+    return to_fs_path(uri) if uri.startswith("file:") else None
+
+
+def build() -> HeredocServer:
+    server = HeredocServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: HeredocServer, params: types.InitializeParams) -> None:
+        ls.options = Options.from_client(params.initialization_options)
+        ls.checker.budget = ls.options.check_timeout
+        ls.checker.interval = ls.options.interval
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: HeredocServer, params: types.InitializedParams) -> None:
+        watched = ls.client_capabilities.workspace
+        if not (
+            watched
+            and watched.did_change_watched_files
+            and watched.did_change_watched_files.dynamic_registration
+        ):
+            return  # each check reads the configuration afresh anyway
+        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_FILES]
+        registration = types.Registration(
+            id="heredoc-lint-config",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await ls.client_register_capability_async(
+                types.RegistrationParams(registrations=[registration])
+            )
+        except Exception as error:  # a client that refuses: checks still read it afresh
+            log.info("file watching not registered: %s", error)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: HeredocServer, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        ls.open[item.uri] = kind_of_document(item.language_id, _path(item.uri), item.text)
+        if ls.open[item.uri] is not None:
+            ls.document_changed(item.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: HeredocServer, params: types.DidChangeTextDocumentParams) -> None:
+        if ls.open.get(params.text_document.uri) is not None:
+            ls.document_changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: HeredocServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if ls.open.pop(uri, None) is not None:
+            ls.checker.closed(uri)
+            ls._send(uri, None, [])
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_changed(ls: HeredocServer, params: types.DidChangeWatchedFilesParams) -> None:
+        if any(change.uri.endswith(CONFIG_FILES) for change in params.changes):
+            for uri, kind in ls.open.items():
+                if kind is not None:
+                    ls.document_changed(uri)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL],
+            resolve_provider=False,
+        ),
+    )
+    async def code_action(
+        ls: HeredocServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction] | None:
+        checked = await ls.checker.fresh(params.text_document.uri)
+        if checked is None:
+            return None  # closed, too big, too slow, or changed meanwhile: a stale request
+        return await asyncio.get_running_loop().run_in_executor(
+            ls.checker.pool, _code_actions, ls, checked, params
+        )
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: HeredocServer, params: types.HoverParams) -> types.Hover | None:
+        snapshot = ls.snapshot(params.text_document.uri)
+        if snapshot is None:
+            return None
+        line = params.position.line
+        project = await asyncio.get_running_loop().run_in_executor(
+            ls.checker.pool, _project, snapshot
+        )
+        work = asyncio.get_running_loop().run_in_executor(
+            ls.checker.pool,
+            hover.layer_view,
+            snapshot.text,
+            snapshot.kind,
+            snapshot.path,
+            line + 1,
+            project.settings.wrappers,
+        )
+        try:
+            shown = await asyncio.wait_for(work, ls.checker.budget)
+        except TimeoutError:
+            return None
+        if shown is None:
+            return None
+        lines = Lines(snapshot.text)
+        end = lines.position(lines.line_end(line), ls.encoding)
+        return types.Hover(
+            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=shown),
+            range=types.Range(types.Position(line, 0), types.Position(*end)),
+        )
+
+    @server.feature(types.SHUTDOWN)
+    def on_shutdown(ls: HeredocServer, params: None) -> None:
+        ls.checker.shutdown()
+
+    return server
+
+
+def _project(snapshot: Snapshot) -> Any:
+    from heredoc_lint.lsp.project import load_project
+
+    return load_project(snapshot.path)
+
+
+def _code_actions(
+    ls: HeredocServer, checked: Checked, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """The actions for the requested range (in a worker thread: the fixes re-check)."""
+    target = ls.target(checked)
+    lines = target.lines
+    first = lines.offset(params.range.start.line, params.range.start.character, target.encoding)
+    last = lines.offset(params.range.end.line, params.range.end.character, target.encoding)
+    reported = checked.reported
+    shown = diagnostics.diagnostics(reported, lines, target.encoding, ls.options.rules_doc_url)
+    chosen = [i for i, f in enumerate(reported) if f.start <= last and first <= f.end]
+    only = params.context.only
+    wanted = set(only) if only else None
+    found: list[types.CodeAction] = []
+    if wanted is None or types.CodeActionKind.QuickFix in wanted:
+        found += actions.fix_actions(
+            target, [reported[i] for i in chosen], [shown[i] for i in chosen]
+        )
+        found += actions.suppression_actions(
+            target,
+            checked.project,
+            checked.findings,
+            [reported[i] for i in chosen],
+            [shown[i] for i in chosen],
+        )
+    if wanted is None or {types.CodeActionKind.Source, types.CodeActionKind.SourceFixAll,
+                          actions.FIX_ALL} & wanted:
+        fix_all = actions.fix_all_action(target, checked.project)
+        if fix_all is not None:
+            found.append(fix_all)
+    return found
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="heredoc-lint lsp",
+        description="The heredoc-lint language server: speaks LSP on stdin and stdout.",
+    )
+    parser.add_argument("--stdio", action="store_true", help="Use stdio (the default).")
+    parser.add_argument("--log-file", help="Write the server's log here.")
+    parser.add_argument("--verbose", action="store_true", help="Log at debug level.")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        filename=args.log_file,
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    server = build()
+    server.start_io()
+    server.checker.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
