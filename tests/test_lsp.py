@@ -426,8 +426,9 @@ def test_fix_all_matches_the_cli(tmp_path: Path) -> None:
         fixed = apply_edits(SEED_WIDE, edits_of(offered[0], uri, 1))
         assert fixed == _cli_fix(tmp_path, SEED_WIDE) != SEED_WIDE
         version = s.replace(uri, fixed)
-        # What no fix removes: the pkill that matches its own shell.
-        assert [d.code for d in await s.diagnostics(uri, version)] == ["HL103"]
+        # The fixes of every pass (the pkill pattern is fixed in the second).
+        assert "'[s]'glang" in fixed
+        assert await s.diagnostics(uri, version) == []
 
     session(tmp_path)(body)
 
@@ -572,26 +573,30 @@ def test_a_5mb_document_is_not_checked_as_you_type(tmp_path: Path) -> None:
     session(tmp_path)(body)
 
 
+# A check of about a second on this machine (1,500 HL103 findings).
+SLOW = "#!/bin/bash\n" + 'ssh h "pkill -f sglang; echo"\n' * 1500
+
+
 def test_a_slow_check_blocks_nothing(tmp_path: Path) -> None:
-    # About 300,000 characters: a check of a second or more on this machine, over a
-    # budget of 0.2 s.
-    slow = "#!/bin/bash\n" + "ssh h \"echo $x\"\n" * 20_000
+    slow = SLOW
 
     async def body(s: Session) -> None:
         uri = s.open(tmp_path / "slow.sh", slow, "shellscript")
         started = time.monotonic()
         seed = s.open(tmp_path / "seed.sh", SEED_WIDE, "shellscript")
         assert found(await s.diagnostics(seed, 1)) == seed_expected(SEED_WIDE, UTF16)
+        assert not [p for p in s.published if p.uri == uri and p.diagnostics
+                    and p.diagnostics[0].code == "HL103"]  # the slow check is not done yet
         first = await s.diagnostics(uri, 1)
-        waited = time.monotonic() - started
-        if len(first) == 1 and "takes more than 0.2 s" in first[0].message:
-            # The findings follow when the check ends.
-            final = await s.diagnostics(uri, 1, timeout=120)
-            assert len(final) == 20_000 and {d.code for d in final} == {"HL102"}
-        else:  # the machine was fast enough after all: then it was within the budget
-            assert waited < 1.0 and len(first) == 20_000
+        assert len(first) == 1 and "takes more than 0.05 s" in first[0].message
+        assert first[0].severity == types.DiagnosticSeverity.Information
+        # The seed, opened after the slow document, was answered before the slow check
+        # ended; the slow document's findings follow when its check ends.
+        final = await s.diagnostics(uri, 1, timeout=120)
+        assert len(final) == 1500 and {d.code for d in final} == {"HL103"}
+        assert time.monotonic() - started > 0.3
 
-    session(tmp_path, options={"checkTimeout": 0.2})(body)
+    session(tmp_path, options={"checkTimeout": 0.05})(body)
 
 
 # -- robustness with a raw client --------------------------------------------------------------
@@ -689,7 +694,7 @@ def test_server_exits_when_the_client_disconnects(tmp_path: Path) -> None:
     assert server.stdin is not None
     try:
         # A check under way when the client goes: the server still ends at once.
-        slow = "#!/bin/bash\n" + "ssh h \"echo $x\"\n" * 20_000
+        slow = SLOW
         server.stdin.write(_frame({
             "jsonrpc": "2.0", "method": "textDocument/didOpen",
             "params": {"textDocument": {"uri": (tmp_path / "slow.sh").as_uri(),

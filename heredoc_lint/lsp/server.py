@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +61,7 @@ class HeredocServer(LanguageServer):
         self.options = Options(rules_doc_url=diagnostics.default_rules_doc())
         self.open: dict[str, str | None] = {}  # uri -> the engine's kind of each open document
         self.checker = Checker(self.snapshot, self.publish, self.overran)
+        self.shut_down = False
 
     @property
     def encoding(self) -> str:
@@ -76,6 +78,13 @@ class HeredocServer(LanguageServer):
         return Snapshot(uri, document.version, text, kind, _path(uri))
 
     def publish(self, checked: Checked) -> None:
+        log.debug(
+            "%s v%s: %d finding(s) in %.1f ms",
+            checked.snapshot.uri,
+            checked.snapshot.version,
+            len(checked.reported),
+            checked.seconds * 1000,
+        )
         lines = Lines(checked.snapshot.text)
         found = diagnostics.diagnostics(
             checked.reported, lines, self.encoding, self.options.rules_doc_url
@@ -179,6 +188,7 @@ def build() -> HeredocServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: HeredocServer, params: types.DidChangeTextDocumentParams) -> None:
+        log.debug("%s v%s changed", params.text_document.uri, params.text_document.version)
         if ls.open.get(params.text_document.uri) is not None:
             ls.document_changed(params.text_document.uri)
 
@@ -246,6 +256,7 @@ def build() -> HeredocServer:
 
     @server.feature(types.SHUTDOWN)
     def on_shutdown(ls: HeredocServer, params: None) -> None:
+        ls.shut_down = True
         ls.checker.shutdown()
 
     return server
@@ -308,10 +319,16 @@ def main(argv: list[str]) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
+    # The protocol gets its own copy of stdout; what anything else prints goes to stderr,
+    # where it cannot break a message.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     server = build()
-    server.start_io()
+    server.start_io(sys.stdin.buffer, out)
     server.checker.shutdown()
-    return 0
+    # As the protocol says: 0 after a shutdown request, 1 when the client just went.
+    return 0 if server.shut_down else 1
 
 
 if __name__ == "__main__":
