@@ -59,7 +59,7 @@ class Session:
         self,
         encodings: list[str] | None = None,
         options: dict[str, Any] | None = None,
-        watch: bool = True,
+        watch: bool = False,
     ) -> types.InitializeResult:
         await self.client.start_io(
             sys.executable, "-m", "heredoc_lint", "lsp", cwd=str(self.cwd), env=_env()
@@ -70,7 +70,7 @@ class Session:
             workspace=types.WorkspaceClientCapabilities(
                 workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
                 did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                    dynamic_registration=False
+                    dynamic_registration=True
                 )
                 if watch
                 else None,
@@ -348,6 +348,12 @@ PYTHON = 'import os\n\np = input()\nos.system(f"echo é😀 {p}")\n'
 MARKDOWN = "# Deploy\n\nRun é😀:\n\n```bash\n" + SEED_WIDE.split("\n", 1)[1] + "```\n"
 
 
+WORKFLOW = (
+    "on: push\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n"
+    '      - run: echo é😀; ssh h "pkill -f sglang; echo"\n'
+)
+
+
 def test_python_and_markdown_documents(tmp_path: Path) -> None:
     async def body(s: Session) -> None:
         py = s.open(tmp_path / "deploy.py", PYTHON, "python")
@@ -361,6 +367,11 @@ def test_python_and_markdown_documents(tmp_path: Path) -> None:
             for code, a, b, c, d in seed_expected(SEED_WIDE, UTF16)
         )
         assert found(got_md) == expected
+        # A workflow is known by its place, whatever its language id.
+        workflow = tmp_path / ".github" / "workflows" / "ci.yml"
+        wf = s.open(workflow, WORKFLOW, "yaml")
+        expected = [("HL103", *span_of(WORKFLOW, 5, "pkill", UTF16))]
+        assert found(await s.diagnostics(wf, 1)) == expected
         # A language id the server does not know, with a name it does not know either:
         # no diagnostics at all, and no error.
         other = s.open(tmp_path / "notes.txt", "ssh h 'cat <<EOF'\n", "plaintext")
@@ -457,6 +468,77 @@ def test_suppression_comment_goes_before_the_statement(tmp_path: Path) -> None:
     session(tmp_path)(body)
 
 
+def test_unsafe_fixes_are_marked_and_display_only_ones_not_offered(tmp_path: Path) -> None:
+    unsafe_text = (CASES / "build_remote.sh").read_text()
+    shown_only = 'ssh h cd "$dir" && make\n'  # moving "$dir" to the remote side changes it
+
+    async def body(s: Session) -> None:
+        uri = s.open(tmp_path / "build.sh", unsafe_text, "shellscript")
+        (finding,) = await s.diagnostics(uri, 1)
+        assert finding.code == "HL110"
+        offered = await s.code_actions(uri, finding)
+        (fix,) = [a for a in offered if a.title.startswith("Fix HL110")]
+        assert fix.title.startswith("Fix HL110 (unsafe): ") and not fix.is_preferred
+        fixed = apply_edits(unsafe_text, edits_of(fix, uri, 1))
+        assert _bash_parses(fixed)
+        assert await s.diagnostics(uri, s.replace(uri, fixed)) == []
+        other = s.open(tmp_path / "other.sh", shown_only, "shellscript")
+        (finding,) = await s.diagnostics(other, 1)
+        assert finding.code == "HL110"
+        titles = [a.title for a in await s.code_actions(other, finding)]
+        assert titles == ["Suppress HL110 with a comment"]
+
+    session(tmp_path)(body)
+
+
+def test_python_fix_and_suppression(tmp_path: Path) -> None:
+    text = 'import os\n\np = input()\nif p:\n    os.system(f"echo é😀 {p}")\n'
+
+    async def body(s: Session) -> None:
+        uri = s.open(tmp_path / "run.py", text, "python")
+        (finding,) = await s.diagnostics(uri, 1)
+        assert (finding.code, *as_tuple(finding.range)) == (
+            "HL201", *span_of(text, 4, "{p}", UTF16))
+        offered = {a.title: a for a in await s.code_actions(uri, finding)}
+        assert set(offered) == {
+            "Fix HL201 (unsafe): Quote the value with `shlex.quote(...)`",
+            "Suppress HL201 with a comment",
+        }
+        fixed = apply_edits(text, edits_of(offered[next(iter(sorted(offered)))], uri, 1))
+        compile(fixed, "run.py", "exec")
+        assert "import shlex\n" in fixed and "{shlex.quote(str(p))}" in fixed
+        suppressed = apply_edits(text, edits_of(offered["Suppress HL201 with a comment"], uri, 1))
+        compile(suppressed, "run.py", "exec")
+        # Inside the `if` block, indented as the statement it is for.
+        assert suppressed.split("\n")[4] == "    # heredoc-lint: disable=HL201"
+        assert await s.diagnostics(uri, s.replace(uri, suppressed)) == []
+        assert await s.diagnostics(uri, s.replace(uri, fixed)) == []
+
+    session(tmp_path)(body)
+
+
+def test_hover_in_markdown(tmp_path: Path) -> None:
+    path = tmp_path / "README.md"
+    path.write_text(MARKDOWN)
+    line = MARKDOWN.split("\n").index("```bash") + 1  # 0-based: the ssh line
+    explained = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "explain", f"{path}:{line + 1}"],
+        env=_env(), capture_output=True, text=True, check=True,
+    ).stdout
+
+    async def body(s: Session) -> None:
+        uri = s.open(path, MARKDOWN, "markdown")
+        shown = await s.hover(uri, line, 3)
+        assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+        # The report quotes the file's own ``` fence: a longer fence holds it.
+        assert "```" in explained and "````" not in explained
+        assert shown.contents.value == f"````text\n{explained.rstrip()}\n````"
+        assert f"heredoc-lint explain: {path}, line {line + 1}" in explained
+        assert await s.hover(uri, 0, 0) is None  # the title: no command
+
+    session(tmp_path)(body)
+
+
 def test_hover_shows_the_layer_view(tmp_path: Path) -> None:
     path = tmp_path / "seed.sh"
     path.write_text(SEED_WIDE)
@@ -480,6 +562,36 @@ def test_hover_shows_the_layer_view(tmp_path: Path) -> None:
         assert await s.hover(uri, 0, 3) is None
 
     session(tmp_path)(body)
+
+
+def test_configuration_files_are_watched_where_the_client_can(tmp_path: Path) -> None:
+    async def body(s: Session) -> None:
+        registered: list[types.RegistrationParams] = []
+
+        @s.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def on_register(ls: Any, params: types.RegistrationParams) -> None:
+            registered.append(params)
+
+        await s.start(watch=True)
+        uri = s.open(tmp_path / "seed.sh", SEED, "shellscript")
+        await s.diagnostics(uri, 1)  # by then the registration, sent at initialized, is in
+        (params,) = registered
+        (registration,) = params.registrations
+        assert registration.method == "workspace/didChangeWatchedFiles"
+        options = registration.register_options
+        globs = sorted(w["globPattern"] if isinstance(w, dict) else w.glob_pattern
+                       for w in (options["watchers"] if isinstance(options, dict)
+                                 else options.watchers))
+        assert globs == ["**/.heredoc-lint.toml", "**/pyproject.toml"]
+
+    async def whole() -> None:
+        s = Session(tmp_path)
+        try:
+            await body(s)
+        finally:
+            await s.stop()
+
+    run(whole)
 
 
 def test_configuration_change_changes_diagnostics(tmp_path: Path) -> None:
