@@ -298,6 +298,31 @@ def test_position_inside_a_character_stops_before_it() -> None:
     assert lines.offset(7, 0, UTF16) == 5  # past the last line: the end
 
 
+def test_project_settings_follow_the_configuration_files(tmp_path: Path) -> None:
+    from heredoc_lint.lsp.project import project_for
+
+    script = tmp_path / "a" / "b" / "run.sh"
+    script.parent.mkdir(parents=True)
+    assert project_for(str(script)).config_path is None
+    outer = tmp_path / ".heredoc-lint.toml"
+    outer.write_text('ignore = ["HL103"]\n')
+    assert project_for(str(script)).settings.ignore == frozenset({"HL103"})
+    # Rewritten, same size: the mtime tells.
+    outer.write_text('ignore = ["HL104"]\n')
+    os.utime(outer, ns=(time.time_ns(), time.time_ns() + 1_000_000))
+    assert project_for(str(script)).settings.ignore == frozenset({"HL104"})
+    # A nearer file wins once it exists; a pyproject.toml without our table is passed over.
+    (tmp_path / "a" / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert project_for(str(script)).config_path == outer
+    nearer = tmp_path / "a" / ".heredoc-lint.toml"
+    nearer.write_text('severity = "error"\nper-file-ignores = { "b/*.sh" = ["HL101"] }\n')
+    project = project_for(str(script))
+    assert project.config_path == nearer
+    assert project.threshold.value == "error" and project.settings.ignore == {"HL101"}
+    nearer.unlink()
+    assert project_for(str(script)).config_path == outer
+
+
 # -- the server ------------------------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.lsp.project import Project, load_project
+from heredoc_lint.lsp.project import Project, project_for
 from heredoc_lint.model import Finding
 
 
@@ -52,7 +52,7 @@ class Checked:
 def run_check(snapshot: Snapshot) -> Checked:
     """Check one snapshot (in a worker thread).  Never raises."""
     started = time.perf_counter()
-    project = load_project(snapshot.path)
+    project = project_for(snapshot.path)
     if project.excluded:
         return Checked(snapshot, project, (), (), time.perf_counter() - started)
     try:

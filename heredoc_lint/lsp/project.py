@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +22,7 @@ LANGUAGES = {
     "markdown": "markdown",
     "github-actions-workflow": "actions",
 }
+CONFIG_FILES = (".heredoc-lint.toml", "pyproject.toml")  # the names config.Finder reads
 _EXECUTABLE = 0o100755  # read a name with a suffix for its shebang too: the editor says so
 
 
@@ -53,8 +56,7 @@ class Project:
 
 
 def load_project(path: str | None) -> Project:
-    """The configuration nearest to `path` (a fresh lookup each time: a few stat calls and
-    one small TOML file, well under a millisecond, and never stale).
+    """The settings for the file at `path`, from its nearest configuration.
 
     The one place that uses the configuration and runner modules: keep it small."""
     from heredoc_lint.config import ConfigError, Finder
@@ -69,3 +71,44 @@ def load_project(path: str | None) -> Project:
         return Project(error=str(error))
     settings, threshold = Options().resolve(config, config.ignored_for(file))
     return Project(settings, threshold, config.excluded(file), config.path)
+
+
+_remembered: dict[str, tuple[tuple[tuple[str, int, int], ...], Project]] = {}
+_lock = threading.Lock()  # checks run in several threads
+
+
+def _stamp(directory: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every configuration file that could apply in `directory`, with its mtime and size:
+    a few stat calls, where reading and parsing them again costs milliseconds."""
+    found = []
+    for place in (directory, *directory.parents):
+        for name in CONFIG_FILES:
+            candidate = os.path.join(place, name)
+            try:
+                status = os.stat(candidate)
+            except OSError:
+                continue
+            found.append((candidate, status.st_mtime_ns, status.st_size))
+    return tuple(found)
+
+
+def project_for(path: str | None) -> Project:
+    """`load_project(path)`, loaded again only when a configuration file that could apply
+    was created, changed or removed since: each check sees the configuration of now."""
+    if path is None:
+        return Project()
+    stamp = _stamp(Path(os.path.realpath(path)).parent)
+    with _lock:
+        known = _remembered.get(path)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    project = load_project(path)
+    with _lock:
+        _remembered[path] = (stamp, project)
+    return project
+
+
+def forget() -> None:
+    """Drop what `project_for` remembers (the client says a configuration changed)."""
+    with _lock:
+        _remembered.clear()

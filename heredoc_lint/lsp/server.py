@@ -21,10 +21,9 @@ from heredoc_lint import __version__
 from heredoc_lint.lsp import actions, diagnostics, hover
 from heredoc_lint.lsp.checker import Checked, Checker, Snapshot
 from heredoc_lint.lsp.positions import UTF16, Lines
-from heredoc_lint.lsp.project import kind_of_document
+from heredoc_lint.lsp.project import CONFIG_FILES, Project, forget, kind_of_document, project_for
 
 log = logging.getLogger("heredoc_lint.lsp")
-CONFIG_FILES = ("pyproject.toml", ".heredoc-lint.toml")  # the names config.Finder reads
 
 
 @dataclass
@@ -44,13 +43,13 @@ class Options:
         url = given.get("rulesDocUrl")
         if isinstance(url, str) and url:
             options.rules_doc_url = url
-        for key, name in (
-            ("checkTimeout", "check_timeout"),
-            ("maxDocumentSize", "max_document_size"),
-            ("debounce", "interval"),
+        for key, name, least in (
+            ("checkTimeout", "check_timeout", 0.001),
+            ("maxDocumentSize", "max_document_size", 1),
+            ("debounce", "interval", 0),
         ):
             value = given.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            if isinstance(value, int | float) and not isinstance(value, bool) and value >= least:
                 setattr(options, name, type(getattr(options, name))(value))
         return options
 
@@ -202,6 +201,7 @@ def build() -> HeredocServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched_changed(ls: HeredocServer, params: types.DidChangeWatchedFilesParams) -> None:
         if any(change.uri.endswith(CONFIG_FILES) for change in params.changes):
+            forget()
             for uri, kind in ls.open.items():
                 if kind is not None:
                     ls.document_changed(uri)
@@ -262,10 +262,8 @@ def build() -> HeredocServer:
     return server
 
 
-def _project(snapshot: Snapshot) -> Any:
-    from heredoc_lint.lsp.project import load_project
-
-    return load_project(snapshot.path)
+def _project(snapshot: Snapshot) -> Project:
+    return project_for(snapshot.path)
 
 
 def _code_actions(
