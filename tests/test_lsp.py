@@ -60,13 +60,20 @@ class Session:
         encodings: list[str] | None = None,
         options: dict[str, Any] | None = None,
         watch: bool = False,
+        resolve: bool = False,
     ) -> types.InitializeResult:
         await self.client.start_io(
             sys.executable, "-m", "heredoc_lint", "lsp", cwd=str(self.cwd), env=_env()
         )
         general = types.GeneralClientCapabilities(position_encodings=encodings)
+        resolving = types.CodeActionClientCapabilities(
+            resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"])
+        )
         capabilities = types.ClientCapabilities(
             general=general if encodings else None,
+            text_document=types.TextDocumentClientCapabilities(code_action=resolving)
+            if resolve
+            else None,
             workspace=types.WorkspaceClientCapabilities(
                 workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
                 did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
@@ -457,8 +464,9 @@ def test_fix_all_matches_the_cli(tmp_path: Path) -> None:
     async def body(s: Session) -> None:
         uri = s.open(path, SEED_WIDE, "shellscript")
         await s.diagnostics(uri, 1)
-        offered = await s.code_actions(uri, None, only=["source.fixAll.heredoc-lint"])
+        offered = await s.code_actions(uri, None, only=["source.fixAll"])
         assert [a.kind for a in offered] == ["source.fixAll.heredoc-lint"]
+        assert offered[0].title == "Fix all safe heredoc-lint findings"
         fixed = apply_edits(SEED_WIDE, edits_of(offered[0], uri, 1))
         assert fixed == _cli_fix(tmp_path, SEED_WIDE) != SEED_WIDE
         version = s.replace(uri, fixed)
@@ -467,6 +475,28 @@ def test_fix_all_matches_the_cli(tmp_path: Path) -> None:
         assert await s.diagnostics(uri, version) == []
 
     session(tmp_path)(body)
+
+
+def test_fix_all_is_resolved_when_chosen_where_the_client_can(tmp_path: Path) -> None:
+    path = tmp_path / "seed.sh"
+
+    async def body(s: Session) -> None:
+        uri = s.open(path, SEED_WIDE, "shellscript")
+        await s.diagnostics(uri, 1)
+        # Without a filter (the editor's menu at the cursor), the fix-all is listed too.
+        listed = [a for a in await s.code_actions(uri, None)
+                  if a.kind == "source.fixAll.heredoc-lint"]
+        assert len(listed) == 1 and listed[0].edit is None and listed[0].data is not None
+        resolved = await asyncio.wait_for(
+            s.client.code_action_resolve_async(listed[0]), TIMEOUT)
+        fixed = apply_edits(SEED_WIDE, edits_of(resolved, uri, 1))
+        assert fixed == _cli_fix(tmp_path, SEED_WIDE)
+        # Chosen after the document changed: no edit for a text it was not made for.
+        s.replace(uri, SEED_WIDE + "\n")
+        stale = await asyncio.wait_for(s.client.code_action_resolve_async(listed[0]), TIMEOUT)
+        assert stale.edit is None
+
+    session(tmp_path, resolve=True)(body)
 
 
 def test_suppression_comment_goes_before_the_statement(tmp_path: Path) -> None:

@@ -7,10 +7,14 @@ told the version, so an edit never lands on a text it was not computed for.
 
 from __future__ import annotations
 
+import functools
 import io
+import threading
 import tokenize
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from lsprotocol import types
 
@@ -21,6 +25,8 @@ from heredoc_lint.lsp.project import Project
 from heredoc_lint.model import Applicability, Edit, Finding
 
 FIX_ALL = "source.fixAll.heredoc-lint"
+FIX_ALL_TITLE = "Fix all safe heredoc-lint findings"
+T = TypeVar("T")
 # A fix that writes a new file beside the script (the scp strategy) is left to the CLI:
 # an editor cannot give the file its mode.
 
@@ -40,6 +46,49 @@ class Target:
     @property
     def lines(self) -> Lines:
         return Lines(self.text)
+
+
+class Memo:
+    """What was computed for one version of each document (a fix-all, a suppression's
+    place): an editor asks for code actions at every cursor move, and these re-check the
+    document.  A new version forgets the old one's.  Thread-safe: one computes, the
+    others wait for its result."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._versions: dict[str, tuple[int | None, dict[Hashable, Future[Any]]]] = {}
+
+    def claim(self, uri: str, version: int | None, key: Hashable) -> tuple[Future[Any], bool]:
+        """The future of `key` for this version, and whether the caller must fill it."""
+        with self._lock:
+            known = self._versions.get(uri)
+            if known is None or known[0] != version:
+                known = (version, {})
+                self._versions[uri] = known
+            table = known[1]
+            if key in table:
+                return table[key], False
+            future: Future[Any] = Future()
+            table[key] = future
+            return future, True
+
+    def compute(self, target: Target, key: Hashable, work: Callable[[], T]) -> T:
+        future, mine = self.claim(target.uri, target.version, key)
+        if mine:
+            fill(future, work)
+        result: T = future.result()
+        return result
+
+    def forget(self, uri: str) -> None:
+        with self._lock:
+            self._versions.pop(uri, None)
+
+
+def fill(future: Future[Any], work: Callable[[], Any]) -> None:
+    try:
+        future.set_result(work())
+    except Exception as error:
+        future.set_exception(error)
 
 
 def workspace_edit(target: Target, edits: Sequence[Edit]) -> types.WorkspaceEdit:
@@ -104,16 +153,25 @@ def fix_actions(
     return actions
 
 
-def fix_all_action(target: Target, project: Project) -> types.CodeAction | None:
-    """Every safe fix of the document, as `heredoc-lint --fix` applies them."""
+def may_fix_all(findings: Sequence[Finding]) -> bool:
+    """Whether a fix-all can change anything: some finding has a safe fix."""
+    return any(f.fix is not None and f.fix.applicability is Applicability.SAFE for f in findings)
+
+
+def fix_all_edit(target: Target, project: Project) -> types.WorkspaceEdit | None:
+    """Every safe fix of the document, as `heredoc-lint --fix` applies them (pass after
+    pass); None when they change nothing or need a new file."""
     outcome = fix_kind(target.text, target.kind, target.path, project.settings)
     if outcome.text == target.text or outcome.new_files or outcome.error:
         return None
-    return types.CodeAction(
-        title=f"Fix all safe heredoc-lint findings ({outcome.fixed})",
-        kind=FIX_ALL,
-        edit=workspace_edit(target, [minimal_edit(target.text, outcome.text)]),
-    )
+    return workspace_edit(target, [minimal_edit(target.text, outcome.text)])
+
+
+def fix_all_action(
+    edit: types.WorkspaceEdit | None = None, data: Any = None
+) -> types.CodeAction:
+    """The fix-all action: with its edit, or with `data` to resolve it by later."""
+    return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, edit=edit, data=data)
 
 
 # -- suppression comments ----------------------------------------------------------------
@@ -220,6 +278,7 @@ def suppression_actions(
     findings: Sequence[Finding],
     chosen: Sequence[Finding],
     diagnostics: Sequence[types.Diagnostic],
+    memo: Memo,
 ) -> list[types.CodeAction]:
     """One "suppress" action per code among the `chosen` findings (`diagnostics` are
     theirs); `findings` are all of the document's, every severity."""
@@ -228,7 +287,12 @@ def suppression_actions(
         by_code.setdefault(finding.code, []).append(i)
     found = []
     for code, members in by_code.items():
-        edit = suppression_edit(target, chosen[members[0]], project, findings)
+        first = chosen[members[0]]
+        edit = memo.compute(
+            target,
+            ("suppress", first.code, first.start),
+            functools.partial(suppression_edit, target, first, project, findings),
+        )
         if edit is None:
             continue
         found.append(

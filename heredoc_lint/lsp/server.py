@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,7 @@ class HeredocServer(LanguageServer):
         self.open: dict[str, str | None] = {}  # uri -> the engine's kind of each open document
         self.checker = Checker(self.snapshot, self.publish, self.overran)
         self.shut_down = False
+        self.memo = actions.Memo()
 
     @property
     def encoding(self) -> str:
@@ -120,6 +122,14 @@ class HeredocServer(LanguageServer):
             self._send(uri, document.version, [diagnostics.notice(message, _INFO)])
             return
         self.checker.changed(uri)
+
+    @property
+    def resolves_edits(self) -> bool:
+        """Whether the client asks for a code action's edit only once it is chosen."""
+        document = self.client_capabilities.text_document
+        asked = document.code_action if document else None
+        support = asked.resolve_support if asked else None
+        return support is not None and "edit" in support.properties
 
     def target(self, checked: Checked) -> actions.Target:
         snapshot = checked.snapshot
@@ -196,6 +206,7 @@ def build() -> HeredocServer:
         uri = params.text_document.uri
         if ls.open.pop(uri, None) is not None:
             ls.checker.closed(uri)
+            ls.memo.forget(uri)
             ls._send(uri, None, [])
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -210,7 +221,7 @@ def build() -> HeredocServer:
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(
             code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL],
-            resolve_provider=False,
+            resolve_provider=True,
         ),
     )
     async def code_action(
@@ -219,9 +230,30 @@ def build() -> HeredocServer:
         checked = await ls.checker.fresh(params.text_document.uri)
         if checked is None:
             return None  # closed, too big, too slow, or changed meanwhile: a stale request
-        return await asyncio.get_running_loop().run_in_executor(
+        found = await asyncio.get_running_loop().run_in_executor(
             ls.checker.pool, _code_actions, ls, checked, params
         )
+        if _wants(params.context.only, actions.FIX_ALL) and actions.may_fix_all(
+            checked.findings
+        ):
+            if ls.resolves_edits:  # computed when chosen: see resolve_action
+                data = {"uri": checked.snapshot.uri, "version": checked.snapshot.version}
+                found.append(actions.fix_all_action(data=data))
+            else:
+                edit = await _fix_all(ls, checked)
+                if edit is not None:
+                    found.append(actions.fix_all_action(edit))
+        return found
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve_action(ls: HeredocServer, action: types.CodeAction) -> types.CodeAction:
+        data = action.data if isinstance(action.data, dict) else {}
+        uri = data.get("uri")
+        checked = await ls.checker.fresh(uri) if isinstance(uri, str) else None
+        if checked is None or checked.snapshot.version != data.get("version"):
+            return action  # the document changed since: no edit for the text it has now
+        action.edit = await _fix_all(ls, checked)
+        return action
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: HeredocServer, params: types.HoverParams) -> types.Hover | None:
@@ -266,6 +298,30 @@ def _project(snapshot: Snapshot) -> Project:
     return project_for(snapshot.path)
 
 
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
+    """Whether a request limited to the kinds `only` takes an action of `kind` (a kind
+    covers its sub-kinds: `source` covers `source.fixAll.heredoc-lint`)."""
+    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+async def _fix_all(ls: HeredocServer, checked: Checked) -> types.WorkspaceEdit | None:
+    """The fix-all edit of this version, computed once (in a worker thread); None if it
+    changes nothing, or is not ready within the budget (it goes on, for the next ask)."""
+    target = ls.target(checked)
+    future, mine = ls.memo.claim(target.uri, target.version, "fix-all")
+    if mine:
+        ls.checker.pool.submit(
+            actions.fill, future, lambda: actions.fix_all_edit(target, checked.project)
+        )
+    try:
+        edit: types.WorkspaceEdit | None = await asyncio.wait_for(
+            asyncio.shield(asyncio.wrap_future(future)), ls.checker.budget
+        )
+    except TimeoutError:
+        return None
+    return edit
+
+
 def _code_actions(
     ls: HeredocServer, checked: Checked, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
@@ -277,10 +333,8 @@ def _code_actions(
     reported = checked.reported
     shown = diagnostics.diagnostics(reported, lines, target.encoding, ls.options.rules_doc_url)
     chosen = [i for i, f in enumerate(reported) if f.start <= last and first <= f.end]
-    only = params.context.only
-    wanted = set(only) if only else None
     found: list[types.CodeAction] = []
-    if wanted is None or types.CodeActionKind.QuickFix in wanted:
+    if _wants(params.context.only, types.CodeActionKind.QuickFix):
         found += actions.fix_actions(
             target, [reported[i] for i in chosen], [shown[i] for i in chosen]
         )
@@ -290,12 +344,8 @@ def _code_actions(
             checked.findings,
             [reported[i] for i in chosen],
             [shown[i] for i in chosen],
+            ls.memo,
         )
-    if wanted is None or {types.CodeActionKind.Source, types.CodeActionKind.SourceFixAll,
-                          actions.FIX_ALL} & wanted:
-        fix_all = actions.fix_all_action(target, checked.project)
-        if fix_all is not None:
-            found.append(fix_all)
     return found
 
 
