@@ -860,8 +860,9 @@ def test_server_exits_when_the_client_disconnects(tmp_path: Path) -> None:
     server = _raw_server(tmp_path)
     assert server.stdin is not None
     try:
-        # A check under way when the client goes: the server still ends at once.
-        slow = SLOW
+        # A check of several seconds under way when the client goes: the server still
+        # ends at once, without waiting for it.
+        slow = "#!/bin/bash\n" + 'ssh h "pkill -f sglang; echo"\n' * 4000
         server.stdin.write(_frame({
             "jsonrpc": "2.0", "method": "textDocument/didOpen",
             "params": {"textDocument": {"uri": (tmp_path / "slow.sh").as_uri(),
@@ -892,3 +893,17 @@ def test_a_plain_check_never_imports_pygls(tmp_path: Path) -> None:
         assert ran.returncode == 1, ran.stderr[-500:]  # findings
         assert "heredoc_lint.engine" in ran.stderr or "heredoc_lint.console" in ran.stderr
         assert "pygls" not in ran.stderr and "lsprotocol" not in ran.stderr
+
+
+def test_without_pygls_the_command_says_how_to_install_it(tmp_path: Path) -> None:
+    # pygls made unimportable, as where the `lsp` extra was not installed.
+    code = (
+        "import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None\n"
+        "from heredoc_lint.entry import main; main(['lsp'])"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], env=_env(), capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 2
+    assert "pip install 'heredoc-lint[lsp]'" in ran.stderr
+    assert ran.stdout == ""
