@@ -23,9 +23,7 @@ if TYPE_CHECKING:
 # soon as it goes: this process can afford to collect rarely.
 GC_THRESHOLDS = (50_000, 20, 100)
 
-SUBCOMMANDS = frozenset(
-    {"check", "rule", "rules", "explain", "hook", "transcript", "serve", "lsp"}
-)
+SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript", "serve", "lsp"})
 
 FAST_SUBCOMMANDS = {
     "hook": "heredoc_lint.agents.hook",
