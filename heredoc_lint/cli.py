@@ -24,7 +24,8 @@ app = typer.Typer(
     # Started before typer (entry.py), so not typer commands: listed here for --help.
     epilog="Also: heredoc-lint hook AGENT (a coding agent's pre-execution hook), "
     "heredoc-lint transcript PATH... (the commands of saved agent sessions), "
-    "heredoc-lint serve (the resident checker of heredoc-lint-hook); each has --help.",
+    "heredoc-lint serve (the resident checker of heredoc-lint-hook), "
+    "heredoc-lint lsp (the language server, for editors); each has --help.",
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )

@@ -1,6 +1,6 @@
 """The `heredoc-lint` entry point: light enough to sit in front of every agent command.
 
-`hook`, `transcript` and `serve` run without typer (20 ms of imports): the hook runs
+`hook`, `transcript`, `serve` and `lsp` run without typer (20 ms of imports): the hook runs
 before an agent's commands whenever its resident server (`serve`) does not answer.
 Everything else goes through the typer app in cli.py, whose options are declared in
 options.py.
@@ -21,12 +21,13 @@ from typing import NoReturn
 # soon as it goes: this process can afford to collect rarely.
 GC_THRESHOLDS = (50_000, 20, 100)
 
-SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript", "serve"})
+SUBCOMMANDS = frozenset({"check", "rule", "rules", "explain", "hook", "transcript", "serve", "lsp"})
 
 FAST_SUBCOMMANDS = {
     "hook": "heredoc_lint.agents.hook",
     "transcript": "heredoc_lint.agents.transcript",
     "serve": "heredoc_lint.agents.server",
+    "lsp": "heredoc_lint.lsp",  # the language server; pygls is imported only here
 }
 
 
