@@ -286,19 +286,22 @@ def test_fixes_that_rewrite_the_outer_command_stay_inside_the_block(strategy: st
     assert outcome.text == head + fixed + "```\n"
 
 
-def test_fence_contents_agree_with_a_commonmark_parser() -> None:
-    """markdown-it-py (CommonMark) as the oracle, on generated documents with lists,
-    blockquotes, fences of every kind, unclosed fences and under-indented lines."""
-    markdown_it = pytest.importorskip("markdown_it")
-    parser = markdown_it.MarkdownIt("commonmark")
+def test_every_block_character_comes_from_its_file_character() -> None:
+    """On generated documents (lists, nested lists, blockquotes, tabs, CRLF, unclosed
+    fences, under-indented lines), each fragment is the parser's block content, and each
+    of its characters is the file's character at its offset (a line break is the file's
+    `\n`; a space the parser made of a tab stands on that tab)."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
     rng = random.Random(3)
     pieces = ["echo a", "  indented", "", "ssh h 'x'", "```", "~~~", "````", "> quoted"]
-    pieces += ["- item", "$ prompt"]
+    pieces += ["- item", "\tx=1", "echo \0nul"]
 
     def document() -> str:
         out = []
         for _ in range(rng.randint(1, 4)):
-            kind = rng.choice(["para", "fence", "list", "quote", "item", "nested"])
+            kind = rng.choice(["para", "fence", "list", "quote", "item", "nested", "tab"])
             if kind == "para":
                 out.append("Some text.\n")
                 continue
@@ -322,6 +325,9 @@ def test_fence_contents_agree_with_a_commonmark_parser() -> None:
                 lines = ["1. step", "   - sub", "", "     " + fence + tag]
                 lines += ["     " + b if b else "" for b in body]
                 lines += ["     " + fence] if closed else []
+            elif kind == "tab":
+                lines = ["- x", "", "\t" + fence + tag] + ["\t " + b for b in body]
+                lines += ["\t" + fence] if closed else []
             else:
                 lines = ["> " + fence + tag] + ["> " + b for b in body]
                 lines += ["> " + fence] if closed else []
@@ -329,16 +335,21 @@ def test_fence_contents_agree_with_a_commonmark_parser() -> None:
         return "".join(out)
 
     checked = 0
-    for _ in range(4000):
+    for k in range(3000):
         text = document()
+        if k % 3 == 0:
+            text = text.replace("\n", "\r\n")
         expected = [
-            token.content.rstrip("\n")
+            token.content.replace("\0", "\ufffd")
             for token in parser.parse(text)
-            if token.type == "fence"
-            and token.info.split()[:1] in (["bash"], ["sh"])
-            and token.content.strip("\n")
+            if token.type == "fence" and token.info.split()[:1] in (["bash"], ["sh"])
         ]
-        got = [f.text.rstrip("\n") for f in fragments(text) if f.text.strip("\n")]
-        assert got == expected, text
-        checked += len(expected)
-    assert checked > 1000
+        found = fragments(text)
+        assert [f.text.replace("\0", "\ufffd") for f in found] == [e for e in expected if e]
+        for fragment in found:
+            assert fragment.offsets is not None
+            for c, offset in zip(fragment.text, fragment.offsets, strict=False):
+                assert text[offset] == c or (c == " " and text[offset] == "\t"), text
+                checked += 1
+            assert list(fragment.offsets) == sorted(fragment.offsets)
+    assert checked > 10_000

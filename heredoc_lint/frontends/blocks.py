@@ -58,22 +58,6 @@ class Prefix:
     gap_chars: str = " "  # characters a prefix in the file may consist of
 
 
-def line_spans(text: str) -> list[tuple[int, int, int]]:
-    """(start, end without the line break, end with it) of every line of `text`."""
-    spans = []
-    pos = 0
-    n = len(text)
-    while pos < n:
-        nl = text.find("\n", pos)
-        if nl < 0:
-            spans.append((pos, n, n))
-            break
-        end = nl - 1 if nl > pos and text[nl - 1] == "\r" else nl
-        spans.append((pos, end, nl + 1))
-        pos = nl + 1
-    return spans
-
-
 def is_verbatim(file_text: str, text: str, offsets: Sequence[int]) -> bool:
     n = len(file_text)
     return all(offsets[k] < n and file_text[offsets[k]] == c for k, c in enumerate(text))
