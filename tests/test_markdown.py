@@ -344,6 +344,8 @@ def test_every_block_character_comes_from_its_file_character() -> None:
             for token in parser.parse(text)
             if token.type == "fence" and token.info.split()[:1] in (["bash"], ["sh"])
         ]
+        if any(re.search(r"(?m)^ {0,3}(`{3,}|~{3,})\w", e) for e in expected):
+            continue  # cut where the author meant a closing fence (tested above)
         found = fragments(text)
         assert [f.text.replace("\0", "\ufffd") for f in found] == [e for e in expected if e]
         for fragment in found:
@@ -353,3 +355,182 @@ def test_every_block_character_comes_from_its_file_character() -> None:
                 checked += 1
             assert list(fragment.offsets) == sorted(fragment.offsets)
     assert checked > 10_000
+
+
+# -- fences as CommonMark finds them ---------------------------------------------------
+
+
+def test_a_fence_indented_past_its_list_items_content_is_paragraph_text() -> None:
+    text = (
+        "- Create a builder:\n"
+        "       ```shell\n"  # 7 spaces: past the item's content (column 2) by 5
+        "       ssh h 'pkill -f app; echo'\n"
+        "       ```\n"
+        "- Then restart:\n"
+        "  ```shell\n"
+        "  ssh h 'pkill -f web; echo'\n"
+        "  ```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["ssh h 'pkill -f web; echo'\n"]
+    assert positions(text) == [(*where(text, "pkill -f web"), "HL103")]
+
+
+def test_a_fence_in_a_nested_list_ends_with_the_sub_item() -> None:
+    text = (
+        "1. step\n"
+        "   - sub\n"
+        "\n"
+        "     ```bash\n"
+        "     scp -p 22 f h:\n"
+        "   ```\n"  # less indented than the sub item: ends it, and opens a fence of step 1
+        "   ssh h 'pkill -f inside; echo'\n"
+        "\n"
+        "Text.\n"
+        "\n"
+        "```bash\n"
+        "ssh h 'pkill -f app; echo'\n"
+        "```\n"
+    )
+    assert [f.text for f in fragments(text)] == [
+        "scp -p 22 f h:\n",
+        "ssh h 'pkill -f app; echo'\n",
+    ]
+    assert positions(text) == [(5, 10, "HL108"), (12, 8, "HL103")]
+
+
+def test_fences_in_an_html_comment_or_in_indented_code_are_no_fences() -> None:
+    text = (
+        "<!-- old instructions\n"
+        "```bash\n"
+        "ssh h 'pkill -f old; echo'\n"
+        "```\n"
+        "-->\n"
+        "\n"
+        "Run this:\n"
+        "\n"
+        "    ```bash\n"
+        "    ssh h 'pkill -f shown; echo'\n"
+        "    ```\n"
+    )
+    assert fragments(text) == []
+    assert check_text(text, "markdown") == []
+
+
+def test_a_line_with_an_info_string_closes_no_fence_but_its_prose_is_not_shell() -> None:
+    # CommonMark: ```bash cannot close the block, so a renderer shows the prose as code.
+    # The author meant it as a closing fence: the prose is not linted as shell.
+    text = (
+        "```bash\n"
+        "ssh h 'pkill -f app; echo'\n"
+        "```bash\n"
+        "Then it's done, and the next step (it's quick) is:\n"
+        "```bash\n"
+        "scp -p 22 f h:\n"
+        "```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["ssh h 'pkill -f app; echo'\n", "scp -p 22 f h:\n"]
+    assert positions(text) == [(2, 8, "HL103"), (6, 5, "HL108")]
+    assert [f.code for f in check_text(text, "markdown")] == ["HL103", "HL108"]  # no HL001
+
+
+def test_a_forgotten_closing_fence_keeps_both_blocks() -> None:
+    text = "```bash\nssh h 'pkill -f app; echo'\n\n```bash\nscp -p 22 f h:\n```\n"
+    assert [f.text for f in fragments(text)] == [
+        "ssh h 'pkill -f app; echo'\n\n",
+        "scp -p 22 f h:\n",
+    ]
+    assert positions(text) == [(2, 8, "HL103"), (5, 5, "HL108")]
+
+
+def test_a_longer_fence_holds_a_shorter_opening_line() -> None:
+    text = "````bash\n```bash\nscp -p 22 f h:\n```\n````\n"
+    assert [f.text for f in fragments(text)] == ["```bash\nscp -p 22 f h:\n```\n"]
+
+
+# -- mkdocs admonitions, details and content tabs --------------------------------------
+
+MKDOCS = """\
+# Install
+
+!!! note "On the GPU node"
+    Stop the server first:
+
+    ```bash
+    ssh gpu-1 'pkill -f sglang; echo stopped'
+    ```
+
+=== "Ubuntu"
+
+    ```sh
+    scp -p 22 f h:
+    ```
+
+=== "Fedora"
+    ```console
+    $ ssh h 'pkill -f web; echo'
+    out
+    ```
+
+??? tip
+    !!! warning
+        ```bash
+        ssh h "cat > f << 'EOF'
+        x=$1
+        EOF"
+        ```
+
+Example of the syntax, as indented code:
+
+    !!! note
+        ```bash
+        ssh h 'pkill -f quoted; echo'
+        ```
+"""
+
+
+def test_mkdocs_blocks_are_read_as_the_fences_mkdocs_renders() -> None:
+    assert [f.text for f in fragments(MKDOCS)] == [
+        "ssh gpu-1 'pkill -f sglang; echo stopped'\n",
+        "scp -p 22 f h:\n",
+        "ssh h 'pkill -f web; echo'\n",
+        "ssh h \"cat > f << 'EOF'\nx=$1\nEOF\"\n",
+    ]
+    assert positions(MKDOCS) == [
+        (7, 16, "HL103"),
+        (13, 9, "HL108"),
+        (18, 14, "HL103"),
+        (25, 24, "HL101"),
+        (26, 11, "HL102"),
+    ]
+
+
+def test_fix_in_an_admonition_in_a_list_keeps_the_indentation() -> None:
+    text = (
+        "1. Step\n\n"
+        "    !!! note\n"
+        "        ```bash\n"
+        "        ssh h \"cat > f << 'EOF'\n"
+        "        x\n"
+        "        EOF\n"
+        '        echo"\n'
+        "        ```\n"
+    )
+    assert positions(text) == [(5, 24, "HL101")]
+    fixed = fix_kind(text, "markdown").text
+    assert fixed == text.replace(
+        "cat > f << 'EOF'\n        x\n        EOF\n        echo",
+        "printf %s eAo= | base64 -d > f\n        echo",
+    )
+
+
+def test_tabs_and_crlf_map_to_the_file() -> None:
+    text = "- x\r\n\r\n  ```bash\r\n\tssh h 'pkill -f app; echo'\r\n  ```\r\n"
+    (fragment,) = fragments(text)
+    # The tab is four columns, two of them the item's indentation: the other two are
+    # spaces of the text, which stand on that tab.
+    assert fragment.text == "  ssh h 'pkill -f app; echo'\n"
+    assert fragment.offsets is not None
+    tab = text.index("\tssh")
+    assert fragment.offsets[:3] == (tab, tab, tab + 1)
+    assert fragment.offsets[-2] == text.index("\n", tab)  # the line break is the file's `\n`
+    assert positions(text) == [(4, 9, "HL103")]  # a column counts a tab as one

@@ -210,21 +210,46 @@ def _prefix(file_text: str, line: _Line, start: int, markup: str) -> str:
     return re.sub(r"[^>\s]", " ", before)
 
 
-def _block(file_text: str, doc: _Document, token: Token) -> _Block | None:
+def _parts(texts: list[str], markup: str, closed: bool) -> list[tuple[int, int]]:
+    """The spans of `texts` (a fence's content lines) that its author meant as code.
+
+    A line like ```` ```bash ```` closes no fence (a closing fence has no info string),
+    and a renderer shows what follows as code; but it was meant to close one, or (when
+    the closing fence was forgotten) to open the next.  So the content is cut at each
+    such line: the first part is code, then every other one (prose between a mistaken
+    closing line and the next opening one), and the last part too when a real closing
+    fence ends it.
+    """
+    opening = re.compile(rf"[ ]{{0,3}}{re.escape(markup[0])}{{{len(markup)},}}[ \t]*[^\s`~]")
+    cuts = [k for k, text in enumerate(texts) if opening.match(text)]
+    if not cuts:
+        return [(0, len(texts))]
+    bounds = [-1, *cuts, len(texts)]
+    spans = [(bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1)]
+    return [
+        span for i, span in enumerate(spans) if i % 2 == 0 or (closed and i == len(spans) - 1)
+    ]
+
+
+def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
     assert token.map is not None
-    opening = token.map[0]
+    opening, after = token.map
     content = token.content
     texts = content.split("\n") if content else []
     if content.endswith("\n"):
         texts.pop()
     if opening + len(texts) >= len(doc.lines):
-        return None  # never: the parser's lines are the document's
-    rows = tuple(
+        return []  # never: the parser's lines are the document's
+    rows = [
         _row(file_text, doc.lines[opening + 1 + k], doc.starts[opening + 1 + k], text)
         for k, text in enumerate(texts)
-    )
+    ]
     prefix = _prefix(file_text, doc.lines[opening], doc.starts[opening], token.markup)
-    return _Block(_tag(token.info), prefix, rows)
+    closed = after - opening == len(texts) + 2  # the closing fence is the last line
+    return [
+        _Block(_tag(token.info), prefix, tuple(rows[a:b]))
+        for a, b in _parts(texts, token.markup, closed)
+    ]
 
 
 def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
@@ -236,17 +261,15 @@ def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
             continue
         first, last = token.map
         if token.type == "paragraph_open" and nesting < _MKDOCS_NESTING:
-            for at in range(max(first, read_again), last):
-                body = _mkdocs_body(file_text, doc, at)
+            for at in range(first, last):
+                body = _mkdocs_body(file_text, doc, at) if at >= read_again else None
                 if body is not None:
                     blocks.extend(_blocks(file_text, body, nesting + 1))
                     read_again = at + 1 + len(body.lines)
         elif token.type == "fence" and first >= read_again:
             tag = _tag(token.info)
             if tag in SHELL_TAGS or tag in CONSOLE_TAGS:
-                block = _block(file_text, doc, token)
-                if block is not None:
-                    blocks.append(block)
+                blocks.extend(_fence_blocks(file_text, doc, token))
     return blocks
 
 
