@@ -534,3 +534,165 @@ def test_tabs_and_crlf_map_to_the_file() -> None:
     assert fragment.offsets[:3] == (tab, tab, tab + 1)
     assert fragment.offsets[-2] == text.index("\n", tab)  # the line break is the file's `\n`
     assert positions(text) == [(4, 9, "HL103")]  # a column counts a tab as one
+
+
+# -- prompts ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "$ ",
+        "user@host:~$ ",
+        "root@box:/srv# ",
+        "pi@raspberrypi:~ $ ",
+        "[root@host dir]# ",
+        "[user@host ~]$ ",
+        "~/src$ ",
+        "/ # ",
+        "(venv) $ ",
+        "(base) user@gpu:~/w$ ",
+        "Johns-MacBook:~ john$ ",
+        "zynq$ ",
+        "bash-5.1$ ",
+    ],
+)
+def test_console_prompts(prompt: str) -> None:
+    text = (
+        "```console\n"
+        f"{prompt}ssh h 'pkill -f app; echo'\n"
+        "it's output\n"
+        f"{prompt}scp -p 22 f h:\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == "ssh h 'pkill -f app; echo'\nscp -p 22 f h:\n"
+    assert positions(text) == [
+        (2, len(prompt) + 8, "HL103"),
+        (4, len(prompt) + 5, "HL108"),
+    ]
+
+
+@pytest.mark.parametrize("prompt", ["PS> ", "PS C:\\> ", ">>> ", "host> ", "C:\\> "])
+def test_prompts_of_other_shells_are_not_shell(prompt: str) -> None:
+    text = f"```console\n{prompt}ssh h 'pkill -f app; echo'\n```\n"
+    assert fragments(text) == []
+
+
+def test_a_bare_word_prompt_needs_the_first_line() -> None:
+    # `zynq$` on the first line: the prompt of this transcript.  Elsewhere, a word
+    # before a `$` is output (a price, a table...).
+    text = (
+        "```console\n"
+        "$ ls\n"
+        "zynq$ ssh h 'pkill -f app; echo'\n"
+        "Step # ssh h 'pkill -f other; echo'\n"
+        "```\n"
+    )
+    assert fragments(text)[0].text == "ls\n"
+    assert positions(text) == []
+
+
+def test_a_root_prompt_in_a_console_block_without_other_prompts() -> None:
+    text = (
+        "```console\n"
+        "# apt-get install -y openssh-client\n"
+        "Reading package lists... Done\n"
+        "# ssh h 'pkill -f app; echo'\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == "apt-get install -y openssh-client\nssh h 'pkill -f app; echo'\n"
+    assert positions(text) == [(4, 10, "HL103")]
+
+
+def test_comments_in_a_console_block_are_no_commands() -> None:
+    # `#` before a sentence, in a block of another language's commands: comments.
+    text = (
+        "```console\n"
+        "# Import the key (it's needed) and stop ssh h 'pkill -f app; echo'\n"
+        "certutil -f -importpfx key.p12 NoExport\n"
+        "```\n"
+        "```console\n"
+        "$ cat /etc/ssh/sshd_config\n"
+        "# ssh h 'pkill -f app; echo'\n"
+        "```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["cat /etc/ssh/sshd_config\n"]
+    assert check_text(text, "markdown") == []
+
+
+def test_a_transcript_in_a_bash_fence() -> None:
+    text = (
+        "```bash\n"
+        "# stop it\n"
+        "$ ssh h 'pkill -f app; echo'\n"
+        "it's stopped\n"
+        "$ scp -p 22 f h:\n"
+        "f   100%\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == "ssh h 'pkill -f app; echo'\nscp -p 22 f h:\n"
+    assert [(*LineIndex(text).position(f.start), f.code) for f in check_text(text, "markdown")] == [
+        (3, 10, "HL103"),
+        (5, 7, "HL108"),
+    ]  # and no HL001 for the output's open quote
+
+
+def test_a_root_transcript_in_an_sh_fence() -> None:
+    text = (
+        "```sh\n"
+        '[root@node1 ~]# ssh node2 "pkill -f worker; echo"\n'
+        "Last login: Mon Jan  1 10:00:00 2026 from 10.0.0.1 (it's cached)\n"
+        "[root@node1 ~]# cat /etc/os-release\n"
+        'NAME="CentOS Linux"\n'
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == 'ssh node2 "pkill -f worker; echo"\ncat /etc/os-release\n'
+    assert [(*LineIndex(text).position(f.start), f.code) for f in check_text(text, "markdown")] == [
+        (2, 28, "HL103")
+    ]
+
+
+def test_a_script_in_a_bash_fence_stays_a_script() -> None:
+    text = (
+        "```bash\n"
+        "# root prompts are comments here: pkill -f x; echo\n"
+        "cat > /etc/motd <<'EOF'\n"
+        "$ this line is data\n"
+        "EOF\n"
+        "$HOME/bin/setup\n"
+        "ssh h 'pkill -f app; echo'\n"
+        "```\n"
+        "```sh\n"
+        "$HOME/bin/setup\n"
+        "$ ssh h 'pkill -f web; echo'\n"
+        "```\n"
+    )
+    first, second = fragments(text)
+    assert first.text == text.split("```bash\n")[1].split("```")[0]
+    assert second.text == "$HOME/bin/setup\n$ ssh h 'pkill -f web; echo'\n"
+    assert positions(text) == [(7, 8, "HL103")]  # `$ ssh` in a script runs a command `$`
+
+
+def test_markdown_it_is_imported_only_for_a_document_with_a_shell_fence(tmp_path: Path) -> None:
+    files = {
+        "run.sh": "ssh h 'pkill -f app; echo'\n",
+        "notes.md": "# Notes\n\n```python\nprint('ssh h')\n```\n",
+        "runbook.md": "# Notes\n\n```bash\nssh h 'pkill -f app; echo'\n```\n",
+    }
+    imported = {}
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "heredoc_lint", "--no-cache", name],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert result.returncode == (0 if name == "notes.md" else 1), result.stderr
+        imported[name] = re.search(r"\| +markdown_it$", result.stderr, re.MULTILINE) is not None
+    assert imported == {"run.sh": False, "notes.md": False, "runbook.md": True}

@@ -1,13 +1,16 @@
 """Markdown runbooks: the shell in fenced code blocks.
 
 Fenced blocks are found by a CommonMark parser (markdown-it-py, imported only when
-a document may hold a shell fence), so a fence means what a renderer shows: one
+a document may hold a shell fence), so a fence is what a renderer shows: one
 indented past its list item's content is paragraph text, one in a nested list
-ends with its item, and a line like ```` ```bash ```` never closes a fence (a
-closing fence has no info string).  mkdocs admonitions, details and content
-tabs (`!!! note`, `??? tip`, `=== "Tab"`) hold Markdown indented four spaces,
-which CommonMark reads as indented code; mkdocs renders it as Markdown, so the
-body of each is read again as a document of its own, fences and all.
+ends with its item, one in an HTML comment or in indented code is no fence.
+mkdocs admonitions, details and content tabs (`!!! note`, `??? tip`,
+`=== "Tab"`) hold Markdown indented four spaces, which CommonMark reads as
+indented code; mkdocs renders it as Markdown, so the body of each is read again
+as a document of its own, fences and all.  A line like ```` ```bash ```` closes
+no fence (a closing fence has no info string), but its author meant it to: the
+block is cut there, and the prose between such a line and the next one is not
+read as shell (see `_parts`).
 
 A block whose info string's first word is `bash`, `sh`, `shell` or `zsh` is one
 layer-0 text, as if pasted into an interactive shell.  A `console` block (also
@@ -15,14 +18,14 @@ layer-0 text, as if pasted into an interactive shell.  A `console` block (also
 that starts with a prompt starts one (the prompt is not part of it): `$ `, or a
 prompt with a user, host or directory before the `$`, `#` or `%` (`user@host:~$ `,
 `[root@host dir]# `, `~/src$ `, `(venv) $ `), or a bare word before it (`zynq$ `)
-when the block's first line starts with that same prompt; a bare `# ` or `% ` is
-a root or zsh prompt only in a block with no other kind of prompt (elsewhere it
-is a comment, or output).  The lines that continue a command are kept (after a
-trailing backslash, a trailing `|` or `&&`, inside an open quote or heredoc, or
-shown with the continuation prompt `> `, which is removed), and every other line
-is output and skipped.  A shell-tagged block whose first line starts with such a
-prompt (not a bare `#`: that is a comment) is a transcript too: no script starts
-with one (`$ ls` runs a command named `$`).
+when the block's first line that is no comment starts with that same prompt.  A
+bare `# ` or `% ` is a root or zsh prompt only in a block with no other kind of
+prompt, and before a command word (`# Install it` is a comment).  The lines that
+continue a command are kept (after a trailing backslash, a trailing `|` or `&&`,
+inside an open quote or heredoc, or shown with the continuation prompt `> `,
+which is removed), and every other line is output and skipped.  A shell-tagged
+block whose first line that is no comment starts with a prompt is a transcript
+too: no script starts so (`$ ls` runs a command named `$`).
 
 Each character of a text keeps the file offset it came from (container markers,
 list indentation and prompts are not part of the text), so findings land on the
