@@ -75,15 +75,24 @@ class _Document:
     """What the parser reads: lines of the file, each from an offset on (an mkdocs
     body's lines start past the indentation of its block)."""
 
-    lines: tuple[_Line, ...]
-    starts: tuple[int, ...]  # file offset where each line's text starts
+    firsts: tuple[int, ...]  # file offset of each line
+    starts: tuple[int, ...]  # where its text for the parser starts
+    ends: tuple[int, ...]  # where it ends (before the line break)
+    nexts: tuple[int, ...]  # where the next line starts
+    whole: bool = False  # the whole file, as it is
+
+    def __len__(self) -> int:
+        return len(self.firsts)
+
+    def line(self, k: int) -> _Line:
+        return _Line(self.firsts[k], self.ends[k], self.nexts[k])
 
     def text(self, file_text: str) -> str:
+        if self.whole:
+            return file_text  # the parser takes the same line breaks as _file_lines
         # Every line ends with a break, as in the file (where the last one may have none:
         # that changes nothing the parser sees, and an empty last line stays a line).
-        return "".join(
-            f"{file_text[s : line.end]}\n" for s, line in zip(self.starts, self.lines, strict=True)
-        )
+        return "".join(f"{file_text[s:e]}\n" for s, e in zip(self.starts, self.ends, strict=True))
 
 
 @dataclass(frozen=True)
@@ -123,15 +132,15 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").disable("inline")
 
 
-def _file_lines(text: str) -> tuple[_Line, ...]:
-    lines = []
-    pos = 0
-    for match in _LINE_BREAK.finditer(text):
-        lines.append(_Line(pos, match.start(), match.end()))
-        pos = match.end()
-    if pos < len(text):
-        lines.append(_Line(pos, len(text), len(text)))
-    return tuple(lines)
+def _file_document(text: str) -> _Document:
+    breaks = [(m.start(), m.end()) for m in _LINE_BREAK.finditer(text)]
+    if not breaks or breaks[-1][1] < len(text):
+        breaks.append((len(text), len(text)))  # the last line, without a break
+    if not text:
+        breaks = []
+    nexts = tuple(b for _, b in breaks)
+    firsts = (0, *nexts[:-1]) if nexts else ()
+    return _Document(firsts, firsts, tuple(a for a, _ in breaks), nexts, whole=True)
 
 
 def _tag(info: str) -> str:
@@ -162,29 +171,26 @@ def _columns_to(text: str, start: int, end: int, width: int) -> int | None:
 def _mkdocs_body(file_text: str, doc: _Document, at: int) -> _Document | None:
     """The body of the mkdocs block whose header is the line `at`, dedented; None if the
     line is no header or nothing is indented under it."""
-    line = doc.lines[at]
-    header = _MKDOCS_HEADER.match(file_text, doc.starts[at], line.end)
+    header = _MKDOCS_HEADER.match(file_text, doc.starts[at], doc.ends[at])
     if header is None:
         return None
     width = len(header.group(1)) + _MKDOCS_INDENT
-    lines: list[_Line] = []
     starts: list[int] = []
     kept = 0  # lines up to the last one with text: trailing blank lines are not the body's
-    for k in range(at + 1, len(doc.lines)):
-        inner, start = doc.lines[k], doc.starts[k]
-        if not file_text[start : inner.end].strip():
-            lines.append(inner)
-            starts.append(inner.end)
+    for k in range(at + 1, len(doc)):
+        start, end = doc.starts[k], doc.ends[k]
+        if not file_text[start:end].strip():
+            starts.append(end)
             continue
-        cut = _columns_to(file_text, start, inner.end, width)
+        cut = _columns_to(file_text, start, end, width)
         if cut is None:
             break
-        lines.append(inner)
         starts.append(cut)
-        kept = len(lines)
+        kept = len(starts)
     if not kept:
         return None
-    return _Document(tuple(lines[:kept]), tuple(starts[:kept]))
+    body = slice(at + 1, at + 1 + kept)
+    return _Document(doc.firsts[body], tuple(starts[:kept]), doc.ends[body], doc.nexts[body])
 
 
 def _row(file_text: str, line: _Line, start: int, content: str) -> _Row:
@@ -229,9 +235,7 @@ def _parts(texts: list[str], markup: str, closed: bool) -> list[tuple[int, int]]
         return [(0, len(texts))]
     bounds = [-1, *cuts, len(texts)]
     spans = [(bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1)]
-    return [
-        span for i, span in enumerate(spans) if i % 2 == 0 or (closed and i == len(spans) - 1)
-    ]
+    return [span for i, span in enumerate(spans) if i % 2 == 0 or (closed and i == len(spans) - 1)]
 
 
 def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
@@ -241,13 +245,13 @@ def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
     texts = content.split("\n") if content else []
     if content.endswith("\n"):
         texts.pop()
-    if opening + len(texts) >= len(doc.lines):
+    if opening + len(texts) >= len(doc):
         return []  # never: the parser's lines are the document's
     rows = [
-        _row(file_text, doc.lines[opening + 1 + k], doc.starts[opening + 1 + k], text)
+        _row(file_text, doc.line(opening + 1 + k), doc.starts[opening + 1 + k], text)
         for k, text in enumerate(texts)
     ]
-    prefix = _prefix(file_text, doc.lines[opening], doc.starts[opening], token.markup)
+    prefix = _prefix(file_text, doc.line(opening), doc.starts[opening], token.markup)
     closed = after - opening == len(texts) + 2  # the closing fence is the last line
     return [
         _Block(_tag(token.info), prefix, tuple(rows[a:b]))
@@ -268,7 +272,7 @@ def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
                 body = _mkdocs_body(file_text, doc, at) if at >= read_again else None
                 if body is not None:
                     blocks.extend(_blocks(file_text, body, nesting + 1))
-                    read_again = at + 1 + len(body.lines)
+                    read_again = at + 1 + len(body)
         elif token.type == "fence" and first >= read_again:
             tag = _tag(token.info)
             if tag in SHELL_TAGS or tag in CONSOLE_TAGS:
@@ -486,9 +490,8 @@ def _fragment(
 def fragments(text: str, path: str | None = None) -> list[Fragment]:
     if _MAY_HOLD_SHELL.search(text) is None:
         return []
-    lines = _file_lines(text)
     found: list[Fragment] = []
-    for block in _blocks(text, _Document(lines, tuple(line.start for line in lines))):
+    for block in _blocks(text, _file_document(text)):
         console = block.tag in CONSOLE_TAGS
         prompts = _prompts([row.text(text) for row in block.rows], console=console)
         if prompts is None:
