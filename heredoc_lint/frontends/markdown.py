@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 SHELL_TAGS = frozenset({"bash", "sh", "shell", "zsh"})
 CONSOLE_TAGS = frozenset({"console", "shell-session", "sh-session", "shellsession"})
+_TAGS = SHELL_TAGS | CONSOLE_TAGS
 
 # A document without a fence whose info string may name one of the tags holds no block
 # to check: it is not parsed at all (nor is the parser imported).
@@ -219,43 +220,54 @@ def _prefix(file_text: str, line: _Line, start: int, markup: str) -> str:
     return re.sub(r"[^>\s]", " ", before)
 
 
-def _parts(texts: list[str], markup: str, closed: bool) -> list[tuple[int, int]]:
-    """The spans of `texts` (a fence's content lines) that its author meant as code.
+def _parts(texts: list[str], markup: str, info: str, closed: bool) -> list[tuple[int, int, str]]:
+    """The spans of `texts` (a fence's content lines) that its author meant as code, and
+    the tag of each.
 
     A line like ```` ```bash ```` closes no fence (a closing fence has no info string),
     and a renderer shows what follows as code; but it was meant to close one, or (when
     the closing fence was forgotten) to open the next.  So the content is cut at each
     such line: the first part is code, then every other one (prose between a mistaken
     closing line and the next opening one), and the last part too when a real closing
-    fence ends it.
+    fence ends it; a part after such a line has that line's tag.
     """
-    opening = re.compile(rf"[ ]{{0,3}}{re.escape(markup[0])}{{{len(markup)},}}[ \t]*[^\s`~]")
-    cuts = [k for k, text in enumerate(texts) if opening.match(text)]
-    if not cuts:
-        return [(0, len(texts))]
-    bounds = [-1, *cuts, len(texts)]
-    spans = [(bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1)]
-    return [span for i, span in enumerate(spans) if i % 2 == 0 or (closed and i == len(spans) - 1)]
+    opening = re.compile(
+        rf"[ ]{{0,3}}{re.escape(markup[0])}{{{len(markup)},}}[ \t]*(?P<info>[^\s`~].*)"
+    )
+    cuts = [(k, m.group("info")) for k, m in enumerate(map(opening.match, texts)) if m]
+    bounds = [(-1, info), *cuts, (len(texts), "")]
+    spans = [(bounds[i][0] + 1, bounds[i + 1][0], bounds[i][1]) for i in range(len(bounds) - 1)]
+    return [
+        (a, b, _tag(tag))
+        for i, (a, b, tag) in enumerate(spans)
+        if i % 2 == 0 or (closed and i == len(spans) - 1)
+    ]
 
 
 def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
     assert token.map is not None
-    opening, after = token.map
     content = token.content
+    if _tag(token.info) not in _TAGS and token.markup[0] * 3 not in content:
+        return []  # another language, and no line in it that was meant as a fence
+    opening, after = token.map
     texts = content.split("\n") if content else []
     if content.endswith("\n"):
         texts.pop()
     if opening + len(texts) >= len(doc):
         return []  # never: the parser's lines are the document's
-    rows = [
-        _row(file_text, doc.line(opening + 1 + k), doc.starts[opening + 1 + k], text)
-        for k, text in enumerate(texts)
-    ]
-    prefix = _prefix(file_text, doc.line(opening), doc.starts[opening], token.markup)
     closed = after - opening == len(texts) + 2  # the closing fence is the last line
+    prefix = _prefix(file_text, doc.line(opening), doc.starts[opening], token.markup)
     return [
-        _Block(_tag(token.info), prefix, tuple(rows[a:b]))
-        for a, b in _parts(texts, token.markup, closed)
+        _Block(
+            tag,
+            prefix,
+            tuple(
+                _row(file_text, doc.line(opening + 1 + k), doc.starts[opening + 1 + k], texts[k])
+                for k in range(a, b)
+            ),
+        )
+        for a, b, tag in _parts(texts, token.markup, token.info, closed)
+        if tag in _TAGS
     ]
 
 
@@ -274,9 +286,7 @@ def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
                     blocks.extend(_blocks(file_text, body, nesting + 1))
                     read_again = at + 1 + len(body)
         elif token.type == "fence" and first >= read_again:
-            tag = _tag(token.info)
-            if tag in SHELL_TAGS or tag in CONSOLE_TAGS:
-                blocks.extend(_fence_blocks(file_text, doc, token))
+            blocks.extend(_fence_blocks(file_text, doc, token))
     return blocks
 
 
