@@ -645,6 +645,20 @@ def test_comments_in_a_console_block_are_no_commands() -> None:
     assert check_text(text, "markdown") == []
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        # A script with comments, tagged as a session: it starts with no prompt.
+        "kubectl get pods\n# then run ssh h 'pkill -f app; echo' (see below)\nping h\n",
+        "# From the CLI\nkubectl get pods\n\n# output ssh h 'pkill -f app; echo'\nNAME\n",
+    ],
+)
+def test_comments_in_a_session_block_that_starts_without_a_prompt(block: str) -> None:
+    text = f"```ShellSession\n{block}```\n"
+    assert fragments(text) == []
+    assert check_text(text, "markdown") == []
+
+
 def test_a_transcript_in_a_bash_fence() -> None:
     text = (
         "```bash\n"

@@ -20,10 +20,11 @@ prompt with a user, host or directory before the `$`, `#` or `%` (`user@host:~$ 
 `[root@host dir]# `, `~/src$ `, `(venv) $ `), or a bare word before it (`zynq$ `)
 when the block's first line that is no comment starts with that same prompt.  A
 bare `# ` or `% ` is a root or zsh prompt only in a block with no other kind of
-prompt, and before a command word (`# Install it` is a comment).  The lines that
-continue a command are kept (after a trailing backslash, a trailing `|` or `&&`,
-inside an open quote or heredoc, or shown with the continuation prompt `> `,
-which is removed), and every other line is output and skipped.  A shell-tagged
+prompt that starts with one, and before a command word (`# Install it` is a
+comment).  The lines that continue a command are kept (after a trailing
+backslash, a trailing `|` or `&&`, inside an open quote or heredoc, or shown
+with the continuation prompt `> `, which is removed), and every other line is
+output and skipped.  A shell-tagged
 block whose first line that is no comment starts with a prompt is a transcript
 too: no script starts so (`$ ls` runs a command named `$`).
 
@@ -324,17 +325,28 @@ def _prompts(rows: list[str], *, console: bool) -> list[int | None] | None:
         return not m.group("strong") and not m.group("word") and m.group("sigil") != "$"
 
     word = lead.group("word") if lead is not None else None
+
+    def command_after(m: re.Match[str]) -> bool:
+        # What reads as a command, not as a sentence (`# Create the user`).
+        return _COMMAND_WORD.match(m.string, m.end()) is not None
+
     # A bare `#` or `%` is a prompt only where no other kind of prompt is (it is a
-    # comment in a transcript with `$ ` prompts, and in a script).
-    hashes = all(bare_hash(m) for m in matches if m is not None)
+    # comment in a transcript with `$ ` prompts, and in a script), and where the
+    # block starts with one, before a command: `kubectl get pods` and then
+    # `# output` is a script with comments.
+    first = next((m for m, row in zip(matches, rows, strict=True) if row.strip()), None)
+    hashes = (
+        first is not None
+        and bare_hash(first)
+        and command_after(first)
+        and all(bare_hash(m) for m in matches if m is not None)
+    )
 
     def accepted(m: re.Match[str] | None) -> bool:
         if m is None:
             return False
         if bare_hash(m):
-            # ... and only before what reads as a command, not as a sentence
-            # (`# Create the user`: a comment in a block of PowerShell or the like).
-            return hashes and _COMMAND_WORD.match(m.string, m.end()) is not None
+            return hashes and command_after(m)
         return m.group("word") is None or m.group("word") == word
 
     if not console and (not accepted(lead) or (lead is not None and bare_hash(lead))):
