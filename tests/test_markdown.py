@@ -733,3 +733,19 @@ def test_markdown_it_is_imported_only_for_a_document_with_a_shell_fence(tmp_path
         assert result.returncode == (0 if name == "notes.md" else 1), result.stderr
         imported[name] = re.search(r"\| +markdown_it$", result.stderr, re.MULTILINE) is not None
     assert imported == {"run.sh": False, "notes.md": False, "runbook.md": True}
+
+
+def test_fixes_in_transcripts_keep_the_prompts() -> None:
+    text = (
+        "```sh\n"
+        '[root@node1 ~]# ssh node2 "pkill -f worker; echo"\n'
+        "out\n"
+        "```\n"
+        "!!! note\n"
+        "    ```console\n"
+        "    user@h:~$ ssh h 'pkill -f app; echo'\n"
+        "    ```\n"
+    )
+    assert fix_kind(text, "markdown").text == text.replace(
+        "-f worker", "-f '[w]'orker"
+    ).replace("-f app", "-f \\[a]pp")

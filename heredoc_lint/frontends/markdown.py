@@ -24,9 +24,9 @@ prompt that starts with one, and before a command word (`# Install it` is a
 comment).  The lines that continue a command are kept (after a trailing
 backslash, a trailing `|` or `&&`, inside an open quote or heredoc, or shown
 with the continuation prompt `> `, which is removed), and every other line is
-output and skipped.  A shell-tagged
-block whose first line that is no comment starts with a prompt is a transcript
-too: no script starts so (`$ ls` runs a command named `$`).
+output and skipped.  A shell-tagged block whose first line that is no comment
+starts with a prompt is a transcript too: no script starts so (`$ ls` runs a
+command named `$`).
 
 Each character of a text keeps the file offset it came from (container markers,
 list indentation and prompts are not part of the text), so findings land on the
