@@ -91,7 +91,7 @@ class _Document:
 
     def text(self, file_text: str) -> str:
         if self.whole:
-            return file_text  # the parser takes the same line breaks as _file_lines
+            return file_text  # the parser takes the same line breaks as _file_document
         # Every line ends with a break, as in the file (where the last one may have none:
         # that changes nothing the parser sees, and an empty last line stays a line).
         return "".join(f"{file_text[s:e]}\n" for s, e in zip(self.starts, self.ends, strict=True))
@@ -112,8 +112,8 @@ class _Row:
 
     def add(self, builder: TextBuilder, file_text: str, skip: int = 0) -> None:
         """Append the row from its `skip`th character on, with its line break."""
-        for _ in range(skip, len(self.virtual)):
-            builder.add_char(" ", self.anchor)
+        for c in self.virtual[skip:]:
+            builder.add_char(c, self.anchor)
         builder.add(file_text, self.start + max(0, skip - len(self.virtual)), self.end)
         if self.newline is not None:
             builder.add_char("\n", self.newline)
