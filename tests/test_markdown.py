@@ -286,19 +286,22 @@ def test_fixes_that_rewrite_the_outer_command_stay_inside_the_block(strategy: st
     assert outcome.text == head + fixed + "```\n"
 
 
-def test_fence_contents_agree_with_a_commonmark_parser() -> None:
-    """markdown-it-py (CommonMark) as the oracle, on generated documents with lists,
-    blockquotes, fences of every kind, unclosed fences and under-indented lines."""
-    markdown_it = pytest.importorskip("markdown_it")
-    parser = markdown_it.MarkdownIt("commonmark")
+def test_every_block_character_comes_from_its_file_character() -> None:
+    """On generated documents (lists, nested lists, blockquotes, tabs, CRLF, unclosed
+    fences, under-indented lines), each fragment is the parser's block content, and each
+    of its characters is the file's character at its offset (a line break is the file's
+    `\n`; a space the parser made of a tab stands on that tab)."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
     rng = random.Random(3)
     pieces = ["echo a", "  indented", "", "ssh h 'x'", "```", "~~~", "````", "> quoted"]
-    pieces += ["- item", "$ prompt"]
+    pieces += ["- item", "\tx=1", "echo \0nul"]
 
     def document() -> str:
         out = []
         for _ in range(rng.randint(1, 4)):
-            kind = rng.choice(["para", "fence", "list", "quote", "item", "nested"])
+            kind = rng.choice(["para", "fence", "list", "quote", "item", "nested", "tab"])
             if kind == "para":
                 out.append("Some text.\n")
                 continue
@@ -322,6 +325,9 @@ def test_fence_contents_agree_with_a_commonmark_parser() -> None:
                 lines = ["1. step", "   - sub", "", "     " + fence + tag]
                 lines += ["     " + b if b else "" for b in body]
                 lines += ["     " + fence] if closed else []
+            elif kind == "tab":
+                lines = ["- x", "", "\t" + fence + tag] + ["\t " + b for b in body]
+                lines += ["\t" + fence] if closed else []
             else:
                 lines = ["> " + fence + tag] + ["> " + b for b in body]
                 lines += ["> " + fence] if closed else []
@@ -329,16 +335,417 @@ def test_fence_contents_agree_with_a_commonmark_parser() -> None:
         return "".join(out)
 
     checked = 0
-    for _ in range(4000):
+    for k in range(3000):
         text = document()
+        if k % 3 == 0:
+            text = text.replace("\n", "\r\n")
+        tokens = [token for token in parser.parse(text) if token.type == "fence"]
+        if any(re.search(r"(?m)^ {0,3}(`{3,}|~{3,})\w", t.content) for t in tokens):
+            continue  # cut where the author meant a closing fence (tested above)
         expected = [
-            token.content.rstrip("\n")
-            for token in parser.parse(text)
-            if token.type == "fence"
-            and token.info.split()[:1] in (["bash"], ["sh"])
-            and token.content.strip("\n")
+            token.content.replace("\0", "\ufffd")
+            for token in tokens
+            if token.info.split()[:1] in (["bash"], ["sh"])
         ]
-        got = [f.text.rstrip("\n") for f in fragments(text) if f.text.strip("\n")]
-        assert got == expected, text
-        checked += len(expected)
-    assert checked > 1000
+        found = fragments(text)
+        assert [f.text.replace("\0", "\ufffd") for f in found] == [e for e in expected if e]
+        for fragment in found:
+            assert fragment.offsets is not None
+            for c, offset in zip(fragment.text, fragment.offsets, strict=False):
+                assert text[offset] == c or (c == " " and text[offset] == "\t"), text
+                checked += 1
+            assert list(fragment.offsets) == sorted(fragment.offsets)
+    assert checked > 10_000
+
+
+# -- fences as CommonMark finds them ---------------------------------------------------
+
+
+def test_a_fence_indented_past_its_list_items_content_is_paragraph_text() -> None:
+    text = (
+        "- Create a builder:\n"
+        "       ```shell\n"  # 7 spaces: past the item's content (column 2) by 5
+        "       ssh h 'pkill -f app; echo'\n"
+        "       ```\n"
+        "- Then restart:\n"
+        "  ```shell\n"
+        "  ssh h 'pkill -f web; echo'\n"
+        "  ```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["ssh h 'pkill -f web; echo'\n"]
+    assert positions(text) == [(*where(text, "pkill -f web"), "HL103")]
+
+
+def test_a_fence_in_a_nested_list_ends_with_the_sub_item() -> None:
+    text = (
+        "1. step\n"
+        "   - sub\n"
+        "\n"
+        "     ```bash\n"
+        "     scp -p 22 f h:\n"
+        "   ```\n"  # less indented than the sub item: ends it, and opens a fence of step 1
+        "   ssh h 'pkill -f inside; echo'\n"
+        "\n"
+        "Text.\n"
+        "\n"
+        "```bash\n"
+        "ssh h 'pkill -f app; echo'\n"
+        "```\n"
+    )
+    assert [f.text for f in fragments(text)] == [
+        "scp -p 22 f h:\n",
+        "ssh h 'pkill -f app; echo'\n",
+    ]
+    assert positions(text) == [(5, 10, "HL108"), (12, 8, "HL103")]
+
+
+def test_a_fence_closed_at_the_outer_items_indentation_hides_no_later_block() -> None:
+    # The misplaced closing line opens an untagged fence of step 1 (CommonMark), and the
+    # ```bash line below closes nothing; but it was meant to open a block: it does.
+    text = (
+        "1. step\n"
+        "   - sub\n"
+        "\n"
+        "     ```bash\n"
+        "     scp -p 22 f h:\n"
+        "   ```\n"
+        "\n"
+        "   Then (it's quick):\n"
+        "\n"
+        "   ```bash\n"
+        "   ssh h 'pkill -f app; echo'\n"
+        "   ```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["scp -p 22 f h:\n", "ssh h 'pkill -f app; echo'\n"]
+    assert positions(text) == [(5, 10, "HL108"), (11, 11, "HL103")]
+    assert [f.code for f in check_text(text, "markdown")] == ["HL108", "HL103"]
+
+
+def test_fences_in_an_html_comment_or_in_indented_code_are_no_fences() -> None:
+    text = (
+        "<!-- old instructions\n"
+        "```bash\n"
+        "ssh h 'pkill -f old; echo'\n"
+        "```\n"
+        "-->\n"
+        "\n"
+        "Run this:\n"
+        "\n"
+        "    ```bash\n"
+        "    ssh h 'pkill -f shown; echo'\n"
+        "    ```\n"
+    )
+    assert fragments(text) == []
+    assert check_text(text, "markdown") == []
+
+
+def test_a_line_with_an_info_string_closes_no_fence_but_its_prose_is_not_shell() -> None:
+    # CommonMark: ```bash cannot close the block, so a renderer shows the prose as code.
+    # The author meant it as a closing fence: the prose is not linted as shell.
+    text = (
+        "```bash\n"
+        "ssh h 'pkill -f app; echo'\n"
+        "```bash\n"
+        "Then it's done, and the next step (it's quick) is:\n"
+        "```bash\n"
+        "scp -p 22 f h:\n"
+        "```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["ssh h 'pkill -f app; echo'\n", "scp -p 22 f h:\n"]
+    assert positions(text) == [(2, 8, "HL103"), (6, 5, "HL108")]
+    assert [f.code for f in check_text(text, "markdown")] == ["HL103", "HL108"]  # no HL001
+
+
+def test_a_forgotten_closing_fence_keeps_both_blocks() -> None:
+    text = "```bash\nssh h 'pkill -f app; echo'\n\n```bash\nscp -p 22 f h:\n```\n"
+    assert [f.text for f in fragments(text)] == [
+        "ssh h 'pkill -f app; echo'\n\n",
+        "scp -p 22 f h:\n",
+    ]
+    assert positions(text) == [(2, 8, "HL103"), (5, 5, "HL108")]
+
+
+def test_a_longer_fence_holds_a_shorter_opening_line() -> None:
+    text = "````bash\n```bash\nscp -p 22 f h:\n```\n````\n"
+    assert [f.text for f in fragments(text)] == ["```bash\nscp -p 22 f h:\n```\n"]
+
+
+# -- mkdocs admonitions, details and content tabs --------------------------------------
+
+MKDOCS = """\
+# Install
+
+!!! note "On the GPU node"
+    Stop the server first:
+
+    ```bash
+    ssh gpu-1 'pkill -f sglang; echo stopped'
+    ```
+
+=== "Ubuntu"
+
+    ```sh
+    scp -p 22 f h:
+    ```
+
+=== "Fedora"
+    ```console
+    $ ssh h 'pkill -f web; echo'
+    out
+    ```
+
+??? tip
+    !!! warning
+        ```bash
+        ssh h "cat > f << 'EOF'
+        x=$1
+        EOF"
+        ```
+
+Example of the syntax, as indented code:
+
+    !!! note
+        ```bash
+        ssh h 'pkill -f quoted; echo'
+        ```
+"""
+
+
+def test_mkdocs_blocks_are_read_as_the_fences_mkdocs_renders() -> None:
+    assert [f.text for f in fragments(MKDOCS)] == [
+        "ssh gpu-1 'pkill -f sglang; echo stopped'\n",
+        "scp -p 22 f h:\n",
+        "ssh h 'pkill -f web; echo'\n",
+        "ssh h \"cat > f << 'EOF'\nx=$1\nEOF\"\n",
+    ]
+    assert positions(MKDOCS) == [
+        (7, 16, "HL103"),
+        (13, 9, "HL108"),
+        (18, 14, "HL103"),
+        (25, 24, "HL101"),
+        (26, 11, "HL102"),
+    ]
+
+
+def test_fix_in_an_admonition_in_a_list_keeps_the_indentation() -> None:
+    text = (
+        "1. Step\n\n"
+        "    !!! note\n"
+        "        ```bash\n"
+        "        ssh h \"cat > f << 'EOF'\n"
+        "        x\n"
+        "        EOF\n"
+        '        echo"\n'
+        "        ```\n"
+    )
+    assert positions(text) == [(5, 24, "HL101")]
+    fixed = fix_kind(text, "markdown").text
+    assert fixed == text.replace(
+        "cat > f << 'EOF'\n        x\n        EOF\n        echo",
+        "printf %s eAo= | base64 -d > f\n        echo",
+    )
+
+
+def test_tabs_and_crlf_map_to_the_file() -> None:
+    text = "- x\r\n\r\n  ```bash\r\n\tssh h 'pkill -f app; echo'\r\n  ```\r\n"
+    (fragment,) = fragments(text)
+    # The tab is four columns, two of them the item's indentation: the other two are
+    # spaces of the text, which stand on that tab.
+    assert fragment.text == "  ssh h 'pkill -f app; echo'\n"
+    assert fragment.offsets is not None
+    tab = text.index("\tssh")
+    assert fragment.offsets[:3] == (tab, tab, tab + 1)
+    assert fragment.offsets[-2] == text.index("\n", tab)  # the line break is the file's `\n`
+    assert positions(text) == [(4, 9, "HL103")]  # a column counts a tab as one
+
+
+# -- prompts ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "$ ",
+        "user@host:~$ ",
+        "root@box:/srv# ",
+        "pi@raspberrypi:~ $ ",
+        "[root@host dir]# ",
+        "[user@host ~]$ ",
+        "~/src$ ",
+        "/ # ",
+        "(venv) $ ",
+        "(base) user@gpu:~/w$ ",
+        "Johns-MacBook:~ john$ ",
+        "zynq$ ",
+        "bash-5.1$ ",
+    ],
+)
+def test_console_prompts(prompt: str) -> None:
+    text = (
+        "```console\n"
+        f"{prompt}ssh h 'pkill -f app; echo'\n"
+        "it's output\n"
+        f"{prompt}scp -p 22 f h:\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == "ssh h 'pkill -f app; echo'\nscp -p 22 f h:\n"
+    assert positions(text) == [
+        (2, len(prompt) + 8, "HL103"),
+        (4, len(prompt) + 5, "HL108"),
+    ]
+
+
+@pytest.mark.parametrize("prompt", ["PS> ", "PS C:\\> ", ">>> ", "host> ", "C:\\> "])
+def test_prompts_of_other_shells_are_not_shell(prompt: str) -> None:
+    text = f"```console\n{prompt}ssh h 'pkill -f app; echo'\n```\n"
+    assert fragments(text) == []
+
+
+def test_a_bare_word_prompt_needs_the_first_line() -> None:
+    # `zynq$` on the first line: the prompt of this transcript.  Elsewhere, a word
+    # before a `$` is output (a price, a table...).
+    text = (
+        "```console\n"
+        "$ ls\n"
+        "zynq$ ssh h 'pkill -f app; echo'\n"
+        "Step # ssh h 'pkill -f other; echo'\n"
+        "```\n"
+    )
+    assert fragments(text)[0].text == "ls\n"
+    assert positions(text) == []
+
+
+def test_a_root_prompt_in_a_console_block_without_other_prompts() -> None:
+    text = (
+        "```console\n"
+        "# apt-get install -y openssh-client\n"
+        "Reading package lists... Done\n"
+        "# ssh h 'pkill -f app; echo'\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == "apt-get install -y openssh-client\nssh h 'pkill -f app; echo'\n"
+    assert positions(text) == [(4, 10, "HL103")]
+
+
+def test_comments_in_a_console_block_are_no_commands() -> None:
+    # `#` before a sentence, in a block of another language's commands: comments.
+    text = (
+        "```console\n"
+        "# Import the key (it's needed) and stop ssh h 'pkill -f app; echo'\n"
+        "certutil -f -importpfx key.p12 NoExport\n"
+        "```\n"
+        "```console\n"
+        "$ cat /etc/ssh/sshd_config\n"
+        "# ssh h 'pkill -f app; echo'\n"
+        "```\n"
+    )
+    assert [f.text for f in fragments(text)] == ["cat /etc/ssh/sshd_config\n"]
+    assert check_text(text, "markdown") == []
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        # A script with comments, tagged as a session: it starts with no prompt.
+        "kubectl get pods\n# then run ssh h 'pkill -f app; echo' (see below)\nping h\n",
+        "# From the CLI\nkubectl get pods\n\n# output ssh h 'pkill -f app; echo'\nNAME\n",
+    ],
+)
+def test_comments_in_a_session_block_that_starts_without_a_prompt(block: str) -> None:
+    text = f"```ShellSession\n{block}```\n"
+    assert fragments(text) == []
+    assert check_text(text, "markdown") == []
+
+
+def test_a_transcript_in_a_bash_fence() -> None:
+    text = (
+        "```bash\n"
+        "# stop it\n"
+        "$ ssh h 'pkill -f app; echo'\n"
+        "it's stopped\n"
+        "$ scp -p 22 f h:\n"
+        "f   100%\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == "ssh h 'pkill -f app; echo'\nscp -p 22 f h:\n"
+    assert [(*LineIndex(text).position(f.start), f.code) for f in check_text(text, "markdown")] == [
+        (3, 10, "HL103"),
+        (5, 7, "HL108"),
+    ]  # and no HL001 for the output's open quote
+
+
+def test_a_root_transcript_in_an_sh_fence() -> None:
+    text = (
+        "```sh\n"
+        '[root@node1 ~]# ssh node2 "pkill -f worker; echo"\n'
+        "Last login: Mon Jan  1 10:00:00 2026 from 10.0.0.1 (it's cached)\n"
+        "[root@node1 ~]# cat /etc/os-release\n"
+        'NAME="CentOS Linux"\n'
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == 'ssh node2 "pkill -f worker; echo"\ncat /etc/os-release\n'
+    assert [(*LineIndex(text).position(f.start), f.code) for f in check_text(text, "markdown")] == [
+        (2, 28, "HL103")
+    ]
+
+
+def test_a_script_in_a_bash_fence_stays_a_script() -> None:
+    text = (
+        "```bash\n"
+        "# root prompts are comments here: pkill -f x; echo\n"
+        "cat > /etc/motd <<'EOF'\n"
+        "$ this line is data\n"
+        "EOF\n"
+        "$HOME/bin/setup\n"
+        "ssh h 'pkill -f app; echo'\n"
+        "```\n"
+        "```sh\n"
+        "$HOME/bin/setup\n"
+        "$ ssh h 'pkill -f web; echo'\n"
+        "```\n"
+    )
+    first, second = fragments(text)
+    assert first.text == text.split("```bash\n")[1].split("```")[0]
+    assert second.text == "$HOME/bin/setup\n$ ssh h 'pkill -f web; echo'\n"
+    assert positions(text) == [(7, 8, "HL103")]  # `$ ssh` in a script runs a command `$`
+
+
+def test_markdown_it_is_imported_only_for_a_document_with_a_shell_fence(tmp_path: Path) -> None:
+    files = {
+        "run.sh": "ssh h 'pkill -f app; echo'\n",
+        "notes.md": "# Notes\n\n```python\nprint('ssh h')\n```\n",
+        "runbook.md": "# Notes\n\n```bash\nssh h 'pkill -f app; echo'\n```\n",
+    }
+    imported = {}
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "heredoc_lint", "--no-cache", name],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert result.returncode == (0 if name == "notes.md" else 1), result.stderr
+        imported[name] = re.search(r"\| +markdown_it$", result.stderr, re.MULTILINE) is not None
+    assert imported == {"run.sh": False, "notes.md": False, "runbook.md": True}
+
+
+def test_fixes_in_transcripts_keep_the_prompts() -> None:
+    text = (
+        "```sh\n"
+        '[root@node1 ~]# ssh node2 "pkill -f worker; echo"\n'
+        "out\n"
+        "```\n"
+        "!!! note\n"
+        "    ```console\n"
+        "    user@h:~$ ssh h 'pkill -f app; echo'\n"
+        "    ```\n"
+    )
+    assert fix_kind(text, "markdown").text == text.replace(
+        "-f worker", "-f '[w]'orker"
+    ).replace("-f app", "-f \\[a]pp")

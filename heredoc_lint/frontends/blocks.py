@@ -27,6 +27,11 @@ class TextBuilder:
     def add(self, file_text: str, start: int, end: int) -> None:
         """Append file_text[start:end] as it stands (a carriage return before a newline
         is left out: a pasted runbook or a runner's script file has none)."""
+        segment = file_text[start:end]
+        if "\r" not in segment:
+            self.chars.extend(segment)
+            self.offsets.extend(range(start, end))
+            return
         for k in range(start, end):
             c = file_text[k]
             if c == "\r" and k + 1 < len(file_text) and file_text[k + 1] == "\n":
@@ -58,25 +63,13 @@ class Prefix:
     gap_chars: str = " "  # characters a prefix in the file may consist of
 
 
-def line_spans(text: str) -> list[tuple[int, int, int]]:
-    """(start, end without the line break, end with it) of every line of `text`."""
-    spans = []
-    pos = 0
-    n = len(text)
-    while pos < n:
-        nl = text.find("\n", pos)
-        if nl < 0:
-            spans.append((pos, n, n))
-            break
-        end = nl - 1 if nl > pos and text[nl - 1] == "\r" else nl
-        spans.append((pos, end, nl + 1))
-        pos = nl + 1
-    return spans
-
-
 def is_verbatim(file_text: str, text: str, offsets: Sequence[int]) -> bool:
-    n = len(file_text)
-    return all(offsets[k] < n and file_text[offsets[k]] == c for k, c in enumerate(text))
+    if len(offsets) < len(text):
+        return False
+    try:
+        return "".join(map(file_text.__getitem__, offsets[: len(text)])) == text
+    except IndexError:  # an offset at the end of the file: a character it does not hold
+        return False
 
 
 def block_encoder(

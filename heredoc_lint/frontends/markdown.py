@@ -1,69 +1,148 @@
 """Markdown runbooks: the shell in fenced code blocks.
 
-A block fenced with three or more backticks or tildes (CommonMark) whose info
-string's first word is `bash`, `sh`, `shell` or `zsh` is one layer-0 text, as
-if pasted into an interactive shell.  In a `console` block (also
-`shell-session`, `sh-session`) only the commands count: a line starting with
-the prompt `$ ` starts one (the prompt is not part of it), the lines that
-continue it are kept (after a trailing backslash, a trailing `|` or `&&`,
-inside an open quote or heredoc, or shown with the continuation prompt `> `,
-which is removed), and every other line is output and skipped.  A `#` prompt
-is not recognised: in a shell block it is a comment.
+Fenced blocks are found by a CommonMark parser (markdown-it-py, imported only when
+a document may hold a shell fence), so a fence is what a renderer shows: one
+indented past its list item's content is paragraph text, one in a nested list
+ends with its item, one in an HTML comment or in indented code is no fence.
+mkdocs admonitions, details and content tabs (`!!! note`, `??? tip`,
+`=== "Tab"`) hold Markdown indented four spaces, which CommonMark reads as
+indented code; mkdocs renders it as Markdown, so the body of each is read again
+as a document of its own, fences and all.  A line like ```` ```bash ```` closes
+no fence (a closing fence has no info string), but its author meant it to: the
+block is cut there, and the prose between such a line and the next one is not
+read as shell (see `_parts`).
 
-Fences may be indented or inside a blockquote (`> `): the indentation and
-markers are taken off every line, and each character of the text keeps the
-file offset it came from, so findings land on the exact line and column, and
-fixes are put back with the prefix restored.  As in CommonMark, a fence in a
-list item (`- ```bash`, or indented under `1. step`) ends with the item, at a
-line indented less than the item's content, and one in a blockquote ends with
-the blockquote; the test suite checks block contents against markdown-it-py.
+A block whose info string's first word is `bash`, `sh`, `shell` or `zsh` is one
+layer-0 text, as if pasted into an interactive shell.  A `console` block (also
+`shell-session`, `sh-session`) is a transcript: only the commands count.  A line
+that starts with a prompt starts one (the prompt is not part of it): `$ `, or a
+prompt with a user, host or directory before the `$`, `#` or `%` (`user@host:~$ `,
+`[root@host dir]# `, `~/src$ `, `(venv) $ `), or a bare word before it (`zynq$ `)
+when the block's first line that is no comment starts with that same prompt.  A
+bare `# ` or `% ` is a root or zsh prompt only in a block with no other kind of
+prompt that starts with one, and before a command word (`# Install it` is a
+comment).  The lines that continue a command are kept (after a trailing
+backslash, a trailing `|` or `&&`, inside an open quote or heredoc, or shown
+with the continuation prompt `> `, which is removed), and every other line is
+output and skipped.  A shell-tagged block whose first line that is no comment
+starts with a prompt is a transcript too: no script starts so (`$ ls` runs a
+command named `$`).
+
+Each character of a text keeps the file offset it came from (container markers,
+list indentation and prompts are not part of the text), so findings land on the
+exact line and column, and fixes are put back with each line's prefix restored.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from heredoc_lint.frontends import Fragment
-from heredoc_lint.frontends.blocks import (
-    Prefix,
-    TextBuilder,
-    block_encoder,
-    is_verbatim,
-    line_spans,
-)
+from heredoc_lint.frontends.blocks import Prefix, TextBuilder, block_encoder, is_verbatim
 from heredoc_lint.shell.heredoc import mask_heredocs, scan_heredocs
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 SHELL_TAGS = frozenset({"bash", "sh", "shell", "zsh"})
 CONSOLE_TAGS = frozenset({"console", "shell-session", "sh-session", "shellsession"})
+_TAGS = SHELL_TAGS | CONSOLE_TAGS
 
-_CONTAINER = re.compile(r"(?:[ ]{0,3}>[ ]?)*")
-_OPENING = re.compile(r"(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
+# A document without a fence whose info string may name one of the tags holds no block
+# to check: it is not parsed at all (nor is the parser imported).
+_MAY_HOLD_SHELL = re.compile(
+    r"(?:`{3}|~{3})[^\S\n]*\{?[^\S\n]*\.?"
+    r"(?:bash|sh|shell|zsh|console|shell-?session|sh-session)(?![^\s,{}])",
+    re.IGNORECASE,
+)
+_LINE_BREAK = re.compile(r"\r\n?|\n")  # CommonMark's line endings, as markdown-it splits
+_MKDOCS_HEADER = re.compile(r'([ ]*)(?:(?:!!!|\?\?\?\+?)[ ]?[\w-]|===(?:\+!?|!\+?)?[ ]+")')
+_MKDOCS_INDENT = 4
+_MKDOCS_NESTING = 8  # deeper bodies are not read again (each level is parsed once more)
 
 
 @dataclass(frozen=True)
 class _Line:
     start: int  # file offset of the line
-    end: int  # end of its text (before `\r\n` or `\n`)
+    end: int  # end of its text (before `\r\n`, `\r` or `\n`)
     next: int  # start of the next line
 
 
-@dataclass
+@dataclass(frozen=True)
+class _Document:
+    """What the parser reads: lines of the file, each from an offset on (an mkdocs
+    body's lines start past the indentation of its block)."""
+
+    firsts: tuple[int, ...]  # file offset of each line
+    starts: tuple[int, ...]  # where its text for the parser starts
+    ends: tuple[int, ...]  # where it ends (before the line break)
+    nexts: tuple[int, ...]  # where the next line starts
+    whole: bool = False  # the whole file, as it is
+
+    def __len__(self) -> int:
+        return len(self.firsts)
+
+    def line(self, k: int) -> _Line:
+        return _Line(self.firsts[k], self.ends[k], self.nexts[k])
+
+    def text(self, file_text: str) -> str:
+        if self.whole:
+            return file_text  # the parser takes the same line breaks as _file_document
+        # Every line ends with a break, as in the file (where the last one may have none:
+        # that changes nothing the parser sees, and an empty last line stays a line).
+        return "".join(f"{file_text[s:e]}\n" for s, e in zip(self.starts, self.ends, strict=True))
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One line of a block's content: `virtual` + file_text[start:end], and its break."""
+
+    virtual: str  # spaces the parser made of a tab partly used as indentation
+    anchor: int  # the file offset they stand for (that tab)
+    start: int
+    end: int
+    newline: int | None  # file offset of the line break; None at the end of the file
+
+    def text(self, file_text: str) -> str:
+        return self.virtual + file_text[self.start : self.end]
+
+    def add(self, builder: TextBuilder, file_text: str, skip: int = 0) -> None:
+        """Append the row from its `skip`th character on, with its line break."""
+        for c in self.virtual[skip:]:
+            builder.add_char(c, self.anchor)
+        builder.add(file_text, self.start + max(0, skip - len(self.virtual)), self.end)
+        if self.newline is not None:
+            builder.add_char("\n", self.newline)
+
+
+@dataclass(frozen=True)
 class _Block:
     tag: str
-    markers: str  # the blockquote prefix of the opening line, as written
-    depth: int  # how many `>` markers that is
-    indent: int  # spaces before the opening fence
-    lines: list[tuple[_Line, int]]  # each content line, and where it starts after the markers
-    end: int  # where the text ends in the file: the closing fence's line, or the end
+    prefix: str  # what stands before a content line in the file: markers and indentation
+    rows: tuple[_Row, ...]
 
 
-def _after_markers(text: str, line: _Line, depth: int) -> int | None:
-    """Offset after the line's first `depth` blockquote markers; None if it has fewer."""
-    if depth == 0:
-        return line.start
-    match = re.compile(rf"(?:[ ]{{0,3}}>[ ]?){{{depth}}}").match(text, line.start, line.end)
-    return None if match is None else match.end()
+@functools.cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    # Only the block structure matters: inline parsing (emphasis, links) is off.
+    return MarkdownIt("commonmark").disable("inline")
+
+
+def _file_document(text: str) -> _Document:
+    breaks = [(m.start(), m.end()) for m in _LINE_BREAK.finditer(text)]
+    if not breaks or breaks[-1][1] < len(text):
+        breaks.append((len(text), len(text)))  # the last line, without a break
+    if not text:
+        breaks = []
+    nexts = tuple(b for _, b in breaks)
+    firsts = (0, *nexts[:-1]) if nexts else ()
+    return _Document(firsts, firsts, tuple(a for a, _ in breaks), nexts, whole=True)
 
 
 def _tag(info: str) -> str:
@@ -72,143 +151,207 @@ def _tag(info: str) -> str:
     return words[0].lstrip(".").lower() if words else ""
 
 
-_LIST_ITEM = re.compile(r"( *)([-+*]|[0-9]{1,9}[.)])( *)(?=\S|$)")
-
-
-def _indentation(text: str, start: int, end: int) -> int:
-    """Spaces at text[start:end]; a blank line counts as indented without limit."""
+def _columns_to(text: str, start: int, end: int, width: int) -> int | None:
+    """Offset after `width` columns of indentation at text[start:end] (a tab goes to the
+    next multiple of four); None if the line is indented less."""
+    column = 0
     pos = start
-    while pos < end and text[pos] == " ":
-        pos += 1
-    return 1 << 30 if not text[pos:end].strip() else pos - start
-
-
-def _item_column(
-    text: str,
-    lines: list[_Line],
-    at: int,
-    depth: int,
-    indent: int,
-    code: set[int],
-    fences: set[int],
-) -> int | None:
-    """The content column of the list item that an indented fence at lines[at - 1] is in.
-
-    Going back from the fence, the first list marker less indented than it starts the
-    item (lines between are the item's own); a new paragraph at the margin, after a
-    blank line, means the fence is in no list.  A fence in a list item ends with the
-    item: at a line indented less than the item's content.
-    """
-    for k in range(at - 1, -1, -1):
-        if k in code:
-            continue  # the text of an earlier code block: no markers in it count
-        body = _after_markers(text, lines[k], depth)
-        if body is None:
+    while column < width:
+        if pos >= end:
             return None
-        own = _indentation(text, body, lines[k].end)
-        if own >= indent:
+        c = text[pos]
+        if c == " ":
+            column += 1
+        elif c == "\t":
+            column += 4 - column % 4
+        else:
+            return None
+        pos += 1
+    return pos
+
+
+def _mkdocs_body(file_text: str, doc: _Document, at: int) -> _Document | None:
+    """The body of the mkdocs block whose header is the line `at`, dedented; None if the
+    line is no header or nothing is indented under it."""
+    header = _MKDOCS_HEADER.match(file_text, doc.starts[at], doc.ends[at])
+    if header is None:
+        return None
+    width = len(header.group(1)) + _MKDOCS_INDENT
+    starts: list[int] = []
+    kept = 0  # lines up to the last one with text: trailing blank lines are not the body's
+    for k in range(at + 1, len(doc)):
+        start, end = doc.starts[k], doc.ends[k]
+        if not file_text[start:end].strip():
+            starts.append(end)
             continue
-        match = _LIST_ITEM.match(text, body, lines[k].end)
-        spaces = len(match.group(3)) if match is not None else 0
-        if match is None or (spaces == 0 and match.end() < lines[k].end):  # `-x`: no item
-            previous = _after_markers(text, lines[k - 1], depth) if k else None
-            blank_before = k == 0 or (
-                previous is not None and not text[previous : lines[k - 1].end].strip()
-            )
-            if own == 0 and blank_before:
-                return None
-            continue
-        # Content after 1-4 spaces starts there; after 5 or more (indented code), or on
-        # the next line, it starts one space after the marker.
-        width = spaces if 1 <= spaces <= 4 and match.end() < lines[k].end else 1
-        column = len(match.group(1)) + len(match.group(2)) + width
-        goes_on = _item_goes_on(text, lines, k, at - 1, depth, column, code | fences)
-        return column if goes_on else None
-    return None
+        cut = _columns_to(file_text, start, end, width)
+        if cut is None:
+            break
+        starts.append(cut)
+        kept = len(starts)
+    if not kept:
+        return None
+    body = slice(at + 1, at + 1 + kept)
+    return _Document(doc.firsts[body], tuple(starts[:kept]), doc.ends[body], doc.nexts[body])
 
 
-def _item_goes_on(
-    text: str, lines: list[_Line], first: int, stop: int, depth: int, column: int, code: set[int]
-) -> bool:
-    """Does the list item starting at lines[first] still hold lines[stop]?
+def _row(file_text: str, line: _Line, start: int, content: str) -> _Row:
+    """The row whose parsed content is `content`: the end of the line's text from `start`
+    (the parser took the markers and indentation off), but for spaces it made of a tab."""
+    newline = line.next - 1 if line.next > line.end else None
+    if file_text.endswith(content, start, line.end):
+        return _Row("", line.end - len(content), line.end - len(content), line.end, newline)
+    # The parser wrote U+FFFD for NUL, and spaces for the columns of a tab it split.
+    i, j = len(content) - 1, line.end - 1
+    while (
+        i >= 0
+        and j >= start
+        and (content[i] == file_text[j] or (content[i] == "\ufffd" and file_text[j] == "\0"))
+    ):
+        i -= 1
+        j -= 1
+    return _Row(content[: i + 1], max(start, j), j + 1, line.end, newline)
 
-    A non-blank line indented less than the item's content ends it, unless it is a
-    lazy continuation of a paragraph (the line before it is paragraph text).
+
+def _prefix(file_text: str, line: _Line, start: int, markup: str) -> str:
+    """What stands before the opening fence: blockquote markers kept, a list marker as
+    the spaces it stands for on the item's other lines."""
+    fence = file_text.find(markup, start, line.end)
+    before = file_text[line.start : fence if fence >= 0 else start]
+    return re.sub(r"[^>\s]", " ", before)
+
+
+def _parts(texts: list[str], markup: str, info: str, closed: bool) -> list[tuple[int, int, str]]:
+    """The spans of `texts` (a fence's content lines) that its author meant as code, and
+    the tag of each.
+
+    A line like ```` ```bash ```` closes no fence (a closing fence has no info string),
+    and a renderer shows what follows as code; but it was meant to close one, or (when
+    the closing fence was forgotten) to open the next.  So the content is cut at each
+    such line: the first part is code, then every other one (prose between a mistaken
+    closing line and the next opening one), and the last part too when a real closing
+    fence ends it; a part after such a line has that line's tag.
     """
-    text_before = True
-    for j in range(first + 1, stop):
-        body = _after_markers(text, lines[j], depth)
-        if body is None:
-            return False
-        own = _indentation(text, body, lines[j].end)
-        if own == 1 << 30:
-            text_before = False
-            continue
-        if own < column and not (text_before and j not in code):
-            return False
-        text_before = j not in code
-    return True
+    opening = re.compile(
+        rf"[ ]{{0,3}}{re.escape(markup[0])}{{{len(markup)},}}[ \t]*(?P<info>[^\s`~].*)"
+    )
+    cuts = [(k, m.group("info")) for k, m in enumerate(map(opening.match, texts)) if m]
+    bounds = [(-1, info), *cuts, (len(texts), "")]
+    spans = [(bounds[i][0] + 1, bounds[i + 1][0], bounds[i][1]) for i in range(len(bounds) - 1)]
+    return [
+        (a, b, _tag(tag))
+        for i, (a, b, tag) in enumerate(spans)
+        if i % 2 == 0 or (closed and i == len(spans) - 1)
+    ]
 
 
-def _blocks(text: str) -> list[_Block]:
-    lines = [_Line(*span) for span in line_spans(text)]
+def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
+    assert token.map is not None
+    content = token.content
+    if _tag(token.info) not in _TAGS and token.markup[0] * 3 not in content:
+        return []  # another language, and no line in it that was meant as a fence
+    opening, after = token.map
+    texts = content.split("\n") if content else []
+    if content.endswith("\n"):
+        texts.pop()
+    if opening + len(texts) >= len(doc):
+        return []  # never: the parser's lines are the document's
+    closed = after - opening == len(texts) + 2  # the closing fence is the last line
+    prefix = _prefix(file_text, doc.line(opening), doc.starts[opening], token.markup)
+    return [
+        _Block(
+            tag,
+            prefix,
+            tuple(
+                _row(file_text, doc.line(opening + 1 + k), doc.starts[opening + 1 + k], texts[k])
+                for k in range(a, b)
+            ),
+        )
+        for a, b, tag in _parts(texts, token.markup, token.info, closed)
+        if tag in _TAGS
+    ]
+
+
+def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
+    tokens = _parser().parse(doc.text(file_text))
     blocks: list[_Block] = []
-    code: set[int] = set()  # the content lines of earlier blocks
-    fences: set[int] = set()  # their opening and closing lines
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        container = _CONTAINER.match(text, line.start, line.end)
-        assert container is not None  # the pattern matches the empty string
-        start = container.end()
-        opening = _OPENING.fullmatch(text, start, line.end)
-        item_start = _LIST_ITEM.match(text, start, line.end)
-        if opening is None and item_start is not None and item_start.group(3):
-            opening = _OPENING.fullmatch(text, item_start.end(), line.end)  # `- ```bash`
-        if opening is None:
+    read_again = -1  # the lines before this one are an mkdocs body, read on their own
+    for token in tokens:
+        if token.map is None:
             continue
-        fence = opening.group("fence")
-        info = opening.group("info")
-        if fence[0] == "`" and "`" in info:
-            continue  # not a fence: an inline code span
-        markers = container.group(0)
-        depth = markers.count(">")
-        indent = opening.start("fence") - start
-        block = _Block(_tag(info), markers, depth, indent, [], len(text))
-        item = _item_column(text, lines, i, depth, indent, code, fences) if indent else None
-        fences.add(i - 1)
-        if item is not None and indent < item:
-            item = None  # less indented than the item's content: the list has ended
-        # A closing fence is indented at most 3 spaces past its container's margin.
-        limit = (item or 0) + 3
-        closing = re.compile(rf"[ ]{{0,{limit}}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*")
-        while i < len(lines):
-            inner = lines[i]
-            body = _after_markers(text, inner, depth)
-            if body is None:
-                block.end = inner.start  # the blockquote ended, and the block with it
-                break
-            if item is not None and _indentation(text, body, inner.end) < item:
-                block.end = inner.start  # the list item ended, and the block with it
-                break
-            i += 1
-            if closing.fullmatch(text, body, inner.end):
-                fences.add(i - 1)
-                block.end = inner.start
-                break
-            code.add(i - 1)
-            block.lines.append((inner, body))
-        blocks.append(block)
+        first, last = token.map
+        if token.type == "paragraph_open" and nesting < _MKDOCS_NESTING:
+            for at in range(first, last):
+                body = _mkdocs_body(file_text, doc, at) if at >= read_again else None
+                if body is not None:
+                    blocks.extend(_blocks(file_text, body, nesting + 1))
+                    read_again = at + 1 + len(body)
+        elif token.type == "fence" and first >= read_again:
+            blocks.extend(_fence_blocks(file_text, doc, token))
     return blocks
 
 
-def _content_start(text: str, line: _Line, body: int, indent: int) -> int:
-    """Offset of the line's content: after the markers and up to `indent` spaces."""
-    pos = body
-    while pos < line.end and pos - body < indent and text[pos] == " ":
-        pos += 1
-    return pos
+# A prompt: what an interactive shell prints before a command, as transcripts show it.
+_PROMPT = re.compile(
+    r"""
+    (?:\([\w.@-]+\)[ ])?                              # (venv), (base)
+    (?:
+        (?P<strong>
+            \[[^\[\]]*[@:\s][^\[\]]*\]                # [root@host dir]
+          | [\w.-]+@[\w.-]+(?::\S*?)?                 # user@host, user@host:~/src
+          | [\w.-]+:[~/]\S*?(?:[ ][\w.-]+)?           # host:~/src, host:~ user
+          | [~/]\S*?                                  # ~/src, / (busybox)
+        )[ ]?
+      | (?P<word>[A-Za-z][\w.-]*)                     # zynq, bash-5.1
+    )?
+    (?P<sigil>[$\#%])(?:[ ]|$)
+    """,
+    re.VERBOSE,
+)
+
+
+_LEADS = re.compile(r"[ \t]*[^\s#]")
+_COMMAND_WORD = re.compile(r"[a-z_./~][\w./~+-]*(?:[ \t]|$)")
+
+
+def _prompts(rows: list[str], *, console: bool) -> list[int | None] | None:
+    """Where the command starts on each row that starts with a prompt (None: output);
+    None for a shell-tagged block that is no transcript."""
+    matches = [_PROMPT.match(row) for row in rows]
+    # The first line that is no comment: a transcript starts with a prompt there.
+    lead = next((m for m, row in zip(matches, rows, strict=True) if _LEADS.match(row)), None)
+
+    def bare_hash(m: re.Match[str]) -> bool:
+        return not m.group("strong") and not m.group("word") and m.group("sigil") != "$"
+
+    word = lead.group("word") if lead is not None else None
+
+    def command_after(m: re.Match[str]) -> bool:
+        # What reads as a command, not as a sentence (`# Create the user`).
+        return _COMMAND_WORD.match(m.string, m.end()) is not None
+
+    # A bare `#` or `%` is a prompt only where no other kind of prompt is (it is a
+    # comment in a transcript with `$ ` prompts, and in a script), and where the
+    # block starts with one, before a command: `kubectl get pods` and then
+    # `# output` is a script with comments.
+    first = next((m for m, row in zip(matches, rows, strict=True) if row.strip()), None)
+    hashes = (
+        first is not None
+        and bare_hash(first)
+        and command_after(first)
+        and all(bare_hash(m) for m in matches if m is not None)
+    )
+
+    def accepted(m: re.Match[str] | None) -> bool:
+        if m is None:
+            return False
+        if bare_hash(m):
+            return hashes and command_after(m)
+        return m.group("word") is None or m.group("word") == word
+
+    if not console and (not accepted(lead) or (lead is not None and bare_hash(lead))):
+        return None
+    return [m.end() if m is not None and accepted(m) else None for m in matches]
 
 
 def _odd_backslash_end(line: str) -> bool:
@@ -295,49 +438,41 @@ def needs_more(command: str) -> bool:
 
 def _shell_fragment(text: str, block: _Block) -> Fragment | None:
     builder = TextBuilder()
-    for line, body in block.lines:
-        builder.add(text, _content_start(text, line, body, block.indent), line.next)
+    for row in block.rows:
+        row.add(builder, text)
     if not builder.chars:
         return None
-    fragment_text, offsets = builder.finish(block.end)
+    fragment_text, offsets = builder.finish(0)
     return _fragment(text, fragment_text, offsets, block, console=False)
 
 
-def _ps2(text: str, line: _Line, content: int) -> int | None:
-    """Offset after a `> ` continuation prompt at the line's content, if there is one."""
-    if text.startswith("> ", content, line.end):
-        return content + 2
-    if content + 1 == line.end and text[content] == ">":
-        return content + 1
-    return None
+def _ps2(row: str) -> int | None:
+    """Where a row shown with the `> ` continuation prompt goes on, if it has one."""
+    if row.startswith("> "):
+        return 2
+    return 1 if row == ">" else None
 
 
-def _console_fragment(text: str, block: _Block) -> Fragment | None:
+def _console_fragment(text: str, block: _Block, prompts: list[int | None]) -> Fragment | None:
     builder = TextBuilder()
-    lines = block.lines
+    rows = block.rows
     i = 0
-    while i < len(lines):
-        line, body = lines[i]
-        content = _content_start(text, line, body, block.indent)
+    while i < len(rows):
+        prompt = prompts[i]
         i += 1
-        if not text.startswith("$ ", content, line.end):
+        if prompt is None:
             continue  # output
         command = TextBuilder()
-        command.add(text, content + 2, line.next)
-        prompts = True  # every continuation line so far had the `> ` prompt
-        while i < len(lines):
-            nxt, nxt_body = lines[i]
-            start = _content_start(text, nxt, nxt_body, block.indent)
-            if text.startswith("$ ", start, nxt.end) or (
-                start + 1 == nxt.end and text[start] == "$"
-            ):
-                break
-            after_prompt = _ps2(text, nxt, start)
-            if prompts and after_prompt is not None:
-                command.add(text, after_prompt, nxt.next)
+        rows[i - 1].add(command, text, prompt)
+        continued = True  # every continuation line so far had the `> ` prompt
+        while i < len(rows) and prompts[i] is None:
+            row = rows[i].text(text)
+            after_prompt = _ps2(row)
+            if continued and after_prompt is not None:
+                rows[i].add(command, text, after_prompt)
             elif needs_more(command.text):
-                prompts = False
-                command.add(text, start, nxt.next)
+                continued = False
+                rows[i].add(command, text)
             else:
                 break
             i += 1
@@ -349,16 +484,15 @@ def _console_fragment(text: str, block: _Block) -> Fragment | None:
         builder.offsets.extend(command.offsets)
     if not builder.chars:
         return None
-    fragment_text, offsets = builder.finish(block.end)
+    fragment_text, offsets = builder.finish(0)
     return _fragment(text, fragment_text, offsets, block, console=True)
 
 
 def _fragment(
     text: str, body: str, offsets: tuple[int, ...], block: _Block, *, console: bool
 ) -> Fragment:
-    indent = " " * block.indent
-    markers = block.markers
-    prefix = None if console else Prefix(markers + indent, markers.rstrip(), " >")
+    markers = block.prefix[: block.prefix.rfind(">") + 1]  # what a blank line needs
+    prefix = None if console else Prefix(block.prefix, markers, " >")
 
     def content_ok(content: str, a: int, b: int) -> bool:
         # An inserted line must not close the fence early.
@@ -376,14 +510,16 @@ def _fragment(
 
 
 def fragments(text: str, path: str | None = None) -> list[Fragment]:
+    if _MAY_HOLD_SHELL.search(text) is None:
+        return []
     found: list[Fragment] = []
-    for block in _blocks(text):
-        if block.tag in SHELL_TAGS:
+    for block in _blocks(text, _file_document(text)):
+        console = block.tag in CONSOLE_TAGS
+        prompts = _prompts([row.text(text) for row in block.rows], console=console)
+        if prompts is None:
             fragment = _shell_fragment(text, block)
-        elif block.tag in CONSOLE_TAGS:
-            fragment = _console_fragment(text, block)
         else:
-            continue
+            fragment = _console_fragment(text, block, prompts)
         if fragment is not None:
             found.append(fragment)
     return found
