@@ -176,8 +176,7 @@ FILLED = [
     ('c.exec_command(f"pkill -f {name} || true")\n', "python", "pkill", Severity.ERROR),
     ("c.exec_command(\"pkill -f '%s' 2>/dev/null\" % n)\n", "python", "pkill", Severity.WARNING),
     (
-        "import subprocess\n"
-        "subprocess.run(f\"ssh h 'pkill -f {n}; go'\", shell=True)\n",
+        "import subprocess\nsubprocess.run(f\"ssh h 'pkill -f {n}; go'\", shell=True)\n",
         "python",
         "pkill",
         Severity.ERROR,
@@ -221,3 +220,18 @@ def test_filled_in_pattern_kills_its_shell_at_run_time(sshd: SshServer) -> None:
     assert hl103(control) == []
     ran = run_local(control, sshd)
     assert "after-pkill\n" in ran.stdout and "status=0" in ran.stdout, ran.stdout
+
+
+def test_a_workflow_expression_in_a_script_file_is_not_on_a_command_line() -> None:
+    """The runner writes a `run:` block to a file and runs `bash -e FILE`: a `${{ }}`
+    value filled into the file is not on any command line."""
+    text = (
+        "on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: |\n          pkill -f ${{ inputs.pattern }}; echo x\n"
+    )
+    assert [f for f in check_text(text, "actions", ".github/workflows/x.yml")] == []
+    inside_ssh = text.replace(
+        "pkill -f ${{ inputs.pattern }}; echo x", 'ssh h "pkill -f ${{ inputs.p }}; x"'
+    )
+    (f,) = check_text(inside_ssh, "actions", ".github/workflows/x.yml")
+    assert f.code == CODE and f.severity is Severity.ERROR

@@ -364,7 +364,10 @@ def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
         if not full or exact or pattern_index is None:
             continue
         word = words[pattern_index]
-        if _filled_in(layer, word):
+        # A value filled into the text is on a command line only if the text itself is
+        # (a string layer, `sh -c TEXT`): a script file's command line is only its path.
+        on_command_line = layer.depth > 0 or " -c " in (layer.cmdline or "")
+        if on_command_line and _filled_in(layer, word):
             yield PkillCall(command, words, tool, pattern_index, filled_in=True)
         elif word.static:
             yield PkillCall(command, words, tool, pattern_index)
