@@ -252,16 +252,19 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
     return Verdict(Severity.INFO, f"`{text}` is expanded by {who} {before}")
 
 
-def _escape_fix(layer: Layer, start: int, end: int) -> Fix | None:
-    """Make the parent shell pass the expansion on as written (`\\$x`)."""
-    text = layer.text[start:end]
-    edit = lift(layer, start, end, text)
+def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
+    """Make the parent shell pass the expansion on as written (`\\$x`).
+
+    The edit spans the expansion as the parent word holds it (with the blank that
+    tree-sitter may have put before it), so that it ends where the word's expansion ends."""
+    text = layer.text[item.start : item.end]
+    edit = lift(layer, item.start, item.end, text)
     if edit is None:
         return None
     return Fix(
         (edit,),
         Applicability.UNSAFE,
-        f"Escape `{text}` so that the inner shell expands it",
+        f"Escape `{text.strip()}` so that the inner shell expands it",
     )
 
 
@@ -290,7 +293,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         verdict = _classify(layer, item, layer.text[start:end], context)
         fix = fix_at(item.start)
         if fix is None and verdict.escape:
-            fix = _escape_fix(layer, start, end)
+            fix = _escape_fix(layer, item)
         yield finding(layer, "HL102", verdict.severity, verdict.message, start, end, fix)
     for index in layer.continuations:
         delimiter = _inside_quoted_heredoc(layer, index)

@@ -19,6 +19,15 @@ Escaped expansions (`\$HOME`) and `$` that expands nothing (`$ ` or a lone
 remote command (`ssh host 'cat > f' <<EOF`) is not reported either: there a
 local expansion is often what the author wants.
 
+A local value is often sent on purpose: when every expansion of the body is a
+variable that this script sets (`SERVICE=api` then `systemctl restart
+$SERVICE`) or an argument of the function around the heredoc, the finding is
+only info. What can only be meant for the remote shell is named in the message:
+`$?`, `$!`, `$$`, a variable the body itself sets before using it, and a
+command substitution that asks about the machine (`$(hostname)`,
+`$(command -v nvcc)`). A `# shellcheck disable=SC2087` before the command
+counts as a suppression of this rule.
+
 ## Example
 ```bash
 ssh web-1 bash -s <<EOF
@@ -56,6 +65,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, parse_script
 from heredoc_lint.shell.words import Word, matching_close
@@ -194,6 +204,55 @@ def _effect(layer: Layer, wrapper: str, names: str) -> str:
     )
 
 
+@dataclass(frozen=True)
+class _Judged:
+    """The expansions of one body, sorted by what the code shows of their intent."""
+
+    remote: list[tuple[str, str]]  # (text, why it can only be meant remotely)
+    other: list[str]  # nothing shows which side they are meant for
+    local: list[str]  # variables the local script sets: meant to be sent as values
+
+
+_SPECIALS = frozenset("?!$")
+_SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
+
+
+def _judge(layer: Layer, heredoc: Heredoc, found: list[BodyExpansion]) -> _Judged:
+    text = layer.text
+    body = parse_script(text[heredoc.body_start : heredoc.body_end])
+    bound_in_body = evidence.bindings(body)
+    bound_here = evidence.bindings(layer.script)
+    in_function = evidence.function_at(layer.script, heredoc.op_start) is not None
+    judged = _Judged([], [], [])
+    for e in found:
+        shown = text[e.start : e.end]
+        if shown.startswith("`") or shown.startswith("$("):
+            command = shown[1:-1] if shown.startswith("`") else shown[2:-1]
+            if not shown.startswith("$((") and evidence.probes_machine(command):
+                judged.remote.append((shown, "asks about the machine it runs on"))
+            else:
+                judged.other.append(shown)
+            continue
+        match = _SIMPLE.match(shown)
+        name = match.group(1) if match else ""
+        local_end = bound_in_body.get(name)
+        if name in _SPECIALS:
+            judged.remote.append((shown, "only has a meaning in the shell that runs the body"))
+        elif local_end is not None and heredoc.body_start + local_end <= e.start:
+            judged.remote.append((shown, "is set by the body itself, before it"))
+        elif name in bound_here or (in_function and name[:1].isdigit()):
+            judged.local.append(shown)
+        else:
+            judged.other.append(shown)
+    return judged
+
+
+def _names(texts: list[str]) -> str:
+    texts = list(dict.fromkeys(texts))
+    names = ", ".join(f"`{quote_snippet(t, 30)}`" for t in texts[:3])
+    return names + (f" and {len(texts) - 3} more" if len(texts) > 3 else "")
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if not layer.script.heredocs:
         return  # without one, no command's redirections need reading
@@ -215,18 +274,35 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             found = [e for e in found if not any(a <= e.start < b for a, b in local)]
             if not found:
                 continue
-            texts = list(dict.fromkeys(layer.text[e.start : e.end] for e in found))
-            names = ", ".join(f"`{quote_snippet(t, 30)}`" for t in texts[:3])
-            more = f" and {len(texts) - 3} more" if len(texts) > 3 else ""
+            judged = _judge(layer, heredoc, found)
             wrapper = invocation.wrapper
             width = 3 if heredoc.strip_tabs else 2
+            quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
+            if judged.remote or judged.other:
+                texts = [t for t, _ in judged.remote] + judged.other
+                evidence_note = "".join(
+                    f"; `{quote_snippet(t, 30)}` {why}" for t, why in judged.remote[:2]
+                )
+                severity = Severity.WARNING
+                message = (
+                    f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
+                    + _effect(layer, wrapper, _names(texts))
+                    + f"{evidence_note}; {quote}"
+                )
+            else:
+                severity = Severity.INFO
+                message = (
+                    f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
+                    f"that runs {wrapper} expands {_names(judged.local)} in the body first: "
+                    "values of this script (variables it sets, a function's arguments), which "
+                    "are usually meant to be sent; "
+                    f"if not, {quote}"
+                )
             yield finding(
                 layer,
                 "HL107",
-                Severity.WARNING,
-                f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
-                + _effect(layer, wrapper, names + more)
-                + f"; quote the delimiter (<<'{heredoc.delimiter}') to send the body as written",
+                severity,
+                message,
                 heredoc.op_start,
                 heredoc.op_start + width,
                 _fix(layer, heredoc, escapes),
