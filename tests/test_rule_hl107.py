@@ -44,11 +44,14 @@ def test_positive_anchor(text: str, op: str) -> None:
 
 
 def test_message_names_the_expansions() -> None:
-    text = 'x=LOCAL\nssh h <<EOF\necho "$x $(hostname) ${y:-z} $1" \\$HOME\nEOF\n'
+    text = 'x=LOCAL\nssh h <<EOF\necho "$x $(hostname) ${y:-z} $1 $2" \\$HOME\nEOF\n'
     (f,) = hl107(text)
-    assert "the local shell expands `$x`, `$(hostname)`, `${y:-z}` and 1 more" in f.message
+    # `$x` is set by the script: a value sent on purpose, not named among the suspects.
+    assert "the local shell expands `$(hostname)`, `${y:-z}`, `$1` and 1 more" in f.message
+    assert "`$x`" not in f.message
     assert "$HOME" not in f.message  # escaped: it reaches the remote shell
     assert "receives the local values" in f.message
+    assert "`$(hostname)` asks about the machine it runs on" in f.message
 
 
 def test_nested_layer_anchor_in_the_file() -> None:
@@ -68,7 +71,7 @@ def test_quoted_heredoc_script_layer() -> None:
 
 
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
-    text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v\nEOF\n"
+    text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v on $(hostname)\nEOF\n"
     path = tmp_path / "deploy.sh"
     path.write_text(text)
     (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]

@@ -145,7 +145,7 @@ def test_hl103_split_fix_when_the_word_appears_elsewhere() -> None:
 
 
 def test_hl001_real_syntax_error_in_remote_string() -> None:
-    assert found("ssh h 'if true; then echo'") == [("HL001", "warning", "i")]
+    assert found("ssh h 'if true; then echo'") == [("HL001", "error", "i")]
 
 
 def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
