@@ -85,6 +85,10 @@ _NO_ARGUMENTS = {
 }
 
 
+# Characters whose meaning changes when an expansion's text becomes plain quoted text.
+_NOT_LITERAL = frozenset('\\"`$')
+
+
 @dataclass(frozen=True)
 class Verdict:
     severity: Severity
@@ -173,6 +177,7 @@ def _escape_advice(text: str) -> str:
 
 def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -> Verdict:
     e = item.expansion
+    name = e.name.split("[", 1)[0]  # `${ids[0]}` reads the array `ids`
     who, before = _who(layer), _before(layer)
     delimiter = _inside_quoted_heredoc(layer, item.start)
     parent = layer.parent
@@ -180,12 +185,12 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
         if (
             e.kind == "variable"
             and parent is not None
-            and e.name in evidence.bindings(parent.script)
+            and name in evidence.bindings(parent.script)
         ):
             return Verdict(
                 Severity.ERROR,
                 f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "
-                f"heredoc says its body is literal: the body gets the local `{e.name}`, "
+                f"heredoc says its body is literal: the body gets the local `{name}`, "
                 "assigned in the outer script; if that is meant, say so with an unquoted "
                 "delimiter",
             )
@@ -194,10 +199,10 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
             f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "
             "for it literally, but the body receives the local value (empty if unset)",
         )
-    if e.kind == "variable" and evidence.bound_before(layer, e.name, item.start):
+    if e.kind == "variable" and evidence.bound_before(layer, name, item.start):
         return Verdict(
             Severity.ERROR,
-            f"`{text}` is expanded by {who} {before}, before the binding of `{e.name}` in "
+            f"`{text}` is expanded by {who} {before}, before the binding of `{name}` in "
             f"the same string exists: it gets the local value (usually empty); "
             + _escape_advice(text),
             escape=True,
@@ -236,7 +241,7 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
             escape=tier is Severity.WARNING,
         )
     if e.kind == "variable" and parent is not None:
-        bound = evidence.bindings(parent.script).get(e.name)
+        bound = evidence.bindings(parent.script).get(name)
         if bound is not None:
             line = _line_of(parent, bound - 1, context)
             return Verdict(
@@ -258,6 +263,12 @@ def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
     The edit spans the expansion as the parent word holds it (with the blank that
     tree-sitter may have put before it), so that it ends where the word's expansion ends."""
     text = layer.text[item.start : item.end]
+    body = text.strip()
+    body = body[1:-1] if body.startswith("`") else body[1:]
+    if any(c in body for c in _NOT_LITERAL):
+        # `$(cat \"f\")`: the source text is no longer what the inner shell would get once
+        # the `$` is escaped (the parent would now undo `\"`): no edit says it for sure.
+        return None
     edit = lift(layer, item.start, item.end, text)
     if edit is None:
         return None

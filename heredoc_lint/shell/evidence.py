@@ -273,10 +273,8 @@ def _bound_by(command: Command) -> Iterator[str]:
     elif name in ("mapfile", "readarray"):
         last = words[-1].value if len(words) > 1 and words[-1].static else ""
         yield last if _NAME.match(last) else "MAPFILE"
-    elif name == "getopts" and len(words) > 2 and words[2].static:
-        yield words[2].value
-    elif name == "printf" and len(words) > 2 and words[1].value == "-v":
-        yield words[2].value
+    elif len(words) > 2 and (name == "getopts" or (name == "printf" and words[1].value == "-v")):
+        yield words[2].value  # `getopts ab opt`, `printf -v var ...`
     elif name in _DECLARE:
         for word in words[1:]:
             if word.static and _NAME.match(word.value):
@@ -352,5 +350,5 @@ def probes_machine(command: str) -> bool:
     if head in ("command", "type") and len(words) > 1 and words[1] in ("-v", "-p", "-P"):
         return True
     if head in _FILE_READERS:
-        return any(w.strip("'\"").startswith(_SYSTEM_FILES) for w in words[1:])
+        return any(w.strip("'\"\\").startswith(_SYSTEM_FILES) for w in words[1:])
     return False
