@@ -76,7 +76,7 @@ POSITIVES = [
     ('ssh h "kill $(pgrep -f app)"\n', "$(pgrep -f app)", 0, Severity.WARNING, ["this machine"]),
     ('ssh h "echo `whoami`"\n', "`whoami`", 0, Severity.WARNING, ["write `\\`whoami\\``"]),
     (  # layer 2: host a's login shell expands `$1`, and an ssh command string has no arguments
-        "ssh a \"ssh b \\\"echo \\$1\\\"\"\n",
+        'ssh a "ssh b \\"echo \\$1\\""\n',
         "$1",
         0,
         Severity.WARNING,
@@ -86,9 +86,7 @@ POSITIVES = [
 
 
 @pytest.mark.parametrize(("text", "needle", "nth", "severity", "parts"), POSITIVES)
-def test_positive(
-    text: str, needle: str, nth: int, severity: Severity, parts: list[str]
-) -> None:
+def test_positive(text: str, needle: str, nth: int, severity: Severity, parts: list[str]) -> None:
     f = kit.assert_single(hl102(text), at(text, needle, nth), severity)
     assert f.message.startswith(f"`{needle}`")
     for part in parts:
@@ -140,7 +138,7 @@ def test_intended_local_expansion_is_info(text: str, needle: str, part: str) -> 
 
 
 def test_a_function_argument_is_not_called_the_script_argument() -> None:
-    text = "#!/bin/bash\nrestart() {\n  ssh web-1 \"systemctl restart $1\"\n}\nrestart nginx\n"
+    text = '#!/bin/bash\nrestart() {\n  ssh web-1 "systemctl restart $1"\n}\nrestart nginx\n'
     (f,) = hl102(text)
     assert "function `restart`" in f.message and "script" not in f.message
 
@@ -182,7 +180,7 @@ FIXES = [
     ('ssh h "x=1; echo $x"\n', 'ssh h "x=1; echo \\$x"\n'),
     ('ssh h "false; echo $? $!"\n', 'ssh h "false; echo \\$? \\$!"\n'),
     ('ssh h "echo $(hostname) `whoami`"\n', 'ssh h "echo \\$(hostname) \\`whoami\\`"\n'),
-    ('ssh h echo go\\; x=1\\; echo $x\n', "ssh h echo go\\; x=1\\; echo '$x'\n"),
+    ("ssh h echo go\\; x=1\\; echo $x\n", "ssh h echo go\\; x=1\\; echo '$x'\n"),
     ("ssh h \"kill $(cat '/run/app.pid')\"\n", "ssh h \"kill \\$(cat '/run/app.pid')\"\n"),
 ]
 

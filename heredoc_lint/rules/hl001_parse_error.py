@@ -65,6 +65,8 @@ _PROMPT = re.compile(
     r"^\s*(?:\([\w.-]+\)\s*)?(?:\[[\w.-]+@[\w.-]+[^\]\n]*\]|[\w.-]+@[\w.-]+:[^\s$#]*)\s?[#$] ",
     re.MULTILINE,
 )
+
+
 def _not_a_script(layer: Layer) -> str | None:
     """What makes the layer a template or a transcript rather than a script, if anything.
 

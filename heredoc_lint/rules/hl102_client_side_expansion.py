@@ -182,11 +182,7 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
     delimiter = _inside_quoted_heredoc(layer, item.start)
     parent = layer.parent
     if delimiter is not None:
-        if (
-            e.kind == "variable"
-            and parent is not None
-            and name in evidence.bindings(parent.script)
-        ):
+        if e.kind == "variable" and parent is not None and name in evidence.bindings(parent.script):
             return Verdict(
                 Severity.ERROR,
                 f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "
@@ -223,9 +219,7 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
                 + _escape_advice(text),
                 escape=tier is Severity.WARNING,
             )
-        return Verdict(
-            Severity.INFO, f"`{text}` is expanded by {who} {before}, from {scope}"
-        )
+        return Verdict(Severity.INFO, f"`{text}` is expanded by {who} {before}, from {scope}")
     if e.kind == "special" and e.name in REMOTE_SPECIALS:
         return Verdict(
             tier,

@@ -111,6 +111,7 @@ def _says_not_root(condition: str) -> bool | None:
 
 def _is_guard(node: Node, text: str, char: Callable[[int], int]) -> bool:
     """`TEST && { ...; exit; }`, `TEST || exit`, `if TEST; then ...; exit; fi`."""
+
     def source(n: Node) -> str:
         return text[char(n.start_byte) : char(n.end_byte)]
 
@@ -286,6 +287,7 @@ def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str
 
     `skip`: regions whose text some other shell runs (a parent's `$(...)`).
     """
+
     def skipped(offset: int) -> bool:
         return any(a <= offset < b for a, b in skip)
 
