@@ -13,6 +13,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer
 
+from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL107"
@@ -181,3 +182,60 @@ def test_runtime_bash_s_and_escapes_kept_by_the_fix(sshd: SshServer, tmp_path: P
     fixed = kit.fix_text(script, CODE, unsafe=True, every_rule=True)
     kit.run_ok(fixed, sshd)
     assert out.read_text() == "remote|remote|a\\b\n"
+
+
+# -- evidence: what the local script sets is sent on purpose (WILD pattern 3) ---------------
+INTENDED = [
+    "SERVICE=api\nssh h <<EOF\nsystemctl restart $SERVICE\nEOF\n",
+    "read -r tag < VERSION\nssh h bash -s <<EOF\ndocker pull app:$tag\nEOF\n",
+    "for svc in a b; do\nssh h <<EOF\nsystemctl restart ${svc}\nEOF\ndone\n",
+    'deploy() {\nssh h bash -s <<EOF\ncd /srv/$1 && git pull\nEOF\n}\ndeploy app\n',
+]
+
+
+@pytest.mark.parametrize("text", INTENDED)
+def test_locally_set_values_are_info(text: str) -> None:
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.INFO)
+    assert "values of this script" in f.message
+    assert f.fix is not None  # still offered, as before: quoting the delimiter
+
+
+def test_shellcheck_sc2087_directive_suppresses() -> None:
+    text = "# shellcheck disable=SC2087\nssh h <<EOF\necho $(hostname)\nEOF\n"
+    assert hl107(text) == []
+    # The directive is another tool's: never reported as an unused suppression of ours.
+    settings = Settings(warn_unused_suppressions=True)
+    quiet = "# shellcheck disable=SC2087\nssh h uptime\n"
+    assert [f.code for f in check_shell(quiet, "t.sh", settings)] == []
+    # A directive for other ShellCheck codes silences nothing here.
+    assert len(hl107("# shellcheck disable=SC2086\nssh h <<EOF\necho $(hostname)\nEOF\n")) == 1
+
+
+# (script, the expansions named as remote-only, with the evidence)
+REMOTE_ONLY = [
+    ("ssh h <<EOF\nmake; echo \"exit $?\"\nEOF\n", "`$?` only has a meaning in the shell"),
+    ("ssh h <<EOF\nnvcc=$(command -v nvcc)\nEOF\n", "`$(command -v nvcc)` asks about the machine"),
+    ("x=local\nssh h <<EOF\nx=remote\necho $x\nEOF\n", "`$x` is set by the body itself"),
+    ("ssh h <<EOF\necho `hostname -f`\nEOF\n", "hostname -f`` asks about the machine"),
+]
+
+
+@pytest.mark.parametrize(("text", "part"), REMOTE_ONLY)
+def test_remote_only_expansions_stay_warnings_with_their_evidence(text: str, part: str) -> None:
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+    assert part in f.message
+
+
+def test_local_values_beside_a_remote_only_one_are_not_named() -> None:
+    text = "SERVICE=api\nssh h <<EOF\nsystemctl restart $SERVICE; echo $?\nEOF\n"
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+    assert "expands `$?` in the body" in f.message and "$SERVICE" not in f.message
+
+
+def test_runtime_a_locally_set_value_arrives_as_meant(sshd: SshServer, tmp_path: Path) -> None:
+    """The info case: the remote shell receives the value the script set."""
+    out = tmp_path / "remote.txt"
+    script = f"#!/bin/bash\nSERVICE=api\nssh {sshd.user}@web-1 <<EOF\necho $SERVICE > {out}\nEOF\n"
+    assert [f.severity for f in hl107(script)] == [Severity.INFO]
+    kit.run_ok(script, sshd)
+    assert out.read_text() == "api\n"
