@@ -282,11 +282,25 @@ def _bound_by(command: Command) -> Iterator[str]:
                 yield word.value  # `local x`: x is this scope's own from here on
 
 
+_BINDINGS: weakref.WeakKeyDictionary[Script, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
 def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str, int]:
     """Each name `script` binds, with the offset where its first binding ends.
 
-    `skip`: regions whose text some other shell runs (a parent's `$(...)`).
+    `skip`: regions whose text some other shell runs (a parent's `$(...)`).  Without it
+    the answer is remembered: a file's bindings are asked for once per expansion of each
+    of its ssh strings.  Callers must not change the dict.
     """
+    if not skip:
+        cached = _BINDINGS.get(script)
+        if cached is None:
+            cached = _BINDINGS[script] = _bindings(script, ())
+        return cached
+    return _bindings(script, skip)
+
+
+def _bindings(script: Script, skip: tuple[tuple[int, int], ...]) -> dict[str, int]:
 
     def skipped(offset: int) -> bool:
         return any(a <= offset < b for a, b in skip)
