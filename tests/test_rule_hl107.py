@@ -190,6 +190,8 @@ INTENDED = [
     "read -r tag < VERSION\nssh h bash -s <<EOF\ndocker pull app:$tag\nEOF\n",
     "for svc in a b; do\nssh h <<EOF\nsystemctl restart ${svc}\nEOF\ndone\n",
     'deploy() {\nssh h bash -s <<EOF\ncd /srv/$1 && git pull\nEOF\n}\ndeploy app\n',
+    # set by the caller (CI), and read by the script's own command line before
+    'scp app.tar "$USER@$IP:$DEPLOY_PATH"\nssh "$USER@$IP" <<EOF\ncd $DEPLOY_PATH\nEOF\n',
 ]
 
 
@@ -224,6 +226,12 @@ REMOTE_ONLY = [
 def test_remote_only_expansions_stay_warnings_with_their_evidence(text: str, part: str) -> None:
     f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
     assert part in f.message
+
+
+def test_a_local_read_of_home_shows_nothing() -> None:
+    """`$HOME` differs between the machines: reading it locally too is no evidence."""
+    text = 'cd "$HOME"\nssh h <<EOF\ncd $HOME/app\nEOF\n'
+    kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
 
 
 def test_local_values_beside_a_remote_only_one_are_not_named() -> None:

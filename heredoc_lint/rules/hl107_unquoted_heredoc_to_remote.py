@@ -21,8 +21,9 @@ local expansion is often what the author wants.
 
 A local value is often sent on purpose: when every expansion of the body is a
 variable that this script sets (`SERVICE=api` then `systemctl restart
-$SERVICE`) or an argument of the function around the heredoc, the finding is
-only info. What can only be meant for the remote shell is named in the message:
+$SERVICE`), that it reads on its own command lines too (`scp f
+"$IP:$DEPLOY_PATH"`, a value its caller sets), or an argument of the function
+around the heredoc, the finding is only info. What can only be meant for the remote shell is named in the message:
 `$?`, `$!`, `$$`, a variable the body itself sets before using it, and a
 command substitution that asks about the machine (`$(hostname)`,
 `$(command -v nvcc)`). A `# shellcheck disable=SC2087` before the command
@@ -214,6 +215,8 @@ class _Judged:
 
 
 _SPECIALS = frozenset("?!$")
+# Names whose value differs between the machines: a local read of them shows nothing.
+REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 _SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
 
 
@@ -244,7 +247,30 @@ def _judge(layer: Layer, heredoc: Heredoc, found: list[BodyExpansion]) -> _Judge
             judged.local.append(shown)
         else:
             judged.other.append(shown)
+    if judged.other:
+        # A variable that the script also reads outside the heredoc, on its own command
+        # lines (`scp f "$USER@$IP:$DEPLOY_PATH"`), is a value of the script: set by its
+        # caller, and meant for the body the same way.
+        read_here = _read_locally(layer)
+        still = []
+        for shown in judged.other:
+            match = _SIMPLE.match(shown)
+            name = match.group(1) if match else ""
+            local_value = name in read_here and name not in REMOTE_NAMES
+            (judged.local if local_value else still).append(shown)
+        judged.other[:] = still
     return judged
+
+
+def _read_locally(layer: Layer) -> frozenset[str]:
+    """The variables the layer's own commands expand (heredoc bodies are not commands)."""
+    return frozenset(
+        e.name
+        for command in layer.script.commands
+        for word in (*command.words, *command.assignments)
+        for e in word.expansions
+        if e.kind == "variable"
+    )
 
 
 def _names(texts: list[str]) -> str:
@@ -294,8 +320,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 message = (
                     f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
                     f"that runs {wrapper} expands {_names(judged.local)} in the body first: "
-                    "values of this script (variables it sets, a function's arguments), which "
-                    "are usually meant to be sent; "
+                    "values of this script (variables it sets or reads, a function's arguments), "
+                    "which are usually meant to be sent; "
                     f"if not, {quote}"
                 )
             yield finding(
