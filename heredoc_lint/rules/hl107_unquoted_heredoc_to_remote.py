@@ -23,8 +23,9 @@ A local value is often sent on purpose: when every expansion of the body is a
 variable that this script sets (`SERVICE=api` then `systemctl restart
 $SERVICE`), that it reads on its own command lines too (`scp f
 "$IP:$DEPLOY_PATH"`, a value its caller sets), or an argument of the function
-around the heredoc, the finding is only info. What can only be meant for the remote shell is named in the message:
-`$?`, `$!`, `$$`, a variable the body itself sets before using it, and a
+around the heredoc, the finding is only info. What can only be meant for the
+remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
+itself sets before using it, and a
 command substitution that asks about the machine (`$(hostname)`,
 `$(command -v nvcc)`). A `# shellcheck disable=SC2087` before the command
 counts as a suppression of this rule.
