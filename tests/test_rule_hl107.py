@@ -13,7 +13,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer
 
-from heredoc_lint.engine import Settings, check_shell
+from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL107"
@@ -226,6 +226,19 @@ REMOTE_ONLY = [
 def test_remote_only_expansions_stay_warnings_with_their_evidence(text: str, part: str) -> None:
     f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
     assert part in f.message
+
+
+def test_markdown_blocks_are_one_session() -> None:
+    """A variable set in an earlier block of the page is the reader's local value."""
+    text = (
+        "Gather:\n\n```bash\nNODE_IP=$(grep node machines.txt | cut -d ' ' -f 1)\n```\n\n"
+        "```bash\nssh root@server <<EOF\n  ip route add 10.0.0.0/24 via ${NODE_IP}\nEOF\n```\n"
+    )
+    (f,) = [f for f in check_text(text, "markdown", "r.md") if f.code == CODE]
+    assert f.severity is Severity.INFO and (f.start, f.end) == kit.heredoc_span(text)
+    alone = text[text.index("```bash\nssh") :]
+    (f,) = [f for f in check_text(alone, "markdown", "r.md") if f.code == CODE]
+    assert f.severity is Severity.WARNING
 
 
 def test_a_local_read_of_home_shows_nothing() -> None:

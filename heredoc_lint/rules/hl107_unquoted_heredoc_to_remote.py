@@ -23,7 +23,8 @@ A local value is often sent on purpose: when every expansion of the body is a
 variable that this script sets (`SERVICE=api` then `systemctl restart
 $SERVICE`), that it reads on its own command lines too (`scp f
 "$IP:$DEPLOY_PATH"`, a value its caller sets), or an argument of the function
-around the heredoc, the finding is only info. What can only be meant for the
+around the heredoc (in Markdown also a variable that another block of the page
+sets), the finding is only info. What can only be meant for the
 remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
 itself sets before using it, and a
 command substitution that asks about the machine (`$(hostname)`,
@@ -221,7 +222,9 @@ REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME"
 _SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
 
 
-def _judge(layer: Layer, heredoc: Heredoc, found: list[BodyExpansion]) -> _Judged:
+def _judge(
+    layer: Layer, heredoc: Heredoc, found: list[BodyExpansion], context: Context
+) -> _Judged:
     text = layer.text
     body = parse_script(text[heredoc.body_start : heredoc.body_end])
     bound_in_body = evidence.bindings(body)
@@ -253,14 +256,25 @@ def _judge(layer: Layer, heredoc: Heredoc, found: list[BodyExpansion]) -> _Judge
         # lines (`scp f "$USER@$IP:$DEPLOY_PATH"`), is a value of the script: set by its
         # caller, and meant for the body the same way.
         read_here = _read_locally(layer)
-        still = []
+        still: list[str] = []
         for shown in judged.other:
             match = _SIMPLE.match(shown)
             name = match.group(1) if match else ""
-            local_value = name in read_here and name not in REMOTE_NAMES
+            local_value = name not in REMOTE_NAMES and (
+                name in read_here or _set_in_another_block(context, name)
+            )
             (judged.local if local_value else still).append(shown)
         judged.other[:] = still
     return judged
+
+
+def _set_in_another_block(context: Context, name: str) -> bool:
+    """In Markdown the blocks are one session: a variable set in an earlier block
+    (`NODE_IP=$(...)`, `export NODE_IP=...`) is the reader's local value."""
+    if context.kind != "markdown" or not name:
+        return False
+    pattern = rf"(?m)(?:^|[\s;&|{{(])(?:export\s+)?{re.escape(name)}="
+    return re.search(pattern, context.file_text) is not None
 
 
 def _read_locally(layer: Layer) -> frozenset[str]:
@@ -301,7 +315,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             found = [e for e in found if not any(a <= e.start < b for a, b in local)]
             if not found:
                 continue
-            judged = _judge(layer, heredoc, found)
+            judged = _judge(layer, heredoc, found, context)
             wrapper = invocation.wrapper
             width = 3 if heredoc.strip_tabs else 2
             quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
