@@ -199,7 +199,9 @@ INTENDED = [
 def test_locally_set_values_are_info(text: str) -> None:
     f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.INFO)
     assert "values of this script" in f.message
-    assert f.fix is not None  # still offered, as before: quoting the delimiter
+    # Quoting the delimiter would send the names, not the values meant: a suggestion only.
+    assert f.fix is not None and f.fix.applicability is Applicability.DISPLAY_ONLY
+    assert kit.fix_text(text, CODE, unsafe=True, every_rule=True) == text
 
 
 def test_shellcheck_sc2087_directive_suppresses() -> None:

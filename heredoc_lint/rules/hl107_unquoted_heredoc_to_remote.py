@@ -55,7 +55,9 @@ delimiter (`<<'EOF'`) and undoes the escapes that the unquoted heredoc
 processed (`\$`, `` \` `` and `\\` become `$`, `` ` `` and `\`), so the parts
 that already reached the remote shell arrive unchanged. A backslash-newline,
 which the unquoted heredoc joined, then reaches the remote shell as written,
-which joins the lines in the same way outside quotes.
+which joins the lines in the same way outside quotes. Where every expansion is
+a value the script sets (the info findings), the fix is display-only: applied,
+it would send the names instead of the values the author meant to send.
 """
 
 from __future__ import annotations
@@ -175,7 +177,9 @@ def _delimiter_span(layer: Layer, heredoc: Heredoc) -> tuple[int, int]:
     return start, heredoc.op_end
 
 
-def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int]) -> Fix | None:
+def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int], intended: bool) -> Fix | None:
+    """Quote the delimiter: unsafe, and only a suggestion where every expansion is a value
+    the script evidently meant to send (applied, it would send the names instead)."""
     start, end = _delimiter_span(layer, heredoc)
     word = layer.text[start:end]
     if "'" in word:
@@ -188,7 +192,7 @@ def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int]) -> Fix | None:
         edits.append(edit)
     return Fix(
         tuple(edits),
-        Applicability.UNSAFE,
+        Applicability.DISPLAY_ONLY if intended else Applicability.UNSAFE,
         f"Quote the delimiter (<<'{heredoc.delimiter}') so the remote shell expands the body",
     )
 
@@ -346,7 +350,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 message,
                 heredoc.op_start,
                 heredoc.op_start + width,
-                _fix(layer, heredoc, escapes),
+                _fix(layer, heredoc, escapes, intended=severity is Severity.INFO),
             )
 
 
