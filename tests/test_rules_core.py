@@ -179,10 +179,10 @@ def test_hl001_python_shell_string_is_an_error() -> None:
 
 # WILD pattern 9: templates and console transcripts are "not checked", not syntax errors.
 NOT_SCRIPTS = [
-    ('ssh root@<<<HOST>>> "systemctl restart app"\n', "the placeholder `<<<HOST>>>`"),
-    ('ssh <user>@<host> "systemctl restart <service>" &&\n', "the placeholder `<user>`"),
-    ('ssh {{ host }} "systemctl restart {{ svc }}" |\n', "the placeholder `{{ host }}`"),
-    ("ssh %HOST% uptime &&\n", "the placeholder `%HOST%`"),
+    ('ssh root@<<<HOST>>> "systemctl restart app"\n', "the field `<<<HOST>>>`"),
+    ('ssh <user>@<host> "systemctl restart <service>" &&\n', "the field `<user>`"),
+    ('ssh {{ host }} "systemctl restart {{ svc }}" |\n', "the field `{{ host }}`"),
+    ("ssh %HOST% uptime &&\n", "the field `%HOST%`"),
 ]
 
 

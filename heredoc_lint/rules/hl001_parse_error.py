@@ -10,6 +10,11 @@ other bugs there stay hidden: a warning when it holds something this tool
 checks (an `ssh` or another wrapper, `pkill`, `sudo`, `scp`, a heredoc), info
 otherwise. It is reported once, at its first bad character.
 
+Some text is not meant to be run as it stands, and is reported as "not
+checked" (info) rather than as a syntax error: templates with fields to fill
+in (`<<<HOST>>>`, `<VALUE>`, `{{ var }}`, `%VAR%`) and console transcripts
+(`[root@host dir]# cmd` followed by its output, or `user@host:~$ cmd`).
+
 ## Example
 ```bash
 ssh web-1 "if true; then echo ok"
@@ -19,11 +24,6 @@ ssh web-1 "if true; then echo ok"
 ```bash
 ssh web-1 "if true; then echo ok; fi"
 ```
-
-Some text is not meant to be run as it stands, and is reported as "not
-checked" (info) rather than as a syntax error: templates with placeholders
-(`<<<PLACEHOLDER>>>`, `<VALUE>`, `{{ var }}`, `%VAR%`) and console transcripts
-(`[root@host dir]# cmd` followed by its output, or `user@host:~$ cmd`).
 
 Where tree-sitter-bash fails on text that bash itself accepts (extglob
 patterns, `for i do`), checked with `bash -O extglob -n`, which parses without
@@ -50,7 +50,7 @@ from heredoc_lint.rules.base import Context, Rule, finding, where
 from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
 
-# Placeholders of templates: `<<<PLACEHOLDER>>>`, `<VALUE>` (not a `<<` or a `<(`),
+# Fields of templates (placeholders): `<<<PLACEHOLDER>>>`, `<VALUE>` (not a `<<` or a `<(`),
 # `{{ var }}` and `{% ... %}` (Jinja, Go, Helm), `%VAR%` (two characters at least:
 # `date +%Y%m` is no template).
 _PLACEHOLDER = re.compile(
@@ -82,7 +82,7 @@ def _not_a_script(layer: Layer) -> str | None:
         return f"a console transcript (the prompt `{shown}`)"
     placeholder = _PLACEHOLDER.search(text)
     if placeholder is not None:
-        return f"a template (the placeholder `{placeholder.group()[:40]}`)"
+        return f"a template (the field `{placeholder.group()[:40]}`)"
     return None
 
 
