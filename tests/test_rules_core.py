@@ -183,6 +183,7 @@ NOT_SCRIPTS = [
     ('ssh <user>@<host> "systemctl restart <service>" &&\n', "the field `<user>`"),
     ('ssh {{ host }} "systemctl restart {{ svc }}" |\n', "the field `{{ host }}`"),
     ("ssh %HOST% uptime &&\n", "the field `%HOST%`"),
+    ("bash scripts/install.sh <cu128|cu129|...>\n", "the field `<cu128|cu129|...>`"),
 ]
 
 

@@ -55,7 +55,7 @@ from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
 # `date +%Y%m` is no template).
 _PLACEHOLDER = re.compile(
     r"<<<\s*[A-Za-z_][\w .-]*>>>"
-    r"|(?<![<\w])<[A-Za-z][\w.-]*(?: [\w.-]+)*>(?!>)"
+    r"|(?<![<\w])<[A-Za-z][\w.|-]*(?: [\w.|-]+)*>(?!>)"  # also `<cu128|cu129|...>`
     r"|\{\{-?\s*[A-Za-z_][^{}\n]*\}\}|\{%-?\s*[a-z]+[^{}\n]*%\}"
     r"|%[A-Z_][A-Z0-9_]+%"
 )
