@@ -5,6 +5,10 @@ named codes for findings on that line. Because a finding often sits inside a
 string that spans many lines, where no comment can go, a directive on the
 first line of a statement (or alone just before it), or at the end of its last
 line (after the closing quote), covers the whole statement.
+
+A ShellCheck directive for the same bug counts as one of ours: `# shellcheck
+disable=SC2087` silences HL107, SC2029 HL102 and SC2024 HL109, where it stands
+(ShellCheck's own scope, the next command, is the statement after it here too).
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ from heredoc_lint.source import LineIndex
 _DIRECTIVE = re.compile(
     r"#\s*heredoc-lint:\s*(?P<kind>disable-file|disable)\s*=\s*(?P<codes>[A-Za-z0-9_, ]+)"
 )
+# A ShellCheck directive for the same bug says the author knows: SC2087 (an unquoted
+# heredoc to ssh expands on the client side), SC2029 (an ssh string expands on the client
+# side), SC2024 (sudo does not affect redirects).
+_SHELLCHECK = re.compile(r"#\s*shellcheck\s+disable\s*=\s*(?P<codes>[A-Za-z0-9_, ]+)")
+SHELLCHECK_CODES = {"SC2087": "HL107", "SC2029": "HL102", "SC2024": "HL109"}
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z0-9_, ]+))?", re.IGNORECASE)
 _ALL = frozenset({"ALL"})
 
@@ -31,6 +40,7 @@ class Directive:
     alone: bool  # the comment is the only thing on its line: it covers the next line
     start: int  # file offset of the comment, for an unused-suppression finding
     end: int
+    foreign: bool = False  # another tool's directive: never reported as unused
 
 
 def _codes(text: str | None) -> frozenset[str]:
@@ -39,25 +49,44 @@ def _codes(text: str | None) -> frozenset[str]:
     return frozenset(c.strip().upper() for c in text.split(",") if c.strip())
 
 
+def _shellcheck_codes(text: str) -> frozenset[str]:
+    """Our codes for the ShellCheck codes of a `shellcheck disable=` directive."""
+    return frozenset(
+        SHELLCHECK_CODES[c.strip().upper()]
+        for c in text.split(",")
+        if c.strip().upper() in SHELLCHECK_CODES
+    )
+
+
 def directives(text: str, python: bool = False) -> list[Directive]:
     found: list[Directive] = []
-    if "heredoc-lint:" not in text and not (python and "noqa" in text.lower()):
+    shellcheck = "shellcheck" in text
+    if "heredoc-lint:" not in text and not shellcheck and not (python and "noqa" in text.lower()):
         return found
     offset = 0
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        matches = [(m, m.group("kind") == "disable-file") for m in _DIRECTIVE.finditer(line)]
+        matches = [
+            (m, _codes(m.group("codes")), m.group("kind") == "disable-file", False)
+            for m in _DIRECTIVE.finditer(line)
+        ]
         if python:
-            matches += [(m, False) for m in _NOQA.finditer(line)]
-        for match, whole_file in matches:
+            matches += [(m, _codes(m.group("codes")), False, False) for m in _NOQA.finditer(line)]
+        if shellcheck and not python:
+            for m in _SHELLCHECK.finditer(line):
+                codes = _shellcheck_codes(m.group("codes"))
+                if codes:
+                    matches.append((m, codes, False, True))
+        for match, codes, whole_file, foreign in matches:
             alone = line[: match.start()].strip() == ""
             found.append(
                 Directive(
                     number,
-                    _codes(match.group("codes")),
+                    codes,
                     whole_file,
                     alone,
                     offset + match.start(),
                     offset + match.end(),
+                    foreign,
                 )
             )
         offset += len(line)
@@ -110,7 +139,7 @@ def apply(
     if report_unused:
         for directive in found:
             ours = directive.codes == _ALL or any(c.startswith("HL") for c in directive.codes)
-            if directive not in used and ours:
+            if directive not in used and ours and not directive.foreign:
                 codes = ",".join(sorted(directive.codes))
                 kept.append(
                     Finding(

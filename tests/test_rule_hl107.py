@@ -13,6 +13,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer
 
+from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL107"
@@ -44,11 +45,14 @@ def test_positive_anchor(text: str, op: str) -> None:
 
 
 def test_message_names_the_expansions() -> None:
-    text = 'x=LOCAL\nssh h <<EOF\necho "$x $(hostname) ${y:-z} $1" \\$HOME\nEOF\n'
+    text = 'x=LOCAL\nssh h <<EOF\necho "$x $(hostname) ${y:-z} $1 $2" \\$HOME\nEOF\n'
     (f,) = hl107(text)
-    assert "the local shell expands `$x`, `$(hostname)`, `${y:-z}` and 1 more" in f.message
+    # `$x` is set by the script: a value sent on purpose, not named among the suspects.
+    assert "the local shell expands `$(hostname)`, `${y:-z}`, `$1` and 1 more" in f.message
+    assert "`$x`" not in f.message
     assert "$HOME" not in f.message  # escaped: it reaches the remote shell
     assert "receives the local values" in f.message
+    assert "`$(hostname)` asks about the machine it runs on" in f.message
 
 
 def test_nested_layer_anchor_in_the_file() -> None:
@@ -68,7 +72,7 @@ def test_quoted_heredoc_script_layer() -> None:
 
 
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
-    text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v\nEOF\n"
+    text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v on $(hostname)\nEOF\n"
     path = tmp_path / "deploy.sh"
     path.write_text(text)
     (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]
@@ -178,3 +182,83 @@ def test_runtime_bash_s_and_escapes_kept_by_the_fix(sshd: SshServer, tmp_path: P
     fixed = kit.fix_text(script, CODE, unsafe=True, every_rule=True)
     kit.run_ok(fixed, sshd)
     assert out.read_text() == "remote|remote|a\\b\n"
+
+
+# -- evidence: what the local script sets is sent on purpose (WILD pattern 3) ---------------
+INTENDED = [
+    "SERVICE=api\nssh h <<EOF\nsystemctl restart $SERVICE\nEOF\n",
+    "read -r tag < VERSION\nssh h bash -s <<EOF\ndocker pull app:$tag\nEOF\n",
+    "for svc in a b; do\nssh h <<EOF\nsystemctl restart ${svc}\nEOF\ndone\n",
+    'deploy() {\nssh h bash -s <<EOF\ncd /srv/$1 && git pull\nEOF\n}\ndeploy app\n',
+    # set by the caller (CI), and read by the script's own command line before
+    'scp app.tar "$USER@$IP:$DEPLOY_PATH"\nssh "$USER@$IP" <<EOF\ncd $DEPLOY_PATH\nEOF\n',
+]
+
+
+@pytest.mark.parametrize("text", INTENDED)
+def test_locally_set_values_are_info(text: str) -> None:
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.INFO)
+    assert "values of this script" in f.message
+    # Quoting the delimiter would send the names, not the values meant: a suggestion only.
+    assert f.fix is not None and f.fix.applicability is Applicability.DISPLAY_ONLY
+    assert kit.fix_text(text, CODE, unsafe=True, every_rule=True) == text
+
+
+def test_shellcheck_sc2087_directive_suppresses() -> None:
+    text = "# shellcheck disable=SC2087\nssh h <<EOF\necho $(hostname)\nEOF\n"
+    assert hl107(text) == []
+    # The directive is another tool's: never reported as an unused suppression of ours.
+    settings = Settings(warn_unused_suppressions=True)
+    quiet = "# shellcheck disable=SC2087\nssh h uptime\n"
+    assert [f.code for f in check_shell(quiet, "t.sh", settings)] == []
+    # A directive for other ShellCheck codes silences nothing here.
+    assert len(hl107("# shellcheck disable=SC2086\nssh h <<EOF\necho $(hostname)\nEOF\n")) == 1
+
+
+# (script, the expansions named as remote-only, with the evidence)
+REMOTE_ONLY = [
+    ("ssh h <<EOF\nmake; echo \"exit $?\"\nEOF\n", "`$?` only has a meaning in the shell"),
+    ("ssh h <<EOF\nnvcc=$(command -v nvcc)\nEOF\n", "`$(command -v nvcc)` asks about the machine"),
+    ("x=local\nssh h <<EOF\nx=remote\necho $x\nEOF\n", "`$x` is set by the body itself"),
+    ("ssh h <<EOF\necho `hostname -f`\nEOF\n", "hostname -f`` asks about the machine"),
+]
+
+
+@pytest.mark.parametrize(("text", "part"), REMOTE_ONLY)
+def test_remote_only_expansions_stay_warnings_with_their_evidence(text: str, part: str) -> None:
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+    assert part in f.message
+
+
+def test_markdown_blocks_are_one_session() -> None:
+    """A variable set in an earlier block of the page is the reader's local value."""
+    text = (
+        "Gather:\n\n```bash\nNODE_IP=$(grep node machines.txt | cut -d ' ' -f 1)\n```\n\n"
+        "```bash\nssh root@server <<EOF\n  ip route add 10.0.0.0/24 via ${NODE_IP}\nEOF\n```\n"
+    )
+    (f,) = [f for f in check_text(text, "markdown", "r.md") if f.code == CODE]
+    assert f.severity is Severity.INFO and (f.start, f.end) == kit.heredoc_span(text)
+    alone = text[text.index("```bash\nssh") :]
+    (f,) = [f for f in check_text(alone, "markdown", "r.md") if f.code == CODE]
+    assert f.severity is Severity.WARNING
+
+
+def test_a_local_read_of_home_shows_nothing() -> None:
+    """`$HOME` differs between the machines: reading it locally too is no evidence."""
+    text = 'cd "$HOME"\nssh h <<EOF\ncd $HOME/app\nEOF\n'
+    kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+
+
+def test_local_values_beside_a_remote_only_one_are_not_named() -> None:
+    text = "SERVICE=api\nssh h <<EOF\nsystemctl restart $SERVICE; echo $?\nEOF\n"
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+    assert "expands `$?` in the body" in f.message and "$SERVICE" not in f.message
+
+
+def test_runtime_a_locally_set_value_arrives_as_meant(sshd: SshServer, tmp_path: Path) -> None:
+    """The info case: the remote shell receives the value the script set."""
+    out = tmp_path / "remote.txt"
+    script = f"#!/bin/bash\nSERVICE=api\nssh {sshd.user}@web-1 <<EOF\necho $SERVICE > {out}\nEOF\n"
+    assert [f.severity for f in hl107(script)] == [Severity.INFO]
+    kit.run_ok(script, sshd)
+    assert out.read_text() == "api\n"

@@ -107,6 +107,65 @@ def test_clean_case_file() -> None:
     assert hl109(kit.case_text("clean_ok.sh")) == []
 
 
+# -- a script that has established it runs as root (WILD pattern 2) ------------------------
+GUARDS = [
+    '[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }\n',
+    '[[ $EUID -ne 0 ]] && exit 1\n',
+    'if [ "$(id -u)" != 0 ]; then\n  echo "run as root" >&2\n  exit 1\nfi\n',
+    "if [ `id -u` -ne 0 ]; then echo no; exit 2; fi\n",
+    '[ "$(id -u)" -eq 0 ] || { echo "run as root"; exit 1; }\n',
+    "(( EUID != 0 )) && exit 1\n",
+    'if ! [ "$EUID" = 0 ]; then exit 1; fi\n',
+    'if [ "$(whoami)" != "root" ]; then echo "not root"; exit 1; fi\n',
+    '[ "$EUID" -ne 0 ] && exec sudo bash "$0" "$@"\n',  # re-run as root
+    "if [ $EUID -eq 0 ]; then :; else echo no; exit 1; fi\n",
+    'if [[ $EUID != 0 ]]; then\n  exec sudo "$0" "$@"\nfi\n',
+]
+GUARDED = "sudo echo 127.0.0.1 web >> /etc/hosts\n"
+
+
+@pytest.mark.parametrize("guard", GUARDS)
+def test_after_a_root_guard_it_is_info(guard: str) -> None:
+    text = "#!/bin/bash\n" + guard + GUARDED
+    f = kit.assert_single(hl109(text), kit.span_of(text, ">> /etc", 2), Severity.INFO)
+    assert "the root check on line 2 exits unless that shell is root" in f.message
+
+
+def test_a_guard_covers_the_functions_and_a_function_guard_its_own_rest() -> None:
+    text = (
+        "#!/bin/bash\nsetup() {\n  " + GUARDED + "}\n"
+        '[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }\nsetup\n'
+    )
+    assert [f.severity for f in hl109(text)] == [Severity.INFO]
+    inside = "f() {\n  [ $EUID -ne 0 ] && exit 1\n  " + GUARDED + "}\n" + GUARDED
+    found = hl109(inside)
+    assert [f.severity for f in found] == [Severity.INFO, Severity.ERROR]  # the second: outside
+
+
+NOT_GUARDS = [
+    '[ "$EUID" -ne 0 ] && echo "you should be root"\n',  # warns, goes on
+    "[ $EUID -eq 0 ] && exit 1\n",  # refuses root: the rest runs as a user
+    "if [ $EUID -ne 0 ]; then echo warn; fi\n",
+    'if [ "$(id -u)" = 0 ]; then exit 1; fi\n',
+    "exit_if_root() { :; }\n",
+]
+
+
+@pytest.mark.parametrize("line", NOT_GUARDS)
+def test_no_guard_keeps_the_error(line: str) -> None:
+    text = "#!/bin/bash\n" + line + GUARDED
+    kit.assert_single(hl109(text), kit.span_of(text, ">> /etc", 2), Severity.ERROR)
+
+
+def test_a_guard_after_the_command_does_not_count() -> None:
+    text = "#!/bin/bash\n" + GUARDED + '[ "$EUID" -ne 0 ] && exit 1\n'
+    kit.assert_single(hl109(text), kit.span_of(text, ">> /etc", 2), Severity.ERROR)
+
+
+def test_shellcheck_sc2024_directive_suppresses() -> None:
+    assert hl109("# shellcheck disable=SC2024\n" + GUARDED) == []
+
+
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
     (
@@ -298,3 +357,31 @@ def test_runtime_writable_file_is_written_by_the_user(sudo_user: SudoUser) -> No
     assert proc.returncode == 0, proc.stderr
     assert target.read_text() == "x\n"
     assert target.stat().st_uid == 0
+
+
+@pytest.mark.parametrize("guard", [GUARDS[0], GUARDS[2], GUARDS[4], GUARDS[8]])
+def test_runtime_the_guard_stops_a_user_and_root_writes_the_file(
+    guard: str, sudo_user: SudoUser
+) -> None:
+    """Bash is the oracle: as a user the guard exits (or re-runs as root) before the write;
+    as root the guarded `sudo echo >> f` writes the file, owned by root."""
+    target = sudo_user.root_dir / "hosts"
+    text = "#!/bin/bash\n" + guard + f"sudo echo 127.0.0.1 web >> {target}\necho wrote\n"
+    (f,) = hl109(text)
+    assert f.severity is Severity.INFO
+    proc = sudo_user.run(text)
+    if "exec sudo" in guard:  # re-run as root: the write succeeds
+        assert proc.returncode == 0 and "wrote" in proc.stdout, proc.stderr
+        assert target.stat().st_uid == 0
+        target.unlink()
+    else:
+        assert proc.returncode != 0 and "wrote" not in proc.stdout
+        assert not target.exists()  # no "Permission denied": the guard stopped first
+        assert "Permission denied" not in proc.stderr
+    script = sudo_user.user_dir / "as_root.sh"
+    script.write_text(text)
+    proc = kit.run_script(["bash", "--norc", "--noprofile", str(script)], sudo_user.user_dir)
+    assert os.geteuid() == 0 and proc.returncode == 0, proc.stderr
+    assert target.read_text() == "127.0.0.1 web\n"
+    assert target.stat().st_uid == 0
+    target.unlink()

@@ -1,11 +1,13 @@
-"""HL001, HL101, HL102, HL103: positives, negatives and severity tiers."""
+"""HL001, HL101, HL102, HL103: positives, negatives and severity tiers (HL001 for strings,
+files, templates and transcripts: WILD pattern 9)."""
 
 from __future__ import annotations
 
 import pytest
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
 from heredoc_lint.model import Severity
+from heredoc_lint.shell.bash import bash_accepts
 
 
 def found(
@@ -60,18 +62,22 @@ def test_heredoc_strip_tabs_anchor_covers_operator() -> None:
     [
         ("ssh h \"cat > f <<'E'\n$x\nE\n\"", "error"),  # quoted-delimiter heredoc
         ('ssh h "x=1; echo $x"', "error"),  # assigned in the inner string
-        ('ssh h "echo $1"', "warning"),
-        ('ssh h "echo $HOME"', "warning"),
+        ('ssh h "for f in *.log; do gzip $f; done"', "error"),  # bound by the inner `for`
+        ('ssh h "echo $1"', "info"),  # a script can always be given arguments
+        ('f() { ssh h "echo $1"; }', "info"),  # the function's argument
+        ('ssh h "echo $HOME"', "info"),
         ('ssh h "echo $(hostname)"', "warning"),
         ('ssh h "kill $$"', "warning"),
+        ('ssh h "wait $!; echo $?"', "warning"),
         ('ssh h "deploy $version"', "info"),
         ('ssh h "$cmd"', "info"),  # the whole command is the local value: meant
         ('bash -c "echo $HOME"', "info"),  # same host: the local value is the same
     ],
 )
 def test_hl102_tiers(text: str, severity: str) -> None:
-    (finding,) = [f for f in found(text, min_severity=Severity.INFO) if f[0] == "HL102"]
-    assert finding[1] == severity
+    hl102 = [f for f in found(text, min_severity=Severity.INFO) if f[0] == "HL102"]
+    assert {f[1] for f in hl102} == {severity}
+    finding = hl102[0]
     assert finding[2].startswith(("$", "`"))
 
 
@@ -141,13 +147,72 @@ def test_hl103_split_fix_when_the_word_appears_elsewhere() -> None:
 
 
 def test_hl001_real_syntax_error_in_remote_string() -> None:
-    assert found("ssh h 'if true; then echo'") == [("HL001", "warning", "i")]
+    assert found("ssh h 'if true; then echo'") == [("HL001", "error", "i")]
 
 
 def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
     text = "shopt -s extglob\nls !(*.txt)\nfor i do ssh \"$i\" uptime; done\n"
     codes = [(f.code, f.severity) for f in check_shell(text)]
     assert codes == [("HL001", Severity.INFO)]
+
+
+def test_hl001_a_file_is_reported_once_as_a_warning_when_it_holds_a_wrapper() -> None:
+    text = "ssh h uptime\nif then fi (\necho ) )\n"
+    found = [(f.code, f.severity) for f in check_shell(text)]
+    assert found == [("HL001", Severity.WARNING)]
+
+
+def test_hl001_a_file_with_nothing_to_check_is_info() -> None:
+    """Parsed only when the prefilter is off: then nothing in it is this tool's business."""
+    text = "echo start\nif then fi (\n"
+    (f,) = check_shell(text, settings=Settings(prefilter=False))
+    assert (f.code, f.severity) == ("HL001", Severity.INFO)
+    assert check_shell(text) == []  # by default it is not even parsed
+
+
+def test_hl001_python_shell_string_is_an_error() -> None:
+    text = 'import subprocess\nsubprocess.run("ssh h uptime; if then", shell=True)\n'
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL001"]
+    assert f.severity is Severity.ERROR and f.start == text.index("ssh h")
+    assert f.message.startswith("This shell command string does not parse")
+
+
+# WILD pattern 9: templates and console transcripts are "not checked", not syntax errors.
+NOT_SCRIPTS = [
+    ('ssh root@<<<HOST>>> "systemctl restart app"\n', "the field `<<<HOST>>>`"),
+    ('ssh <user>@<host> "systemctl restart <service>" &&\n', "the field `<user>`"),
+    ('ssh {{ host }} "systemctl restart {{ svc }}" |\n', "the field `{{ host }}`"),
+    ("ssh %HOST% uptime &&\n", "the field `%HOST%`"),
+    ("bash scripts/install.sh <cu128|cu129|...>\n", "the field `<cu128|cu129|...>`"),
+]
+
+
+@pytest.mark.parametrize(("text", "part"), NOT_SCRIPTS)
+def test_hl001_templates_are_not_checked_info(text: str, part: str) -> None:
+    assert bash_accepts(text) is False  # bash itself would refuse them
+    (f,) = [f for f in check_shell(text, settings=Settings(prefilter=False)) if f.code == "HL001"]
+    assert f.severity is Severity.INFO
+    assert "looks like a template" in f.message and part in f.message
+    assert "not checked" in f.message
+
+
+def test_hl001_console_transcript_in_a_sh_fence_is_not_checked_info() -> None:
+    text = (
+        "Restart it:\n\n```sh\n[root@web01 ~]# ssh db uptime\n"
+        " 10:00:01 up 3 days,  load average: 0.10, 0.20\n"
+        "[root@web01 ~]# systemctl status nginx | head -3\n"
+        "* nginx.service - web server (running)\n```\n"
+    )
+    (f,) = [f for f in check_text(text, "markdown", "r.md") if f.code == "HL001"]
+    assert f.severity is Severity.INFO and f.start == text.index("[root@web01")
+    assert "console transcript (the prompt `[root@web01 ~]#`)" in f.message
+
+
+def test_hl001_real_errors_beside_a_heredoc_of_html_stay_errors() -> None:
+    """Placeholders are looked for outside heredoc bodies: `<b>` in data is no template."""
+    text = "ssh h \"cat > i.html <<'E'\n<b>hi</b>\nE\nif true; then echo\""
+    found = [(f.code, f.severity) for f in check_shell(text) if f.code == "HL001"]
+    assert found == [("HL001", Severity.ERROR)]
 
 
 def test_select_prefix() -> None:

@@ -1,11 +1,19 @@
 r"""## What it does
-Reports a layer that cannot be parsed as shell: the file itself, or a string
-that a wrapper (`ssh host "..."`, `bash -c '...'`) hands to another shell.
+Reports a layer that cannot be parsed as shell: a string that a wrapper
+(`ssh host "..."`, `bash -c '...'`) hands to another shell, or the file itself.
 
 ## Why is this bad?
 A string that does not parse fails on the remote side with a syntax error,
-often after the commands before it have already run. And nothing inside an
-unparsable region can be checked, so other bugs there stay hidden.
+often after the commands before it have already run: that is an error. A file
+(or a Markdown block) that does not parse cannot be checked where it fails, so
+other bugs there stay hidden: a warning when it holds something this tool
+checks (an `ssh` or another wrapper, `pkill`, `sudo`, `scp`, a heredoc), info
+otherwise. It is reported once, at its first bad character.
+
+Some text is not meant to be run as it stands, and is reported as "not
+checked" (info) rather than as a syntax error: templates with fields to fill
+in (`<<<HOST>>>`, `<VALUE>`, `{{ var }}`, `%VAR%`) and console transcripts
+(`[root@host dir]# cmd` followed by its output, or `user@host:~$ cmd`).
 
 ## Example
 ```bash
@@ -33,12 +41,60 @@ No fix: only the author knows what was meant.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, where
 from heredoc_lint.shell.bash import bash_accepts
+from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
+
+# Fields of templates (placeholders): `<<<PLACEHOLDER>>>`, `<VALUE>` (not a `<<` or a `<(`),
+# `{{ var }}` and `{% ... %}` (Jinja, Go, Helm), `%VAR%` (two characters at least:
+# `date +%Y%m` is no template).
+_PLACEHOLDER = re.compile(
+    r"<<<\s*[A-Za-z_][\w .-]*>>>"
+    r"|(?<![<\w])<[A-Za-z][\w.|-]*(?: [\w.|-]+)*>(?!>)"  # also `<cu128|cu129|...>`
+    r"|\{\{-?\s*[A-Za-z_][^{}\n]*\}\}|\{%-?\s*[a-z]+[^{}\n]*%\}"
+    r"|%[A-Z_][A-Z0-9_]+%"
+)
+# Prompts of a console transcript at the start of a line: `[root@host dir]# `,
+# `user@host:~/x$ `, `(venv) user@host:~$ `.
+_PROMPT = re.compile(
+    r"^\s*(?:\([\w.-]+\)\s*)?(?:\[[\w.-]+@[\w.-]+[^\]\n]*\]|[\w.-]+@[\w.-]+:[^\s$#]*)\s?[#$] ",
+    re.MULTILINE,
+)
+
+
+def _not_a_script(layer: Layer) -> str | None:
+    """What makes the layer a template or a transcript rather than a script, if anything.
+
+    Heredoc bodies are data (HTML, YAML with `{{ }}`...): they are not looked at."""
+    text = layer.text
+    for heredoc in layer.script.heredocs:
+        body = text[heredoc.body_start : heredoc.body_end]
+        blank = "".join(c if c == "\n" else " " for c in body)
+        text = text[: heredoc.body_start] + blank + text[heredoc.body_end :]
+    prompt = _PROMPT.search(text)
+    if prompt is not None:
+        shown = prompt.group().strip()
+        return f"a console transcript (the prompt `{shown}`)"
+    placeholder = _PLACEHOLDER.search(text)
+    if placeholder is not None:
+        return f"a template (the field `{placeholder.group()[:40]}`)"
+    return None
+
+
+def _holds_checked(layer: Layer) -> bool:
+    """Whether the file holds something the other rules check: a wrapper, `pkill`, `sudo`,
+    `scp`, a heredoc... (looked for in the text: the parse may have lost it)."""
+    return bool(present_triggers(layer.text, ALL_TRIGGERS))
+
+
+def _run_by_a_shell(layer: Layer, context: Context) -> bool:
+    """A layer that some shell is handed as a command string, not a file."""
+    return layer.depth > 0 or (context.kind == "python" and layer.offsets is not None)
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -49,12 +105,22 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     bad = layer.text[first.start : first.start + 1]
     shown = repr(bad)[1:-1] if bad else "end of text"
     place = where(layer).capitalize()
+    if layer.depth == 0 and context.kind == "python":
+        place = "This shell command string"
     dynamic = any(e.start <= first.start for e in layer.local_expansions)
+    string = _run_by_a_shell(layer, context)
+    template = _not_a_script(layer)
     if dynamic:
         severity = Severity.INFO
         message = (
             f"{place} is built from values known only at run time and does not parse "
             f"as written near `{shown}`; that region was not checked"
+        )
+    elif template is not None:
+        severity = Severity.INFO
+        message = (
+            f"{place} looks like {template}, not a script to run: it does not parse "
+            f"near `{shown}` and was not checked"
         )
     elif bash_accepts(layer.text):
         severity = Severity.INFO
@@ -62,8 +128,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
             "that region was not checked"
         )
+    elif string:
+        severity = Severity.ERROR
+        message = (
+            f"{place} does not parse near `{shown}`: the shell that runs it refuses it "
+            "with a syntax error; the rest was checked, this region was not"
+        )
     else:
-        severity = Severity.WARNING
+        severity = Severity.WARNING if _holds_checked(layer) else Severity.INFO
         message = (
             f"{place} does not parse near `{shown}`: the shell that runs it stops with "
             "a syntax error; the rest was checked, this region was not"
@@ -74,5 +146,5 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 
 
 RULE = Rule(
-    "HL001", "parse-error", Severity.WARNING, "A layer that cannot be parsed.", __doc__ or "", check
+    "HL001", "parse-error", Severity.ERROR, "A layer that cannot be parsed.", __doc__ or "", check
 )

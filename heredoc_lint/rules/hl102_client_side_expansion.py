@@ -1,29 +1,38 @@
-"""## What it does
+r"""## What it does
 Finds `$x`, `${x}`, `$1`, `$@`, `$(...)` and backticks in a double-quoted or
 unquoted string that is handed to another shell (`ssh host "..."`,
 `bash -c "..."`), which the **local** shell expands before the inner shell
 ever sees the text.
 
 ## Why is this bad?
-The value substituted is the local one, at the time the outer command runs:
-`$1` is the local script's first argument (usually empty), `$HOME` is the local
-home, and a variable assigned inside the string (`ssh h "x=1; echo $x"`) is
-expanded before the assignment exists. Inside a heredoc whose delimiter is
-quoted (`<< 'EOF'`) the author asked for a literal body, yet the remote file
-receives the local values, and every backslash-newline is deleted.
+The value substituted is the local one, at the time the outer command runs.
+Often that is what the author wants (`ssh h "deploy $version"` passes a local
+value), so the rule warns only where the code itself shows that the inner
+shell was meant to expand it:
 
-Severity: error inside a quoted-delimiter heredoc of the inner string and for
-variables assigned in that string; warning for positional parameters and
-names that are usually meant for the remote side (`HOME PWD USER HOSTNAME
-SHLVL $$ $! $?`, `$(hostname)`, `$(whoami)`); info for other variables, which
-are usually intended (`ssh h "deploy $version"`), and for positional and
-remote-natured names in strings run on the same host (`bash -c`, `eval`).
+- error: inside a heredoc of the inner string whose delimiter is quoted
+  (`<< 'EOF'` asks for a literal body, yet the remote file receives the local
+  values, and every backslash-newline is deleted); and a name that the inner
+  string binds before it (`ssh h "x=1; echo $x"`, `for f in ...; do ... $f`,
+  `read line; ... $line`): it is expanded before that binding exists, usually
+  to nothing;
+- warning, in strings run on another host: `$?`, `$!` and `$$` (the local
+  shell's status and process ids); command substitutions that ask about the
+  machine (`$(hostname)`, `$(whoami)`, `$(pgrep -f app)`); and positional
+  parameters of a shell that has none (an agent's command line, a workflow
+  step, a Python `shell=True` string, an ssh command string);
+- info: everything else, which is usually meant: a function's `$1` (the
+  function's argument), a script's `$1` (a script can always be given
+  arguments), `$HOME`, `$PWD`, `$USER`, a variable the local script assigns, a
+  whole argument (`ssh h "$cmd"`), anything inside `eval`, `watch` or
+  `tmux send-keys`, and strings run on the same host (`bash -c`).
 
 ## Example
 ```bash
 ssh host "cat > run.sh << 'EOF'
 exec server --port $1
 EOF"
+ssh host "for f in /srv/*.log; do gzip $f; done"
 ```
 
 ## Use instead
@@ -31,28 +40,60 @@ EOF"
 ssh host 'cat > run.sh' << 'EOF'
 exec server --port $1
 EOF
+ssh host "for f in /srv/*.log; do gzip \$f; done"
 ```
-or escape what the remote shell should expand: `ssh host "echo \\$HOME"`.
 
 ## Fix safety
 Inside a quoted-delimiter heredoc the fix of HL101 delivers the literal body
-and is safe. Elsewhere escaping the `$` guesses intent and is unsafe.
+and is safe. For a name bound in the inner string, `$?`, `$!`, `$$`, a command
+that asks about the machine, and a positional parameter of a shell that has
+none, the fix escapes the expansion (`\$x`, `` \`cmd\` ``) so that the inner
+shell expands it: unsafe, as it guesses that the local value was not meant.
+The other findings have no fix.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+from heredoc_lint.edits import lift
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
-from heredoc_lint.model import Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, script_path
+from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
+# explain.py's own list of remote-natured commands (it no longer decides a severity here).
 REMOTE_COMMANDS = frozenset({"hostname", "whoami", "id -un", "uname -n", "pwd"})
-POSITIONAL_SPECIALS = frozenset({"@", "*", "#", "0"})
+POSITIONAL_SPECIALS = frozenset({"@", "*", "#"})
+# Commands whose string arguments are meant to be expanded locally, then run or typed.
+LOCAL_RUNNERS = frozenset({"eval", "watch"})
+_SPECIAL_MEANING = {
+    "?": "the local shell's last exit status",
+    "!": "the process id of the local shell's last background job",
+    "$": "the local shell's own process id",
+}
+# Kinds of outer shell that never have positional parameters: what runs them gives none.
+_NO_ARGUMENTS = {
+    "command": "an agent's command line has no arguments",
+    "actions": "a workflow step is run without arguments",
+    "python": "the shell of a Python string is run without arguments",
+}
+
+
+# Characters whose meaning changes when an expansion's text becomes plain quoted text.
+_NOT_LITERAL = frozenset('\\"`$')
+
+
+@dataclass(frozen=True)
+class Verdict:
+    severity: Severity
+    message: str
+    escape: bool = False  # offer the unsafe fix that escapes the expansion
 
 
 def _who(layer: Layer) -> str:
@@ -81,57 +122,155 @@ def _expanded_by_grandparent(layer: Layer, item: LocalExpansion) -> bool:
     return any(e.start <= item.parent_start < e.end for e in parent.local_expansions)
 
 
-def _assigned_before(layer: Layer, name: str, index: int) -> bool:
-    return any(var == name and end <= index for var, end in layer.script.assigned)
+def _anchor(layer: Layer, item: LocalExpansion) -> tuple[int, int]:
+    """The expansion's span from its `$` or backtick: tree-sitter-bash 0.25 starts a `$b`
+    that follows a blank inside double quotes at the blank (`"echo $a $b"`)."""
+    start = item.start
+    while start < item.end - 1 and layer.text[start] in " \t\n":
+        start += 1
+    return start, item.end
 
 
-def _classify(layer: Layer, item: LocalExpansion) -> tuple[Severity, str]:
+def _local_runner(layer: Layer, index: int) -> str | None:
+    """`eval`, `watch` or `tmux send-keys` whose arguments hold `index`."""
+    for command in layer.script.commands:
+        if not (command.start <= index < command.end) or command.name is None:
+            continue
+        name = command.name.rsplit("/", 1)[-1]
+        if name in LOCAL_RUNNERS:
+            return name
+        if name == "tmux" and any(w.value in ("send-keys", "send") for w in command.words[1:]):
+            return "tmux send-keys"
+    return None
+
+
+def _line_of(layer: Layer, index: int, context: Context) -> int:
+    """The file line of layer.text[index]."""
+    return context.file_text.count("\n", 0, layer.file_offset(index)) + 1
+
+
+def _positional_scope(layer: Layer, item: LocalExpansion, context: Context) -> tuple[str, bool]:
+    """Whose arguments a positional parameter comes from, and whether that shell has none."""
+    parent = layer.parent
+    if parent is None:
+        return "the outer shell's arguments", False
+    function = evidence.function_at(parent.script, item.parent_start)
+    if function is not None:
+        return f"the arguments of the function `{function.name}` around it", False
+    if parent.depth == 0 and parent.parent is None:
+        reason = _NO_ARGUMENTS.get(context.kind)
+        if reason is not None:
+            return reason, True
+        if context.kind == "shell":
+            return "this script's own arguments", False
+        return "the local shell's arguments", False
+    if parent.kind == "string" and (parent.wrapper or "").endswith("ssh"):
+        return "the shell of an ssh command string is run without arguments", True
+    return "the outer shell's arguments", False
+
+
+def _escape_advice(text: str) -> str:
+    if text.startswith("`"):
+        return f"write `\\`{text[1:-1]}\\`` to run it on the other side"
+    return f"write `\\{text}` if the inner shell should expand it"
+
+
+def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -> Verdict:
     e = item.expansion
-    text = layer.text[item.start : item.end]
+    name = e.name.split("[", 1)[0]  # `${ids[0]}` reads the array `ids`
     who, before = _who(layer), _before(layer)
     delimiter = _inside_quoted_heredoc(layer, item.start)
     parent = layer.parent
-    if (
-        delimiter is not None
-        and e.kind == "variable"
-        and parent is not None
-        and any(name == e.name for name, _ in parent.script.assigned)
-    ):
-        return Severity.ERROR, (
-            f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' heredoc "
-            f"says its body is literal: the body gets the local `{e.name}`, assigned in the "
-            "outer script; if that is meant, say so with an unquoted delimiter"
-        )
     if delimiter is not None:
-        return Severity.ERROR, (
+        if e.kind == "variable" and parent is not None and name in evidence.bindings(parent.script):
+            return Verdict(
+                Severity.ERROR,
+                f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "
+                f"heredoc says its body is literal: the body gets the local `{name}`, "
+                "assigned in the outer script; if that is meant, say so with an unquoted "
+                "delimiter",
+            )
+        return Verdict(
+            Severity.ERROR,
             f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "
-            "for it literally, but the body receives the local value (empty if unset)"
+            "for it literally, but the body receives the local value (empty if unset)",
         )
-    if e.kind == "variable" and _assigned_before(layer, e.name, item.start):
-        return Severity.ERROR, (
-            f"`{text}` is expanded by {who} {before}, not after `{e.name}=` in the same "
-            "string: it gets the local value (usually empty)"
+    if e.kind == "variable" and evidence.bound_before(layer, name, item.start):
+        return Verdict(
+            Severity.ERROR,
+            f"`{text}` is expanded by {who} {before}, before the binding of `{name}` in "
+            f"the same string exists: it gets the local value (usually empty); "
+            + _escape_advice(text),
+            escape=True,
         )
+    runner = _local_runner(layer, item.start)
     # On the same host (`bash -c`, `eval`) the local value is usually the one meant, and
     # so it is when the expansion is a whole argument (`ssh h "$@"`, `ssh h "$cmd"`).
     whole_word = any(w.value == text for w in layer.source_words)
-    tier = Severity.WARNING if layer.remote and not whole_word else Severity.INFO
+    may_warn = layer.remote and not whole_word and runner is None
+    tier = Severity.WARNING if may_warn else Severity.INFO
+    inside = f" (inside `{runner}`, where local expansion is usually the point)" if runner else ""
     if e.kind == "positional" or (e.kind == "special" and e.name in POSITIONAL_SPECIALS):
-        return tier, (
-            f"`{text}` is the local script's argument, expanded by {who} {before}; "
-            f"write `\\{text}` if the inner shell should expand it"
+        scope, none = _positional_scope(layer, item, context)
+        if none:
+            return Verdict(
+                tier,
+                f"`{text}` is expanded by {who} {before}, and there it is empty: {scope}{inside}; "
+                + _escape_advice(text),
+                escape=tier is Severity.WARNING,
+            )
+        return Verdict(Severity.INFO, f"`{text}` is expanded by {who} {before}, from {scope}")
+    if e.kind == "special" and e.name in REMOTE_SPECIALS:
+        return Verdict(
+            tier,
+            f"`{text}` is {_SPECIAL_MEANING[e.name]}, expanded by {who} {before}, not the "
+            f"inner shell's{inside}; " + _escape_advice(text),
+            escape=tier is Severity.WARNING,
         )
-    remote_natured = (
-        (e.kind == "variable" and e.name in REMOTE_NAMES)
-        or (e.kind == "special" and e.name in REMOTE_SPECIALS)
-        or (e.kind in ("command", "backtick") and " ".join(e.name.split()) in REMOTE_COMMANDS)
+    if e.kind in ("command", "backtick") and evidence.probes_machine(e.name):
+        return Verdict(
+            tier,
+            f"`{text}` runs on this machine {before}, so it describes this machine, not the "
+            f"one that runs the string{inside}; " + _escape_advice(text),
+            escape=tier is Severity.WARNING,
+        )
+    if e.kind == "variable" and parent is not None:
+        bound = evidence.bindings(parent.script).get(name)
+        if bound is not None:
+            line = _line_of(parent, bound - 1, context)
+            return Verdict(
+                Severity.INFO,
+                f"`{text}` is the local variable set on line {line}, expanded by {who} {before}",
+            )
+    if e.kind == "variable" and e.name in REMOTE_NAMES:
+        return Verdict(
+            Severity.INFO,
+            f"`{text}` is this machine's value, expanded by {who} {before}; "
+            + _escape_advice(text),
+        )
+    return Verdict(Severity.INFO, f"`{text}` is expanded by {who} {before}")
+
+
+def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
+    """Make the parent shell pass the expansion on as written (`\\$x`).
+
+    The edit spans the expansion as the parent word holds it (with the blank that
+    tree-sitter may have put before it), so that it ends where the word's expansion ends."""
+    text = layer.text[item.start : item.end]
+    body = text.strip()
+    body = body[1:-1] if body.startswith("`") else body[1:]
+    if any(c in body for c in _NOT_LITERAL):
+        # `$(cat \"f\")`: the source text is no longer what the inner shell would get once
+        # the `$` is escaped (the parent would now undo `\"`): no edit says it for sure.
+        return None
+    edit = lift(layer, item.start, item.end, text)
+    if edit is None:
+        return None
+    return Fix(
+        (edit,),
+        Applicability.UNSAFE,
+        f"Escape `{text.strip()}` so that the inner shell expands it",
     )
-    if remote_natured:
-        return tier, (
-            f"`{text}` is expanded by {who} {before}, so it is the local value, not the "
-            f"remote one; write `\\{text}` to expand it on the other side"
-        )
-    return Severity.INFO, f"`{text}` is expanded by {who} {before}"
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -155,8 +294,12 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             or layer.is_runtime(item.start)
         ):
             continue
-        severity, message = _classify(layer, item)
-        yield finding(layer, "HL102", severity, message, item.start, item.end, fix_at(item.start))
+        start, end = _anchor(layer, item)
+        verdict = _classify(layer, item, layer.text[start:end], context)
+        fix = fix_at(item.start)
+        if fix is None and verdict.escape:
+            fix = _escape_fix(layer, item)
+        yield finding(layer, "HL102", verdict.severity, verdict.message, start, end, fix)
     for index in layer.continuations:
         delimiter = _inside_quoted_heredoc(layer, index)
         if delimiter is None:

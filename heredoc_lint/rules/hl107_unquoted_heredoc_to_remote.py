@@ -19,6 +19,18 @@ Escaped expansions (`\$HOME`) and `$` that expands nothing (`$ ` or a lone
 remote command (`ssh host 'cat > f' <<EOF`) is not reported either: there a
 local expansion is often what the author wants.
 
+A local value is often sent on purpose: when every expansion of the body is a
+variable that this script sets (`SERVICE=api` then `systemctl restart
+$SERVICE`), that it reads on its own command lines too (`scp f
+"$IP:$DEPLOY_PATH"`, a value its caller sets), or an argument of the function
+around the heredoc (in Markdown also a variable that another block of the page
+sets), the finding is only info. What can only be meant for the
+remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
+itself sets before using it, and a
+command substitution that asks about the machine (`$(hostname)`,
+`$(command -v nvcc)`). A `# shellcheck disable=SC2087` before the command
+counts as a suppression of this rule.
+
 ## Example
 ```bash
 ssh web-1 bash -s <<EOF
@@ -43,7 +55,9 @@ delimiter (`<<'EOF'`) and undoes the escapes that the unquoted heredoc
 processed (`\$`, `` \` `` and `\\` become `$`, `` ` `` and `\`), so the parts
 that already reached the remote shell arrive unchanged. A backslash-newline,
 which the unquoted heredoc joined, then reaches the remote shell as written,
-which joins the lines in the same way outside quotes.
+which joins the lines in the same way outside quotes. Where every expansion is
+a value the script sets (the info findings), the fix is display-only: applied,
+it would send the names instead of the values the author meant to send.
 """
 
 from __future__ import annotations
@@ -56,6 +70,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, parse_script
 from heredoc_lint.shell.words import Word, matching_close
@@ -162,7 +177,9 @@ def _delimiter_span(layer: Layer, heredoc: Heredoc) -> tuple[int, int]:
     return start, heredoc.op_end
 
 
-def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int]) -> Fix | None:
+def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int], intended: bool) -> Fix | None:
+    """Quote the delimiter: unsafe, and only a suggestion where every expansion is a value
+    the script evidently meant to send (applied, it would send the names instead)."""
     start, end = _delimiter_span(layer, heredoc)
     word = layer.text[start:end]
     if "'" in word:
@@ -175,7 +192,7 @@ def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int]) -> Fix | None:
         edits.append(edit)
     return Fix(
         tuple(edits),
-        Applicability.UNSAFE,
+        Applicability.DISPLAY_ONLY if intended else Applicability.UNSAFE,
         f"Quote the delimiter (<<'{heredoc.delimiter}') so the remote shell expands the body",
     )
 
@@ -192,6 +209,93 @@ def _effect(layer: Layer, wrapper: str, names: str) -> str:
         f"{runner} that runs {what} expands {names} in the body before {wrapper} passes it "
         f"on: the shell behind {wrapper} receives that shell's values, not the expansions"
     )
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """The expansions of one body, sorted by what the code shows of their intent."""
+
+    remote: list[tuple[str, str]]  # (text, why it can only be meant remotely)
+    other: list[str]  # nothing shows which side they are meant for
+    local: list[str]  # variables the local script sets: meant to be sent as values
+
+
+_SPECIALS = frozenset("?!$")
+# Names whose value differs between the machines: a local read of them shows nothing.
+REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
+_SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
+
+
+def _judge(
+    layer: Layer, heredoc: Heredoc, found: list[BodyExpansion], context: Context
+) -> _Judged:
+    text = layer.text
+    body = parse_script(text[heredoc.body_start : heredoc.body_end])
+    bound_in_body = evidence.bindings(body)
+    bound_here = evidence.bindings(layer.script)
+    in_function = evidence.function_at(layer.script, heredoc.op_start) is not None
+    judged = _Judged([], [], [])
+    for e in found:
+        shown = text[e.start : e.end]
+        if shown.startswith("`") or shown.startswith("$("):
+            command = shown[1:-1] if shown.startswith("`") else shown[2:-1]
+            if not shown.startswith("$((") and evidence.probes_machine(command):
+                judged.remote.append((shown, "asks about the machine it runs on"))
+            else:
+                judged.other.append(shown)
+            continue
+        match = _SIMPLE.match(shown)
+        name = match.group(1) if match else ""
+        local_end = bound_in_body.get(name)
+        if name in _SPECIALS:
+            judged.remote.append((shown, "only has a meaning in the shell that runs the body"))
+        elif local_end is not None and heredoc.body_start + local_end <= e.start:
+            judged.remote.append((shown, "is set by the body itself, before it"))
+        elif name in bound_here or (in_function and name[:1].isdigit()):
+            judged.local.append(shown)
+        else:
+            judged.other.append(shown)
+    if judged.other:
+        # A variable that the script also reads outside the heredoc, on its own command
+        # lines (`scp f "$USER@$IP:$DEPLOY_PATH"`), is a value of the script: set by its
+        # caller, and meant for the body the same way.
+        read_here = _read_locally(layer)
+        still: list[str] = []
+        for shown in judged.other:
+            match = _SIMPLE.match(shown)
+            name = match.group(1) if match else ""
+            local_value = name not in REMOTE_NAMES and (
+                name in read_here or _set_in_another_block(context, name)
+            )
+            (judged.local if local_value else still).append(shown)
+        judged.other[:] = still
+    return judged
+
+
+def _set_in_another_block(context: Context, name: str) -> bool:
+    """In Markdown the blocks are one session: a variable set in an earlier block
+    (`NODE_IP=$(...)`, `export NODE_IP=...`) is the reader's local value."""
+    if context.kind != "markdown" or not name:
+        return False
+    pattern = rf"(?m)(?:^|[\s;&|{{(])(?:export\s+)?{re.escape(name)}="
+    return re.search(pattern, context.file_text) is not None
+
+
+def _read_locally(layer: Layer) -> frozenset[str]:
+    """The variables the layer's own commands expand (heredoc bodies are not commands)."""
+    return frozenset(
+        e.name
+        for command in layer.script.commands
+        for word in (*command.words, *command.assignments)
+        for e in word.expansions
+        if e.kind == "variable"
+    )
+
+
+def _names(texts: list[str]) -> str:
+    texts = list(dict.fromkeys(texts))
+    names = ", ".join(f"`{quote_snippet(t, 30)}`" for t in texts[:3])
+    return names + (f" and {len(texts) - 3} more" if len(texts) > 3 else "")
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -215,21 +319,38 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             found = [e for e in found if not any(a <= e.start < b for a, b in local)]
             if not found:
                 continue
-            texts = list(dict.fromkeys(layer.text[e.start : e.end] for e in found))
-            names = ", ".join(f"`{quote_snippet(t, 30)}`" for t in texts[:3])
-            more = f" and {len(texts) - 3} more" if len(texts) > 3 else ""
+            judged = _judge(layer, heredoc, found, context)
             wrapper = invocation.wrapper
             width = 3 if heredoc.strip_tabs else 2
+            quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
+            if judged.remote or judged.other:
+                texts = [t for t, _ in judged.remote] + judged.other
+                evidence_note = "".join(
+                    f"; `{quote_snippet(t, 30)}` {why}" for t, why in judged.remote[:2]
+                )
+                severity = Severity.WARNING
+                message = (
+                    f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
+                    + _effect(layer, wrapper, _names(texts))
+                    + f"{evidence_note}; {quote}"
+                )
+            else:
+                severity = Severity.INFO
+                message = (
+                    f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
+                    f"that runs {wrapper} expands {_names(judged.local)} in the body first: "
+                    "values of this script (variables it sets or reads, a function's arguments), "
+                    "which are usually meant to be sent; "
+                    f"if not, {quote}"
+                )
             yield finding(
                 layer,
                 "HL107",
-                Severity.WARNING,
-                f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
-                + _effect(layer, wrapper, names + more)
-                + f"; quote the delimiter (<<'{heredoc.delimiter}') to send the body as written",
+                severity,
+                message,
                 heredoc.op_start,
                 heredoc.op_start + width,
-                _fix(layer, heredoc, escapes),
+                _fix(layer, heredoc, escapes, intended=severity is Severity.INFO),
             )
 
 

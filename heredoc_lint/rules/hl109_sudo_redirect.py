@@ -21,6 +21,14 @@ Nothing is reported for `/dev/null`, `/dev/stdout`, descriptor duplications
 `sudo sh -c '...'`, or when the caller is root already
 (`ssh root@host "sudo ..."`).
 
+A script that has established that it runs as root, with a guard that exits
+(or re-runs itself with `exec sudo`) otherwise, writes the file with root's
+rights: `[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }`,
+`if [ "$(id -u)" != 0 ]; then ...; exit 1; fi`, `[[ $EUID -eq 0 ]] || exit`.
+After such a guard (or anywhere in a function, which runs when called) the
+finding is only info. A `# shellcheck disable=SC2024` before the command
+counts as a suppression of this rule.
+
 ## Example
 ```bash
 sudo echo 1 > /proc/sys/net/ipv4/ip_forward
@@ -59,6 +67,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
 from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
@@ -262,6 +271,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if _caller_is_root(layer):
         return
     for command in commands:
+        guard = evidence.root_guard_before(layer.script, command.start)
         real = unwrap_prefixes(command.words)
         if real is None:
             continue
@@ -289,15 +299,29 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 else path
             )
             append = " -a" if redirect.op in (">>", "&>>") else ""
+            if guard is not None:
+                line = context.file_text.count("\n", 0, layer.file_offset(guard.start)) + 1
+                severity = Severity.INFO
+                message = (
+                    f"`{shown}` is opened by the calling shell, not by {tool}; the root check "
+                    f"on line {line} exits unless that shell is root, so the write has root's "
+                    f"rights and works. `{tool} tee{append} {target_src} > /dev/null` says so "
+                    f"without the check"
+                )
+            else:
+                severity = Severity.ERROR
+                message = (
+                    f"`{shown}` is opened by the calling shell, with the caller's rights, "
+                    f"before {tool} starts: only `{name}` runs as {runs_as}. Where the caller "
+                    f'may not write `{path}` the command fails with "Permission denied" and '
+                    f"the file is unchanged; elsewhere the file is written as the caller. Use "
+                    f"`{tool} tee{append} {target_src} > /dev/null`"
+                )
             yield finding(
                 layer,
                 "HL109",
-                Severity.ERROR,
-                f"`{shown}` is opened by the calling shell, with the caller's rights, before "
-                f"{tool} starts: only `{name}` runs as {runs_as}. Where the caller may not "
-                f'write `{path}` the command fails with "Permission denied" and the file is '
-                f"unchanged; elsewhere the file is written as the caller. Use "
-                f"`{tool} tee{append} {target_src} > /dev/null`",
+                severity,
+                message,
                 redirect.start,
                 op_end,
                 _fix(layer, command, redirect, sudo, real, path),

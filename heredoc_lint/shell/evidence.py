@@ -1,0 +1,370 @@
+"""What a script itself shows about the author's intent: the evidence rules rest on.
+
+A rule reports at warning or error only what the code shows will go wrong.  This module
+reads that evidence from a layer's structure (the tree-sitter tree and the commands of
+`heredoc_lint.shell.syntax`), without changing how layers are built:
+
+* `function_at`: the shell function whose body holds an offset: there `$1` is the
+  function's argument, set by each call.
+* `bindings`: the names a layer binds (assignment, `for`, `read`, `mapfile`, `getopts`,
+  `printf -v`, `local`/`declare`), and where each binding ends.
+* `root_guard_before`: a guard that exits unless the script runs as root
+  (`[ "$EUID" -ne 0 ] && exit 1`, `if [ "$(id -u)" != 0 ]; then ...; exit 1; fi`), so
+  that the code after it runs as root.
+* `probes_machine`: a command substitution that asks about the machine it runs on
+  (`$(hostname)`, `$(pgrep -f x)`): its value differs between the local and remote side.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from heredoc_lint.shell.syntax import Command, Script
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from heredoc_lint.layers import Layer
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    start: int  # the definition's span, in characters of the layer text
+    end: int
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A statement that ends the script (or re-runs it as root) unless it runs as root."""
+
+    start: int
+    end: int
+    function: Function | None  # the function whose body holds the guard, if any
+
+
+@dataclass(frozen=True)
+class _Structure:
+    functions: tuple[Function, ...]
+    guards: tuple[Guard, ...]
+
+
+# Statements that hold other statements: the walk for functions and guards goes through
+# these and nothing else (words and expressions hold no definition worth finding).
+_CONTAINERS = frozenset(
+    {
+        "program",
+        "compound_statement",
+        "subshell",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "do_group",
+        "case_statement",
+        "case_item",
+        "redirected_statement",
+        "function_definition",
+    }
+)
+
+# -- root guards ---------------------------------------------------------------------------
+# Who the shell runs as: `$EUID`, `${UID}`, `$(id -u)`, `` `id -u` ``, `$(whoami)`, `$USER`,
+# and the bare names of an arithmetic test (`(( EUID != 0 ))`).
+_SUBJECT = (
+    r"""(?:"?(?:\$\{?E?UID\}?|\$\(\s*id\s+-u\s*\)|`\s*id\s+-u\s*`|\$\(\s*whoami\s*\)"""
+    r"""|`\s*whoami\s*`|\$\{?USER\}?|\$\(\s*id\s+-un\s*\))"?|\bE?UID\b)"""
+)
+_ROOT_VALUE = r"""(?:["']?(?:0|root)["']?)"""
+_NOT_ROOT = re.compile(
+    rf"{_SUBJECT}\s*(?:-ne|!=|-gt)\s*{_ROOT_VALUE}(?![\w])"
+    rf"|{_ROOT_VALUE}\s*(?:-ne|!=|-lt)\s*{_SUBJECT}"
+    r"|\(\(\s*E?UID\s*\)\)"  # `(( EUID ))`: true when not root
+)
+_IS_ROOT = re.compile(
+    rf"{_SUBJECT}\s*(?:-eq|==?)\s*{_ROOT_VALUE}(?![\w])"
+    rf"|{_ROOT_VALUE}\s*(?:-eq|==?)\s*{_SUBJECT}"
+)
+# What a guard does when the test says "not root": leave, or run the script again as root.
+_LEAVES = re.compile(r"(?<![\w-])(?:exit\b|exec\s+(?:sudo|su|doas|pkexec)\b)")
+
+
+def _negated(condition: str) -> bool:
+    return condition.lstrip().startswith("!")
+
+
+def _says_not_root(condition: str) -> bool | None:
+    """True: the condition holds when the shell is not root; False: when it is root;
+    None: it is no root test."""
+    if _NOT_ROOT.search(condition):
+        return not _negated(condition)
+    if _IS_ROOT.search(condition):
+        return _negated(condition)
+    return None
+
+
+def _is_guard(node: Node, text: str, char: Callable[[int], int]) -> bool:
+    """`TEST && { ...; exit; }`, `TEST || exit`, `if TEST; then ...; exit; fi`."""
+
+    def source(n: Node) -> str:
+        return text[char(n.start_byte) : char(n.end_byte)]
+
+    if node.type == "list":
+        children = node.children
+        if len(children) != 3:
+            return False  # `a && b || c`: not one plain guard
+        left, op, right = children
+        polarity = _says_not_root(source(left))
+        if polarity is None or not _LEAVES.search(source(right)):
+            return False
+        return (op.type == "&&") == polarity
+    if node.type == "if_statement":
+        condition = node.child_by_field_name("condition")
+        if condition is None:
+            return False
+        polarity = _says_not_root(source(condition))
+        if polarity is None:
+            return False
+        branch = _then_branch(node) if polarity else _else_branch(node)
+        return branch is not None and bool(_LEAVES.search(_branch_text(branch, text, char)))
+    return False
+
+
+def _branch_text(nodes: list[Node], text: str, char: Callable[[int], int]) -> str:
+    return " ; ".join(text[char(n.start_byte) : char(n.end_byte)] for n in nodes)
+
+
+def _then_branch(node: Node) -> list[Node] | None:
+    """The statements between `then` and the first `elif`/`else`/`fi`."""
+    out: list[Node] = []
+    seen_then = False
+    for child in node.children:
+        if child.type == "then":
+            seen_then = True
+        elif child.type in ("elif_clause", "else_clause", "fi"):
+            break
+        elif seen_then and child.is_named:
+            out.append(child)
+    return out or None
+
+
+def _else_branch(node: Node) -> list[Node] | None:
+    for child in node.children:
+        if child.type == "else_clause":
+            return [c for c in child.children if c.is_named]
+    return None
+
+
+# -- the structure of a script, read once ---------------------------------------------------
+_CACHE: weakref.WeakKeyDictionary[Script, _Structure] = weakref.WeakKeyDictionary()
+
+
+def _structure(script: Script) -> _Structure:
+    cached = _CACHE.get(script)
+    if cached is None:
+        cached = _read_structure(script)
+        _CACHE[script] = cached
+    return cached
+
+
+def _read_structure(script: Script) -> _Structure:
+    tree = script.tree
+    if tree is None:
+        return _Structure((), ())
+    char = script.char  # tree-sitter's byte offsets to the layer's characters
+    text = script.text
+    functions: list[Function] = []
+    guards: list[Guard] = []
+    stack: list[tuple[Node, Function | None]] = [(tree.root_node, None)]
+    while stack:
+        node, inside = stack.pop()
+        if node.type == "function_definition":
+            name = node.child_by_field_name("name")
+            label = text[char(name.start_byte) : char(name.end_byte)] if name else "?"
+            inside = Function(label, char(node.start_byte), char(node.end_byte))
+            functions.append(inside)
+        elif node.type in ("list", "if_statement") and _is_guard(node, text, char):
+            guards.append(Guard(char(node.start_byte), char(node.end_byte), inside))
+            continue
+        for child in node.children:
+            if child.type in _CONTAINERS or child.type in ("list", "if_statement"):
+                stack.append((child, inside))
+    functions.sort(key=lambda f: f.start)
+    guards.sort(key=lambda g: g.start)
+    return _Structure(tuple(functions), tuple(guards))
+
+
+def functions(script: Script) -> tuple[Function, ...]:
+    return _structure(script).functions
+
+
+def function_at(script: Script, index: int) -> Function | None:
+    """The innermost function definition whose text holds `index`."""
+    found: Function | None = None
+    for function in _structure(script).functions:
+        if function.start <= index < function.end:
+            found = function  # sorted by start: a later one that holds it is inner
+        elif function.start > index:
+            break
+    return found
+
+
+def root_guard_before(script: Script, index: int) -> Guard | None:
+    """A root guard that has run whenever the code at `index` runs.
+
+    A guard at the top level covers the top-level code after it and every function
+    (functions run when called, and scripts call them after their checks); a guard inside
+    a function covers the rest of that function.
+    """
+    here = function_at(script, index)
+    for guard in _structure(script).guards:
+        if guard.function is None and (guard.end <= index or here is not None):
+            return guard
+        if guard.function is not None and guard.function == here and guard.end <= index:
+            return guard
+    return None
+
+
+# -- bindings ------------------------------------------------------------------------------
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Options of `read` that take a value; `-a NAME` binds the array NAME.
+_READ_VALUE_OPTIONS = frozenset("deinNptu")
+_DECLARE = frozenset({"local", "declare", "typeset", "readonly"})
+
+
+def _read_names(command: Command) -> Iterator[str]:
+    words = command.words[1:]
+    k = 0
+    while k < len(words):
+        value = words[k].value if words[k].static else ""
+        if value.startswith("-") and len(value) > 1 and value != "--":
+            letters = value[1:]
+            for n, letter in enumerate(letters):
+                if letter == "a" or letter in _READ_VALUE_OPTIONS:
+                    rest = letters[n + 1 :]
+                    target = rest or (words[k + 1].value if k + 1 < len(words) else "")
+                    if letter == "a" and _NAME.match(target):
+                        yield target
+                    if not rest:
+                        k += 1
+                    break
+            k += 1
+            continue
+        if value == "--":
+            k += 1
+            continue
+        if _NAME.match(value):
+            yield value
+        k += 1
+
+
+def _bound_by(command: Command) -> Iterator[str]:
+    name = command.name
+    if name is None:
+        return
+    words = command.words
+    if name == "read":
+        yield from _read_names(command)
+    elif name in ("mapfile", "readarray"):
+        last = words[-1].value if len(words) > 1 and words[-1].static else ""
+        yield last if _NAME.match(last) else "MAPFILE"
+    elif len(words) > 2 and (name == "getopts" or (name == "printf" and words[1].value == "-v")):
+        yield words[2].value  # `getopts ab opt`, `printf -v var ...`
+    elif name in _DECLARE:
+        for word in words[1:]:
+            if word.static and _NAME.match(word.value):
+                yield word.value  # `local x`: x is this scope's own from here on
+
+
+_BINDINGS: weakref.WeakKeyDictionary[Script, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str, int]:
+    """Each name `script` binds, with the offset where its first binding ends.
+
+    `skip`: regions whose text some other shell runs (a parent's `$(...)`).  Without it
+    the answer is remembered: a file's bindings are asked for once per expansion of each
+    of its ssh strings.  Callers must not change the dict.
+    """
+    if not skip:
+        cached = _BINDINGS.get(script)
+        if cached is None:
+            cached = _BINDINGS[script] = _bindings(script, ())
+        return cached
+    return _bindings(script, skip)
+
+
+def _bindings(script: Script, skip: tuple[tuple[int, int], ...]) -> dict[str, int]:
+
+    def skipped(offset: int) -> bool:
+        return any(a <= offset < b for a, b in skip)
+
+    found: dict[str, int] = {}
+    for name, end in script.assigned:
+        if not skipped(end - 1):
+            found[name] = min(found.get(name, end), end)
+    for command in script.commands:
+        if skipped(command.start) or command.name not in _BINDERS:
+            continue
+        for name in _bound_by(command):
+            found[name] = min(found.get(name, command.end), command.end)
+    return found
+
+
+_BINDERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", *_DECLARE})
+
+
+def bound_before(layer: Layer, name: str, index: int) -> bool:
+    """Whether the layer binds `name` before `index` (in its own text)."""
+    skip = tuple((e.start, e.end) for e in layer.local_expansions)
+    end = bindings(layer.script, skip).get(name)
+    return end is not None and end <= index
+
+
+# -- commands that ask about the machine ------------------------------------------------------
+PROBE_COMMANDS = frozenset(
+    {
+        "hostname",
+        "whoami",
+        "id",
+        "uname",
+        "pwd",
+        "nproc",
+        "which",
+        "pgrep",
+        "pidof",
+        "nvidia-smi",
+        "lscpu",
+        "ifconfig",
+        "ip",
+        "free",
+        "getconf",
+        "arch",
+        "hostid",
+        "logname",
+        "tty",
+    }
+)
+_SYSTEM_FILES = ("/etc/", "/proc/", "/sys/", "/run/", "/var/run/", "/dev/")
+_FILE_READERS = frozenset({"cat", "head", "tail", "readlink", "realpath"})
+
+
+def probes_machine(command: str) -> bool:
+    """Whether a command substitution's text asks about the machine it runs on."""
+    words = command.split()
+    if not words:
+        return False
+    head = words[0].rsplit("/", 1)[-1]
+    if head in PROBE_COMMANDS:
+        return True
+    if head in ("command", "type") and len(words) > 1 and words[1] in ("-v", "-p", "-P"):
+        return True
+    if head in _FILE_READERS:
+        return any(w.strip("'\"\\").startswith(_SYSTEM_FILES) for w in words[1:])
+    return False

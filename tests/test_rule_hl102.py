@@ -1,0 +1,253 @@
+"""HL102 client-side-expansion: `ssh h "... $x ..."` expands `$x` on the local side.
+
+Evidence decides the tier: an error where the inner string binds the name first or a
+quoted heredoc asks for a literal body; a warning for `$?`, `$!`, `$$`, a command that asks
+about the machine, and a positional parameter of a shell that has none; info for what is
+usually meant (a function's `$1`, a script's `$1`, `$PWD`, `$USER`, a variable the script
+sets, `eval`/`tmux send-keys` strings). Anchors are computed from the text; the unsafe
+escape fix is re-checked, applied twice, and run through the real sshd, where the original
+command delivers the local value and the fixed one the remote value. Bash itself shows that
+a function's `$1` is the function's argument, not the script's.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import rulekit as kit
+from sshd import SshServer
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.model import Applicability, Finding, Severity
+
+CODE = "HL102"
+
+
+def hl102(text: str, *, command: bool = False) -> list[Finding]:
+    return kit.findings(text, CODE, command=command)
+
+
+def at(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """The span of the nth occurrence of `needle` in `text`."""
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(needle, start + 1)
+    return start, start + len(needle)
+
+
+def only(found: list[Finding], text: str, needle: str, nth: int = 0) -> Finding:
+    """The one finding of `found` anchored on the nth `needle`."""
+    hits = [f for f in found if (f.start, f.end) == at(text, needle, nth)]
+    assert len(hits) == 1, found
+    return hits[0]
+
+
+# -- errors and warnings: (script, anchor text, its occurrence, severity, message parts) ----
+POSITIVES = [
+    ('ssh h "x=1; echo $x"\n', "$x", 0, Severity.ERROR, ["binding of `x`", "write `\\$x`"]),
+    (
+        'ssh h "for f in /srv/*.log; do gzip $f; done"\n',
+        "$f",
+        0,
+        Severity.ERROR,
+        ["binding of `f`"],
+    ),
+    (
+        'ssh h "while read -r line; do echo $line; done < /etc/hosts"\n',
+        "$line",
+        0,
+        Severity.ERROR,
+        ["binding of `line`"],
+    ),
+    ('ssh h "mapfile -t ids < f; echo ${ids[0]}"\n', "${ids[0]}", 0, Severity.ERROR, ["`ids`"]),
+    (
+        "ssh h \"cat > run.sh << 'EOF'\nexec srv --port $1\nEOF\"\n",
+        "$1",
+        0,
+        Severity.ERROR,
+        ["quoted 'EOF' heredoc asks for it literally"],
+    ),
+    ('ssh h "kill $$"\n', "$$", 0, Severity.WARNING, ["the local shell's own process id"]),
+    ('ssh h "false; echo $?"\n', "$?", 0, Severity.WARNING, ["last exit status", "`\\$?`"]),
+    ('ssh h "sleep 9 & wait $!"\n', "$!", 0, Severity.WARNING, ["last background job"]),
+    ('ssh h "echo $(hostname)"\n', "$(hostname)", 0, Severity.WARNING, ["describes this machine"]),
+    ('ssh h "kill $(pgrep -f app)"\n', "$(pgrep -f app)", 0, Severity.WARNING, ["this machine"]),
+    ('ssh h "echo `whoami`"\n', "`whoami`", 0, Severity.WARNING, ["write `\\`whoami\\``"]),
+    (  # layer 2: host a's login shell expands `$1`, and an ssh command string has no arguments
+        'ssh a "ssh b \\"echo \\$1\\""\n',
+        "$1",
+        0,
+        Severity.WARNING,
+        ["the shell of an ssh command string is run without arguments"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "nth", "severity", "parts"), POSITIVES)
+def test_positive(text: str, needle: str, nth: int, severity: Severity, parts: list[str]) -> None:
+    f = kit.assert_single(hl102(text), at(text, needle, nth), severity)
+    assert f.message.startswith(f"`{needle}`")
+    for part in parts:
+        assert part in f.message
+
+
+def test_agent_command_line_has_no_positional_parameters() -> None:
+    text = 'ssh h "systemctl restart $1"'
+    f = kit.assert_single(hl102(text, command=True), at(text, "$1"), Severity.WARNING)
+    assert "an agent's command line has no arguments" in f.message
+
+
+def test_python_shell_string_has_no_positional_parameters() -> None:
+    text = "import subprocess\nsubprocess.run('ssh h \"echo $1\"', shell=True)\n"
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == CODE]
+    assert (f.start, f.end) == at(text, "$1") and f.severity is Severity.WARNING
+    assert "the shell of a Python string is run without arguments" in f.message
+
+
+# -- intended local expansion (WILD pattern 1): info, with the scope named --------------------
+INTENDED = [
+    (  # a function's $1 is the function's argument
+        'deploy() { ssh "$HOST" "systemctl restart $1"; }\ndeploy api\n',
+        "$1",
+        "from the arguments of the function `deploy` around it",
+    ),
+    ('ssh "$h" "cd $PWD && make"\n', "$PWD", "this machine's value"),
+    ('ssh "$h" "echo $USER"\n', "$USER", "this machine's value"),
+    ('version=3.1\nssh h "deploy $version"\n', "$version", "the local variable set on line 1"),
+    ('for h in a b; do ssh "$h" "echo $h"; done\n', "$h", "the local variable set on line 1"),
+    ('ssh h "echo $1"\n', "$1", "from this script's own arguments"),
+    ('ssh h "$@"\n', "$@", "from this script's own arguments"),
+    ('ssh h "$cmd"\n', "$cmd", "expanded by the local shell"),
+    ('eval "echo $HOME $$"\n', "$$", "before `eval` runs the string"),
+    ('bash -c "kill $$"\n', "$$", "before `bash -c` runs the string"),
+    ("ssh h \"tmux send-keys -t s 'cd $(pwd)' Enter\"\n", "$(pwd)", "inside `tmux send-keys`"),
+    ('ssh h "watch -n 1 cat /proc/$$/status"\n', "$$", "inside `watch`"),
+    ('ssh h "deploy $(date +%s)"\n', "$(date +%s)", "expanded by the local shell"),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "part"), INTENDED)
+def test_intended_local_expansion_is_info(text: str, needle: str, part: str) -> None:
+    f = only(hl102(text), text, needle, text.count(needle) - 1)  # the last: in the string
+    assert f.severity is Severity.INFO
+    assert part in f.message
+    assert "the local script's argument" not in f.message
+    assert f.fix is None  # nothing shows that the local value was not meant
+
+
+def test_a_function_argument_is_not_called_the_script_argument() -> None:
+    text = '#!/bin/bash\nrestart() {\n  ssh web-1 "systemctl restart $1"\n}\nrestart nginx\n'
+    (f,) = hl102(text)
+    assert "function `restart`" in f.message and "script" not in f.message
+
+
+def test_bash_gives_a_function_its_own_positional_parameters(tmp_path: Path) -> None:
+    """The claim behind the info tier: inside a function `$1` is the call's argument."""
+    script = tmp_path / "s.sh"
+    script.write_text('f() { echo "[$1]"; }\nf from-the-call\necho "<$1>"\n')
+    proc = subprocess.run(
+        ["bash", str(script), "from-the-command-line"], capture_output=True, text=True, check=True
+    )
+    assert proc.stdout == "[from-the-call]\n<from-the-command-line>\n"
+
+
+def test_no_finding_in_the_default_output_for_intended_expansions() -> None:
+    for text, _, _ in INTENDED:
+        assert [f for f in hl102(text) if f.severity is not Severity.INFO] == [], text
+
+
+# -- spans and messages (WILD pattern 11) ---------------------------------------------------
+def test_no_leading_blank_in_a_span() -> None:
+    text = 'ssh h "echo $a $b"\n'
+    found = hl102(text)
+    assert [(f.start, f.end) for f in found] == [at(text, "$a"), at(text, "$b")]
+    assert [f.message[:4] for f in found] == ["`$a`", "`$b`"]
+
+
+def test_advice_names_the_escape_of_the_expansion_itself() -> None:
+    text = 'ssh h "x=1; y=2; echo $x $y `hostname`"\n'
+    found = hl102(text)
+    assert [text[f.start : f.end] for f in found] == ["$x", "$y", "`hostname`"]
+    assert "write `\\$y`" in found[1].message
+    assert "write `\\`hostname\\``" in found[2].message
+    assert all("`\\ " not in f.message for f in found)
+
+
+# -- the unsafe escape fix (documented, and now offered) ------------------------------------
+FIXES = [
+    ('ssh h "x=1; echo $x"\n', 'ssh h "x=1; echo \\$x"\n'),
+    ('ssh h "false; echo $? $!"\n', 'ssh h "false; echo \\$? \\$!"\n'),
+    ('ssh h "echo $(hostname) `whoami`"\n', 'ssh h "echo \\$(hostname) \\`whoami\\`"\n'),
+    ("ssh h echo go\\; x=1\\; echo $x\n", "ssh h echo go\\; x=1\\; echo '$x'\n"),
+    ("ssh h \"kill $(cat '/run/app.pid')\"\n", "ssh h \"kill \\$(cat '/run/app.pid')\"\n"),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), FIXES)
+def test_escape_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
+    found = hl102(text)
+    assert found and all(
+        f.fix is not None and f.fix.applicability is Applicability.UNSAFE for f in found
+    )
+    assert kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True) == fixed
+
+
+def test_no_escape_fix_where_the_text_would_change_meaning() -> None:
+    """Once `$` is escaped, `\\"` inside `$(...)` becomes a plain `"`: no fix is sure."""
+    text = 'ssh h "kill $(cat \\"/run/app.pid\\")"\n'
+    f = kit.assert_single(hl102(text), at(text, '$(cat \\"/run/app.pid\\")'), Severity.WARNING)
+    assert f.fix is None
+
+
+def test_quoted_heredoc_keeps_the_safe_heredoc_fix() -> None:
+    text = "ssh h \"cat > run.sh << 'EOF'\nexec srv --port $1\nEOF\"\n"
+    (f,) = hl102(text)
+    assert f.fix is not None and f.fix.applicability is Applicability.SAFE
+    assert "base64" in kit.fix_text(text, CODE)
+
+
+def test_shellcheck_sc2029_directive_suppresses() -> None:
+    assert hl102('# shellcheck disable=SC2029\nssh h "kill $$"\n') == []
+    assert len(hl102('# shellcheck disable=SC2086\nssh h "kill $$"\n')) == 1
+
+
+# -- runtime: the real sshd ------------------------------------------------------------------
+RUNTIME = [
+    # (body of the remote string writing {out}, local prelude, before, after the fix)
+    ('x=REMOTE; echo "$x" > {out}', "x=LOCAL\n", "LOCAL\n", "REMOTE\n"),
+    ("for f in a b; do echo $f; done > {out}", "", "\n\n", "a\nb\n"),
+    ("false; echo $? > {out}", "true\n", "0\n", "1\n"),
+]
+
+
+@pytest.mark.parametrize(("remote", "prelude", "before", "after"), RUNTIME)
+def test_runtime_local_value_then_remote_value_after_the_fix(
+    remote: str, prelude: str, before: str, after: str, sshd: SshServer, tmp_path: Path
+) -> None:
+    out = tmp_path / "out.txt"
+    script = f'#!/bin/bash\n{prelude}ssh {sshd.user}@web-1 "{remote.format(out=out)}"\n'
+    found = hl102(script)
+    assert found and {f.severity for f in found} <= {Severity.ERROR, Severity.WARNING}
+    kit.run_ok(script, sshd)
+    assert out.read_text() == before
+    out.unlink()
+    fixed = kit.fix_text(script, CODE, unsafe=True)
+    assert hl102(fixed) == []
+    kit.run_ok(fixed, sshd)
+    assert out.read_text() == after
+
+
+def test_runtime_function_argument_is_the_value_meant(sshd: SshServer, tmp_path: Path) -> None:
+    """The info case delivers what it reads as: the function's argument reaches the remote."""
+    out = tmp_path / "svc.txt"
+    script = (
+        "#!/bin/bash\n"
+        f'restart() {{ ssh {sshd.user}@web-1 "echo restarting $1 > {out}"; }}\n'
+        "restart api\n"
+    )
+    (f,) = hl102(script)
+    assert f.severity is Severity.INFO
+    kit.run_ok(script, sshd)
+    assert out.read_text() == "restarting api\n"
