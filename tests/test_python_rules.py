@@ -391,7 +391,7 @@ def test_sudo_redirect_in_invoke_and_fabric() -> None:
 def test_encode_edit_refuses_what_it_cannot_write() -> None:
     frag = fragments("def f(c, v):\n    c.exec_command(f'echo a{v}b' r'c\\d')\n")[0]
     encoder = frag.encode_edit
-    assert isinstance(encoder, PyFragment)
+    assert isinstance(frag.origin, PyFragment) and encoder is not None
     assert frag.text == "echo a${__hl_0}bc\\d"
     start = frag.text.index("$")
     assert encoder(start - 1, start + 3, "x") is None  # cuts a placeholder

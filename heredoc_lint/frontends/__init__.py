@@ -33,6 +33,9 @@ class Fragment:
     interpolations: tuple[tuple[int, int], ...] = ()  # spans of values known only at run time
     verbatim: bool = False  # each character is the same character in the file: edits map 1:1
     encode_edit: EditEncoder | None = None  # for fragments that are neither the file nor verbatim
+    # What the frontend knows of the text's source, for its own rules (Python: the string
+    # analysis, a `frontends.python.PyFragment`); None for shell-like sources.
+    origin: object = None
 
 
 # How every run-time value of a Python string starts in its fragment's text (`${__hl_3}`):
