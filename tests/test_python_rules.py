@@ -108,7 +108,8 @@ def test_remote_py_fixed() -> None:
     ],
 )  # fmt: skip
 def test_hl201(source: str, expected: list[tuple[str, str]]) -> None:
-    text = f"import os\nimport shlex\nimport base64\n{source}\n"
+    # The values are parameters of a public function: its callers decide them.
+    text = f"import os\nimport shlex\nimport base64\n\ndef run(p, q, n, a, b, cmd):\n    {source}\n"
     assert found(text) == expected
 
 
@@ -355,26 +356,6 @@ def test_two_hoisted_fixes_get_two_names() -> None:
             'c.exec_command(rb"pkill -f worker; echo \\x")',
             'c.exec_command(rb"pkill -f \'[w]\'orker; echo \\x")',
         ),
-        (
-            "c.exec_command(\"\"\"cat > /etc/motd << 'EOF'\nWelcome $USER\nEOF\n\"\"\")",
-            'c.exec_command("""printf %s V2VsY29tZSAkVVNFUgo= | base64 -d > /etc/motd""")',
-        ),
-        (
-            "c.exec_command(r\"cat > /a << 'EOF'\" \"\\nx\\\\y\\n\" 'EOF')",
-            'c.exec_command(r"printf %s eFx5Cg== | base64 -d > /a")',
-        ),
-        (
-            "c.exec_command(\n"
-            "    \"cat > /a << 'EOF'\\n\"\n"
-            "    \"line 1\\n\"  # first\n"
-            "    \"EOF\\n\"\n"
-            "    \"chmod 600 /a\"\n"
-            ")",
-            "c.exec_command(\n"
-            "    \"printf %s bGluZSAxCg== | base64 -d > /a\\n\"\n"
-            "    \"chmod 600 /a\"\n"
-            ")",
-        ),
     ],
 )  # fmt: skip
 def test_shell_fixes_inside_python_strings(before: str, after: str) -> None:
@@ -435,7 +416,7 @@ def test_constant_names_are_read_not_reported() -> None:
 
 
 def test_words_joined_for_the_shell_are_not_reported() -> None:
-    text = 'import os\nos.system("ls %s %s" % (a, " ".join(args)))\n'
+    text = 'import os\ndef ls(a, more):\n    os.system("ls %s %s" % (a, " ".join(more)))\n'
     assert found(text) == [("HL201", "%s")]
     assert check_text(text, "python")[0].start == text.index("%s")
 

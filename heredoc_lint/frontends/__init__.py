@@ -46,10 +46,11 @@ PYTHON_PLACEHOLDER = "${__hl_"
 class SourceError(Exception):
     """The file is not valid in its own format (a Python syntax error...): reported as HL001."""
 
-    def __init__(self, message: str, offset: int = 0) -> None:
+    def __init__(self, message: str, offset: int = 0, *, info: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.info = info  # a file this tool does not check (Python 2): info, not a warning
 
 
 Frontend = Callable[[str, "str | None"], list[Fragment]]

@@ -138,8 +138,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue
         index = root_index(layer, start)
         interp = frag.interp_at(index) if index is not None else None
-        if interp is None or interp.safe or interp.words:
-            continue
+        if interp is None or interp.safe or interp.words or interp.shell_text:
+            continue  # one safe word, or shell text on purpose (a glob, options, `~`)
         state = quote_states(layer.text, word).get(start)
         if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):
             continue
@@ -151,13 +151,19 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL201",
-            Severity.WARNING,
+            Severity.WARNING if interp.evidence else Severity.INFO,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            "quote it with shlex.quote()",
+            f"{_origin(interp.evidence)}: quote it with shlex.quote()",
             start,
             end,
             fix,
         )
+
+
+def _origin(evidence: str) -> str:
+    if evidence:
+        return evidence
+    return "nothing in this file shows where the value comes from"
 
 
 RULE = Rule(

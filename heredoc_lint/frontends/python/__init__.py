@@ -68,7 +68,7 @@ from heredoc_lint.frontends.python.model import (
     PyFragment,
     Unit,
 )
-from heredoc_lint.frontends.python.parsing import hot_lines, parse
+from heredoc_lint.frontends.python.parsing import hot_lines, parse, python2_file
 from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.frontends.python.prefilter import interesting
 from heredoc_lint.frontends.python.queries import fragment_of, root_index, runtime_spans
@@ -94,7 +94,7 @@ __all__ = [
 def analyse(text: str, *, whole: bool = False) -> tuple[Analysis, list[Fragment]]:
     """The analysis of a Python file and its fragments (`whole`: read every statement)."""
     tree = parse(text)
-    analysis = Analysis(text, tree, Lines(text))
+    analysis = Analysis(text, tree, Lines(text), python2=python2_file(text))
     builder = ScopeBuilder(analysis)
     module = builder.build(tree, None if whole else hot_lines(text, analysis.lines))
     analysis.module_names = set(module.bindings)

@@ -77,6 +77,9 @@ class Interp:
     shared: bool = False  # one argument behind several placeholders
     words: bool = False  # `" ".join(...)`: several words on purpose
     escaped: str = ""  # characters the value has replaced (`.replace("'", "'\\''")`)
+    evidence: str = ""  # why the value comes from outside the program ("": nothing shows it)
+    shell_text: str = ""  # why the value is meant as shell text (a glob, options...)
+    through: str = ""  # the name whose binding holds this value's source (`cmd = f"..."`)
 
 
 @dataclass
@@ -93,6 +96,7 @@ class Analysis:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
     names: set[str] = field(default_factory=set)  # every name the file binds
     module_names: set[str] = field(default_factory=set)  # the names bound at module level
+    python2: bool = False  # the file may run under Python 2: no fix may add Python 3 code
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)

@@ -20,8 +20,15 @@ def parse(text: str) -> ast.Module:
     except SyntaxError as error:
         lines = Lines(text)
         line = max(error.lineno or 1, 1)
-        offset = lines.starts[min(line, len(lines.starts)) - 1] + max((error.offset or 1) - 1, 0)
-        raise SourceError(f"Python syntax error: {error.msg}", min(offset, len(text))) from None
+        line_start = lines.starts[min(line, len(lines.starts)) - 1]
+        offset = min(line_start + max((error.offset or 1) - 1, 0), len(text))
+        line_end = text.find("\n", line_start)
+        line_text = text[line_start : line_end if line_end >= 0 else len(text)]
+        if _python2_error(error.msg, line_text):
+            raise SourceError(
+                f"not checked: Python 2 source (line {line}: {error.msg})", offset, info=True
+            ) from None
+        raise SourceError(f"Python syntax error: {error.msg}", offset) from None
     except (ValueError, RecursionError, MemoryError) as error:
         raise SourceError(f"Python source cannot be read: {error}", 0) from None
 
@@ -42,3 +49,39 @@ def hot_lines(text: str, lines: Lines) -> list[int]:
     for match in re.finditer(rf"\b(?:{names})\s*\(", text):
         hot.add(bisect.bisect_right(lines.starts, match.start()))
     return sorted(hot)
+
+
+# What Python 3 says of Python 2 syntax, and the Python 2 forms it only calls "invalid".
+_PYTHON2_MESSAGES = (
+    "Missing parentheses in call to 'print'",
+    "Missing parentheses in call to 'exec'",
+    "multiple exception types must be parenthesized",
+    "leading zeros in decimal integer literals",
+    "Function parameters cannot be parenthesized",
+)
+_PYTHON2_LINE = re.compile(
+    r"`|<>|^\s*raise\s+[\w.]+\s*,|\bur['\"]|\b\d+[lL]\b|^\s*print\s*(?:>>|[^\s(=.,)\]}])"
+)
+
+
+def _python2_error(message: str, line: str) -> bool:
+    """Whether a syntax error is Python 2 syntax: `print x`, `except E, e`, backticks..."""
+    return message.startswith(_PYTHON2_MESSAGES) or _PYTHON2_LINE.search(line) is not None
+
+
+# A file that parses as Python 3 but also runs under Python 2: a `python2` shebang, the
+# `__future__` imports that only matter there, `print >>f`, modules and names it alone has.
+_PYTHON2_FILE = re.compile(
+    r"\A#![^\n]*\bpython2\b"
+    r"|^[ \t]*from[ \t]+__future__[ \t]+import[ \t]+[^\n]*"
+    r"\b(?:print_function|unicode_literals|absolute_import)\b"
+    r"|^[ \t]*print[ \t]*>>"
+    r"|\b(?:xrange|raw_input|execfile|unichr)\(|\bbasestring\b|\.iteritems\(\)"
+    r"|^[ \t]*import[ \t]+(?:urllib2|ConfigParser|cPickle|commands|Queue|StringIO)\b",
+    re.MULTILINE,
+)
+
+
+def python2_file(text: str) -> bool:
+    """Whether the file may run under Python 2: fixes must not add Python 3 code to it."""
+    return _PYTHON2_FILE.search(text) is not None

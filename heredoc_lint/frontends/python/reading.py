@@ -10,9 +10,11 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import replace
+from typing import TypedDict
 
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
 from heredoc_lint.frontends.python.model import Analysis, Atom, Elems, Interp, Unit
+from heredoc_lint.frontends.python.origins import evidence, shell_text
 from heredoc_lint.frontends.python.scopes import COMPREHENSIONS, Scope
 from heredoc_lint.frontends.python.values import (
     MAX_DEPTH,
@@ -28,6 +30,12 @@ _PERCENT = re.compile(
 )
 
 
+class _Origin(TypedDict):
+    evidence: str
+    shell_text: str
+    through: str
+
+
 class Reader:
     """Turns string expressions into fragment elements (characters and placeholders)."""
 
@@ -35,6 +43,15 @@ class Reader:
         self.a = analysis
         self.parents = parents
         self.text = analysis.text
+        self.through: list[str] = []  # the names followed to the expression being read
+
+    def _origin(self, node: ast.expr, scope: Scope) -> _Origin:
+        """The Interp fields that say where a value comes from and what it is meant as."""
+        return {
+            "evidence": evidence(node, scope, self.a.imports),
+            "shell_text": shell_text(node, scope, self.a.imports),
+            "through": self.through[0] if self.through else "",
+        }
 
     # -- hoisting ------------------------------------------------------------------------
     def hoist_info(self, node: ast.AST) -> tuple[int, str, bool, tuple[int, int]]:
@@ -171,6 +188,7 @@ class Reader:
                         spec=spec,
                         escaped=escaped_chars(value.value),
                         words=word_list(value.value),
+                        **self._origin(value.value, scope),
                     )
                 )
                 unit = self.a.add_unit(Unit("field", pos, pos + len(source), pos, atom, interp))
@@ -203,7 +221,11 @@ class Reader:
         if isinstance(node, ast.Name):
             bound = scope.value(node.id)
             if bound is not None:
-                return self.string(bound[0], bound[1], depth + 1)
+                self.through.append(node.id)
+                try:
+                    return self.string(bound[0], bound[1], depth + 1)
+                finally:
+                    self.through.pop()
         return None
 
     def constant(self, node: ast.expr, scope: Scope) -> Elems | None:
@@ -231,6 +253,7 @@ class Reader:
                 is_str,
                 words=word_list(node),
                 escaped=escaped_chars(node),
+                **self._origin(node, scope),
             )
         )
         return "", self.a.add_unit(Unit("expr", span[0], span[1], span[0], atom, interp))
@@ -314,6 +337,7 @@ class Reader:
             conversion,
             escaped=escaped_chars(node),
             words=word_list(node),
+            **self._origin(node, scope),
         )
 
     def percent(self, node: ast.BinOp, scope: Scope, depth: int) -> Elems | None:

@@ -9,6 +9,16 @@ from dataclasses import dataclass, field
 from heredoc_lint.frontends.python.model import Analysis
 
 
+class LoopValue(ast.expr):
+    """The binding of a `for` target (`for x in ITER`): one of the items of `iter`."""
+
+    _fields = ("iter",)
+
+    def __init__(self, iter: ast.expr) -> None:  # noqa: A002 - the name of ast.For's field
+        super().__init__()
+        self.iter = iter
+
+
 @dataclass
 class Scope:
     parent: Scope | None
@@ -17,6 +27,9 @@ class Scope:
     annotations: dict[str, ast.expr] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     decorators: list[ast.expr] = field(default_factory=list)
+    function: str | None = None  # the function's name (None: the module, a class, a lambda)
+    public: bool = False  # a function callers outside the file may call: not `_x`, not nested
+    arguments: frozenset[str] = frozenset()  # every parameter name
 
     def bind(self, name: str, value: ast.expr | None) -> None:
         self.bindings.setdefault(name, []).append(value)
@@ -38,7 +51,7 @@ class Scope:
         if owner is None:
             return None
         values = owner.bindings[name]
-        if len(values) != 1 or values[0] is None:
+        if len(values) != 1 or values[0] is None or isinstance(values[0], LoopValue):
             return None
         return values[0], owner
 
@@ -106,7 +119,7 @@ class ScopeBuilder:
                 self.bind(scope, name, None)
             return
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            self.bind_target(node.target, None, scope)
+            self.bind_target(node.target, LoopValue(node.iter), scope)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:
@@ -165,6 +178,13 @@ class ScopeBuilder:
             if arg.annotation is not None:
                 inner.annotations[arg.arg] = arg.annotation
         inner.params = [a.arg for a in (*args.posonlyargs, *args.args)]
+        inner.arguments = frozenset(a.arg for a in every)
+        name = getattr(node, "name", None)
+        if name is not None:
+            inner.function = name
+            dunder = name.startswith("__") and name.endswith("__")
+            outer = scope.parent is None or scope.is_class
+            inner.public = outer and (dunder or not name.startswith("_"))
         inner.decorators = list(getattr(node, "decorator_list", []))
         self.scopes[id(node)] = inner
         return inner
@@ -199,13 +219,13 @@ class ScopeBuilder:
         if isinstance(node, COMPREHENSIONS):
             inner = Scope(scope)
             for generator in node.generators:
-                self.bind_target(generator.target, None, inner)
+                self.bind_target(generator.target, LoopValue(generator.iter), inner)
             self.visit_body(node, inner)
             return
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             self.bind_statement(node, scope)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self.bind_target(node.target, None, scope)
+            self.bind_target(node.target, LoopValue(node.iter), scope)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
-from heredoc_lint.frontends.python.scopes import Scope
+from heredoc_lint.frontends.python.scopes import LoopValue, Scope
 
 QUOTERS = frozenset({"shlex.quote", "shlex.join", "pipes.quote"})
 NUMBERS = frozenset({"int", "len", "float", "round", "abs", "ord", "hash", "id", "sum", "max"})
@@ -94,7 +94,14 @@ def qualname(node: ast.expr, imports: Mapping[str, str]) -> str | None:
 def nature(
     node: ast.expr, scope: Scope, imports: Mapping[str, str], depth: int = 0
 ) -> tuple[bool, bool]:
-    """(safe as a shell word: quoted or a number, known to be a str)."""
+    """(safe as a shell word: quoted, a number, a token, a literal; known to be a str)."""
+    safe, is_str = _nature(node, scope, imports, depth)
+    return safe or provably_safe(node, scope, imports, depth), is_str
+
+
+def _nature(
+    node: ast.expr, scope: Scope, imports: Mapping[str, str], depth: int = 0
+) -> tuple[bool, bool]:
     if depth > MAX_DEPTH:
         return False, False
     if isinstance(node, ast.Constant):
@@ -145,3 +152,133 @@ def _encoded(node: ast.Call, imports: Mapping[str, str]) -> bool:
             ("base64.b64encode", "base64.urlsafe_b64encode", "base64.b32encode")
         )
     )
+
+
+# -- values that are provably one safe shell word ---------------------------------------------
+
+# Calls whose value is a number whatever their arguments (by the called name's last part).
+_NUMERIC_CALLS = frozenset(
+    {
+        "randint",
+        "randrange",
+        "getpid",
+        "getppid",
+        "getuid",
+        "geteuid",
+        "getgid",
+        "getegid",
+        "time_ns",
+        "monotonic",
+        "perf_counter",
+        "cpu_count",
+    }
+)
+_NUMERIC_QUALIFIED = frozenset({"time.time", "random.random", "random.uniform"})
+# Calls whose text is letters, digits and `-`/`_` only: uuids, hex digests, tokens.
+_TOKEN_CALLS = frozenset({"uuid1", "uuid4", "token_hex", "token_urlsafe", "hexdigest", "hex"})
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _last_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def is_quoter(call: ast.Call, imports: Mapping[str, str]) -> bool:
+    """`shlex.quote`, `pipes.quote`, `self._shell.quote`, `sh_quote`: any `...quote`."""
+    if qualname(call.func, imports) in QUOTERS:
+        return True
+    last = _last_name(call.func).lower()
+    return last.endswith("quote") and "unquote" not in last
+
+
+def numeric(node: ast.expr, scope: Scope, imports: Mapping[str, str], depth: int = 0) -> bool:
+    """Whether `node` is provably a number: its text is digits, a sign, a point, `e`."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return numeric(node.operand, scope, imports, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        return numeric(node.left, scope, imports, depth + 1) and numeric(
+            node.right, scope, imports, depth + 1
+        )
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+        # `sock.getsockname()[1]`: a port
+        return _last_name(node.value.func) in ("getsockname", "getpeername")
+    if isinstance(node, ast.Call):
+        name = qualname(node.func, imports) or ""
+        if isinstance(node.func, ast.Name) and node.func.id not in imports:
+            return node.func.id in NUMBERS
+        return name in _NUMERIC_QUALIFIED or _last_name(node.func) in _NUMERIC_CALLS
+    if isinstance(node, ast.Name):
+        found = choices(node, scope, depth + 1)
+        if found is not None:
+            return all(numeric(v, s, imports, depth + 1) for v, s in found)
+        annotation = scope.annotation(node.id)
+        return isinstance(annotation, ast.Name) and annotation.id in ("int", "float")
+    return False
+
+
+def choices(node: ast.expr, scope: Scope, depth: int = 0) -> list[tuple[ast.expr, Scope]] | None:
+    """Every value `node` may have, when the file lists them all.
+
+    A name bound by assignments, by an `if`/`else` of values, or by a `for` over a
+    literal list; None when one of its values is not written here (a parameter...).
+    """
+    if depth > MAX_DEPTH:
+        return None
+    if isinstance(node, ast.IfExp):
+        body = choices(node.body, scope, depth + 1)
+        orelse = choices(node.orelse, scope, depth + 1)
+        return None if body is None or orelse is None else body + orelse
+    if not isinstance(node, ast.Name):
+        return [(node, scope)]
+    owner = scope.owner(node.id)
+    if owner is None:
+        return None
+    found: list[tuple[ast.expr, Scope]] = []
+    for value in owner.bindings[node.id]:
+        items: list[ast.expr] | None = [value] if value is not None else None
+        if isinstance(value, LoopValue):
+            literal = isinstance(value.iter, (ast.List, ast.Tuple, ast.Set))
+            elts = value.iter.elts if isinstance(value.iter, (ast.List, ast.Tuple, ast.Set)) else []
+            items = elts if literal and not any(isinstance(e, ast.Starred) for e in elts) else None
+        if items is None:
+            return None
+        for item in items:
+            more = choices(item, owner, depth + 1)
+            if more is None:
+                return None
+            found.extend(more)
+    return found or None
+
+
+def provably_safe(node: ast.expr, scope: Scope, imports: Mapping[str, str], depth: int = 0) -> bool:
+    """A value the shell reads as the one word it is, whatever happens at run time.
+
+    Numbers, quoted values (`shlex.quote`, any function named `...quote`), uuids and
+    hex tokens, and names whose every value is a literal written in the file.
+    """
+    if depth > MAX_DEPTH:
+        return False
+    if numeric(node, scope, imports, depth):
+        return True
+    if isinstance(node, ast.Call):
+        if is_quoter(node, imports) or _last_name(node.func) in _TOKEN_CALLS:
+            return True
+        if isinstance(node.func, ast.Name) and node.func.id == "str" and len(node.args) == 1:
+            return provably_safe(node.args[0], scope, imports, depth + 1)
+        return False
+    if isinstance(node, ast.Attribute) and node.attr == "hex":
+        return isinstance(node.value, ast.Call) and _last_name(node.value.func) in _TOKEN_CALLS
+    if isinstance(node, (ast.Name, ast.IfExp)):
+        found = choices(node, scope, depth + 1)
+        if found is None:
+            return False
+        return all(
+            isinstance(v, ast.Constant) or provably_safe(v, s, imports, depth + 1) for v, s in found
+        )
+    return False
