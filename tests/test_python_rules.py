@@ -129,54 +129,67 @@ def test_hl201_message_per_quoting() -> None:
 
 
 @pytest.mark.parametrize(
-    ("before", "after"),
+    ("before", "after", "applicability"),
     [
         (
             "import subprocess\nsubprocess.run(f\"cat '{p}' \\\"{q}\\\" /srv/'{r}'.conf\", "
             "shell=True)\n",
             "import shlex\nimport subprocess\nsubprocess.run(f\"cat {shlex.quote(str(p))} "
             "{shlex.quote(str(q))} /srv/{shlex.quote(str(r))}.conf\", shell=True)\n",
+            Applicability.SAFE,
         ),
         (
             "import os\nos.system(f\"cat '/srv/{p}.conf'\")\n",
             "import os\nimport shlex\nos.system(f\"cat '/srv/'{shlex.quote(str(p))}'.conf'\")\n",
+            Applicability.SAFE,
         ),
         (
             '"""Doc."""\nfrom __future__ import annotations\nimport os\n'
             "os.system(\"ls '%s'\" % p)\n",
             '"""Doc."""\nfrom __future__ import annotations\nimport os\nimport shlex\n'
             'os.system("ls %s" % shlex.quote(str(p)))\n',
+            Applicability.SAFE,
         ),
         (
             "#!/usr/bin/env python3\nimport os\nos.system(\"ls '\" + p + \"'\")\n",
             "#!/usr/bin/env python3\nimport os\nimport shlex\nos.system(\"ls \" + "
             "shlex.quote(str(p)))\n",
+            Applicability.SAFE,
         ),
         (
             "import shlex as sx\nimport os\nos.system(\"ls {}\".format(p))\n",
             "import shlex as sx\nimport os\nos.system(\"ls {}\".format(sx.quote(str(p))))\n",
+            Applicability.UNSAFE,
         ),
         (
             "from shlex import quote\nimport os\nos.system(f\"ls {p!s}\")\n",
             "from shlex import quote\nimport os\nos.system(f\"ls {quote(str(p))}\")\n",
+            Applicability.UNSAFE,
         ),
         (
             "import os\n\ndef f(p: str):\n    os.system(f\"ls {p}\")\n",
             "import os\nimport shlex\n\ndef f(p: str):\n    os.system(f\"ls {shlex.quote(p)}\")\n",
+            Applicability.UNSAFE,
         ),
         (
             "from os import system\nsystem(f\"ls {p}\")\n",
             "import shlex\n\nfrom os import system\nsystem(f\"ls {shlex.quote(str(p))}\")\n",
+            Applicability.UNSAFE,
         ),
         (
             "def f(c):\n    c.exec_command(f\"ls {p}\")\n",
             "import shlex\n\ndef f(c):\n    c.exec_command(f\"ls {shlex.quote(str(p))}\")\n",
+            Applicability.UNSAFE,
         ),
     ],
 )  # fmt: skip
-def test_hl201_fixes(before: str, after: str) -> None:
+def test_hl201_fixes(before: str, after: str, applicability: Applicability) -> None:
+    """Safe where the author's quotes show one word; unsafe for an unquoted value."""
+    fixes = [f.fix for f in check_text(before, "python") if f.code == "HL201"]
+    assert fixes and all(f is not None and f.applicability is applicability for f in fixes)
     assert fixed(before) == after
-    assert fixed(before, unsafe=False) == before  # an unsafe fix
+    unsafe = applicability is Applicability.UNSAFE
+    assert fixed(before, unsafe=False) == (before if unsafe else after)
     libcst.parse_module(after)
     assert [c for c, _ in found(after)] == []
 

@@ -121,24 +121,24 @@ def _as_str(interp: Interp) -> str | None:
     return None
 
 
-def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) -> Fix | None:
-    """Wrap the value at layer.text[start:end] (a root layer) in shlex.quote(...)."""
-    interp = frag.interp_at(start)
-    if layer.parent is not None or interp is None:
+def _shlex_quote(analysis: Analysis) -> tuple[str, Edit | None] | None:
+    """How to call `shlex.quote` in the file, and the import it needs, if any."""
+    function = module_name(analysis, "shlex.quote")
+    if function is not None:
+        return function, None
+    named = import_edit(analysis, "shlex")
+    if named is None:
         return None
-    if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
-        return None
-    if interp.kind != "field" and interp.span is None:
-        return None
-    function = module_name(frag.analysis, "shlex.quote")
-    import_change: Edit | None = None
-    if function is None:
-        named = import_edit(frag.analysis, "shlex")
-        if named is None:
-            return None
-        module, import_change = named
-        function = f"{module}.quote"
-    text = layer.text
+    module, import_change = named
+    return f"{module}.quote", import_change
+
+
+_Marks = tuple[int, int, list[Piece], list[Piece]]
+
+
+def _unquoted_span(text: str, word: Word, start: int, end: int) -> tuple[Quote, _Marks] | None:
+    """The value's quoting, and the span to replace with the quoted value and the quote
+    marks to put back around it (the author's quotes end before it, open again after)."""
     states = quote_states(text, word)
     state = states.get(start)
     left, right = start, end
@@ -156,6 +156,53 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
             after = [mark]
     elif state is not Quote.UNQUOTED:
         return None
+    return state, (left, right, before, after)
+
+
+def _other_uses(analysis: Analysis, frag: PyFragment, start: int, name: str) -> bool:
+    """Whether the name whose value the edit changes is used besides its binding and here.
+
+    Counted in the text of the function (or the file) that binds it: a mention in a
+    comment counts too, which only makes the fix display-only where it need not be.
+    """
+    unit = analysis.units[frag.unit_of[start]]
+    if unit.atom < 0:
+        return True
+    scope = analysis.groups[analysis.atoms[unit.atom].group].scope
+    text = analysis.text[scope[0] : scope[1]]
+    return len(re.findall(rf"(?<![\w.]){re.escape(name)}\b", text)) > 2
+
+
+def _quote_applicability(
+    frag: PyFragment, interp: Interp, state: Quote, start: int
+) -> Applicability:
+    """Display-only where the value's other uses would change; safe where the author's own
+    quotes show the value is one word; unsafe where it may be meant as several."""
+    if interp.through and _other_uses(frag.analysis, frag, start, interp.through):
+        return Applicability.DISPLAY_ONLY
+    if state in (Quote.SINGLE, Quote.DOUBLE):
+        return Applicability.SAFE
+    return Applicability.UNSAFE
+
+
+def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) -> Fix | None:
+    """Wrap the value at layer.text[start:end] (a root layer) in shlex.quote(...).
+
+    Never in a file that may run under Python 2: it has no `shlex.quote`.
+    """
+    interp = frag.interp_at(start)
+    if layer.parent is not None or interp is None or frag.analysis.python2:
+        return None
+    if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
+        return None
+    if interp.kind != "field" and interp.span is None:
+        return None
+    quoter = _shlex_quote(frag.analysis)
+    found = _unquoted_span(layer.text, word, start, end)
+    if quoter is None or found is None:
+        return None
+    function, import_change = quoter
+    state, (left, right, before, after) = found
     value = interp.source.strip() if interp.is_str else f"str({interp.source.strip()})"
     quoted = f"{function}({value})"
     direct: list[Edit] = []
@@ -172,15 +219,15 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
     rendered = render(frag, frag_edits) if frag_edits else []
     if rendered is None:
         return None
-    edits = [*rendered, *direct]
-    if import_change is not None:
-        edits.append(import_change)
-    edits.sort(key=lambda e: (e.start, e.end))
+    edits = sorted(
+        [*rendered, *direct, *(e for e in (import_change,) if e is not None)],
+        key=lambda e: (e.start, e.end),
+    )
     if any(b.start < a.end for a, b in zip(edits, edits[1:], strict=False)):
         return None
     return Fix(
         tuple(edits),
-        Applicability.UNSAFE,
+        _quote_applicability(frag, interp, state, start),
         f"Quote the value with `{function}(...)`",
         "shlex-quote",
     )
@@ -348,8 +395,8 @@ def _hoisted_edits(
 
 def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix | None:
     """`cat > P << 'EOF'\\n{body}\\nEOF` becomes `printf %s {b64} | base64 -d > P`."""
-    if layer.parent is not None:
-        return None
+    if layer.parent is not None or frag.analysis.python2:
+        return None  # a Python 2 file has no f-strings to hold the value
     site = find_site(layer, heredoc)
     if site is None or not site.command.words:
         return None

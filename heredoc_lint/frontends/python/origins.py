@@ -204,6 +204,8 @@ def _shell_constant(text: str) -> str:
         return "it is built with blanks that separate shell words"
     if _OPERATORS.search(text):
         return "it holds shell operators"
+    if "'" in text or '"' in text:
+        return "it carries its own shell quotes"
     if stripped.startswith("~"):
         return "it starts with `~` for the shell to expand"
     if "$" in text:

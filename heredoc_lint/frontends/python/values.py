@@ -36,6 +36,7 @@ STR_METHODS = frozenset(
 )
 NUMERIC_SPEC = re.compile(r".*[bcdoxXneEfFgG%]\Z", re.DOTALL)
 MAX_DEPTH = 8
+_STR_LISTS = frozenset({"sys.argv", "os.environ"})
 
 
 # A run-time value is unknown: the command line HL103 matches against leaves it out.
@@ -127,6 +128,8 @@ def _nature(
             getattr(left, "value", ""), bytes
         )
         return False, is_str or nature(left, scope, imports, depth + 1)[1]
+    if isinstance(node, ast.Subscript) and qualname(node.value, imports) in _STR_LISTS:
+        return False, True  # `sys.argv[1]`, `os.environ["X"]`
     if isinstance(node, ast.Name):
         bound = scope.value(node.id)
         if bound is not None:
