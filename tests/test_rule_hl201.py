@@ -374,3 +374,22 @@ def test_remote_code_runs_the_same_after_every_fix(
             assert (module.ssh_cat(config, str(path)) == b"abc\n") is works, (module, name)
             size = module.remote_size(client, str(path)).strip()
             assert (size == b"4") is (module is patched or "'" not in name), (module, name)
+
+
+def test_numbers_imported_from_the_projects_own_modules(tmp_path: Path) -> None:
+    """`from settings import PORT`: settings.py next to the file (or a package above it)."""
+    package = tmp_path / "app"
+    package.mkdir()
+    (package / "settings.py").write_text(
+        'PORT = 8000\nWORKERS = 2 * 4\nHOST = "db"\nTWICE = 1\nTWICE = 2\n'
+    )
+    text = (
+        "import os\nfrom .settings import PORT\nfrom app.settings import WORKERS, HOST, TWICE\n"
+        "def serve():\n"
+        "    os.system(f'serve -p {PORT} -w {WORKERS} -n {TWICE} -h {HOST}')\n"
+    )
+    path = str(package / "main.py")
+    found = [text[f.start : f.end] for f in check_text(text, "python", path) if f.code == CODE]
+    assert found == ["{TWICE}", "{HOST}"]  # bound twice; a string: not provably one word
+    # Without the file to read, nothing is known of them.
+    assert len(hl201(text)) == 4

@@ -91,10 +91,12 @@ __all__ = [
 ]
 
 
-def analyse(text: str, *, whole: bool = False) -> tuple[Analysis, list[Fragment]]:
+def analyse(
+    text: str, *, whole: bool = False, path: str | None = None
+) -> tuple[Analysis, list[Fragment]]:
     """The analysis of a Python file and its fragments (`whole`: read every statement)."""
     tree = parse(text)
-    analysis = Analysis(text, tree, Lines(text), python2=python2_file(text))
+    analysis = Analysis(text, tree, Lines(text), python2=python2_file(text), path=path)
     builder = ScopeBuilder(analysis)
     module = builder.build(tree, None if whole else hot_lines(text, analysis.lines))
     analysis.module_names = set(module.bindings)
@@ -111,7 +113,7 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        return analyse(text)[1]
+        return analyse(text, path=path)[1]
     except RecursionError:
         return []  # deeper than anything written by hand: not worth a crash
     finally:

@@ -97,6 +97,7 @@ class Analysis:
     names: set[str] = field(default_factory=set)  # every name the file binds
     module_names: set[str] = field(default_factory=set)  # the names bound at module level
     python2: bool = False  # the file may run under Python 2: no fix may add Python 3 code
+    path: str | None = None  # where the file is: its own modules are found next to it
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)

@@ -6,6 +6,7 @@ import ast
 import bisect
 from dataclasses import dataclass, field
 
+from heredoc_lint.frontends.python.imported import imported_constant
 from heredoc_lint.frontends.python.model import Analysis
 
 
@@ -253,6 +254,18 @@ class ScopeBuilder:
             elif node.module and not node.level:
                 local = alias.asname or alias.name
                 imports[local] = f"{node.module}.{alias.name}"
-            else:
+                self.bind(scope, local, self.imported_number(node, alias.name))
+                continue
+            else:  # relative: `from .settings import PORT`
+                local = alias.asname or alias.name
+                self.bind(scope, local, self.imported_number(node, alias.name))
                 continue
             self.bind(scope, local, None)
+
+    def imported_number(self, node: ast.ImportFrom, name: str) -> ast.expr | None:
+        """`from settings import PORT`, PORT a number in settings.py next to this file."""
+        path = self.analysis.path
+        if path is None or not name.isupper() or node.module is None:
+            return None
+        value = imported_constant(path, node.module, name, node.level)
+        return None if value is None else ast.copy_location(ast.Constant(value), node)
