@@ -190,10 +190,11 @@ def test_python2_source_is_one_info_not_a_syntax_error() -> None:
     for source in ("try:\n    pass\nexcept OSError, e:\n    pass\n", "x = `1`\n"):
         (g,) = check_text(f"import os\nos.system('ls')\n{source}", "python", "t.py")
         assert (g.code, g.severity) == ("HL001", Severity.INFO), source
-    # Python 3 syntax errors stay what they are
-    (h,) = check_text("import os\nos.system('ls' +)\n", "python", "t.py")
-    assert (h.code, h.severity) == ("HL001", Severity.WARNING)
-    assert h.message.startswith("Python syntax error")
+    # Python 3 syntax errors stay what they are, a backtick in a broken string too
+    for broken in ("import os\nos.system('ls' +)\n", "import os\nos.system('ls')\nx = 'it`s\n"):
+        (h,) = check_text(broken, "python", "t.py")
+        assert (h.code, h.severity) == ("HL001", Severity.WARNING), broken
+        assert h.message.startswith("Python syntax error")
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,12 @@ _PYTHON2_LINE = re.compile(
 
 def _python2_error(message: str, line: str) -> bool:
     """Whether a syntax error is Python 2 syntax: `print x`, `except E, e`, backticks..."""
-    return message.startswith(_PYTHON2_MESSAGES) or _PYTHON2_LINE.search(line) is not None
+    if message.startswith(_PYTHON2_MESSAGES):
+        return True
+    # Only Python 3's generic messages: an unterminated string holding a backtick is not
+    # Python 2.
+    generic = message.startswith(("invalid syntax", "invalid decimal literal"))
+    return generic and _PYTHON2_LINE.search(line) is not None
 
 
 # A file that parses as Python 3 but also runs under Python 2: a `python2` shebang, the
