@@ -82,6 +82,12 @@ POSITIVES = [
     ),
     ("import os\nname = input()\nos.system(f'id {name}')\n", "{name}", "`input()`"),
     (
+        "import os\nfrom flask import request\ndef view():\n"
+        "    os.system(f\"convert {request.args.get('f')} out.png\")\n",
+        "{request.args.get('f')}",
+        "HTTP request",
+    ),
+    (
         "import os\ndef clean(path):\n    os.system(f'rm -rf {path}')\n",
         "{path}",
         "parameter of the public function `clean`",

@@ -35,6 +35,7 @@ _CONFIG_NAMES = re.compile(r"(?:config|conf|cfg|settings|env|environ)\Z", re.IGN
 _REQUEST_PARTS = frozenset(
     {"args", "form", "values", "json", "get_json", "data", "cookies", "headers", "files"}
 )
+_LOOKUPS = frozenset({"get", "getlist", "pop", "getvalue"})
 _CLI_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 # Text that only the shell gives a meaning to: the author meant the shell to read it.
 _GLOB = re.compile(r"[*?]|\[[^\]]*\]")
@@ -110,6 +111,9 @@ def evidence(
         return _parameter(node, scope)
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return evidence(node.value, scope, imports, depth + 1, seen)
+    func = node.func if isinstance(node, ast.Call) else None
+    if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS:  # `.get(...)` in it
+        return evidence(func.value, scope, imports, depth + 1, seen)
     for part in _parts(node, imports):
         found = evidence(part, scope, imports, depth + 1, seen)
         if found:
@@ -127,9 +131,8 @@ def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -
         return f"it comes from the environment (`{name}`)"
     if name == "sys.stdin" or name.startswith("sys.stdin."):
         return "it is read from standard input (`sys.stdin`)"
-    if name.startswith("flask.request") and (
-        isinstance(node, ast.Attribute) and node.attr in _REQUEST_PARTS or name != "flask.request"
-    ):
+    asked = isinstance(node, ast.Attribute) and node.attr in _REQUEST_PARTS
+    if name.startswith("flask.request.") or name == "flask.request" and asked:
         return "it comes from an HTTP request (`request`)"
     if isinstance(node, ast.Subscript) and _CONFIG_NAMES.search(_name(node.value)):
         return f"it comes from configuration (`{_name(node.value)}[...]`)"
