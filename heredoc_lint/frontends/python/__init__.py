@@ -45,8 +45,11 @@ The modules, one job each
     positions   ast (line, byte column) to character offsets
     model       units, atoms, groups, run-time values (`Interp`), `PyFragment`
     literals    string tokens and their escapes
-    scopes      names, bindings, imports and the calls of interest
+    scopes      names, bindings (the items of a `for`), imports, the calls of interest
     values      what a run-time value is (quoted, a number, a str, a word list)
+    origins     where a value comes from (argv, environ, a public parameter...) and
+                whether it is shell text on purpose (a glob, options, `~`)
+    imported    numbers imported from the project's own modules
     reading     string expressions (literals, f-strings, `+`, `%`, `.format`) as elements
     calls       which call runs its string in which shell: the fragments
     encode      edits of a fragment's text written back into the Python source

@@ -70,7 +70,7 @@ class Interp:
     source: str  # the expression, as written
     span: tuple[int, int] | None  # file span of the expression; None: not one place
     anchor: tuple[int, int]  # what findings point at: the field, the `%s`, the expression
-    safe: bool = False  # shlex.quote/shlex.join, or a number
+    safe: bool = False  # one shell word whatever happens: quoted, a number, a token, a literal
     is_str: bool = False  # known to be a str
     conversion: str | None = None  # f-string `!r`, `%r`...
     spec: str | None = None  # a format spec; "?" when it cannot be reused
