@@ -178,14 +178,15 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             "HL201",
             Severity.WARNING if interp.evidence else Severity.INFO,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            f"{_origin(interp.evidence)}: quote it with shlex.quote()",
+            f"{_evidence_words(interp.evidence)}: quote it with shlex.quote()",
             start,
             end,
             fix,
         )
 
 
-def _origin(evidence: str) -> str:
+def _evidence_words(evidence: str) -> str:
+    """What the message says of where the value comes from: the evidence of a warning."""
     if evidence:
         return evidence
     return "nothing in this file shows where the value comes from"
