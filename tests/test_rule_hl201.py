@@ -4,8 +4,9 @@ A warning needs evidence that the value comes from outside the program, named in
 message; a value of unknown origin is info; values that are one safe word or meant as
 shell text are not reported (the wrong findings seen in public code, each as a small
 reproducer written here). The fixes are applied, safe and unsafe, and the code is run:
-locally through `subprocess`/`os.system` (bash or sh), and remotely through paramiko
-and the ssh client against the real sshd, with values that work and values that break.
+locally through `subprocess` and `os.system` (sh, and bash as `executable`), remotely
+through paramiko and the ssh client against the real sshd, with values that work and
+values that break.
 """
 
 from __future__ import annotations
@@ -264,7 +265,8 @@ def first_line(path):
 
 
 def count_lines(path):
-    return subprocess.run(f"wc -l < {path}", shell=True, capture_output=True, text=True).stdout
+    return subprocess.run(f"wc -l < {path}", shell=True, capture_output=True, text=True,
+                          executable="/bin/bash").stdout
 
 
 def copy_logs(src, dst):
