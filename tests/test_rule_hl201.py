@@ -165,6 +165,7 @@ NEGATIVES = [
     "    extra = ''\n    if quick:\n        extra = ' count=0'\n"
     "    os.system('dd of=/tmp/z' + extra)",
     "    dest = '~/' + name\n    os.system(f'cp a {dest}')",  # `~` for the shell
+    "    os.system(f'ls {os.path.join(\"~\", name)}')",
     "    target = '$HOME/' + name\n    os.system(f'cp a {target}')",  # `$VAR`
     "    q = \"'\" + p + \"'\"\n    os.system(f'ls {q}')",  # quoted by hand already
     "    os.system(f'timeout 10 {sys.argv[1]}')",  # a whole command
