@@ -403,3 +403,11 @@ def test_numbers_imported_from_the_projects_own_modules(tmp_path: Path) -> None:
     assert found == ["{TWICE}", "{HOST}"]  # bound twice; a string: not provably one word
     # Without the file to read, nothing is known of them.
     assert len(hl201(text)) == 4
+
+
+def test_characters_taken_out_of_a_value_are_not_its_text() -> None:
+    """`.strip("'")` and `.replace('"', "")` remove quotes: the value is still argv's."""
+    for call in ("sys.argv[1].strip(\"'\")", "sys.argv[1].replace('\"', '')"):
+        text = f'import os, sys\nos.system(f"""ls {{{call}}}""")\n'
+        (f,) = hl201(text)
+        assert f.severity is Severity.WARNING and "`sys.argv`" in f.message, call

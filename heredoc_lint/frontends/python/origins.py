@@ -44,10 +44,8 @@ _SHELL_NAMES = re.compile(
     r"(?:\A|_)(?:cmd|cmds|command|commands|cmdline|args|opts|options|flags|script)\Z",
     re.IGNORECASE,
 )
-# Calls that build a string from their receiver and arguments: what goes in comes out.
-_BUILDERS = frozenset(
-    {"join", "format", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "decode"}
-)
+# Methods whose value is their receiver's text, changed (their arguments are not in it).
+_SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode"})
 
 
 def _name(node: ast.expr) -> str:
@@ -73,8 +71,12 @@ def _parts(node: ast.expr, imports: Mapping[str, str]) -> list[ast.expr]:
             return args
         if isinstance(func, ast.Name) and func.id == "str" and func.id not in imports:
             return args
-        if isinstance(func, ast.Attribute) and func.attr in _BUILDERS:
+        if isinstance(func, ast.Attribute) and func.attr in ("join", "format"):
             return [func.value, *args]
+        if isinstance(func, ast.Attribute) and func.attr == "replace":
+            return [func.value, *node.args[1:2]]  # the text put in, not the text taken out
+        if isinstance(func, ast.Attribute) and func.attr in _SAME_TEXT:
+            return [func.value]
     return []
 
 
