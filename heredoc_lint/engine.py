@@ -92,7 +92,8 @@ def _check(
         roots, complete = _roots(kind, text, path, needed, settings.wrappers)
     except SourceError as error:
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
-        return [Finding("HL001", Severity.WARNING, error.message, start, start + 1)], None
+        severity = Severity.INFO if error.info else Severity.WARNING
+        return [Finding("HL001", severity, error.message, start, start + 1)], None
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
     findings = suppress.apply(

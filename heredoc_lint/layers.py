@@ -54,6 +54,7 @@ class Layer:
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
     verbatim: bool = False  # a root whose characters are the file's characters one for one
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
+    origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
     wrappers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @functools.cached_property
@@ -171,6 +172,7 @@ def root_layer(fragment: Fragment, wrappers: Mapping[str, str] | None = None) ->
         interpolations=fragment.interpolations,
         verbatim=fragment.verbatim or fragment.offsets is None,
         encode_edit=fragment.encode_edit,
+        origin=fragment.origin,
         wrappers=wrappers or {},
     )
 

@@ -176,7 +176,7 @@ def test_a_named_file_without_a_suffix_is_python_by_its_shebang_else_shell(
 ) -> None:
     """Its first line is read with the rest of the file, in the worker: the kind must
     come out the same checked cold, from the cache, and fixed."""
-    python = 'import os\nos.system(f"ls {p}")\n'
+    python = 'import os\ndef ls(p):\n    os.system(f"ls {p}")\n'
     (tmp_path / "py-tool").write_text("#!/usr/bin/env python3\n" + python)
     (tmp_path / "sh-tool").write_text(python)  # no shebang: shell, where it is no finding
     (tmp_path / "sh-tool2").write_text('#!/bin/sh\nssh h "pkill -f sglang; echo"\n')
@@ -194,7 +194,7 @@ def test_a_named_file_without_a_suffix_is_python_by_its_shebang_else_shell(
 
 def test_stdin_named_without_a_suffix_is_python_by_its_shebang(tmp_path: Path) -> None:
     """The name need not exist (an editor's buffer): only its first line decides."""
-    text = '#!/usr/bin/env python3\nimport os\nos.system(f"ls {p}")\n'
+    text = '#!/usr/bin/env python3\nimport os\ndef ls(p):\n    os.system(f"ls {p}")\n'
     result = run(
         "--format", "json", "--stdin-filename", "no-such-tool", "-", stdin=text, cwd=tmp_path
     )

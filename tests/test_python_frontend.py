@@ -244,10 +244,10 @@ def test_every_character_maps_to_its_source() -> None:
     analysis, frags = analyse(text)
     checked = 0
     for frag in frags:
-        encoder = frag.encode_edit
-        assert isinstance(encoder, PyFragment)
+        origin = frag.origin
+        assert isinstance(origin, PyFragment)
         for k, char in enumerate(frag.text):
-            unit = analysis.units[encoder.unit_of[k]]
+            unit = analysis.units[origin.unit_of[k]]
             if unit.kind != "char":
                 continue
             atom = analysis.atoms[unit.atom]

@@ -108,7 +108,8 @@ def test_remote_py_fixed() -> None:
     ],
 )  # fmt: skip
 def test_hl201(source: str, expected: list[tuple[str, str]]) -> None:
-    text = f"import os\nimport shlex\nimport base64\n{source}\n"
+    # The values are parameters of a public function: its callers decide them.
+    text = f"import os\nimport shlex\nimport base64\n\ndef run(p, q, n, a, b, cmd):\n    {source}\n"
     assert found(text) == expected
 
 
@@ -128,54 +129,67 @@ def test_hl201_message_per_quoting() -> None:
 
 
 @pytest.mark.parametrize(
-    ("before", "after"),
+    ("before", "after", "applicability"),
     [
         (
             "import subprocess\nsubprocess.run(f\"cat '{p}' \\\"{q}\\\" /srv/'{r}'.conf\", "
             "shell=True)\n",
             "import shlex\nimport subprocess\nsubprocess.run(f\"cat {shlex.quote(str(p))} "
             "{shlex.quote(str(q))} /srv/{shlex.quote(str(r))}.conf\", shell=True)\n",
+            Applicability.SAFE,
         ),
         (
             "import os\nos.system(f\"cat '/srv/{p}.conf'\")\n",
             "import os\nimport shlex\nos.system(f\"cat '/srv/'{shlex.quote(str(p))}'.conf'\")\n",
+            Applicability.SAFE,
         ),
         (
             '"""Doc."""\nfrom __future__ import annotations\nimport os\n'
             "os.system(\"ls '%s'\" % p)\n",
             '"""Doc."""\nfrom __future__ import annotations\nimport os\nimport shlex\n'
             'os.system("ls %s" % shlex.quote(str(p)))\n',
+            Applicability.SAFE,
         ),
         (
             "#!/usr/bin/env python3\nimport os\nos.system(\"ls '\" + p + \"'\")\n",
             "#!/usr/bin/env python3\nimport os\nimport shlex\nos.system(\"ls \" + "
             "shlex.quote(str(p)))\n",
+            Applicability.SAFE,
         ),
         (
             "import shlex as sx\nimport os\nos.system(\"ls {}\".format(p))\n",
             "import shlex as sx\nimport os\nos.system(\"ls {}\".format(sx.quote(str(p))))\n",
+            Applicability.UNSAFE,
         ),
         (
             "from shlex import quote\nimport os\nos.system(f\"ls {p!s}\")\n",
             "from shlex import quote\nimport os\nos.system(f\"ls {quote(str(p))}\")\n",
+            Applicability.UNSAFE,
         ),
         (
             "import os\n\ndef f(p: str):\n    os.system(f\"ls {p}\")\n",
             "import os\nimport shlex\n\ndef f(p: str):\n    os.system(f\"ls {shlex.quote(p)}\")\n",
+            Applicability.UNSAFE,
         ),
         (
             "from os import system\nsystem(f\"ls {p}\")\n",
             "import shlex\n\nfrom os import system\nsystem(f\"ls {shlex.quote(str(p))}\")\n",
+            Applicability.UNSAFE,
         ),
         (
             "def f(c):\n    c.exec_command(f\"ls {p}\")\n",
             "import shlex\n\ndef f(c):\n    c.exec_command(f\"ls {shlex.quote(str(p))}\")\n",
+            Applicability.UNSAFE,
         ),
     ],
 )  # fmt: skip
-def test_hl201_fixes(before: str, after: str) -> None:
+def test_hl201_fixes(before: str, after: str, applicability: Applicability) -> None:
+    """Safe where the author's quotes show one word; unsafe for an unquoted value."""
+    fixes = [f.fix for f in check_text(before, "python") if f.code == "HL201"]
+    assert fixes and all(f is not None and f.applicability is applicability for f in fixes)
     assert fixed(before) == after
-    assert fixed(before, unsafe=False) == before  # an unsafe fix
+    unsafe = applicability is Applicability.UNSAFE
+    assert fixed(before, unsafe=False) == (before if unsafe else after)
     libcst.parse_module(after)
     assert [c for c, _ in found(after)] == []
 
@@ -355,26 +369,6 @@ def test_two_hoisted_fixes_get_two_names() -> None:
             'c.exec_command(rb"pkill -f worker; echo \\x")',
             'c.exec_command(rb"pkill -f \'[w]\'orker; echo \\x")',
         ),
-        (
-            "c.exec_command(\"\"\"cat > /etc/motd << 'EOF'\nWelcome $USER\nEOF\n\"\"\")",
-            'c.exec_command("""printf %s V2VsY29tZSAkVVNFUgo= | base64 -d > /etc/motd""")',
-        ),
-        (
-            "c.exec_command(r\"cat > /a << 'EOF'\" \"\\nx\\\\y\\n\" 'EOF')",
-            'c.exec_command(r"printf %s eFx5Cg== | base64 -d > /a")',
-        ),
-        (
-            "c.exec_command(\n"
-            "    \"cat > /a << 'EOF'\\n\"\n"
-            "    \"line 1\\n\"  # first\n"
-            "    \"EOF\\n\"\n"
-            "    \"chmod 600 /a\"\n"
-            ")",
-            "c.exec_command(\n"
-            "    \"printf %s bGluZSAxCg== | base64 -d > /a\\n\"\n"
-            "    \"chmod 600 /a\"\n"
-            ")",
-        ),
     ],
 )  # fmt: skip
 def test_shell_fixes_inside_python_strings(before: str, after: str) -> None:
@@ -391,7 +385,7 @@ def test_sudo_redirect_in_invoke_and_fabric() -> None:
 def test_encode_edit_refuses_what_it_cannot_write() -> None:
     frag = fragments("def f(c, v):\n    c.exec_command(f'echo a{v}b' r'c\\d')\n")[0]
     encoder = frag.encode_edit
-    assert isinstance(encoder, PyFragment)
+    assert isinstance(frag.origin, PyFragment) and encoder is not None
     assert frag.text == "echo a${__hl_0}bc\\d"
     start = frag.text.index("$")
     assert encoder(start - 1, start + 3, "x") is None  # cuts a placeholder
@@ -435,7 +429,7 @@ def test_constant_names_are_read_not_reported() -> None:
 
 
 def test_words_joined_for_the_shell_are_not_reported() -> None:
-    text = 'import os\nos.system("ls %s %s" % (a, " ".join(args)))\n'
+    text = 'import os\ndef ls(a, more):\n    os.system("ls %s %s" % (a, " ".join(more)))\n'
     assert found(text) == [("HL201", "%s")]
     assert check_text(text, "python")[0].start == text.index("%s")
 

@@ -136,7 +136,7 @@ def test_constant_heredoc_fix_writes_the_same_bytes(
     client: paramiko.SSHClient,
     tmp_path: Path,
 ) -> None:
-    """HL101 on a constant body: base64 computed at fix time, the same file as before."""
+    """A constant quoted heredoc in exec_command arrives byte for byte: no HL101, no change."""
     original, fixed = modules
     before, after = tmp_path / "motd-before", tmp_path / "motd-after"
     original.push_motd(client, str(before))
@@ -151,4 +151,6 @@ def test_the_fixed_module_is_what_the_fixes_say() -> None:
     assert 'base64.b64encode((content + "\\n").encode()).decode()' in fixed_source
     assert "{base64.b64encode(content.encode()).decode()}" in fixed_source
     assert "printf %s {shlex.quote(str(content))}" in fixed_source
-    assert "<<" not in fixed_source
+    # The one heredoc left is the constant one in exec_command: no outer shell parses it.
+    assert fixed_source.count("<<") == 1
+    assert "exec_command(f\"\"\"cat > {shlex.quote(path)} << 'EOF'" in fixed_source

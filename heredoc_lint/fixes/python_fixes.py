@@ -1,351 +1,24 @@
 """Edits of Python fragments written back into the Python source.
 
-An edit of a fragment's text ("replace these characters of the shell string with
-this text") becomes edits of the string literals that hold those characters: the
-new text is re-encoded for each literal (escapes, quotes, `{{` in an f-string, `%%`
-in a `%` template, bytes), the characters that are not touched keep their source
-exactly, and literals that become empty in a concatenation are dropped with their
-separator.  A piece of new text may also be a run-time value (`Runtime`): it becomes
-an f-string field, turning a plain literal into an f-string when needed.
-
-On top of that: HL201's `shlex.quote(...)` and HL202's run-time base64, each adding
-its import where isort would put it.  The string structure comes from libcst (see
-frontends/python.py); the edits are plain text edits, so the formatting and the
-comments of everything around them are kept.
+HL201's `shlex.quote(...)` and HL202's run-time base64, each adding its import where
+isort would put it.  The edits of the fragment's text are written back into the
+string literals by `frontends/python/encode.py`; they are plain text edits, so the
+formatting and the comments of everything around them are kept.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from heredoc_lint.edits import Quote, quote_states
-from heredoc_lint.fixes.remote_heredoc import find_site
-from heredoc_lint.frontends import PYTHON_PLACEHOLDER
-from heredoc_lint.frontends.python import Analysis, Atom, Group, Interp, PyFragment
+from heredoc_lint.fixes.remote_heredoc import HeredocSite, find_site
+from heredoc_lint.frontends.python.encode import FragEdit, Piece, Runtime, python_string, render
+from heredoc_lint.frontends.python.model import Analysis, Group, Interp, PyFragment
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.words import Word
-
-
-@dataclass(frozen=True)
-class Runtime:
-    """A Python expression whose value goes into the string at run time."""
-
-    expr: str
-
-
-Piece = str | Runtime
-FragEdit = tuple[int, int, Sequence[Piece]]
-
-_SEPARATOR_OK = frozenset(" \t\f\r\n\\+")
-
-
-# -- encoding ---------------------------------------------------------------------------------
-
-
-def encode_literal(text: str, atom: Atom, fstring: bool) -> str | None:
-    """Source for `text` inside the literal `atom` (as an f-string when `fstring`)."""
-    raw, is_bytes = "r" in atom.prefix, "b" in atom.prefix
-    quote = atom.quote[0]
-    triple = len(atom.quote) == 3
-    out: list[str] = []
-    for ch in text:
-        code = ord(ch)
-        if is_bytes and 0xDC80 <= code <= 0xDCFF:
-            if raw:
-                return None
-            out.append(f"\\x{code - 0xDC00:02x}")
-            continue
-        if is_bytes and code > 0x7F:
-            return None
-        if raw:
-            if ch in ("\\", quote, "\r") or (ch == "\n" and not triple):
-                return None
-            piece = ch
-        elif ch == "\\":
-            piece = "\\\\"
-        elif ch == quote:
-            piece = "\\" + ch
-        elif ch == "\n":
-            piece = "\\n"
-        elif ch == "\r":
-            piece = "\\r"
-        elif ch == "\t":
-            piece = "\\t"
-        elif code < 0x20 or code == 0x7F:
-            piece = f"\\x{code:02x}"
-        elif 0xD800 <= code <= 0xDFFF:
-            piece = f"\\u{code:04x}"
-        else:
-            piece = ch
-        if ch in "{}" and (fstring or atom.template == "format"):
-            piece = ch * 2
-        elif ch == "%" and atom.template == "%":
-            piece = "%%"
-        out.append(piece)
-    return "".join(out)
-
-
-def encode_runtime(expr: str, atom: Atom) -> str | None:
-    """`{expr}` as a field of the f-string `atom`, if Python 3.11 can read it there."""
-    if "\\" in expr or "#" in expr or atom.quote[0] in expr:
-        return None
-    if ("\n" in expr or "\r" in expr) and len(atom.quote) != 3:
-        return None
-    return "{" + expr + "}"
-
-
-def python_string(text: str) -> str:
-    """A double-quoted Python literal for `text`."""
-    atom = Atom("token", 0, 0, 0, "", '"')
-    encoded = encode_literal(text, atom, False)
-    assert encoded is not None
-    return f'"{encoded}"'
-
-
-# -- rendering fragment edits -------------------------------------------------------------------
-
-
-def _separator_ok(text: str) -> bool:
-    for line in text.splitlines() or [text]:
-        code = line.split("#", 1)[0]
-        if not set(code) <= _SEPARATOR_OK:
-            return False
-    return True
-
-
-def _first_newline(text: str) -> int:
-    spots = [k for k in (text.find("\r"), text.find("\n")) if k >= 0]
-    return min(spots) if spots else -1
-
-
-class _Renderer:
-    def __init__(self, frag: PyFragment) -> None:
-        self.frag = frag
-        self.a: Analysis = frag.analysis
-        self.source = self.a.text
-        self.deletions: dict[int, list[tuple[int, int]]] = {}
-        self.insertions: dict[int, list[tuple[int, Sequence[Piece]]]] = {}
-        self.gone_exprs: set[int] = set()
-        self.groups: set[int] = set()
-
-    def _token(self, index: int) -> bool:
-        return index >= 0 and self.a.atoms[index].kind == "token"
-
-    def add(self, start: int, end: int, pieces: Sequence[Piece]) -> bool:
-        frag, units = self.frag, self.a.units
-        n = len(frag.text)
-        if not 0 <= start <= end <= n:
-            return False
-        for edge in (start, end):
-            if 0 < edge < n and frag.unit_of[edge - 1] == frag.unit_of[edge]:
-                return False  # the edit cuts a placeholder or an escape in two
-        touched = list(dict.fromkeys(frag.unit_of[start:end]))
-        for index in touched:
-            unit = units[index]
-            if unit.kind in ("synthetic", "spec") or unit.atom < 0:
-                return False
-            self.groups.add(self.a.atoms[unit.atom].group)
-            if self._token(unit.atom):
-                self.deletions.setdefault(unit.atom, []).append((unit.start, unit.end))
-            else:
-                self.gone_exprs.add(unit.atom)
-        if not pieces:
-            return True
-        spot: tuple[int, int] | None = None
-        heads = [units[u] for u in touched if self._token(units[u].atom)]
-        if heads:
-            spot = (heads[0].atom, heads[0].start)
-        else:
-            after = units[frag.unit_of[start]] if start < n else None
-            before = units[frag.unit_of[start - 1]] if start > 0 else None
-            if after is not None and self._token(after.atom) and not touched:
-                spot = (after.atom, after.start)
-            elif before is not None and self._token(before.atom):
-                spot = (before.atom, before.end)
-            elif after is not None and self._token(after.atom):
-                spot = (after.atom, after.start)
-        if spot is None:
-            return False
-        self.groups.add(self.a.atoms[spot[0]].group)
-        self.insertions.setdefault(spot[0], []).append((spot[1], pieces))
-        return True
-
-    def _atom_edits(self, index: int) -> list[Edit] | None:
-        atom = self.a.atoms[index]
-        inserts = self.insertions.get(index, [])
-        runtime = any(isinstance(p, Runtime) for _, pieces in inserts for p in pieces)
-        edits: list[tuple[int, int, str]] = []
-        convert = runtime and not atom.is_fstring
-        if convert:
-            if atom.template is not None or "b" in atom.prefix:
-                return None
-            if "u" in atom.prefix:
-                edits.append((atom.start, atom.start + 1, "f"))
-            else:
-                edits.append((atom.start, atom.start, "f"))
-        fstring = atom.is_fstring or runtime
-        for start, end in self.deletions.get(index, []):
-            edits.append((start, end, ""))
-        for spot, pieces in inserts:
-            out: list[str] = []
-            for piece in pieces:
-                encoded = (
-                    encode_runtime(piece.expr, atom)
-                    if isinstance(piece, Runtime)
-                    else encode_literal(piece, atom, fstring)
-                )
-                if encoded is None:
-                    return None
-                out.append(encoded)
-            edits.append((spot, spot, "".join(out)))
-        if convert:
-            deleted = self.deletions.get(index, [])
-            for k in range(atom.content_start, atom.content_end):
-                if self.source[k] in "{}" and not any(a <= k < b for a, b in deleted):
-                    edits.append((k, k, self.source[k]))
-        edits.sort(key=lambda e: (e[0], e[1]))
-        merged: list[Edit] = []
-        for start, end, text in edits:
-            if merged and start <= merged[-1].end:
-                last = merged[-1]
-                merged[-1] = Edit(last.start, max(last.end, end), last.content + text)
-            else:
-                merged.append(Edit(start, end, text))
-        return merged
-
-    def _empty(self, index: int) -> bool:
-        atom = self.a.atoms[index]
-        if index in self.insertions:
-            return False
-        covered = sorted(self.deletions.get(index, []))
-        pos = atom.content_start
-        for start, end in covered:
-            if start > pos:
-                return False
-            pos = max(pos, end)
-        return pos >= atom.content_end
-
-    def _group_edits(self, group: int, edits: dict[int, list[Edit]]) -> list[Edit] | None:
-        atoms = self.a.groups[group].atoms
-        gone = [i for i in atoms if i in self.gone_exprs or (self._token(i) and self._empty(i))]
-        if not gone:
-            return []
-        for index in gone:
-            edits.pop(index, None)
-        if len(gone) == len(atoms):
-            first, last = self.a.atoms[atoms[0]], self.a.atoms[atoms[-1]]
-            return [Edit(first.start, last.end, 'b""' if "b" in first.prefix else '""')]
-        out: list[Edit] = []
-        k = 0
-        while k < len(atoms):
-            if atoms[k] not in gone:
-                k += 1
-                continue
-            j = k
-            while j + 1 < len(atoms) and atoms[j + 1] in gone:
-                j += 1
-            first, last = self.a.atoms[atoms[k]], self.a.atoms[atoms[j]]
-            if k > 0:
-                previous = self.a.atoms[atoms[k - 1]]
-                start = previous.end
-                separator = self.source[previous.end : first.start]
-                newline = _first_newline(separator)
-                if newline >= 0 and "+" not in separator[:newline].split("#", 1)[0]:
-                    start = previous.end + newline  # keep a comment at the end of that line
-                removed = self.source[start : last.end]
-            else:
-                following = self.a.atoms[atoms[j + 1]]
-                start = first.start
-                removed = self.source[start : following.start]
-                last = following
-            if not _separator_ok(self._separators(atoms[k : j + 2], removed)):
-                return None
-            end = last.end if k > 0 else last.start
-            out.append(Edit(start, end, ""))
-            k = j + 1
-        return out
-
-    def _separators(self, atoms: list[int], removed: str) -> str:
-        """The text of `removed` outside the atoms: what joins them."""
-        text = removed
-        for index in atoms:
-            atom = self.a.atoms[index]
-            text = text.replace(self.source[atom.start : atom.end], " ")
-        return text
-
-    def edits(self) -> list[Edit] | None:
-        if len(self.groups) > 1:
-            return None
-        per_atom: dict[int, list[Edit]] = {}
-        for index in set(self.deletions) | set(self.insertions):
-            rendered = self._atom_edits(index)
-            if rendered is None:
-                return None
-            per_atom[index] = rendered
-        out: list[Edit] = []
-        for group in self.groups:
-            extra = self._group_edits(group, per_atom)
-            if extra is None:
-                return None
-            out.extend(extra)
-        for rendered in per_atom.values():
-            out.extend(rendered)
-        out.sort(key=lambda e: (e.start, e.end))
-        for a, b in zip(out, out[1:], strict=False):
-            if b.start < a.end:
-                return None
-        return [e for e in out if e.start != e.end or e.content]
-
-
-def render(frag: PyFragment, edits: Sequence[FragEdit]) -> list[Edit] | None:
-    """File edits that make the fragment's text read as `edits` say, or None."""
-    renderer = _Renderer(frag)
-    for start, end, pieces in sorted(edits, key=lambda e: (e[0], e[1])):
-        if not renderer.add(start, end, pieces):
-            return None
-    return renderer.edits()
-
-
-def join_edits(text: str, edits: Sequence[Edit]) -> Edit | None:
-    """One edit doing all of `edits` (non-overlapping), the text between them kept."""
-    if not edits:
-        return None
-    ordered = sorted(edits, key=lambda e: (e.start, e.end))
-    parts: list[str] = []
-    pos = ordered[0].start
-    for edit in ordered:
-        parts.append(text[pos : edit.start])
-        parts.append(edit.content)
-        pos = edit.end
-    return Edit(ordered[0].start, pos, "".join(parts))
-
-
-def encode_fragment_edit(frag: PyFragment, start: int, end: int, content: str) -> Edit | None:
-    """The fragment's `encode_edit`: one file edit, or None when none is safe.
-
-    A shell fix knows nothing of run-time values: an edit that would drop one, or
-    write a placeholder's text as if it were constant, is refused.
-    """
-    if PYTHON_PLACEHOLDER in content or any(
-        frag.analysis.units[u].interp >= 0 for u in frag.unit_of[start:end]
-    ):
-        return None
-    edits = render(frag, [(start, end, [content] if content else [])])
-    if edits is None:
-        return None
-    if not edits:
-        units = frag.analysis.units
-        spot = units[frag.unit_of[start]].start if start < len(frag.unit_of) else None
-        if spot is None:
-            spot = units[frag.unit_of[-1]].end if frag.unit_of else 0
-        return Edit(spot, spot, "")
-    return join_edits(frag.analysis.text, edits)
-
 
 # -- imports -------------------------------------------------------------------------------------
 
@@ -448,24 +121,24 @@ def _as_str(interp: Interp) -> str | None:
     return None
 
 
-def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) -> Fix | None:
-    """Wrap the value at layer.text[start:end] (a root layer) in shlex.quote(...)."""
-    interp = frag.interp_at(start)
-    if layer.parent is not None or interp is None:
+def _shlex_quote(analysis: Analysis) -> tuple[str, Edit | None] | None:
+    """How to call `shlex.quote` in the file, and the import it needs, if any."""
+    function = module_name(analysis, "shlex.quote")
+    if function is not None:
+        return function, None
+    named = import_edit(analysis, "shlex")
+    if named is None:
         return None
-    if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
-        return None
-    if interp.kind != "field" and interp.span is None:
-        return None
-    function = module_name(frag.analysis, "shlex.quote")
-    import_change: Edit | None = None
-    if function is None:
-        named = import_edit(frag.analysis, "shlex")
-        if named is None:
-            return None
-        module, import_change = named
-        function = f"{module}.quote"
-    text = layer.text
+    module, import_change = named
+    return f"{module}.quote", import_change
+
+
+_Marks = tuple[int, int, list[Piece], list[Piece]]
+
+
+def _unquoted_span(text: str, word: Word, start: int, end: int) -> tuple[Quote, _Marks] | None:
+    """The value's quoting, and the span to replace with the quoted value and the quote
+    marks to put back around it (the author's quotes end before it, open again after)."""
     states = quote_states(text, word)
     state = states.get(start)
     left, right = start, end
@@ -483,6 +156,53 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
             after = [mark]
     elif state is not Quote.UNQUOTED:
         return None
+    return state, (left, right, before, after)
+
+
+def _other_uses(analysis: Analysis, frag: PyFragment, start: int, name: str) -> bool:
+    """Whether the name whose value the edit changes is used besides its binding and here.
+
+    Counted in the text of the function (or the file) that binds it: a mention in a
+    comment counts too, which only makes the fix display-only where it need not be.
+    """
+    unit = analysis.units[frag.unit_of[start]]
+    if unit.atom < 0:
+        return True
+    scope = analysis.groups[analysis.atoms[unit.atom].group].scope
+    text = analysis.text[scope[0] : scope[1]]
+    return len(re.findall(rf"(?<![\w.]){re.escape(name)}\b", text)) > 2
+
+
+def _quote_applicability(
+    frag: PyFragment, interp: Interp, state: Quote, start: int
+) -> Applicability:
+    """Display-only where the value's other uses would change; safe where the author's own
+    quotes show the value is one word; unsafe where it may be meant as several."""
+    if interp.through and _other_uses(frag.analysis, frag, start, interp.through):
+        return Applicability.DISPLAY_ONLY
+    if state in (Quote.SINGLE, Quote.DOUBLE):
+        return Applicability.SAFE
+    return Applicability.UNSAFE
+
+
+def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) -> Fix | None:
+    """Wrap the value at layer.text[start:end] (a root layer) in shlex.quote(...).
+
+    Never in a file that may run under Python 2: it has no `shlex.quote`.
+    """
+    interp = frag.interp_at(start)
+    if layer.parent is not None or interp is None or frag.analysis.python2:
+        return None
+    if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
+        return None
+    if interp.kind != "field" and interp.span is None:
+        return None
+    quoter = _shlex_quote(frag.analysis)
+    found = _unquoted_span(layer.text, word, start, end)
+    if quoter is None or found is None:
+        return None
+    function, import_change = quoter
+    state, (left, right, before, after) = found
     value = interp.source.strip() if interp.is_str else f"str({interp.source.strip()})"
     quoted = f"{function}({value})"
     direct: list[Edit] = []
@@ -499,15 +219,15 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
     rendered = render(frag, frag_edits) if frag_edits else []
     if rendered is None:
         return None
-    edits = [*rendered, *direct]
-    if import_change is not None:
-        edits.append(import_change)
-    edits.sort(key=lambda e: (e.start, e.end))
+    edits = sorted(
+        [*rendered, *direct, *(e for e in (import_change,) if e is not None)],
+        key=lambda e: (e.start, e.end),
+    )
     if any(b.start < a.end for a, b in zip(edits, edits[1:], strict=False)):
         return None
     return Fix(
         tuple(edits),
-        Applicability.UNSAFE,
+        _quote_applicability(frag, interp, state, start),
         f"Quote the value with `{function}(...)`",
         "shlex-quote",
     )
@@ -597,77 +317,108 @@ def _one_per_scope(analysis: Analysis, group: Group, import_change: Edit | None)
     return [Edit(start, end, analysis.text[start:end])] if start < end else []
 
 
-def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix | None:
-    """`cat > P << 'EOF'\\n{body}\\nEOF` becomes `printf %s {b64} | base64 -d > P`."""
-    if layer.parent is not None:
-        return None
-    site = find_site(layer, heredoc)
-    if site is None or not site.command.words:
-        return None
-    if len([r for r in site.command.redirects if r.heredoc is not None]) != 1:
-        return None
-    text = layer.text
+def _body_and_removals(
+    layer: Layer, heredoc: Heredoc, site: HeredocSite
+) -> tuple[int, list[tuple[int, int, str]]] | None:
+    """Where the body ends, and the edits that remove the heredoc from the command.
+
+    An unterminated heredoc counts only as `<< 'EOF'\\n{body}EOF`: a run-time value
+    with the delimiter glued to its end (the string's own end, or a line of its own).
+    """
     if heredoc.terminated:
-        body_end = heredoc.body_end
-        removals = site.removals()
-    else:
-        glued = _glued_end(layer, heredoc)
-        if glued is None:
-            return None
-        body_end = glued
-        term_end = glued + len(heredoc.delimiter)
-        term_end += 1 if term_end < len(text) else 0
-        if text[heredoc.op_end : heredoc.body_start].strip():
-            return None
-        removals = [(site.operator_start(), heredoc.op_end, ""), (heredoc.body_start, term_end, "")]
-        if not text[term_end:].strip():
-            removals = [(site.operator_start(), len(text), "")]
-    pieces = _body_pieces(layer, frag, heredoc.body_start, body_end)
-    if pieces is None:
+        return heredoc.body_end, site.removals()
+    text = layer.text
+    glued = _glued_end(layer, heredoc)
+    if glued is None or text[heredoc.op_end : heredoc.body_start].strip():
         return None
+    term_end = glued + len(heredoc.delimiter)
+    term_end += 1 if term_end < len(text) else 0
+    if not text[term_end:].strip():
+        return glued, [(site.operator_start(), len(text), "")]
+    return glued, [(site.operator_start(), heredoc.op_end, ""), (heredoc.body_start, term_end, "")]
+
+
+def _body_value(
+    frag: PyFragment, heredoc: Heredoc, pieces: list[str | Interp]
+) -> tuple[str, str, Edit | None] | None:
+    """(the base64 expression of the body, the module's local name, the import edit)."""
     constants = "".join(p for p in pieces if isinstance(p, str))
     if heredoc.strip_tabs and "\t" in constants:
         return None
     if not heredoc.quoted and any(c in constants for c in "$`\\"):
         return None
     body = _body_expression(pieces)
-    if body is None:
-        return None
-    named = import_edit(frag.analysis, "base64")
+    named = import_edit(frag.analysis, "base64") if body is not None else None
     if named is None:
         return None
     module, import_change = named
-    encoded = f"{module}.b64encode({body}.encode()).decode()"
+    return f"{module}.b64encode({body}.encode()).decode()", module, import_change
+
+
+def _feed_edits(
+    frag: PyFragment, site: HeredocSite, removals: list[tuple[int, int, str]], value: Runtime
+) -> list[Edit] | None:
+    """`printf %s VALUE | base64 -d` in place of `cat` (or piped into the command)."""
+    feed: list[Piece] = ["printf %s ", value, " | base64 -d"]
     words = site.command.words
+    frag_edits: list[FragEdit]
+    if len(words) == 1 and words[0].static and words[0].value == "cat":
+        frag_edits = [(words[0].start, words[0].end, feed)]
+    else:
+        frag_edits = [(site.command.start, site.command.start, [*feed, " | "])]
+    frag_edits.extend((a, b, [c] if c else []) for a, b, c in removals)
+    return render(frag, frag_edits)
 
-    def edits_with(value: Runtime) -> list[Edit] | None:
-        feed: list[Piece] = ["printf %s ", value, " | base64 -d"]
-        frag_edits: list[FragEdit]
-        if len(words) == 1 and words[0].static and words[0].value == "cat":
-            frag_edits = [(words[0].start, words[0].end, feed)]
-        else:
-            frag_edits = [(site.command.start, site.command.start, [*feed, " | "])]
-        frag_edits.extend((a, b, [c] if c else []) for a, b, c in removals)
-        return render(frag, frag_edits)
 
-    edits = edits_with(Runtime(encoded))
-    hoisted: Edit | None = None
-    marker: list[Edit] = []
+def _hoisted_edits(
+    frag: PyFragment,
+    site: HeredocSite,
+    removals: list[tuple[int, int, str]],
+    pieces: list[str | Interp],
+    encoded: str,
+    import_change: Edit | None,
+) -> list[Edit] | None:
+    """The value computed on a new line before the statement, when it cannot go inline."""
+    unit = frag.analysis.units[frag.unit_of[site.command.start]]
+    if unit.atom < 0:
+        return None
+    group = frag.analysis.groups[frag.analysis.atoms[unit.atom].group]
+    if not group.hoistable:
+        return None
+    name = _hoist_name(frag.analysis, group, pieces)
+    edits = _feed_edits(frag, site, removals, Runtime(name))
     if edits is None:
-        unit = frag.analysis.units[frag.unit_of[site.command.start]]
-        if unit.atom < 0:
-            return None
-        group = frag.analysis.groups[frag.analysis.atoms[unit.atom].group]
-        if not group.hoistable:
-            return None
-        name = _hoist_name(frag.analysis, group, pieces)
-        edits = edits_with(Runtime(name))
-        if edits is None:
-            return None
-        hoisted = Edit(group.stmt_start, group.stmt_start, f"{group.indent}{name} = {encoded}\n")
-        marker = _one_per_scope(frag.analysis, group, import_change)
-    all_edits = [*edits, *marker, *(e for e in (hoisted, import_change) if e is not None)]
-    all_edits.sort(key=lambda e: (e.start, e.end))
+        return None
+    hoisted = Edit(group.stmt_start, group.stmt_start, f"{group.indent}{name} = {encoded}\n")
+    return [*edits, hoisted, *_one_per_scope(frag.analysis, group, import_change)]
+
+
+def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix | None:
+    """`cat > P << 'EOF'\\n{body}\\nEOF` becomes `printf %s {b64} | base64 -d > P`."""
+    if layer.parent is not None or frag.analysis.python2:
+        return None  # a Python 2 file has no f-strings to hold the value
+    site = find_site(layer, heredoc)
+    if site is None or not site.command.words:
+        return None
+    if len([r for r in site.command.redirects if r.heredoc is not None]) != 1:
+        return None
+    found = _body_and_removals(layer, heredoc, site)
+    if found is None:
+        return None
+    body_end, removals = found
+    pieces = _body_pieces(layer, frag, heredoc.body_start, body_end)
+    value = _body_value(frag, heredoc, pieces) if pieces is not None else None
+    if pieces is None or value is None:
+        return None
+    encoded, module, import_change = value
+    edits = _feed_edits(frag, site, removals, Runtime(encoded))
+    if edits is None:
+        edits = _hoisted_edits(frag, site, removals, pieces, encoded, import_change)
+    if edits is None:
+        return None
+    all_edits = sorted(
+        [*edits, *(e for e in (import_change,) if e is not None)], key=lambda e: (e.start, e.end)
+    )
     if any(b.start < a.end for a, b in zip(all_edits, all_edits[1:], strict=False)):
         return None
     return Fix(

@@ -33,6 +33,9 @@ class Fragment:
     interpolations: tuple[tuple[int, int], ...] = ()  # spans of values known only at run time
     verbatim: bool = False  # each character is the same character in the file: edits map 1:1
     encode_edit: EditEncoder | None = None  # for fragments that are neither the file nor verbatim
+    # What the frontend knows of the text's source, for its own rules (Python: the string
+    # analysis, a `frontends.python.PyFragment`); None for shell-like sources.
+    origin: object = None
 
 
 # How every run-time value of a Python string starts in its fragment's text (`${__hl_3}`):
@@ -43,10 +46,11 @@ PYTHON_PLACEHOLDER = "${__hl_"
 class SourceError(Exception):
     """The file is not valid in its own format (a Python syntax error...): reported as HL001."""
 
-    def __init__(self, message: str, offset: int = 0) -> None:
+    def __init__(self, message: str, offset: int = 0, *, info: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.info = info  # a file this tool does not check (Python 2): info, not a warning
 
 
 Frontend = Callable[[str, "str | None"], list[Fragment]]

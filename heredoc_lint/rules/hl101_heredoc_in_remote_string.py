@@ -1,6 +1,9 @@
 r"""## What it does
-Finds a heredoc inside a string that another shell runs: an `ssh` command
-string, a `bash -c` string, a string built in Python for a remote host.
+Finds a heredoc inside a string that another shell runs after an outer shell
+has parsed it: an `ssh` command string or a `bash -c` string in a script, or in
+a Python `shell=True` string. A string that reaches its shell without an outer
+shell (paramiko's `exec_command`, fabric's `run`, an `["ssh", host, CMD]`
+argument list) arrives byte for byte as written and is not reported.
 
 ## Why is this bad?
 The body passes through the outer shell first. In a double-quoted string the
@@ -55,7 +58,9 @@ def _problems(layer: Layer, body_start: int, body_end: int) -> str:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    if layer.kind != "string":
+    if layer.kind != "string" or layer.parent is None:
+        # A root string (paramiko's exec_command, fabric's run, an ssh argument list
+        # from Python) has no outer shell: its shell receives the heredoc byte for byte.
         return
     for heredoc in layer.script.heredocs:
         if layer.is_runtime(heredoc.body_start, heredoc.body_end):

@@ -5,35 +5,60 @@ command string as a word, without `shlex.quote` or `shlex.join`. The string is
 one run by `subprocess.run(..., shell=True)`, `os.system`, paramiko's
 `exec_command`, fabric's `Connection.run`, or an `ssh`/`bash -c` argument list.
 
+It warns where the file shows that the value comes from outside the program:
+`sys.argv`, options from `parse_args()`, `os.environ` and `os.getenv`,
+configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP
+request, or a parameter of a public function; the message names that evidence.
+A value whose origin nothing in the file shows is reported at info.
+
 ## Why is this bad?
 The shell parses the value. A space splits it into several arguments, a `*`
 expands to file names, a `;`, `|`, `&&` or `$(...)` in it runs as a command: a
 file name like `my file` breaks the command and a crafted one runs arbitrary code
 (shell injection), on a remote host for ssh and paramiko. Inside double quotes a
 `$`, backtick, `\` or `"` in the value is still interpreted; inside single
-quotes a `'` in the value ends the quoting. Values that are numbers (`%d`,
-`{n:d}`, `len(...)`) or already quoted are not reported, nor a value that stands
-as a whole command (`f"{cmd} --verbose"`) or that joins words with blanks
-(`" ".join(args)`): those are meant for the shell to split.
+quotes a `'` in the value ends the quoting.
+
+Not reported: values that are one safe word whatever happens (numbers and
+arithmetic, `%d`, `len(...)`, `randint(...)`, `sock.getsockname()[1]`,
+`uuid4()`, a name whose every value is a literal, as in a `for` over a literal
+list or an `if`/`else` of two literals, anything passed through a function
+named `quote`: `shlex.quote`, `pipes.quote`, `self._shell.quote`), and values
+meant as shell text (a glob such as `os.path.join(d, "*")`, an option string
+such as `"-n " + ns`, `~`, `$VAR`, shell operators or quotes of their own, a
+whole command as in `f"{cmd} --verbose"` or `f"sudo {cmd}"`, words joined with
+`" ".join(args)`, a name such as `cmd`, `args` or `opts`).
 
 ## Example
 ```python
-subprocess.run(f"ssh {host} cat '{path}'", shell=True)
+import subprocess
+import sys
+
+subprocess.run(f"tar czf backup.tgz {sys.argv[1]}", shell=True)
 ```
 
 ## Use instead
 ```python
-subprocess.run(f"ssh {shlex.quote(host)} cat {shlex.quote(path)}", shell=True)
+import shlex
+import subprocess
+import sys
+
+subprocess.run(f"tar czf backup.tgz {shlex.quote(sys.argv[1])}", shell=True)
 ```
-or pass an argument list without a shell.
+or pass an argument list without a shell: `subprocess.run(["tar", "czf",
+"backup.tgz", sys.argv[1]])`.
 
 ## Fix safety
 The fix wraps the value in `shlex.quote(...)` (with `str(...)` around a value
 not known to be a string), removes the quotes around it that are no longer
-needed, and adds `import shlex`. It is unsafe: a value that was meant to become
-several words or to carry shell syntax (`"-l -a"`, `"a; b"`) now stays one
-word. A value that passes through two shells (a `shell=True` string that runs
-`ssh`) is reported without a fix: it needs quoting for each shell.
+needed, and adds `import shlex`. It is safe where the author's own quotes
+(`'{path}'`, `"{path}"`) show the value is one word: every value that worked
+still gives the same word. It is unsafe for an unquoted value, which may be
+meant to become several words. It is display-only where the value is built in a
+statement of its own whose name is used elsewhere too (quoting it there would
+change those uses). There is no fix in a file that may run under Python 2 (it
+has no `shlex.quote`), nor for a value that passes through two shells (a
+`shell=True` string that runs `ssh`): it needs quoting for each shell.
 """
 
 from __future__ import annotations
@@ -138,8 +163,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue
         index = root_index(layer, start)
         interp = frag.interp_at(index) if index is not None else None
-        if interp is None or interp.safe or interp.words:
-            continue
+        if interp is None or interp.safe or interp.words or interp.shell_text:
+            continue  # one safe word, or shell text on purpose (a glob, options, `~`)
         state = quote_states(layer.text, word).get(start)
         if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):
             continue
@@ -151,13 +176,20 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL201",
-            Severity.WARNING,
+            Severity.WARNING if interp.evidence else Severity.INFO,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            "quote it with shlex.quote()",
+            f"{_evidence_words(interp.evidence)}: quote it with shlex.quote()",
             start,
             end,
             fix,
         )
+
+
+def _evidence_words(evidence: str) -> str:
+    """What the message says of where the value comes from: the evidence of a warning."""
+    if evidence:
+        return evidence
+    return "nothing in this file shows where the value comes from"
 
 
 RULE = Rule(

@@ -1,0 +1,328 @@
+"""The call sites: which calls hand a string to which shell, and their fragments."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from heredoc_lint.frontends import Fragment
+from heredoc_lint.frontends.python.encode import encode_fragment_edit
+from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Unit
+from heredoc_lint.frontends.python.reading import Reader
+from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder
+from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
+from heredoc_lint.shell.words import Expansion, Word
+from heredoc_lint.wrappers import resolve
+
+_POPEN = frozenset(
+    f"subprocess.{name}" for name in ("run", "call", "check_call", "check_output", "Popen")
+)
+_SHELL_STRING = {
+    "os.system": "os.system",
+    "os.popen": "os.popen",
+    "subprocess.getoutput": "subprocess.getoutput",
+    "subprocess.getstatusoutput": "subprocess.getstatusoutput",
+    "asyncio.create_subprocess_shell": "create_subprocess_shell",
+    "asyncio.subprocess.create_subprocess_shell": "create_subprocess_shell",
+}
+_EXEC_ARGV = frozenset(
+    {"asyncio.create_subprocess_exec", "asyncio.subprocess.create_subprocess_exec"}
+)
+_FABRIC1 = {
+    f"fabric.{module}.{name}": name
+    for module in ("api", "operations")
+    for name in ("run", "sudo", "local")
+}
+_FABRIC_CONNECTIONS = frozenset(
+    {
+        "fabric.Connection",
+        "fabric.connection.Connection",
+        "fabric.SerialGroup",
+        "fabric.ThreadingGroup",
+        "fabric.group.SerialGroup",
+        "fabric.group.ThreadingGroup",
+    }
+)
+_INVOKE_CONTEXTS = frozenset({"invoke.Context", "invoke.context.Context", "invoke.MockContext"})
+_FABRIC_NAMES = re.compile(r"(?:c|cxn|conn|connection|.*_conn|.*_connection|.*_cxn)\Z", re.I)
+_INVOKE_NAMES = re.compile(r"(?:c|ctx|context)\Z")
+
+
+@dataclass(frozen=True)
+class _Target:
+    """How a call runs its string: what kind of shell, where."""
+
+    wrapper: str
+    depth: int
+    remote: bool
+    shell: str
+    cmdline: str  # a format with {text}
+    prefix: str = ""  # text the library puts before the command (`sudo `)
+
+
+_SH = _Target("", 0, False, "sh", "/bin/sh -c {text}")
+_LOGIN = "bash -c {text}"
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
+    if len(call.args) > index and not any(
+        isinstance(a, ast.Starred) for a in call.args[: index + 1]
+    ):
+        return call.args[index]
+    return _keyword(call, name)
+
+
+class Finder:
+    def __init__(self, analysis: Analysis, builder: ScopeBuilder) -> None:
+        self.a = analysis
+        self.reader = Reader(analysis, builder.parents)
+        self.scopes = builder.scopes
+        modules = {q.split(".")[0] for q in analysis.imports.values()}
+        self.fabric = "fabric" in modules
+        self.invoke = "invoke" in modules
+
+    def fragments(self, calls: list[tuple[ast.Call, Scope]]) -> Iterator[Fragment]:
+        for call, scope in calls:
+            yield from self.call(call, scope)
+
+    def call(self, call: ast.Call, scope: Scope) -> Iterator[Fragment]:
+        func = call.func
+        name = qualname(func, self.a.imports)
+        if name in _POPEN:
+            yield from self.popen(call, scope, name.split(".")[-1])
+        elif name in _SHELL_STRING:
+            target = _Target(_SHELL_STRING[name], 0, False, "sh", _SH.cmdline)
+            yield from self.string(_argument(call, 0, "cmd"), scope, target)
+        elif name in _EXEC_ARGV:
+            if not any(isinstance(a, ast.Starred) for a in call.args):
+                yield from self.argv(list(call.args), scope)
+        elif name in ("invoke.run", "invoke.sudo"):
+            target = _Target(name, 0, False, "bash", "/bin/bash -c {text}")
+            if name == "invoke.sudo":
+                target = _Target(name, 0, False, "bash", "/bin/bash -c {text}", "sudo ")
+            yield from self.string(_argument(call, 0, "command"), scope, target, func)
+        elif name in _FABRIC1:
+            kind = _FABRIC1[name]
+            if kind == "local":
+                target = _Target("fabric local", 0, False, "sh", _SH.cmdline)
+            else:
+                target = _Target(f"fabric {kind}", 1, True, "bash", "/bin/bash -l -c {text}")
+            yield from self.string(_argument(call, 0, "command"), scope, target)
+        elif isinstance(func, ast.Attribute):
+            yield from self.method(call, func, scope)
+
+    def method(self, call: ast.Call, func: ast.Attribute, scope: Scope) -> Iterator[Fragment]:
+        if func.attr == "exec_command":
+            target = _Target("exec_command", 1, True, "bash", _LOGIN)
+            yield from self.string(_argument(call, 0, "command"), scope, target)
+            return
+        if func.attr not in ("run", "sudo", "local") or not (self.fabric or self.invoke):
+            return
+        kind = self._method_kind(func.value, scope)
+        if kind is None:
+            return
+        if func.attr == "local":
+            target = _Target("local", 0, False, "bash", "/bin/bash -c {text}")
+        elif kind == "fabric":
+            prefix = "sudo " if func.attr == "sudo" else ""
+            target = _Target(f"Connection.{func.attr}", 1, True, "bash", _LOGIN, prefix)
+        else:
+            prefix = "sudo " if func.attr == "sudo" else ""
+            target = _Target(
+                f"Context.{func.attr}", 0, False, "bash", "/bin/bash -c {text}", prefix
+            )
+        yield from self.string(_argument(call, 0, "command"), scope, target, func)
+
+    def _method_kind(self, receiver: ast.expr, scope: Scope) -> str | None:
+        """ "fabric" (a Connection: remote), "invoke" (a Context: local) or None."""
+        if isinstance(receiver, ast.Call):
+            name = qualname(receiver.func, self.a.imports)
+            if name in _FABRIC_CONNECTIONS:
+                return "fabric"
+            if name in _INVOKE_CONTEXTS:
+                return "invoke"
+            return None
+        last = receiver.attr if isinstance(receiver, ast.Attribute) else None
+        if isinstance(receiver, ast.Name):
+            last = receiver.id
+            bound = scope.value(receiver.id)
+            if bound is not None:
+                return self._method_kind(bound[0], bound[1])
+            annotation = scope.annotation(receiver.id)
+            if annotation is not None:
+                name = qualname(annotation, self.a.imports)
+                if name in _FABRIC_CONNECTIONS:
+                    return "fabric"
+                if name in _INVOKE_CONTEXTS:
+                    return "invoke"
+            owner = scope.owner(receiver.id)
+            if owner is not None and owner.params[:1] == [receiver.id]:
+                for decorator in owner.decorators:
+                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    name = qualname(target, self.a.imports) or ""
+                    if name.startswith("fabric") and name.endswith("task"):
+                        return "fabric"
+                    if name.startswith("invoke") and name.endswith("task"):
+                        return "invoke"
+        if last is None:
+            return None
+        if self.fabric and _FABRIC_NAMES.match(last):
+            return "fabric"
+        if self.invoke and not self.fabric and _INVOKE_NAMES.match(last):
+            return "invoke"
+        return None
+
+    def popen(self, call: ast.Call, scope: Scope, function: str) -> Iterator[Fragment]:
+        args = _argument(call, 0, "args")
+        if args is None:
+            return
+        shell = _keyword(call, "shell")
+        if shell is not None and not isinstance(shell, ast.Constant):
+            return  # decided at run time
+        wrapper = f"subprocess.{function}"
+        if isinstance(args, ast.Name):
+            bound = scope.value(args.id)
+            if bound is not None and isinstance(bound[0], (ast.List, ast.Tuple)):
+                args, scope = bound[0], bound[1]
+        if shell is not None and shell.value:
+            if isinstance(args, (ast.List, ast.Tuple)):
+                if not args.elts or isinstance(args.elts[0], ast.Starred):
+                    return
+                args = args.elts[0]
+            executable = _keyword(call, "executable")
+            name, program = "sh", "/bin/sh"
+            if isinstance(executable, ast.Constant) and isinstance(executable.value, str):
+                program = executable.value
+                name = program.rsplit("/", 1)[-1]
+            target = _Target(wrapper, 0, False, name, program + " -c {text}")
+            yield from self.string(args, scope, target)
+        elif isinstance(args, (ast.List, ast.Tuple)):
+            yield from self.argv(list(args.elts), scope)
+
+    # -- fragments -------------------------------------------------------------------------
+    def string(
+        self,
+        node: ast.expr | None,
+        scope: Scope,
+        target: _Target,
+        method: ast.expr | None = None,
+    ) -> Iterator[Fragment]:
+        if node is None:
+            return
+        elems = self.reader.string(node, scope)
+        if elems is None or not any(char for char, _ in elems):
+            return
+        if target.prefix and method is not None:
+            # The library's own `sudo `: it stands where the method name is written.
+            _, end = self.a.lines.span(method)
+            name = method.attr if isinstance(method, ast.Attribute) else target.prefix.strip()
+            at = end - len(name)
+            prefix: Elems = []
+            for k, char in enumerate(target.prefix):
+                spot = min(at + k, end - 1)
+                prefix.append((char, self.a.add_unit(Unit("synthetic", spot, spot, spot))))
+            elems = prefix + elems
+        yield self.fragment(elems, target)
+
+    def fragment(self, elems: Elems, target: _Target, wrapper: str | None = None) -> Fragment:
+        chars: list[str] = []
+        offsets: list[int] = []
+        unit_of: list[int] = []
+        spans: list[tuple[int, int]] = []
+        end = 0
+        for char, index in elems:
+            unit = self.a.units[index]
+            if char:
+                chars.append(char)
+                offsets.append(unit.at)
+                unit_of.append(index)
+                end = max(unit.end, unit.at + 1) if unit.kind != "synthetic" else unit.at
+                continue
+            interp = self.a.interps[unit.interp]
+            holder = placeholder(unit.interp)
+            a, b = interp.anchor
+            spans.append((len(chars), len(chars) + len(holder)))
+            for k in range(len(holder)):
+                chars.append(holder[k])
+                offsets.append(b - 1 if k == len(holder) - 1 else min(a + k, b - 1))
+                unit_of.append(index)
+            end = b
+        offsets.append(end)
+        text = "".join(chars)
+        origin = PyFragment(self.a, text, tuple(unit_of))
+        return Fragment(
+            text,
+            tuple(offsets),
+            depth=target.depth,
+            wrapper=wrapper or target.wrapper,
+            remote=target.remote,
+            shell=target.shell,
+            cmdline=target.cmdline.format(text=PLACEHOLDERS.sub("", text)),
+            interpolations=tuple(spans),
+            encode_edit=partial(encode_fragment_edit, origin),
+            origin=origin,
+        )
+
+    def argv(self, elements: list[ast.expr], scope: Scope) -> Iterator[Fragment]:
+        """`["ssh", host, CMD]`, `["bash", "-lc", S]`: the layer the wrapper table makes."""
+        parts: list[Elems] = []
+        words: list[Word] = []
+        for n, element in enumerate(elements):
+            if isinstance(element, ast.Starred):
+                break
+            elems = self.reader.string(element, scope)
+            if elems is None:
+                elems = [self.reader.unknown(element, scope)]
+            value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems)
+            base = n << 20
+            expansions: tuple[Expansion, ...] = ()
+            if any(not c for c, _ in elems):
+                expansions = (Expansion(0, len(value), "variable", "__hl", False),)
+            words.append(
+                Word(
+                    base,
+                    base + 1,
+                    value,
+                    tuple(base + k for k in range(len(value) + 1)),
+                    expansions,
+                )
+            )
+            parts.append(elems)
+        invocation = resolve(words)
+        if invocation is None or not invocation.words:
+            return
+        joined: Elems = []
+        for k, word in enumerate(invocation.words):
+            n, cut = divmod(word.offsets[0] if word.value else word.start, 1 << 20)
+            elems = self._cut(parts[n], cut)
+            if elems is None:
+                return
+            if k:
+                spot = self.a.lines.span(elements[n - 1])[1] if n else 0
+                joined.append((" ", self.a.add_unit(Unit("synthetic", spot, spot, spot))))
+            joined.extend(elems)
+        if not any(char for char, _ in joined):
+            return
+        shell = "bash" if invocation.shell == "login" else invocation.shell
+        target = _Target(invocation.wrapper, 1, invocation.remote, shell, shell + " -c {text}")
+        yield self.fragment(joined, target)
+
+    def _cut(self, elems: Elems, cut: int) -> Elems | None:
+        """elems without their first `cut` value characters (`--command=S` keeps S)."""
+        if not cut:
+            return elems
+        width = 0
+        for k, (char, unit) in enumerate(elems):
+            if width == cut:
+                return elems[k:]
+            width += len(char or placeholder(self.a.units[unit].interp))
+            if width > cut:
+                return None
+        return [] if width == cut else None

@@ -1,0 +1,88 @@
+"""Numeric constants that a file imports from a module of its own project.
+
+`from settings import PORT` where settings.py, found next to the file (or in a parent
+directory, as Python finds a package's modules), binds `PORT = 8000` once at module
+level: PORT is that number, a safe shell word.  Only names in capitals are looked up,
+and each module is read once per run.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+_PARENTS = 4  # how far up a top-level module is looked for
+_MAX_SIZE = 512 * 1024
+
+
+def imported_constant(path: str, module: str, name: str, level: int = 0) -> int | float | None:
+    """The number `module.name` is bound to, when module is a file of the project
+    (`level`: the dots of a relative import)."""
+    found = _module_file(path, module, level)
+    return None if found is None else _numbers(str(found)).get(name)
+
+
+def _module_file(path: str, module: str, level: int) -> Path | None:
+    if path in ("", "-"):
+        return None
+    try:
+        here = Path(path).resolve().parent
+    except (OSError, RuntimeError):
+        return None
+    parts = module.split(".")
+    bases = [here, *list(here.parents)[:_PARENTS]]
+    if level:  # `.` is the file's own package, `..` its parent
+        bases = bases[level - 1 : level]
+    for base in bases:
+        target = base.joinpath(*parts)
+        for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _numbers(file: str) -> dict[str, int | float]:
+    """The module-level names of `file` bound once to a number (or arithmetic of them)."""
+    try:
+        source = Path(file)
+        if source.stat().st_size > _MAX_SIZE:
+            return {}
+        tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    counts: dict[str, int] = {}
+    values: dict[str, int | float] = {}
+    for statement in tree.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else []
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    counts[node.id] = counts.get(node.id, 0) + 1
+        if isinstance(statement, ast.Assign) and len(targets) == 1:
+            number = _number(statement.value)
+            if number is not None and isinstance(targets[0], ast.Name):
+                values[targets[0].id] = number
+    return {k: v for k, v in values.items() if counts.get(k) == 1}
+
+
+def _number(node: ast.expr, depth: int = 0) -> int | float | None:
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _number(node.operand, depth + 1)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        left, right = _number(node.left, depth + 1), _number(node.right, depth + 1)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        return left - right if isinstance(node.op, ast.Sub) else left * right
+    return None

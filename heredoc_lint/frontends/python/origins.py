@@ -1,0 +1,220 @@
+"""Where a run-time value comes from, and whether it is meant as shell text.
+
+HL201 warns only where the file shows that a value comes from outside the program
+(the command line, the environment, configuration, input, a parameter of a public
+function): `evidence` says which, in words for the message.  A value built from
+shell text (a glob, an option string, `~`, `$VAR`) or named as a command or its
+options is meant for the shell to read: `shell_text` says which.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+
+from heredoc_lint.frontends.python.scopes import LoopValue, Scope
+from heredoc_lint.frontends.python.values import MAX_DEPTH, qualname
+
+_ENVIRONMENT = frozenset({"os.environ", "os.environb"})
+_ENVIRONMENT_CALLS = frozenset({"os.getenv", "os.environ.get", "os.getenvb"})
+_CONFIG_CALLS = frozenset(
+    {
+        "json.load",
+        "json.loads",
+        "yaml.load",
+        "yaml.safe_load",
+        "yaml.full_load",
+        "tomllib.load",
+        "tomllib.loads",
+        "toml.load",
+        "toml.loads",
+    }
+)
+_CONFIG_NAMES = re.compile(r"(?:config|conf|cfg|settings|env|environ)\Z", re.IGNORECASE)
+_REQUEST_PARTS = frozenset(
+    {"args", "form", "values", "json", "get_json", "data", "cookies", "headers", "files"}
+)
+_LOOKUPS = frozenset({"get", "getlist", "pop", "getvalue"})
+_CLI_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+# Text that only the shell gives a meaning to: the author meant the shell to read it.
+_GLOB = re.compile(r"[*?]|\[[^\]]*\]")
+_OPERATORS = re.compile(r"[;|&<>]|\$\(")
+_SHELL_NAMES = re.compile(
+    r"(?:\A|_)(?:cmd|cmds|command|commands|cmdline|args|opts|options|flags|script)\Z",
+    re.IGNORECASE,
+)
+# Methods whose value is their receiver's text, changed (their arguments are not in it).
+_SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode"})
+
+
+def _name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _parts(node: ast.expr, imports: Mapping[str, str]) -> list[ast.expr]:
+    """The expressions a string-building expression is made of (`a + b`, f-strings...)."""
+    if isinstance(node, ast.JoinedStr):
+        return [v.value if isinstance(v, ast.FormattedValue) else v for v in node.values]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        return [node.left, *right]
+    if isinstance(node, ast.IfExp):
+        return [node.body, node.orelse]
+    if isinstance(node, ast.Call):
+        name = qualname(node.func, imports) or ""
+        func = node.func
+        args = [*node.args, *(k.value for k in node.keywords)]
+        if name.startswith(("os.path.", "posixpath.")) or name in ("str", "pathlib.Path"):
+            return args
+        if isinstance(func, ast.Name) and func.id == "str" and func.id not in imports:
+            return args
+        if isinstance(func, ast.Attribute) and func.attr in ("join", "format"):
+            return [func.value, *args]
+        if isinstance(func, ast.Attribute) and func.attr == "replace":
+            return [func.value, *node.args[1:2]]  # the text put in, not the text taken out
+        if isinstance(func, ast.Attribute) and func.attr in _SAME_TEXT:
+            return [func.value]
+    return []
+
+
+def _bound(node: ast.Name, scope: Scope) -> list[tuple[ast.expr, Scope]]:
+    """The values `node` is bound to in the scope that owns it (loop items excluded)."""
+    owner = scope.owner(node.id)
+    if owner is None:
+        return []
+    return [(v, owner) for v in owner.bindings[node.id] if v is not None]
+
+
+def evidence(
+    node: ast.expr,
+    scope: Scope,
+    imports: Mapping[str, str],
+    depth: int = 0,
+    seen: set[int] | None = None,
+) -> str:
+    """Why `node`'s value comes from outside the program, as words; "" if nothing shows it."""
+    seen = set() if seen is None else seen
+    if depth > MAX_DEPTH or id(node) in seen:
+        return ""
+    seen.add(id(node))  # a name bound from itself (`p = p.strip()`) is read once
+    direct = _direct_evidence(node, scope, imports)
+    if direct:
+        return direct
+    if isinstance(node, ast.Name):
+        for value, owner in _bound(node, scope):
+            if isinstance(value, LoopValue):
+                value = value.iter
+            found = evidence(value, owner, imports, depth + 1, seen)
+            if found:
+                return found
+        return _parameter(node, scope)
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return evidence(node.value, scope, imports, depth + 1, seen)
+    func = node.func if isinstance(node, ast.Call) else None
+    if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS:  # `.get(...)` in it
+        return evidence(func.value, scope, imports, depth + 1, seen)
+    for part in _parts(node, imports):
+        found = evidence(part, scope, imports, depth + 1, seen)
+        if found:
+            return found
+    return ""
+
+
+def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -> str:
+    """The sources that show in the expression itself: argv, environ, input, config..."""
+    target = node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else node
+    name = qualname(target, imports) or ""
+    if name == "sys.argv":
+        return "it comes from the command line (`sys.argv`)"
+    if name in _ENVIRONMENT:
+        return f"it comes from the environment (`{name}`)"
+    if name == "sys.stdin" or name.startswith("sys.stdin."):
+        return "it is read from standard input (`sys.stdin`)"
+    asked = isinstance(node, ast.Attribute) and node.attr in _REQUEST_PARTS
+    if name.startswith("flask.request.") or name == "flask.request" and asked:
+        return "it comes from an HTTP request (`request`)"
+    if isinstance(node, ast.Subscript) and _CONFIG_NAMES.search(_name(node.value)):
+        return f"it comes from configuration (`{_name(node.value)}[...]`)"
+    if not isinstance(node, ast.Call):
+        return ""
+    called = qualname(node.func, imports) or ""
+    last = _name(node.func)
+    if called in _ENVIRONMENT_CALLS:
+        return f"it comes from the environment (`{called}`)"
+    if called in _CONFIG_CALLS:
+        return f"it comes from configuration (`{called}`)"
+    if isinstance(node.func, ast.Name) and last in ("input", "raw_input") and last not in imports:
+        return f"it is read from input (`{last}()`)"
+    if last in ("recv", "recvfrom", "recv_into"):
+        return f"it is read from the network (`.{last}()`)"
+    if last in _CLI_PARSERS:
+        return f"it is a command-line option (`{last}()`)"
+    if (
+        last == "get"
+        and isinstance(node.func, ast.Attribute)
+        and _CONFIG_NAMES.search(_name(node.func.value))
+    ):
+        return f"it comes from configuration (`{_name(node.func.value)}.get`)"
+    return ""
+
+
+def _parameter(node: ast.Name, scope: Scope) -> str:
+    """A parameter of a public function: its callers decide the value."""
+    owner = scope.owner(node.id)
+    if owner is None or not owner.public or node.id not in owner.arguments:
+        return ""
+    if node.id in ("self", "cls"):
+        return ""
+    return f"it is a parameter of the public function `{owner.function}`"
+
+
+def shell_text(
+    node: ast.expr,
+    scope: Scope,
+    imports: Mapping[str, str],
+    depth: int = 0,
+    seen: set[int] | None = None,
+) -> str:
+    """Why `node` is meant for the shell to read as shell text; "" if it is not."""
+    seen = set() if seen is None else seen
+    if depth > MAX_DEPTH or id(node) in seen:
+        return ""
+    seen.add(id(node))
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return _shell_constant(node.value)
+    if _SHELL_NAMES.search(_name(node)):
+        return f"its name `{_name(node)}` says it holds shell words"
+    if isinstance(node, ast.Name):
+        for value, owner in _bound(node, scope):
+            if not isinstance(value, LoopValue):
+                found = shell_text(value, owner, imports, depth + 1, seen)
+                if found:
+                    return found
+        return ""
+    for part in _parts(node, imports):
+        found = shell_text(part, scope, imports, depth + 1, seen)
+        if found:
+            return found
+    return ""
+
+
+def _shell_constant(text: str) -> str:
+    stripped = text.strip()
+    if stripped.startswith("-") or " -" in stripped:
+        return "it is an option string"
+    if text[:1].isspace() or text[-1:].isspace():
+        return "it is built with blanks that separate shell words"
+    if _OPERATORS.search(text):
+        return "it holds shell operators"
+    if "'" in text or '"' in text:
+        return "it carries its own shell quotes"
+    if stripped.startswith("~"):
+        return "it starts with `~` for the shell to expand"
+    if "$" in text:
+        return "it holds `$` for the shell to expand"
+    if _GLOB.search(text):
+        return "it is a glob for the shell to expand"
+    return ""

@@ -1,0 +1,82 @@
+"""The cheap test before any parsing: whether a file may hold a call of interest."""
+
+from __future__ import annotations
+
+import re
+
+_FUNCTIONS = {
+    "subprocess": (
+        "run",
+        "call",
+        "check_call",
+        "check_output",
+        "Popen",
+        "getoutput",
+        "getstatusoutput",
+        "create_subprocess_shell",
+        "create_subprocess_exec",
+    ),
+    "os": ("system", "popen"),
+    "asyncio": ("create_subprocess_shell", "create_subprocess_exec"),
+}
+_DIRECT = tuple(f"{module}.{name}(" for module, names in _FUNCTIONS.items() for name in names)
+ANY_FUNCTION = "|".join(sorted({n for names in _FUNCTIONS.values() for n in names}))
+# No `\b` in front: Python's re scans an alternation that starts with `\b` slowly.
+_DOT_CALL = re.compile(rf"\.[ \t]*(?:{ANY_FUNCTION})[ \t]*\(")
+_OWNER = re.compile(r"(\w+)[ \t]*\Z")
+_ALIAS = re.compile(r"[ \t]+as[ \t]+(\w+)")
+_FROM_IMPORT = re.compile(
+    r"from[ \t]+(?:subprocess|os|asyncio(?:\.subprocess)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+)
+_TASK_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:fabric|invoke)\b", re.MULTILINE)
+
+
+def _called_by_other_name(text: str) -> bool:
+    """`import subprocess as sp` ... `sp.run(`; `from os import system as sh` ... `sh(`."""
+    at = text.find(" as ")
+    while at >= 0:
+        # str.find, not a regex: " as " is common in prose, and regexes scan slowly here.
+        before = text[max(0, at - 12) : at].rstrip(" \t")
+        if before.endswith(("subprocess", "os", "asyncio")):
+            line = text[text.rfind("\n", 0, at) + 1 : at]
+            alias = _ALIAS.match(text, at)
+            if "import" in line and alias is not None:
+                call = rf"\b{alias.group(1)}\s*\.\s*(?:{ANY_FUNCTION})\s*\("
+                if re.search(call, text):
+                    return True
+        at = text.find(" as ", at + 4)
+    for match in _FROM_IMPORT.finditer(text):
+        for item in match.group(1).strip("()").split(","):
+            parts = item.split()
+            if parts and parts[0] in ANY_FUNCTION.split("|"):
+                local = parts[-1] if len(parts) == 3 and parts[1] == "as" else parts[0]
+                if re.search(rf"\b{local}\s*\(", text[match.end() :]):
+                    return True
+    return False
+
+
+def _spaced_call(text: str) -> bool:
+    """`subprocess . run (`: a module call written with blanks."""
+    for match in _DOT_CALL.finditer(text):
+        owner = _OWNER.search(text, max(0, match.start() - 40), match.start())
+        if owner is not None and owner.group(1) in _FUNCTIONS:
+            return True
+    return False
+
+
+def interesting(text: str) -> bool:
+    """Whether `text` may hold a call of interest: the cheap test before any parsing.
+
+    Substring tests first (each a fast scan); regular expressions only where those
+    pass.  A superset: every file with a call the finder reads passes.
+    """
+    if "exec_command" in text:
+        return True
+    if "subprocess" in text:
+        if any(call in text for call in _DIRECT):
+            return True
+    elif "os.system(" in text or "os.popen(" in text:
+        return True
+    if _spaced_call(text) or (" as " in text or "from " in text) and _called_by_other_name(text):
+        return True
+    return ("fabric" in text or "invoke" in text) and _TASK_IMPORT.search(text) is not None

@@ -1,0 +1,200 @@
+"""HL101 heredoc-in-remote-string: a heredoc in a string that an outer shell parses first.
+
+Reported where an outer shell really reads the string before the shell that runs the
+heredoc (a script's `ssh h "..."`, `bash -c "..."`, a Python `shell=True` string running
+ssh), and not where the string reaches its shell as written: paramiko's `exec_command`,
+fabric's `run` (which calls `exec_command`) and an `["ssh", host, CMD]` argument list.
+Both halves are run for real: paramiko and the ssh client against the loopback sshd
+deliver a quoted heredoc byte for byte, while the `shell=True` string loses its `$HOME`
+and backslashes to the local shell, and its (safe) fix delivers the intended bytes.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import paramiko  # type: ignore[import-untyped]
+import pytest
+import rulekit as kit
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.rules.hl101_heredoc_in_remote_string import RULE
+
+CODE = "HL101"
+BODY = "x=$HOME `id` \\n \"dq\" 'sq'\n"  # what the heredoc means to write, byte for byte
+
+
+def hl101_py(text: str) -> list[Finding]:
+    return [f for f in check_text(text, "python", "t.py") if f.code == CODE]
+
+
+def _block(doc: str, section: str) -> str:
+    match = re.search(rf"## {section}\n```bash\n(.*?)```", doc, re.DOTALL)
+    assert match is not None, section
+    return match.group(1)
+
+
+def test_documented_example_is_found_and_its_use_instead_is_clean() -> None:
+    example = _block(RULE.doc, "Example")
+    kit.assert_single(
+        kit.findings(example, CODE), kit.heredoc_span(example, "<< 'EOF'"), Severity.WARNING
+    )
+    assert kit.findings(_block(RULE.doc, "Use instead"), CODE) == []
+
+
+# -- the shell side: as before --------------------------------------------------------------
+
+SHELL_POSITIVES = [
+    ("ssh h \"cat > /a << 'EOF'\n$x\nEOF\"\n", "<< 'EOF'"),
+    ("ssh h 'cat > /a <<EOF\nx\nEOF'\n", "<<EOF"),
+    ('bash -c "cat > /a <<-EOF\n\tx\n\tEOF"\n', "<<-EOF"),
+    ("ssh gw \"ssh h 'cat > /a << EOF\nx\nEOF'\"\n", "<< EOF"),
+]
+
+
+@pytest.mark.parametrize(("text", "op"), SHELL_POSITIVES)
+def test_shell_positive(text: str, op: str) -> None:
+    f = kit.assert_single(kit.findings(text, CODE), kit.heredoc_span(text, op), Severity.WARNING)
+    assert "parsed by the outer shell first" in f.message
+
+
+def test_shell_message_names_what_the_local_shell_does() -> None:
+    (f,) = kit.findings("ssh h \"cat > /a << 'EOF'\n$x \\\nEOF\"\n", CODE)
+    assert "the local shell expands $x in its body" in f.message
+    assert "deletes 1 backslash-newline(s)" in f.message
+
+
+def test_shell_negatives() -> None:
+    for text in (
+        "cat > /a << 'EOF'\n$x\nEOF\n",  # layer 0: no outer shell
+        "ssh h 'cat > /a' << 'EOF'\n$x\nEOF\n",  # fed to ssh on the local side
+    ):
+        assert kit.findings(text, CODE) == [], text
+
+
+# -- Python: only where a local shell parses the string first (WILD pattern 8) ----------------
+
+PY_HEAD = "import subprocess\n\ndef push(client, c, host):\n"
+NO_OUTER_SHELL = [
+    "    client.exec_command(\"cat > /a << 'EOF'\\nx=$HOME `id`\\nEOF\\n\")",
+    "    c.run(\"cat > /a << 'EOF'\\nx=$HOME\\nEOF\\n\")",  # fabric: calls exec_command
+    "    subprocess.run(['ssh', host, \"cat > /a << 'EOF'\\nx=$HOME\\nEOF\\n\"])",
+    "    subprocess.run(['bash', '-c', \"cat > /a << 'EOF'\\nx=$HOME\\nEOF\\n\"])",
+]
+
+
+@pytest.mark.parametrize("line", NO_OUTER_SHELL)
+def test_python_string_without_an_outer_shell_is_not_reported(line: str) -> None:
+    head = "from fabric import Connection\n" + PY_HEAD if ".run(" in line else PY_HEAD
+    assert hl101_py(head + line + "\n") == []
+
+
+def test_python_shell_true_running_ssh_is_reported() -> None:
+    text = (
+        PY_HEAD
+        + '    subprocess.run("ssh h \\"cat > /a << \'EOF\'\\nx=$HOME\\nEOF\\"", shell=True)\n'
+    )
+    (f,) = hl101_py(text)
+    start = text.index("<<")
+    assert (f.start, f.end, f.severity) == (start, start + 2, Severity.WARNING)
+    assert "the ssh command string" in f.message
+    assert "the local shell expands $HOME in its body" in f.message
+    assert f.fix is not None and f.fix.applicability is Applicability.SAFE
+
+
+# -- runtime: what each channel delivers -------------------------------------------------------
+
+CHANNELS = '''import subprocess
+
+
+def by_exec_command(client, path):
+    _, out, _ = client.exec_command(f"""cat > {path} << 'EOF'
+x=$HOME `id` \\\\n "dq" 'sq'
+EOF
+""")
+    out.channel.recv_exit_status()
+
+
+def by_ssh_argv(config, path):
+    subprocess.run(["ssh", "-F", config, "h", f"""cat > {path} << 'EOF'
+x=$HOME `id` \\\\n "dq" 'sq'
+EOF
+"""], check=True)
+
+
+def by_shell_and_ssh(path):
+    subprocess.run("ssh h \\"cat > " + path + """ << 'EOF'
+x=$HOME `id` \\\\n 'sq'
+EOF\\"""", shell=True, check=True)
+'''
+
+
+@pytest.fixture(scope="module")
+def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
+    ssh = paramiko.SSHClient()
+    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    ssh.connect(
+        "127.0.0.1",
+        port=sshd.port,
+        username=sshd.user,
+        key_filename=str(sshd.key),
+        look_for_keys=False,
+        allow_agent=False,
+        timeout=15,
+    )
+    yield ssh
+    ssh.close()
+
+
+def _load(source: str, name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    exec(compile(source, name, "exec"), module.__dict__)
+    return module
+
+
+def test_exec_command_and_ssh_argv_deliver_the_heredoc_byte_for_byte(
+    tmp_path: Path, client: paramiko.SSHClient, sshd: SshServer
+) -> None:
+    found = hl101_py(CHANNELS)
+    assert [CHANNELS[f.start : f.end] for f in found] == ["<<"]  # the shell=True one only
+    assert found[0].start > CHANNELS.index("def by_shell_and_ssh")
+    module = _load(CHANNELS, "channels")
+    module.by_exec_command(client, str(tmp_path / "a"))
+    module.by_ssh_argv(str(sshd.config), str(tmp_path / "b"))
+    assert (tmp_path / "a").read_text() == BODY
+    assert (tmp_path / "b").read_text() == BODY
+
+
+def test_shell_true_string_is_mangled_and_its_fix_delivers_the_body(
+    tmp_path: Path, sshd: SshServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", sshd.env()["PATH"])  # `ssh h` reaches the loopback sshd
+    meant = "x=$HOME `id` \\n 'sq'\n"
+    original = _load(CHANNELS, "original")
+    original.by_shell_and_ssh(str(tmp_path / "before"))
+    got = (tmp_path / "before").read_text()
+    assert got != meant and "$HOME" not in got  # expanded by the local shell
+    outcome = fix_kind(CHANNELS, "python", "channels.py", unsafe=False)  # a safe fix
+    assert outcome.error is None and hl101_py(outcome.text) == []
+    assert "base64 -d" in outcome.text
+    _load(outcome.text, "fixed").by_shell_and_ssh(str(tmp_path / "after"))
+    assert (tmp_path / "after").read_text() == meant
+
+
+def test_shell_script_the_same_through_the_real_ssh(tmp_path: Path, sshd: SshServer) -> None:
+    """The shell half, run: the fix of a script's double-quoted ssh heredoc is exact."""
+    script = f"#!/bin/bash\nssh h \"cat > {tmp_path}/s << 'EOF'\nx=$HOME \\\\n\nEOF\"\n"
+    assert len(kit.findings(script, CODE)) == 1
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert "$HOME" not in (tmp_path / "s").read_text()
+    fixed = kit.fix_text(script, CODE)
+    assert kit.findings(fixed, CODE) == []
+    proc = run_local(fixed, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "s").read_text() == "x=$HOME \\n\n"

@@ -1,0 +1,413 @@
+"""HL201 shell-interpolation-unquoted: a run-time value put into a shell string unquoted.
+
+A warning needs evidence that the value comes from outside the program, named in the
+message; a value of unknown origin is info; values that are one safe word or meant as
+shell text are not reported (the wrong findings seen in public code, each as a small
+reproducer written here). The fixes are applied, safe and unsafe, and the code is run:
+locally through `subprocess` and `os.system` (sh, and bash as `executable`), remotely
+through paramiko and the ssh client against the real sshd, with values that work and
+values that break.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import paramiko  # type: ignore[import-untyped]
+import pytest
+from sshd import SshServer
+
+from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.rules.hl201_shell_interpolation_unquoted import RULE
+
+CODE = "HL201"
+
+
+def hl201(text: str) -> list[Finding]:
+    return [f for f in check_text(text, "python", "t.py") if f.code == CODE]
+
+
+def anchored(text: str) -> list[tuple[str, Severity]]:
+    return [(text[f.start : f.end], f.severity) for f in hl201(text)]
+
+
+def fixed(text: str, *, unsafe: bool = True) -> str:
+    outcome = fix_kind(text, "python", "t.py", unsafe=unsafe)
+    assert outcome.error is None
+    return outcome.text
+
+
+# -- the documented example ------------------------------------------------------------------
+
+
+def _block(doc: str, section: str) -> str:
+    match = re.search(rf"## {section}\n```python\n(.*?)```", doc, re.DOTALL)
+    assert match is not None, section
+    return match.group(1)
+
+
+def test_documented_example_is_found_and_its_use_instead_is_clean() -> None:
+    example = _block(RULE.doc, "Example")
+    (f,) = hl201(example)
+    assert (example[f.start : f.end], f.severity) == ("{sys.argv[1]}", Severity.WARNING)
+    assert "`sys.argv`" in f.message
+    assert hl201(_block(RULE.doc, "Use instead")) == []
+    # The fix of the example is the documented "Use instead", and it is safe to show so.
+    assert fixed(example) == _block(RULE.doc, "Use instead")
+
+
+# -- positives: the evidence is in the file, and the message names it --------------------------
+
+POSITIVES = [
+    ("import os, sys\nos.system(f'ls -l {sys.argv[1]}')\n", "{sys.argv[1]}", "`sys.argv`"),
+    (
+        "import argparse, os\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n"
+        "os.system(f'du -sh {args.dir}')\n",
+        "{args.dir}",
+        "command-line option",
+    ),
+    ("import os\nos.system('ls ' + os.environ['DATA_DIR'])\n", "os.environ['DATA_DIR']", "environ"),
+    (
+        "import os\nos.system(f\"rm -rf {os.getenv('BUILD_DIR')}/out\")\n",
+        "{os.getenv('BUILD_DIR')}",
+        "`os.getenv`",
+    ),
+    (
+        "import json, os\ncfg = json.load(open('c.json'))\nos.system(f\"cp a {cfg['dest']}\")\n",
+        "{cfg['dest']}",
+        "it comes from configuration",
+    ),
+    ("import os\nname = input()\nos.system(f'id {name}')\n", "{name}", "`input()`"),
+    (
+        "import os\nfrom flask import request\ndef view():\n"
+        "    os.system(f\"convert {request.args.get('f')} out.png\")\n",
+        "{request.args.get('f')}",
+        "HTTP request",
+    ),
+    (
+        "import os\ndef clean(path):\n    os.system(f'rm -rf {path}')\n",
+        "{path}",
+        "parameter of the public function `clean`",
+    ),
+    (
+        "class Box:\n    def push(self, client, path):\n"
+        "        client.exec_command(f'cat {path}')\n",
+        "{path}",
+        "public function `push`",
+    ),
+    (  # a parameter rebound from itself keeps its origin
+        "import os\ndef clean(path):\n    path = path.rstrip('/')\n"
+        "    os.system(f'rm -r {path}')\n",
+        "{path}",
+        "public function `clean`",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "evidence"), POSITIVES)
+def test_positive_warning_names_its_evidence(text: str, needle: str, evidence: str) -> None:
+    (f,) = hl201(text)
+    start = text.index(needle)
+    assert (f.start, f.end, f.severity) == (start, start + len(needle), Severity.WARNING)
+    assert evidence in f.message and f.message.endswith("quote it with shlex.quote()")
+
+
+# -- info: nothing shows where the value comes from ---------------------------------------------
+
+INFO = [
+    ("import os\ndef _clean(path):\n    os.system(f'rm -rf {path}')\n", "{path}"),  # private
+    (  # names from a directory listing: internal to the program
+        "import os\ndef gz(d):\n    for name in os.listdir(d):\n"
+        "        os.system(f'gzip {name}')\n",
+        "{name}",
+    ),
+    ("import os\nos.system(f'ping -c1 {node}')\n", "{node}"),
+    (  # a nested function: its callers are in the file
+        "import os\ndef outer():\n    def inner(p):\n        os.system(f'ls {p}')\n",
+        "{p}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "needle"), INFO)
+def test_unknown_origin_is_info(text: str, needle: str) -> None:
+    (f,) = hl201(text)
+    start = text.index(needle)
+    assert (f.start, f.end, f.severity) == (start, start + len(needle), Severity.INFO)
+    assert "nothing in this file shows where the value comes from" in f.message
+
+
+# -- negatives: one safe word, or shell text on purpose (WILD pattern 6) --------------------------
+# Every value below is built from a parameter of a public function or from argv where a
+# value is needed, so that only the shape of the value keeps it from being reported.
+HEAD = (
+    "import os, pipes, random, shlex, socket, subprocess, sys, uuid\n"
+    "PORT = 8000\n"
+    "def run(d, ns, name, count, quick, sock, p):\n"
+)
+NEGATIVES = [
+    "    os.system(f'nc -l {PORT + 1}')",  # a module constant and arithmetic
+    "    os.system(f'nc -l {sock.getsockname()[1]}')",
+    "    os.system(f'sleep {random.randint(1, 5)}')",
+    "    os.system(f'mkdir /tmp/{uuid.uuid4()} /tmp/{str(uuid.uuid4())} /tmp/{uuid.uuid4().hex}')",
+    "    os.system(f'kill {os.getpid()} {len(sys.argv) * 2}')",
+    "    for svc in ['api', 'worker']:\n        os.system(f'systemctl restart {svc}')",
+    "    mode = 'fast' if quick else 'full'\n    os.system(f'make {mode}')",
+    "    os.system(f\"make {'-j8' if quick else ''}\")",
+    "    os.system(f'ls {shlex.quote(p)} {pipes.quote(p)}')",
+    "    q = shlex.quote(p)\n    os.system('ls ' + q)",
+    "    os.system(f'rm -f {os.path.join(d, \"*.tmp\")}')",  # a glob
+    "    opt = '-n ' + ns\n    os.system(f'kubectl get pods {opt}')",  # an option string
+    "    extra = ''\n    if quick:\n        extra = ' count=0'\n"
+    "    os.system('dd of=/tmp/z' + extra)",
+    "    dest = '~/' + name\n    os.system(f'cp a {dest}')",  # `~` for the shell
+    "    os.system(f'ls {os.path.join(\"~\", name)}')",
+    "    target = '$HOME/' + name\n    os.system(f'cp a {target}')",  # `$VAR`
+    "    q = \"'\" + p + \"'\"\n    os.system(f'ls {q}')",  # quoted by hand already
+    "    os.system(f'timeout 10 {sys.argv[1]}')",  # a whole command
+    "    cmd = sys.argv[1]\n    subprocess.run(f'nice {cmd}', shell=True)",
+]
+
+
+@pytest.mark.parametrize("body", NEGATIVES)
+def test_negative_no_finding_at_any_severity(body: str) -> None:
+    assert hl201(HEAD + body + "\n") == []
+
+
+def test_a_method_named_quote_of_the_project() -> None:
+    text = (
+        "class Remote:\n"
+        "    def ls(self, path):\n"
+        "        self.client.exec_command(f'ls {self._shell.quote(path)}')\n"
+    )
+    assert hl201(text) == []
+
+
+# -- Python 2 (WILD pattern 9, and 7's import) -------------------------------------------------
+
+
+def test_python2_source_is_one_info_not_a_syntax_error() -> None:
+    text = 'import os, sys\nprint "cleaning"\nos.system("rm -rf " + sys.argv[1])\n'
+    (f,) = check_text(text, "python", "t.py")
+    assert (f.code, f.severity, f.start) == ("HL001", Severity.INFO, text.index("print"))
+    assert f.message.startswith("not checked: Python 2 source")
+    for source in ("try:\n    pass\nexcept OSError, e:\n    pass\n", "x = `1`\n"):
+        (g,) = check_text(f"import os\nos.system('ls')\n{source}", "python", "t.py")
+        assert (g.code, g.severity) == ("HL001", Severity.INFO), source
+    # Python 3 syntax errors stay what they are, a backtick in a broken string too
+    for broken in ("import os\nos.system('ls' +)\n", "import os\nos.system('ls')\nx = 'it`s\n"):
+        (h,) = check_text(broken, "python", "t.py")
+        assert (h.code, h.severity) == ("HL001", Severity.WARNING), broken
+        assert h.message.startswith("Python syntax error")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "from __future__ import print_function\n",
+        "#!/usr/bin/env python2\n",
+        "import urllib2\n",
+    ],
+)
+def test_no_fix_in_a_file_that_may_run_under_python2(head: str) -> None:
+    text = head + "import os, sys\nos.system(\"ls '%s'\" % sys.argv[1])\n"
+    (f,) = hl201(text)
+    assert f.severity is Severity.WARNING and f.fix is None
+    assert fixed(text) == text
+
+
+# -- fix applicability (WILD pattern 7) ------------------------------------------------------
+
+
+def test_fix_safe_where_the_author_quoted_the_value() -> None:
+    text = "import os\ndef show(path):\n    os.system(f\"cat '{path}'\")\n"
+    (f,) = hl201(text)
+    assert f.fix is not None and f.fix.applicability is Applicability.SAFE
+    assert fixed(text, unsafe=False) == (
+        'import os\nimport shlex\ndef show(path):\n    os.system(f"cat {shlex.quote(str(path))}")\n'
+    )
+
+
+def test_fix_unsafe_for_an_unquoted_value() -> None:
+    text = "import os\ndef show(path):\n    os.system(f'cat {path}')\n"
+    (f,) = hl201(text)
+    assert f.fix is not None and f.fix.applicability is Applicability.UNSAFE
+    assert fixed(text, unsafe=False) == text
+
+
+def test_fix_display_only_where_the_value_has_other_uses() -> None:
+    text = (
+        "import os\ndef backup(path):\n"
+        "    dest = '/srv/backup/' + path\n"
+        "    os.system('cp -r x ' + dest)\n"
+        "    print(dest)\n"
+    )
+    (f,) = hl201(text)
+    assert f.fix is not None and f.fix.applicability is Applicability.DISPLAY_ONLY
+    assert fixed(text) == text
+    # Used once: the value is built for the shell alone, the fix is offered (unsafe).
+    once = text.replace("    print(dest)\n", "")
+    (g,) = hl201(once)
+    assert g.fix is not None and g.fix.applicability is Applicability.UNSAFE
+
+
+# -- running the code, before and after every fix ---------------------------------------------
+
+LOCAL = """import os
+import subprocess
+
+
+def first_line(path):
+    return subprocess.run(f"head -n1 '{path}'", shell=True, capture_output=True, text=True).stdout
+
+
+def count_lines(path):
+    return subprocess.run(f"wc -l < {path}", shell=True, capture_output=True, text=True,
+                          executable="/bin/bash").stdout
+
+
+def copy_logs(src, dst):
+    os.system(f"cp {os.path.join(src, '*.log')} {dst}")
+
+
+def archive(src, ns):
+    opt = "-C " + src
+    return subprocess.run(f"tar {opt} -cf - . | tar -tf - | sort", shell=True,
+                          capture_output=True, text=True).stdout
+
+
+def home_file(name):
+    rel = "~/" + name
+    return subprocess.run(f"ls -d {rel}", shell=True, capture_output=True, text=True).stdout
+"""
+
+
+def _load(source: str, name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    exec(compile(source, name, "exec"), module.__dict__)
+    return module
+
+
+def test_local_code_runs_the_same_after_every_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    offered = hl201(LOCAL)
+    # the file parameters are reported; the glob, the option string and `~` are not
+    assert sorted(LOCAL[f.start : f.end] for f in offered) == ["{dst}", "{path}", "{path}"]
+    after = fixed(LOCAL)
+    assert hl201(after) == []
+    original, patched = _load(LOCAL, "original"), _load(after, "fixed")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "notes.txt").write_text("n\n")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.log").write_text("one\ntwo\n")
+    (src / "b.log").write_text("three\n")
+    for word in ("plain", "two words"):
+        for module in (original, patched):
+            works = module is patched or word == "plain"
+            log = tmp_path / f"{module.__name__}-{word}.log"
+            log.write_text("one\ntwo\n")
+            assert module.first_line(str(log)) == "one\n"  # quoted by the author: fine
+            assert (module.count_lines(str(log)).strip() == "2") is works, (module, word)
+            dst = tmp_path / f"dst-{module.__name__}-{word}"
+            dst.mkdir()
+            module.copy_logs(str(src), str(dst))
+            copied = sorted(p.name for p in dst.iterdir())
+            assert (copied == ["a.log", "b.log"]) is works, (module, word)
+            # the glob, the option string and `~` (not reported, not fixed) work as before
+            assert module.archive(str(src), "x").split() == ["./", "./a.log", "./b.log"]
+            assert module.home_file("notes.txt") == f"{tmp_path}/notes.txt\n"
+
+
+REMOTE = """import subprocess
+
+
+def remote_cat(client, path):
+    _, out, _ = client.exec_command(f"cat {path}")
+    return out.read()
+
+
+def remote_size(client, path):
+    _, out, _ = client.exec_command(f"wc -c < '{path}'")
+    return out.read()
+
+
+def ssh_cat(config, path):
+    return subprocess.run(["ssh", "-F", config, "h", f"cat {path}"], capture_output=True).stdout
+"""
+
+
+@pytest.fixture(scope="module")
+def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
+    ssh = paramiko.SSHClient()
+    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    ssh.connect(
+        "127.0.0.1",
+        port=sshd.port,
+        username=sshd.user,
+        key_filename=str(sshd.key),
+        look_for_keys=False,
+        allow_agent=False,
+        timeout=15,
+    )
+    yield ssh
+    ssh.close()
+
+
+def test_remote_code_runs_the_same_after_every_fix(
+    tmp_path: Path, client: paramiko.SSHClient, sshd: SshServer
+) -> None:
+    found = hl201(REMOTE)
+    assert [(REMOTE[f.start : f.end], f.severity) for f in found] == [
+        ("{path}", Severity.WARNING)
+    ] * 3
+    assert [f.fix.applicability for f in found if f.fix] == [
+        Applicability.UNSAFE,
+        Applicability.SAFE,
+        Applicability.UNSAFE,
+    ]
+    after = fixed(REMOTE)
+    assert hl201(after) == []
+    original, patched = _load(REMOTE, "original"), _load(after, "fixed")
+    config = str(sshd.config)
+    for name in ("plain.txt", "two words.txt", "it's.txt"):
+        path = tmp_path / name
+        path.write_bytes(b"abc\n")
+        for module in (original, patched):
+            works = module is patched or name == "plain.txt"
+            assert (module.remote_cat(client, str(path)) == b"abc\n") is works, (module, name)
+            assert (module.ssh_cat(config, str(path)) == b"abc\n") is works, (module, name)
+            size = module.remote_size(client, str(path)).strip()
+            assert (size == b"4") is (module is patched or "'" not in name), (module, name)
+
+
+def test_numbers_imported_from_the_projects_own_modules(tmp_path: Path) -> None:
+    """`from settings import PORT`: settings.py next to the file (or a package above it)."""
+    package = tmp_path / "app"
+    package.mkdir()
+    (package / "settings.py").write_text(
+        'PORT = 8000\nWORKERS = 2 * 4\nHOST = "db"\nTWICE = 1\nTWICE = 2\n'
+    )
+    text = (
+        "import os\nfrom .settings import PORT\nfrom app.settings import WORKERS, HOST, TWICE\n"
+        "def serve():\n"
+        "    os.system(f'serve -p {PORT} -w {WORKERS} -n {TWICE} -h {HOST}')\n"
+    )
+    path = str(package / "main.py")
+    found = [text[f.start : f.end] for f in check_text(text, "python", path) if f.code == CODE]
+    assert found == ["{TWICE}", "{HOST}"]  # bound twice; a string: not provably one word
+    # Without the file to read, nothing is known of them.
+    assert len(hl201(text)) == 4
+
+
+def test_characters_taken_out_of_a_value_are_not_its_text() -> None:
+    """`.strip("'")` and `.replace('"', "")` remove quotes: the value is still argv's."""
+    for call in ("sys.argv[1].strip(\"'\")", "sys.argv[1].replace('\"', '')"):
+        text = f'import os, sys\nos.system(f"""ls {{{call}}}""")\n'
+        (f,) = hl201(text)
+        assert f.severity is Severity.WARNING and "`sys.argv`" in f.message, call
