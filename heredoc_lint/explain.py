@@ -70,6 +70,7 @@ class _Places:
         # What check reports (every severity), by code and file offset: the layer view
         # shows these verdicts beside what they are about, and decides nothing itself.
         self.verdicts = {(f.code, f.start): f for f in findings}
+        self.shown: set[tuple[str, int]] = set()  # verdicts printed already (once each)
         self._origins: dict[int, list[tuple[int, int] | None]] = {}
         self._keep: list[Layer] = []
 
@@ -376,8 +377,10 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
             source = layer.text[item.start : item.end]
             where = places.at(layer, item.start)
             report.add(f"{where:>7}  {source:<10} {_describe_expansion(layer, item)}", 4)
-            verdict = places.verdicts.get(("HL102", layer.file_offset(item.start)))
-            if verdict is not None:
+            key = ("HL102", layer.file_offset(item.start))
+            verdict = places.verdicts.get(key)
+            if verdict is not None and key not in places.shown:
+                places.shown.add(key)
                 report.add(f"HL102 [{verdict.severity.value}] {verdict.message}", 20)
     if layer.continuations:
         where = ", ".join(places.at(layer, k) for k in layer.continuations)
