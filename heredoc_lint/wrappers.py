@@ -8,16 +8,86 @@ new layer and how that layer is run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from heredoc_lint.shell.words import Word
+from heredoc_lint.shell.words import Quoting, Word
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
 
-# ssh options that take an argument (OpenSSH ssh(1) synopsis).
-SSH_ARG_OPTIONS = frozenset("bcDEeFIiJLlmOopQRSWw")
-SSH_FLAGS = frozenset("46AaCfGgKkMNnqsTtVvXxYy")
+
+
+@dataclass(frozen=True)
+class ShortOptions:
+    """A command's single-letter options, as its manual's SYNOPSIS lists them."""
+
+    flags: frozenset[str]  # letters that take no value
+    values: frozenset[str]  # letters that take one (`-p 22`, `-p22`)
+    manual: str  # where the two sets were read
+
+    def known(self, letter: str) -> bool:
+        return letter in self.flags or letter in self.values
+
+
+# The option grammars of the ssh family, from the OpenSSH 9.x manuals (ssh(1), scp(1),
+# sftp(1) SYNOPSIS).  A letter in neither set is an option this table does not know: the
+# command's shape is then unknown, and nothing is said about it.
+OPTION_GRAMMARS: dict[str, ShortOptions] = {
+    "ssh": ShortOptions(
+        # `-P`: a flag that did nothing up to OpenSSH 9.2, `-P tag` since 9.4 (release
+        # notes): its shape depends on the installed version, so it is unknown here.
+        frozenset("46AaCfGgKkMNnqsTtVvXxYy"),
+        frozenset("BbcDEeFIiJLlmOopQRSWw"),
+        "OpenSSH ssh(1): ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-B bind_interface] [-b bind_address] "
+        "[-c cipher_spec] [-D port] [-E log_file] [-e escape_char] [-F configfile] "
+        "[-I pkcs11] [-i identity_file] [-J destination] [-L address] [-l login_name] "
+        "[-m mac_spec] [-O ctl_cmd] [-o option] [-P tag] [-p port] [-Q query_option] "
+        "[-R address] [-S ctl_path] [-W host:port] [-w local_tun[:remote_tun]] destination "
+        "[command [argument ...]]",
+    ),
+    "scp": ShortOptions(
+        frozenset("346ABCOpqRrsTv"),
+        frozenset("cDFiJloPSX"),
+        "OpenSSH scp(1): scp [-346ABCOpqRrsTv] [-c cipher] [-D sftp_server_path] "
+        "[-F ssh_config] [-i identity_file] [-J destination] [-l limit] [-o ssh_option] "
+        "[-P port] [-S program] [-X sftp_option] source ... target",
+    ),
+    "sftp": ShortOptions(
+        frozenset("46AaCfNpqrv"),
+        frozenset("BbcDFiJloPRSsX"),
+        "OpenSSH sftp(1): sftp [-46AaCfNpqrv] [-B buffer_size] [-b batchfile] [-c cipher] "
+        "[-D sftp_server_command] [-F ssh_config] [-i identity_file] [-J destination] "
+        "[-l limit] [-o ssh_option] [-P port] [-R num_requests] [-S program] "
+        "[-s subsystem | sftp_server] [-X sftp_option] destination",
+    ),
+}
+SSH_OPTIONS = OPTION_GRAMMARS["ssh"]
+SSH_ARG_OPTIONS = SSH_OPTIONS.values
+
+# What a static word that is a host can not hold: blanks and shell syntax.
+_NOT_IN_HOSTS = frozenset(" \t\n;|&<>()`$'\"*?[]{}!\\")
+
+
+def count_unknown(word: Word) -> bool:
+    """Whether `word` may stand for any number of arguments, options among them: an
+    unquoted `$OPTS` or `$(cmd)` alone (split by the shell), `"$@"`, `"${OPTS[@]}"`.
+
+    A word quoted as a whole (`"$host"`) or with text around its expansion (`u@$h`) is one
+    argument as written; so is an argv element (no quoting: no shell splits it)."""
+    for e in word.expansions:
+        if e.name in ("@", "*") or e.name.endswith(("[@]", "[*]")):
+            return True
+    if len(word.expansions) != 1 or Quoting.UNQUOTED not in word.quoting:
+        return False
+    e = word.expansions[0]
+    return e.start == 0 and e.end == len(word.value) and not e.quoted and e.kind != "tilde"
+
+
+def _static_prefix(word: Word) -> str:
+    """The word's value up to its first expansion: what is known of it."""
+    if not word.expansions:
+        return word.value
+    return word.value[: min(e.start for e in word.expansions)]
 
 
 @dataclass(frozen=True)
@@ -28,6 +98,8 @@ class SshCall:
     options: tuple[tuple[str, Word | None, int], ...]  # (letter, argument, index of its word)
     host_index: int | None
     command_start: int | None  # index of the first word of the remote command
+    # A word of unknown count (`$OPTS`) stood among the options: they may hold any flag.
+    open_options: bool = False
 
     def has_flag(self, letter: str) -> bool:
         return any(opt == letter for opt, _, _ in self.options)
@@ -60,47 +132,132 @@ def _basename(value: str) -> str:
     return value.rsplit("/", 1)[-1]
 
 
-def parse_ssh(words: Sequence[Word], index: int) -> SshCall:
-    """ssh's own grammar: options, the host, more options (ssh re-reads them), the command."""
-    options: list[tuple[str, Word | None, int]] = []
-    host_index: int | None = None
-    terminated = False
-    i = index + 1
+class _Unknown(Exception):
+    """An option this table does not know, or one whose letters are not all known."""
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One way the words may be read when some word stands for an unknown number."""
+
+    options: tuple[tuple[str, Word | None, int], ...]
+    host_index: int | None
+    command_start: int | None
+    skipped: bool  # a word of unknown count was read as options (zero words)
+
+
+_MAX_READINGS = 16
+_HOST_LIKE = frozenset("@.:")  # user@host, host.example.com, 10.0.0.1, [::1]
+
+
+def parse_ssh(
+    words: Sequence[Word], index: int, grammar: ShortOptions = SSH_OPTIONS
+) -> SshCall | None:
+    """ssh's own grammar: options, the host, more options (ssh re-reads them), the command.
+
+    None when the shape cannot be known: an option the manual does not list, or a word
+    of unknown count (`$SSH_OPTS`, `"${OPTS[@]}"`) whose readings (as the host, or as
+    options before it) put the remote command at different words."""
+    try:
+        readings = [
+            r
+            for r in _ssh_readings(words, index + 1, (), None, False, False, grammar)
+            if not r.skipped or _host_like(words, r.host_index)
+        ]
+    except _Unknown:
+        return None
+    if not readings:
+        return None
+    # ssh with no command at all is an interactive login: a script that gives a command
+    # in one reading means it.
+    commanded = [r for r in readings if r.command_start is not None]
+    if commanded:
+        readings = commanded
+    if len({r.command_start for r in readings}) > 1:
+        return None
+    first = readings[0]
+    skipped = any(r.skipped for r in readings)
+    return SshCall(index, first.options, first.host_index, first.command_start, skipped)
+
+
+def _host_like(words: Sequence[Word], host_index: int | None) -> bool:
+    """Whether the word a reading takes for the host after skipping a `$OPTS` can be one:
+    a value known only at run time, or a static name with a user, domain or address."""
+    if host_index is None:
+        return False
+    word = words[host_index]
+    if not word.static:
+        return True
+    return bool(_HOST_LIKE & set(word.value)) and not _NOT_IN_HOSTS & set(word.value)
+
+
+def _ssh_readings(
+    words: Sequence[Word],
+    i: int,
+    options: tuple[tuple[str, Word | None, int], ...],
+    host_index: int | None,
+    terminated: bool,
+    skipped: bool,
+    grammar: ShortOptions,
+) -> Iterator[_Reading]:
+    found = 0
     while i < len(words):
-        value = _static(words[i])
+        word = words[i]
+        value = _static(word)
         if value == "--" and not terminated:
             terminated = True
             i += 1
             if host_index is not None:
                 break
             continue
-        if terminated or value is None or not value.startswith("-") or len(value) < 2:
-            if host_index is not None:
-                break
-            host_index = i
-            i += 1
+        prefix = _static_prefix(word)
+        if not terminated and prefix.startswith("-") and len(word.value) > 1:
+            i, options = _ssh_option_cluster(words, i, options, grammar)
             continue
-        i = _ssh_option_cluster(words, i, value, options)
+        if count_unknown(word):
+            # Read as nothing but options: the rest as if the word were not there.
+            for reading in _ssh_readings(
+                words, i + 1, options, host_index, terminated, True, grammar
+            ):
+                found += 1
+                if found > _MAX_READINGS:
+                    raise _Unknown
+                yield reading
+        if host_index is not None:
+            break
+        host_index = i
+        i += 1
     command_start = i if host_index is not None and i < len(words) else None
-    return SshCall(index, tuple(options), host_index, command_start)
+    yield _Reading(options, host_index, command_start, skipped)
 
 
 def _ssh_option_cluster(
-    words: Sequence[Word], i: int, value: str, options: list[tuple[str, Word | None, int]]
-) -> int:
-    """Read one `-tt`, `-p 22`, `-p22` word; return the index after it (and its argument)."""
-    for k in range(1, len(value)):
-        letter = value[k]
-        if letter in SSH_ARG_OPTIONS:
-            if k + 1 < len(value):
+    words: Sequence[Word],
+    i: int,
+    options: tuple[tuple[str, Word | None, int], ...],
+    grammar: ShortOptions,
+) -> tuple[int, tuple[tuple[str, Word | None, int], ...]]:
+    """Read one `-tt`, `-p 22`, `-p22`, `-p$PORT` word; return the index after it (and its
+    argument) and the options with its own."""
+    word = words[i]
+    known = _static_prefix(word)
+    found = list(options)
+    for k in range(1, len(word.value)):
+        if k >= len(known):
+            raise _Unknown  # `-$FLAGS`, `-t$X`: letters known only at run time
+        letter = known[k]
+        if not grammar.known(letter):
+            raise _Unknown
+        if letter in grammar.values:
+            if k + 1 < len(word.value):
                 # An attached argument (`-p2222`): a synthetic word is enough here.
-                options.append((letter, _slice_word(words[i], k + 1), i))
-                return i + 1
+                found.append((letter, _slice_word(word, k + 1), i))
+                return i + 1, tuple(found)
             arg = words[i + 1] if i + 1 < len(words) else None
-            options.append((letter, arg, i))
-            return i + 2
-        options.append((letter, None, i))
-    return i + 1
+            found.append((letter, arg, i))
+            return i + 2, tuple(found)
+        found.append((letter, None, i))
+    return i + 1, tuple(found)
 
 
 def _slice_word(word: Word, start: int) -> Word:
@@ -109,7 +266,11 @@ def _slice_word(word: Word, start: int) -> Word:
         word.end,
         word.value[start:],
         word.offsets[start:],
-        (),
+        tuple(
+            replace(e, start=e.start - start, end=e.end - start)
+            for e in word.expansions
+            if e.start >= start
+        ),
         (),
         word.quoting,
         word.globbing,
@@ -118,6 +279,8 @@ def _slice_word(word: Word, start: int) -> Word:
 
 def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
     call = parse_ssh(words, i)
+    if call is None:
+        return None  # where the remote command starts is not known: say nothing
     if call.has_flag("N") or call.has_flag("s") or call.has_flag("G") or call.has_flag("V"):
         return None
     if call.command_start is None:
@@ -523,6 +686,7 @@ def _shift(found: Invocation, offset: int) -> Invocation:
             tuple((o, a, k + offset) for o, a, k in ssh.options),
             None if ssh.host_index is None else ssh.host_index + offset,
             None if ssh.command_start is None else ssh.command_start + offset,
+            ssh.open_options,
         )
     return Invocation(
         found.wrapper,

@@ -126,7 +126,8 @@ def _swallowing_loop(script: Script, command: Command) -> Loop | None:
 
 
 def _stdin_null(ssh: SshCall) -> bool:
-    if ssh.has_flag("n") or ssh.has_flag("f"):
+    """Whether ssh reads /dev/null: `-n`, `-f`, `-o StdinNull=yes`, or maybe (`$OPTS`)."""
+    if ssh.open_options or ssh.has_flag("n") or ssh.has_flag("f"):
         return True
     for letter, arg, _ in ssh.options:
         if letter == "o" and arg is not None and arg.static:

@@ -40,10 +40,10 @@ from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
+from heredoc_lint.wrappers import OPTION_GRAMMARS, PREFIXES, unwrap_prefixes
 
-# OpenSSH 9 scp(1): options that take an argument; every other letter is a flag.
-SCP_ARG_OPTIONS = frozenset("cDFiJloPSX")
+# scp(1)'s options that take an argument; every other letter is a flag.
+SCP_ARG_OPTIONS = OPTION_GRAMMARS["scp"].values
 
 
 @dataclass(frozen=True)
