@@ -230,7 +230,7 @@ def _child(
     )
 
 
-def _without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
+def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
     """Drop what lies inside the parent's own expansions: the parent runs `$(...)` itself."""
     if not expansions:
         return script
@@ -246,7 +246,8 @@ def _without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...
     )
 
 
-def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
+def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
+    """The layer `invocation` makes of its words: their values joined with spaces."""
     text, offsets, expansions, continuations = _join_words(invocation.words)
     layer = _child(
         parent,
@@ -259,7 +260,7 @@ def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> La
         continuations=continuations,
         source_words=invocation.words,
     )
-    return replace(layer, script=_without_local_regions(layer.script, expansions))
+    return replace(layer, script=without_local_regions(layer.script, expansions))
 
 
 def _stdin_layer(
@@ -280,7 +281,7 @@ def child_layers(layer: Layer) -> Iterator[Layer]:
         return
     for command, invocation in layer.invocations:
         if invocation.words:
-            yield _string_layer(layer, command, invocation)
+            yield string_layer(layer, command, invocation)
         if invocation.stdin_script:
             for redirect in command.redirects:
                 if redirect.heredoc is not None and redirect.source_fd == 0:

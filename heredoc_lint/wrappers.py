@@ -16,7 +16,6 @@ from heredoc_lint.shell.words import Quoting, Word
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
 
 
-
 @dataclass(frozen=True)
 class ShortOptions:
     """A command's single-letter options, as its manual's SYNOPSIS lists them."""
