@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from heredoc_lint.grammars import Form, forms_by_command
 from heredoc_lint.shell.words import Quoting, Word
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
@@ -443,67 +444,169 @@ def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invoca
     return resolve(words[k + 1 :], wrappers, offset=k + 1) if k < len(words) else None
 
 
-def _container_exec(
-    arg_options: frozenset[str], label: str
-) -> Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]:
-    def resolve_exec(
+def _form_option(
+    words: Sequence[Word], j: int, form: Form, seen: dict[str, Word | None]
+) -> int | None:
+    """Read the option at words[j] by `form`'s table into `seen`; the index after it (and
+    its value), or None for an option the table does not know."""
+    word = words[j]
+    known = _static_prefix(word)
+    after = words[j + 1] if j + 1 < len(words) else None
+    if known.startswith("--"):
+        name, equals, _ = known.partition("=")
+        if equals:
+            if name in form.values or name in form.optional or name in form.flags:
+                seen[name] = _slice_word(word, len(name) + 1)
+                return j + 1
+            return None
+        if len(known) < len(word.value):
+            return None  # `--$X`: the name is known only at run time
+        if name in form.values:
+            seen[name] = after
+            return j + 2
+        if name in form.flags or name in form.optional:
+            seen[name] = None
+            return j + 1
+        return None
+    for pos in range(1, len(word.value)):
+        if pos >= len(known):
+            return None  # `-$X`
+        name = "-" + known[pos]
+        rest = _slice_word(word, pos + 1) if pos + 1 < len(word.value) else None
+        if name in form.values:
+            seen[name] = rest if rest is not None else after
+            return j + 1 if rest is not None else j + 2
+        if name in form.optional:
+            seen[name] = rest
+            return j + 1
+        if name not in form.flags:
+            return None
+        seen[name] = None
+    return j + 1
+
+
+def read_form(
+    words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]
+) -> Invocation | None:
+    """The layer words[i] starts by the table row `form`, if the words are that form and
+    its shape is known: the options, the subcommand words, the operands, the command."""
+    j = i + 1
+    matched = 0  # subcommand words read
+    operands = form.operands
+    seen: dict[str, Word | None] = {}
+    dashdash = False
+    while j < len(words):
+        word = words[j]
+        if _static(word) == "--":
+            dashdash = True
+            j += 1
+            break
+        before_command = matched < len(form.path) or operands > 0 or form.takes == "option"
+        if not before_command and form.operands and not form.interspersed:
+            break  # `docker exec c -x`: after the container, the command's own words
+        if _static_prefix(word).startswith("-") and len(word.value) > 1:
+            step = _form_option(words, j, form, seen)
+            if step is None:
+                return None
+            j = step
+            continue
+        if before_command and count_unknown(word):
+            return None  # `$OPTS`: options, operands or both
+        if matched < len(form.path):
+            if _static(word) != form.path[matched]:
+                return None
+            matched += 1
+        elif form.takes == "option" or operands > 0:
+            operands = max(0, operands - 1)  # the container, pod, image; ansible's pattern
+        elif form.dashdash:
+            return None  # the command follows `--` only: these words are something else
+        else:
+            break
+        j += 1
+    if matched < len(form.path) or (form.dashdash and not dashdash) or operands > 0:
+        return None
+    if (
+        form.interspersed
+        and not dashdash
+        and any(_static_prefix(w).startswith("-") for w in words[j + 1 :])
+    ):
+        return None  # the tool reads these as its own options
+    if any(name in seen for name in form.forbids):
+        return None
+    for names, allowed in form.needs:
+        given = [seen[name] for name in names if name in seen]
+        if not given:
+            return None
+        value = given[-1]
+        if allowed and (value is None or _static(value) not in allowed):
+            return None
+    return _form_layer(words, i, j, form, seen, wrappers)
+
+
+def _form_layer(
+    words: Sequence[Word],
+    i: int,
+    j: int,
+    form: Form,
+    seen: Mapping[str, Word | None],
+    wrappers: Mapping[str, str],
+) -> Invocation | None:
+    """The layer of a form whose command starts at words[j]."""
+    if form.takes == "option":
+        strings = [seen[name] for name in sorted(form.option) if seen.get(name) is not None]
+        if not strings:
+            return None
+        string = strings[-1]
+        assert string is not None
+        return Invocation(form.label, i, (string,), form.remote, form.shell)
+    if form.takes == "words":
+        end = j
+        while end < len(words) and _static(words[end]) not in form.stops:
+            end += 1
+        if end == j:
+            return None
+        return Invocation(form.label, i, tuple(words[j:end]), form.remote, form.shell)
+    if j >= len(words):
+        return None
+    inner = resolve(words[j:], wrappers, offset=j)
+    if inner is None:
+        return None
+    return Invocation(
+        f"{form.label} {inner.wrapper}",
+        i,
+        inner.words,
+        form.remote or inner.remote,
+        inner.shell,
+        inner.stdin_script,
+        inner.ssh,
+    )
+
+
+def _by_forms(forms: tuple[Form, ...]) -> Resolver:
+    def resolve_forms(
         words: Sequence[Word], i: int, wrappers: Mapping[str, str]
     ) -> Invocation | None:
-        if i + 1 >= len(words) or _static(words[i + 1]) != "exec":
-            return None
-        j = i + 2
-        while j < len(words):
-            value = _static(words[j]) or ""
-            if value == "--":
-                j += 1
-                break
-            if value in arg_options:
-                j += 2
-            elif value.startswith("-"):
-                j += 1
-            else:
-                if label == "kubectl exec":
-                    # `kubectl exec POD -- CMD`: the command follows `--`.
-                    rest = [_static(w) for w in words[j:]]
-                    if "--" in rest:
-                        j += rest.index("--") + 1
-                        break
-                j += 1  # the container or pod
-                break
-        if j >= len(words):
-            return None
-        inner = resolve(words[j:], wrappers, offset=j)
-        if inner is None:
-            return None
-        return Invocation(
-            f"{label} {inner.wrapper}" if inner.wrapper else label,
-            i,
-            inner.words,
-            True,
-            inner.shell,
-            inner.stdin_script,
-            inner.ssh,
-        )
+        for form in forms:
+            found = read_form(words, i, form, wrappers)
+            if found is not None:
+                return found
+        return None
 
-    return resolve_exec
+    return resolve_forms
 
 
-_DOCKER_ARGS = frozenset(
-    {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"}
-)
-_KUBECTL_ARGS = frozenset(
-    {
-        "-c",
-        "--container",
-        "-n",
-        "--namespace",
-        "--context",
-        "-f",
-        "--filename",
-        "--pod-running-timeout",
-        "--kubeconfig",
-    }
-)
+# autossh(1): `autossh [-V] [-M port[:echo_port]] [-f] [SSH_OPTIONS]`: the rest is ssh's.
+def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    j = i + 1
+    while j < len(words) and _static(words[j]) in ("-M", "-f", "-V"):
+        j += 2 if _static(words[j]) == "-M" else 1
+    # ssh's grammar from here on, as if words[j - 1] were the `ssh` word
+    found = _ssh(words, j - 1, wrappers) if j <= len(words) else None
+    if found is None:
+        return None
+    ssh = None if found.ssh is None else replace(found.ssh, index=i)
+    return replace(found, wrapper="autossh", index=i, ssh=ssh)
+
 
 # Prefix commands: the number of option words that take an argument, per command.
 _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
@@ -636,9 +739,8 @@ WRAPPERS: dict[str, Resolver] = {
     "find": _find,
     "watch": _watch,
     "flock": _flock,
-    "docker": _container_exec(_DOCKER_ARGS, "docker exec"),
-    "podman": _container_exec(_DOCKER_ARGS, "podman exec"),
-    "kubectl": _container_exec(_KUBECTL_ARGS, "kubectl exec"),
+    "autossh": _autossh,
+    **{name: _by_forms(forms) for name, forms in forms_by_command().items()},
     **{name: _shell for name in SHELLS},
     **{name: _prefix for name in _PREFIX_ARG_OPTIONS},
 }
