@@ -275,6 +275,24 @@ def _stdin_layer(
     return _child(parent, text, tuple(offsets), command, invocation, "stdin")
 
 
+def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, word: Word) -> Layer:
+    """`bash <<< "S"`: the shell reads S and the newline bash adds as its script.  The
+    parent shell expands the word first, as it does a double-quoted string."""
+    text, offsets, expansions, continuations = _join_words((word,))
+    layer = _child(
+        parent,
+        text + "\n",
+        (*offsets[:-1], word.end, word.end),
+        command,
+        invocation,
+        "stdin",
+        local_expansions=expansions,
+        continuations=continuations,
+        source_words=(word,),
+    )
+    return replace(layer, script=without_local_regions(layer.script, expansions))
+
+
 def child_layers(layer: Layer) -> Iterator[Layer]:
     """The layers that the commands of `layer` start, one level down."""
     if layer.depth >= MAX_DEPTH:
@@ -284,10 +302,34 @@ def child_layers(layer: Layer) -> Iterator[Layer]:
             yield string_layer(layer, command, invocation)
         if invocation.stdin_script:
             for redirect in command.redirects:
-                if redirect.heredoc is not None and redirect.source_fd == 0:
+                if redirect.source_fd != 0:
+                    continue
+                if redirect.heredoc is not None:
                     child = _stdin_layer(layer, command, invocation, redirect.heredoc)
                     if child is not None:
                         yield child
+                elif redirect.op == "<<<" and redirect.target is not None:
+                    yield _herestring_layer(layer, command, invocation, redirect.target)
+        if invocation.script_file is not None:
+            child = _substitution_layer(layer, command, invocation, invocation.script_file)
+            if child is not None:
+                yield child
+
+
+def _substitution_layer(
+    parent: Layer, command: Command, invocation: Invocation, word: Word
+) -> Layer | None:
+    """`bash <(cat <<'EOF' ... EOF)`: the script is the quoted heredoc that the lone `cat`
+    in the substitution prints.  What other commands print is not known here."""
+    inside = [
+        c for c in parent.script.commands if word.start < c.start < word.end and c.in_substitution
+    ]
+    if len(inside) != 1 or len(inside[0].words) != 1 or inside[0].name != "cat":
+        return None
+    heredocs = [r.heredoc for r in inside[0].redirects if r.heredoc is not None]
+    if len(heredocs) != 1 or inside[0].redirects[-1].heredoc is None:
+        return None
+    return _stdin_layer(parent, command, invocation, heredocs[0])
 
 
 def walk_layers(root: Layer) -> Iterator[Layer]:

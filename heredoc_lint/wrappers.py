@@ -122,6 +122,7 @@ class Invocation:
     shell: str  # the shell that parses the layer: "bash", "sh", "login" (remote login shell)
     stdin_script: bool = False  # no string: the shell reads its script from stdin
     ssh: SshCall | None = None
+    script_file: Word | None = None  # `bash <(...)`: the script is what the substitution prints
 
 
 def _static(word: Word) -> str | None:
@@ -283,12 +284,14 @@ def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocati
         return None  # where the remote command starts is not known: say nothing
     if call.has_flag("N") or call.has_flag("s") or call.has_flag("G") or call.has_flag("V"):
         return None
+    # -n and -f: ssh reads /dev/null, and a shell there gets no script on its stdin
+    reads_stdin = not (call.has_flag("n") or call.has_flag("f"))
     if call.command_start is None:
-        return Invocation("ssh", i, (), True, "login", stdin_script=True, ssh=call)
+        return Invocation("ssh", i, (), True, "login", stdin_script=reads_stdin, ssh=call)
     remote = tuple(words[call.command_start :])
     # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
     inner = resolve(remote, wrappers)
-    reads_script = inner is not None and inner.stdin_script and not inner.words
+    reads_script = reads_stdin and inner is not None and inner.stdin_script and not inner.words
     return Invocation("ssh", i, remote, True, "login", stdin_script=reads_script, ssh=call)
 
 
@@ -315,7 +318,19 @@ def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invoca
         return Invocation(f"{name} -c", i, (words[j],), False, name) if j < len(words) else None
     if "s" in letters or j >= len(words):
         return Invocation(name, i, (), False, name, stdin_script=True)
+    if _process_substitution(words[j]):
+        return Invocation(name, i, (), False, name, script_file=words[j])
     return None  # `bash script.sh`: the layer is another file
+
+
+def _process_substitution(word: Word) -> bool:
+    """`<(...)` as a whole word: a file whose content is what the commands in it print."""
+    return (
+        len(word.expansions) == 1
+        and word.expansions[0].kind == "process"
+        and word.value.startswith("<(")
+        and word.expansions[0].end == len(word.value)
+    )
 
 
 def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
@@ -579,6 +594,7 @@ def _form_layer(
         inner.shell,
         inner.stdin_script,
         inner.ssh,
+        inner.script_file,
     )
 
 
@@ -797,4 +813,5 @@ def _shift(found: Invocation, offset: int) -> Invocation:
         found.shell,
         found.stdin_script,
         ssh,
+        found.script_file,
     )
