@@ -280,6 +280,21 @@ FORMS: tuple[Form, ...] = (
     _lxc_form("lxc"),
     _lxc_form("incus"),
     Form(
+        "mosh",
+        (),
+        "mosh(1), scripts/mosh.pl: mosh [options] [--] [user@]host [command...]: the command "
+        "reaches mosh-server shell-quoted, which execs it",
+        _names(
+            "--client --server --predict --port -p --family --ssh --bind-server "
+            "--experimental-remote-ip"
+        ),
+        _names("-a -n -4 -6 --init --no-init --local"),
+        "argv",
+        operands=1,
+        interspersed=True,  # Getopt::Long permutes: options after the host too, up to `--`
+        remote=True,
+    ),
+    Form(
         "nsenter",
         (),
         "nsenter(1), util-linux: nsenter [options] [program [arguments]]",

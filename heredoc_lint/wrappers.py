@@ -686,6 +686,17 @@ _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
 _PREFIX_OPERANDS = {"timeout": 1, "chroot": 1}
 
 
+def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
+    """`screen -dmS NAME`: a cluster of flags whose last letter takes the next word (getopt:
+    a letter that takes a value and is not last has the rest of the word as its value)."""
+    if not value.startswith("-") or value.startswith("--") or len(value) < 3:
+        return False
+    for k in range(1, len(value)):
+        if "-" + value[k] in arg_options:
+            return k == len(value) - 1
+    return False
+
+
 def _after_prefix(words: Sequence[Word], i: int) -> int | None:
     """Index of the command that the prefix command words[i] runs, if any."""
     name = _basename(words[i].value)
@@ -703,7 +714,7 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
             continue
         if name == "command" and value in ("-v", "-V"):
             return None
-        if value in arg_options:
+        if value in arg_options or _cluster_ends_with_value(value, arg_options):
             j += 2
             continue
         if value.startswith("-") and len(value) > 1:

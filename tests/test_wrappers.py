@@ -1,10 +1,15 @@
 """The wrapper table: where a wrapper's command starts, and what runs it.
 
-Part 1, uncertainty: when a word of unknown count (`$SSH_OPTS`, `"${OPTS[@]}"`, an
-f-string field) or an option the manual does not list stands before ssh's host, the
-remote command may start at different words; nothing is reported then. The option
-letters come from the OpenSSH manuals (`wrappers.OPTION_GRAMMARS`); the real ssh
-client agrees with them (it rejects what the table calls unknown, accepts the rest).
+Uncertainty: when a word of unknown count (`$SSH_OPTS`, `"${OPTS[@]}"`, an f-string
+field) or an option the manual does not list stands before ssh's host, the remote command
+may start at different words; nothing is reported then. ssh's, scp's and sftp's option
+letters (`wrappers.OPTION_GRAMMARS`) are checked against the real clients' getopt.
+
+The table (`grammars.FORMS` and the resolvers in `wrappers`): one example per row, from
+the tool's manual, with the layer it makes; the layer's text, run by the shell the
+wrapper would start (a container runtime is not needed: `sh -c` is the layer), does
+what the example means. Shapes the table cannot know make no layer. Here-strings and
+`bash <(cat <<'EOF' ...)` feed a shell its script, as bash shows.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ import rulekit as kit
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell
+from heredoc_lint.grammars import FORMS
 from heredoc_lint.layers import child_layers, file_layer
 from heredoc_lint.shell.syntax import parse_script
-from heredoc_lint.wrappers import OPTION_GRAMMARS, Invocation, parse_ssh, resolve
+from heredoc_lint.wrappers import OPTION_GRAMMARS, Invocation, parse_ssh, read_form, resolve
 
 
 def _resolve(line: str) -> Invocation | None:
@@ -136,3 +142,302 @@ def test_runtime_options_in_a_variable_are_options(sshd: SshServer) -> None:
     result = run_local(script, sshd)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["a", "b"]
+
+
+# -- the wrapper table: one example per row, from the tool's manual ----------------------
+# (command line, the wrapper as messages name it, the layer's text, remote, its shell)
+ROWS = [
+    ('ssh web-1 "echo a; echo b"', "ssh", "echo a; echo b", True, "bash"),
+    ('autossh -M 0 -f web-1 "echo a; echo b"', "autossh", "echo a; echo b", True, "bash"),
+    ('sshpass -p pw ssh web-1 "echo a; echo b"', "ssh", "echo a; echo b", True, "bash"),
+    ('mosh web-1 -- sh -c "echo a; echo b"', "mosh sh -c", "echo a; echo b", True, "sh"),
+    (
+        'gcloud compute ssh example-instance --zone=us-central1-a --command="echo a; echo b"',
+        "gcloud compute ssh",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    ('vagrant ssh -c "echo a; echo b"', "vagrant ssh", "echo a; echo b", True, "bash"),
+    (
+        'docker exec -it my_container sh -c "echo a; echo b"',
+        "docker exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker container exec -u www my_container sh -c "echo a; echo b"',
+        "docker container exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker run --rm -v /srv:/srv debian bash -c "echo a; echo b"',
+        "docker run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'docker container run --rm debian bash -c "echo a; echo b"',
+        "docker container run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'docker compose exec -T web sh -c "echo a; echo b"',
+        "docker compose exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker compose -f prod.yml run --rm web sh -c "echo a; echo b"',
+        "docker compose run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker-compose exec -T web sh -c "echo a; echo b"',
+        "docker-compose exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker-compose run --rm web sh -c "echo a; echo b"',
+        "docker-compose run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman-compose exec web sh -c "echo a; echo b"',
+        "podman-compose exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman-compose run web sh -c "echo a; echo b"',
+        "podman-compose run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman exec -it ctr sh -c "echo a; echo b"',
+        "podman exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman container exec ctr sh -c "echo a; echo b"',
+        "podman container exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman run --rm fedora bash -c "echo a; echo b"',
+        "podman run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'podman container run --rm fedora bash -c "echo a; echo b"',
+        "podman container run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'kubectl -n prod exec deploy/api -c app -- sh -c "echo a; echo b"',
+        "kubectl exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'kubectl debug mypod -it --image=busybox -- sh -c "echo a; echo b"',
+        "kubectl debug sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'kubectl run t --image=busybox --rm -i --command -- sh -c "echo a; echo b"',
+        "kubectl run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'oc exec mypod -- bash -c "echo a; echo b"',
+        "oc exec bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'oc debug node/n1 -- sh -c "echo a; echo b"',
+        "oc debug sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'oc run t --image=ubi --command -- sh -c "echo a; echo b"',
+        "oc run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    ('lxc exec c1 -- sh -c "echo a; echo b"', "lxc exec sh -c", "echo a; echo b", True, "sh"),
+    (
+        'incus exec c1 --env A=1 -- bash -c "echo a; echo b"',
+        "incus exec bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'nsenter -t 1 -m -u -n sh -c "echo a; echo b"',
+        "nsenter sh -c",
+        "echo a; echo b",
+        False,
+        "sh",
+    ),
+    (
+        'systemd-run --user --wait -p MemoryMax=1G bash -c "echo a; echo b"',
+        "systemd-run bash -c",
+        "echo a; echo b",
+        False,
+        "bash",
+    ),
+    ('chroot /mnt sh -c "echo a; echo b"', "sh -c", "echo a; echo b", False, "sh"),
+    ("su - postgres -c 'echo a; echo b'", "su -c", "echo a; echo b", False, "sh"),
+    ("runuser -u nobody -- sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("sudo -u www-data sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("doas -u root sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("env -i PATH=/bin sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("nohup sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("timeout -s KILL 10 sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("nice -n 10 sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("ionice -c 3 sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("setsid sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("stdbuf -oL sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("xargs -I{} sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("screen -dmS job sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("tmux new-session -d -s job 'echo a; echo b'", "tmux", "echo a; echo b", False, "sh"),
+    ("watch -n 5 'echo a; echo b'", "watch", "echo a; echo b", False, "sh"),
+    ("flock /tmp/lock -c 'echo a; echo b'", "flock -c", "echo a; echo b", False, "sh"),
+    ("find . -maxdepth 0 -exec sh -c 'echo a; echo b' \\;", "sh -c", "echo a; echo b", False, "sh"),
+    ("pdsh -w web[1-3] 'echo a; echo b'", "pdsh", "echo a; echo b", True, "bash"),
+    ("clush -w @web -b 'echo a; echo b'", "clush", "echo a; echo b", True, "bash"),
+    ("parallel -j 4 'echo a; echo b' ::: 1", "parallel", "echo a; echo b", False, "bash"),
+    ("ansible all -m shell -a 'echo a; echo b'", "ansible", "echo a; echo b", True, "sh"),
+    ("ansible all -b -m raw -a 'echo a; echo b'", "ansible", "echo a; echo b", True, "bash"),
+]
+
+
+@pytest.mark.parametrize(("line", "wrapper", "text", "remote", "shell"), ROWS)
+def test_wrapper_row(line: str, wrapper: str, text: str, remote: bool, shell: str) -> None:
+    (child,) = [c for c in child_layers(file_layer(line + "\n")) if c.kind == "string"]
+    assert (child.wrapper, child.text, child.remote, child.shell) == (wrapper, text, remote, shell)
+    # the layer, run by the shell the wrapper starts, is the command the example means
+    ran = subprocess.run([shell, "-c", child.text], capture_output=True, text=True, check=True)
+    assert ran.stdout == "a\nb\n"
+
+
+def test_every_form_has_an_example() -> None:
+    lines = [parse_script(line).commands[0].words for line, *_ in ROWS]
+    for form in FORMS:
+        assert any(read_form(words, 0, form, {}) is not None for words in lines), form.label
+
+
+NO_LAYER = [
+    "docker exec --bogus c sh -c 'x; y'",  # an option the table does not list
+    "docker exec $DOCKER_OPTS c sh -c 'x; y'",  # options of unknown count
+    "docker run --entrypoint sh img -c 'x; y'",  # the words are the entrypoint's arguments
+    "kubectl exec pod sh -c 'x; y'",  # no `--`: kubectl refuses it
+    "kubectl run t --image=busybox -- sh -c 'x; y'",  # no --command: the image's arguments
+    "kubectl debug pod --arguments-only -- sh -c 'x; y'",
+    "lxc exec c1 sh -c 'x; y'",  # lxc reads `-c` as its own option
+    "mosh web-1 sh -c 'x; y'",  # mosh reads `-c` as its own option
+    "ansible all -m command -a 'x; y'",  # the command module runs no shell
+    "parallel -q sh -c 'x; y' ::: 1",  # -q: the words are quoted, no shell parses them
+    "scp 'a b' web-1:/tmp/",  # scp, sftp and rsync -e run no command
+    "sftp web-1",
+    "rsync -e 'ssh -p 2222' a web-1:b",
+]
+
+
+@pytest.mark.parametrize("line", NO_LAYER)
+def test_no_layer_where_the_shape_is_unknown(line: str) -> None:
+    assert [c for c in child_layers(file_layer(line + "\n")) if c.kind == "string"] == []
+
+
+def test_parallel_runs_its_words_joined_by_a_shell() -> None:
+    """`parallel ssh {} "uptime; df -h" ::: hosts`: the shell parallel starts sees
+    `ssh {} uptime; df -h`, so `df -h` runs locally; the ssh inside is a layer again."""
+    line = 'parallel ssh {} "uptime; df -h" ::: h1 h2\n'
+    (outer,) = child_layers(file_layer(line))
+    assert outer.text == "ssh {} uptime; df -h"
+    (inner,) = child_layers(outer)
+    assert (inner.wrapper, inner.text) == ("ssh", "uptime")
+
+
+# -- findings through a wrapper, at the right line and column -----------------------------
+def test_finding_inside_kubectl_exec() -> None:
+    text = 'set -e\nkubectl -n prod exec deploy/api -c app -- sh -c "ssh db ls \\"/srv/my dir\\""\n'
+    (found,) = kit.findings(text, "HL106")
+    assert (found.start, found.end) == kit.span_of(text, "ssh db")
+    assert "`/srv/my dir` arrives as 2 separate arguments" in found.message
+
+
+def test_finding_in_a_here_string_to_ssh() -> None:
+    text = 'ssh $m bash <<< "nohup ./server &"\n'
+    (found,) = kit.findings(text, "HL104")
+    assert found.start == text.index("nohup")
+    children = [(c.kind, c.wrapper, c.text) for c in child_layers(file_layer(text))]
+    assert children == [("string", "ssh", "bash"), ("stdin", "ssh", "nohup ./server &\n")]
+
+
+# -- here-strings and process substitutions: bash reads them as a script ------------------
+def _stdin_layer_text(text: str) -> list[str]:
+    return [c.text for c in child_layers(file_layer(text)) if c.kind == "stdin"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'bash <<< "echo a; echo b"\n',
+        "sh <<< 'echo a; echo b'\n",
+        "bash <(cat <<'EOF'\necho a; echo b\nEOF\n)\n",
+    ],
+)
+def test_script_from_here_string_or_substitution(text: str) -> None:
+    (script,) = _stdin_layer_text(text)
+    assert script == "echo a; echo b\n"
+    ran = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=True)
+    assert ran.stdout == "a\nb\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh -n web-1 bash <<< 'echo a'\n",  # -n: ssh reads /dev/null, bash gets nothing
+        "bash <(curl -fsSL https://example.com/install.sh)\n",  # printed at run time
+        "bash <(cat <<EOF\necho $HOME\nEOF\n)\n",  # expanded first: HL107's business
+        "bash script.sh <<< 'echo a'\n",  # the script is a file; stdin is its input
+    ],
+)
+def test_no_script_layer(text: str) -> None:
+    assert _stdin_layer_text(text) == []
