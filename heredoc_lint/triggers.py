@@ -35,6 +35,7 @@ ALL_TRIGGERS = frozenset(
         "kubectl",
         "lxc",
         "mksh",
+        "mosh",
         "nsenter",
         "oc",
         "parallel",
