@@ -18,7 +18,7 @@ from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
-from heredoc_lint.wrappers import WRAPPERS, Invocation, resolve
+from heredoc_lint.wrappers import PREFIXES, WRAPPERS, Invocation, basename, resolve, unwrap_prefixes
 
 MAX_DEPTH = 16
 
@@ -148,6 +148,36 @@ class Layer:
             if heredoc.body_start <= index < heredoc.body_end:
                 return heredoc
         return None
+
+
+@dataclass(frozen=True)
+class Call:
+    """A command of a layer that runs a named program, maybe behind `sudo`, `env`, ..."""
+
+    command: Command
+    index: int  # the program's word in command.words
+    name: str  # its name, without its directory
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        """The program's argv: its name first."""
+        return self.command.words[self.index :]
+
+
+def calls(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
+    """The commands of `layer` that run one of `names` (ShellCheck's `CommandCheck
+    (Basename "scp")`): by name without its directory, through prefix commands."""
+    heads = names | PREFIXES
+    for command in layer.script.commands:
+        # A look at the head before de-quoting, as in `Layer.invocations`.
+        if not command.may_be(heads):
+            continue
+        index = unwrap_prefixes(command.words)
+        if index is None:
+            continue
+        name = basename(command.words[index].value)
+        if name in names:
+            yield Call(command, index, name)
 
 
 def file_layer(

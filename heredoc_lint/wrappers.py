@@ -129,7 +129,8 @@ def _static(word: Word) -> str | None:
     return word.value if word.static else None
 
 
-def _basename(value: str) -> str:
+def basename(value: str) -> str:
+    """A command name without its directory: `/usr/bin/ssh` is `ssh`."""
     return value.rsplit("/", 1)[-1]
 
 
@@ -296,7 +297,7 @@ def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocati
 
 
 def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = _basename(words[i].value)
+    name = basename(words[i].value)
     letters = ""
     j = i + 1
     while j < len(words):
@@ -699,7 +700,7 @@ def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
 
 def _after_prefix(words: Sequence[Word], i: int) -> int | None:
     """Index of the command that the prefix command words[i] runs, if any."""
-    name = _basename(words[i].value)
+    name = basename(words[i].value)
     arg_options = _PREFIX_ARG_OPTIONS.get(name, frozenset())
     j = i + 1
     while j < len(words):
@@ -734,7 +735,7 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
     """Index of the real command behind `sudo`, `env`, `nohup`, `timeout`...; None if none."""
     i = 0
     while i < len(words) and words[i].static:
-        if _basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
+        if basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
             return i
         j = _after_prefix(words, i)
         if j is None:
@@ -744,7 +745,7 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
 
 
 def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = _basename(words[i].value)
+    name = basename(words[i].value)
     values = [_static(w) for w in words]
     if "--" in values[i + 1 :]:
         dash = values.index("--", i + 1)
@@ -792,7 +793,7 @@ def resolve(
     extra = wrappers or {}
     if not words or not words[0].static:
         return None
-    name = _basename(words[0].value)
+    name = basename(words[0].value)
     resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
     if resolver is None:
         return None

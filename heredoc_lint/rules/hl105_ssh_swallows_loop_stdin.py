@@ -47,7 +47,7 @@ from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.syntax import Command, Loop, Script
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import SHELLS, Invocation, SshCall
+from heredoc_lint.wrappers import SHELLS, Invocation, SshCall, basename
 
 _DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
 # Remote commands that read standard input when given no file operand.
@@ -131,7 +131,7 @@ def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocati
     for command in string_layer(layer, ssh_command, invocation).script.commands:
         if not command.words or not command.reads_stdin:
             continue
-        name = command.words[0].value.rsplit("/", 1)[-1]
+        name = basename(command.words[0].value)
         values = [w.value for w in command.words[1:]]
         operands = _operands(command.words)
         if name in _ALWAYS:
