@@ -19,6 +19,7 @@ from heredoc_lint.layers import file_layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl106_ssh_argument_rejoin import fates
 from heredoc_lint.shell.syntax import parse_script
+from heredoc_lint.shell.words import dequote
 from heredoc_lint.wrappers import resolve
 
 CODE = "HL106"
@@ -111,7 +112,11 @@ def _fates(line: str) -> list[list[tuple[str, str]]]:
     invocation = resolve(command.words)
     assert invocation is not None
     layer = string_layer(file_layer(line), command, invocation)
-    return [[(k, t) for _, k, t in f.items] for f in fates(layer.script, invocation.words)]
+    text = layer.script.text
+    return [
+        [(k, dequote(text, a, b).value if k == "word" else t) for a, b, k, t in f.items]
+        for f in fates(layer.script, invocation.words)
+    ]
 
 
 def test_fates_of_words() -> None:

@@ -38,20 +38,22 @@ reported.
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from heredoc_lint.edits import lift
-from heredoc_lint.layers import Layer, string_layer, without_local_regions
+from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command, Script, parse_script
-from heredoc_lint.shell.words import Word
+from heredoc_lint.shell.words import Word, dequote
 from heredoc_lint.wrappers import Invocation
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _QUOTES = frozenset("'\"`")
+_REPARSES = 3  # words found wrong after which the others are read alone
 
 
 @dataclass(frozen=True)
@@ -61,16 +63,21 @@ class Fate:
 
     start: int  # the word's range in the remote string
     end: int
-    items: tuple[tuple[int, str, str], ...]  # (start, kind: word|control|redirect, text)
+    # (start, end, kind: word|control|redirect, the operator's text) in the remote string
+    items: tuple[tuple[int, int, str, str], ...]
     unclosed: bool  # a quote opened in this word never closes in the remote string
 
     def texts(self, kind: str) -> list[str]:
-        return [text for _, k, text in self.items if k == kind]
+        return [text for _, _, k, text in self.items if k == kind]
+
+    def words(self, remote: str) -> list[str]:
+        """The values of the remote words that start in this word (`remote`: the string)."""
+        return [dequote(remote, a, b).value for a, b, k, _ in self.items if k == "word"]
 
     @property
     def one_word(self) -> bool:
         """Whether the remote shell reads the word back as one word, alone."""
-        return not self.unclosed and [k for _, k, _ in self.items] == ["word"]
+        return not self.unclosed and [k for _, _, k, _ in self.items] == ["word"]
 
 
 def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
@@ -80,8 +87,8 @@ def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
     for command in remote.commands:
         if command.in_substitution:
             continue  # a remote `$(...)` inside one word
-        items.extend((w.start, w.end, "word", w.value) for w in command.words)
-        items.extend((w.start, w.end, "word", w.value) for w in command.assignments)
+        # Spans alone: de-quoting every remote word costs more than the parse.
+        items.extend((a, b, "word", "") for a, b in command.word_spans)
         if command.next_op is not None and command.next_op_start >= 0:
             start = command.next_op_start
             items.append((start, start + len(command.next_op), "control", command.next_op))
@@ -97,20 +104,58 @@ def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
             at += 1
         if remote.text[at : at + 1] in _QUOTES:
             quotes.append(at)
+    quotes.sort()
     found = []
-    base = 0
-    for word in words:
+    base = k = q = 0
+    for word in words:  # the words' ranges and the items both in order: one sweep
         end = base + len(word.value)
         # A remote word that began in an earlier local word (`\'my` `file\'`) is that
         # word's; a quote that opens here and never closes is an error starting here.
-        own = tuple((a, k, t) for a, _, k, t in items if base <= a < end)
-        unclosed = any(base <= at < end for at in quotes)
-        found.append(Fate(base, end, own, unclosed))
+        while k < len(items) and items[k][0] < base:
+            k += 1
+        own = []
+        while k < len(items) and items[k][0] < end:
+            own.append(items[k])
+            k += 1
+        while q < len(quotes) and quotes[q] < base:
+            q += 1
+        unclosed = q < len(quotes) and quotes[q] < end
+        found.append(Fate(base, end, tuple(own), unclosed))
         base = end + 1
     return found
 
 
-def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int) -> str | None:
+def _shifted(fate: Fate, by: int) -> Fate:
+    """`fate` read in a part of the string that starts `by` characters into it."""
+    return Fate(
+        fate.start + by,
+        fate.end + by,
+        tuple((a + by, b + by, kind, text) for a, b, kind, text in fate.items),
+        fate.unclosed,
+    )
+
+
+def _alone(word: Word, start: int) -> Fate:
+    """The fate of `word` read by the remote shell on its own, at `start` in the string."""
+    if word.static:
+        items, unclosed = _alone_static(word.value)
+    else:
+        expansions = tuple(LocalExpansion(e.start, e.end, e, e.start) for e in word.expansions)
+        (fate,) = fates(without_local_regions(parse_script(word.value), expansions), (word,))
+        items, unclosed = fate.items, fate.unclosed
+    return _shifted(Fate(0, len(word.value), items, unclosed), start)
+
+
+@functools.lru_cache(maxsize=1024)
+def _alone_static(value: str) -> tuple[tuple[tuple[int, int, str, str], ...], bool]:
+    """`_alone` of a static word: the same word comes back often in a long command line."""
+    (fate,) = fates(
+        parse_script(value), (Word(0, len(value), value, tuple(range(len(value) + 1))),)
+    )
+    return fate.items, fate.unclosed
+
+
+def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int, remote: str) -> str | None:
     """What the remote shell does to words[index], if it does not get it back as one word."""
     word, fate = words[index], fates[index]
     if word.value == ";" and any(w.value in _FIND_EXEC for w in words[:index]):
@@ -121,7 +166,7 @@ def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int) -> str | 
     shown = quote_snippet(word.value, 30)
     if fate.unclosed:
         return f"`{shown}` opens a quote that never closes on the remote side"
-    kinds = [k for _, k, _ in fate.items]
+    kinds = [k for _, _, k, _ in fate.items]
     if not kinds:
         if word.value.lstrip().startswith("#"):
             return f"`{shown}` becomes a comment on the remote side"
@@ -145,7 +190,7 @@ def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int) -> str | 
     redirects = fate.texts("redirect")
     if redirects:
         return f"the `{redirects[0]}` in `{shown}` becomes a redirection of the remote shell"
-    pieces = fate.texts("word")
+    pieces = fate.words(remote)
     listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
     more = ", ..." if len(pieces) > 4 else ""
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"
@@ -238,17 +283,28 @@ def _judge(
     # Once a word holds a remote operator on purpose, the words are shell text.
     shell_text = bool(told[0].texts("control"))
     for index in range(1, len(words)):
-        problem = _problem(words, told, index)
+        if len(problems) > _REPARSES:
+            # Past a few words found wrong, each word is read alone: a parse per word
+            # found wrong would cost quadratic time on a long command line.
+            told[index] = _alone(words[index], told[index].start)
+        problem = _problem(words, told, index, text)
         if problem is None:
             shell_text = shell_text or bool(told[index].texts("control"))
             continue
         if shell_text:
             break
         problems[index] = problem
-        fate = told[index]
-        text = text[: fate.start] + "_" * (fate.end - fate.start) + text[fate.end :]
-        script = without_local_regions(parse_script(text), child.local_expansions)
-        told = fates(script, words)
+        if len(problems) <= _REPARSES and index + 1 < len(words):
+            # The rest of the string again, without this word: what it does to the words
+            # after it is its own problem, not theirs.
+            rest = told[index].end + 1
+            expansions = tuple(
+                replace(e, start=e.start - rest, end=e.end - rest)
+                for e in child.local_expansions
+                if e.start >= rest
+            )
+            script = without_local_regions(parse_script(text[rest:]), expansions)
+            told[index + 1 :] = [_shifted(f, rest) for f in fates(script, words[index + 1 :])]
     return problems, told
 
 

@@ -78,10 +78,17 @@ class Command:
         repr=False, compare=False
     )
     read_surroundings: Callable[[], Surroundings] = field(repr=False, compare=False)
+    read_spans: Callable[[], tuple[tuple[int, int], ...]] = field(repr=False, compare=False)
 
     @functools.cached_property
     def _words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
         return self.dequote_words()
+
+    @functools.cached_property
+    def word_spans(self) -> tuple[tuple[int, int], ...]:
+        """Where each word of `words` stands in the text, without de-quoting any (which
+        costs more than the parse for a command of many words)."""
+        return self.read_spans()
 
     @functools.cached_property
     def _surroundings(self) -> Surroundings:
@@ -575,6 +582,9 @@ class _Builder:
                 tuple(self.word(*group) for group in assignments),
             )
 
+        def read_spans() -> tuple[tuple[int, int], ...]:
+            return tuple((self.span(g[0])[0], self.span(g[-1])[1]) for g in words)
+
         def read_surroundings() -> Surroundings:
             own = [self.redirect(child) for child in redirects]
             return Surroundings(
@@ -592,6 +602,7 @@ class _Builder:
                 self.head(words[0]) if words else "",
                 dequote_words,
                 read_surroundings,
+                read_spans,
             )
         )
 
