@@ -20,7 +20,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import check_shell
+from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.grammars import FORMS
 from heredoc_lint.layers import child_layers, file_layer
 from heredoc_lint.shell.syntax import parse_script
@@ -441,3 +441,18 @@ def test_script_from_here_string_or_substitution(text: str) -> None:
 )
 def test_no_script_layer(text: str) -> None:
     assert _stdin_layer_text(text) == []
+
+
+def test_python_fstring_with_options_of_unknown_count() -> None:
+    """WILD pattern 5 in Python: `{proxy_opts}` stands before the host; the quoted remote
+    command is not taken for the host's arguments (no HL106 "2 words", no HL102)."""
+    source = (
+        "import subprocess\n"
+        "def fetch(proxy_opts, key, user, ip):\n"
+        "    subprocess.run(\n"
+        "        f\"ssh {proxy_opts} -i {key} {user}@{ip} 'find /srv -name x | xargs cat'\",\n"
+        "        shell=True,\n"
+        "    )\n"
+    )
+    found = check_text(source, "python", "t.py", None)
+    assert [f.code for f in found if f.code in ("HL102", "HL104", "HL106", "HL110")] == []
