@@ -34,7 +34,7 @@ class ShortOptions:
 # command's shape is then unknown, and nothing is said about it.
 OPTION_GRAMMARS: dict[str, ShortOptions] = {
     "ssh": ShortOptions(
-        # `-P`: a flag that did nothing up to OpenSSH 9.2, `-P tag` since 9.4 (release
+        # `-P`: a flag that did nothing before OpenSSH 9.4, `-P tag` since (its release
         # notes): its shape depends on the installed version, so it is unknown here.
         frozenset("46AaCfGgKkMNnqsTtVvXxYy"),
         frozenset("BbcDEeFIiJLlmOopQRSWw"),
