@@ -501,6 +501,17 @@ def _form_option(
     return j + 1
 
 
+def _one_operand(words: Sequence[Word], j: int, form: Form, matched: int, operands: int) -> bool:
+    """Whether words[j], a word of unknown count, is taken for one operand: `docker exec
+    $C sh -c S`, `kubectl exec $POD -- ...`, `ansible $HOSTS -m shell -a S`. Read as
+    options alone it would make the next word the operand: a static `sh` is none (as
+    `ssh $h uptime` keeps `$h` the host), a run-time `"$c"` may be."""
+    if form.dashdash or form.takes == "option":
+        return matched == len(form.path)  # the command's place does not depend on it
+    after = words[j + 1] if j + 1 < len(words) else None
+    return matched == len(form.path) and operands > 0 and after is not None and after.static
+
+
 def read_form(
     words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]
 ) -> Invocation | None:
@@ -526,7 +537,7 @@ def read_form(
                 return None
             j = step
             continue
-        if before_command and count_unknown(word):
+        if count_unknown(word) and not _one_operand(words, j, form, matched, operands):
             return None  # `$OPTS`: options, operands or both
         if matched < len(form.path):
             if _static(word) != form.path[matched]:

@@ -356,6 +356,21 @@ def test_wrapper_row(line: str, wrapper: str, text: str, remote: bool, shell: st
     assert ran.stdout == "a\nb\n"
 
 
+@pytest.mark.parametrize(
+    ("line", "wrapper"),
+    [
+        ("docker exec $C sh -c 'echo a; echo b'", "docker exec sh -c"),  # `sh`: no container
+        ("kubectl exec $POD -n $NS -- sh -c 'echo a; echo b'", "kubectl exec sh -c"),
+        ("ansible $HOSTS -m shell -a 'echo a; echo b'", "ansible"),
+    ],
+)
+def test_operand_of_unknown_count(line: str, wrapper: str) -> None:
+    """A `$VAR` operand leaves the command where it is: after `--`, in an option, or
+    before a static word that is no container name."""
+    (child,) = child_layers(file_layer(line + "\n"))
+    assert (child.wrapper, child.text) == (wrapper, "echo a; echo b")
+
+
 def test_every_form_has_an_example() -> None:
     lines = [parse_script(line).commands[0].words for line, *_ in ROWS]
     for form in FORMS:
@@ -364,7 +379,9 @@ def test_every_form_has_an_example() -> None:
 
 NO_LAYER = [
     "docker exec --bogus c sh -c 'x; y'",  # an option the table does not list
-    "docker exec $DOCKER_OPTS c sh -c 'x; y'",  # options of unknown count
+    "docker exec $DOCKER_OPTS \"$c\" sh -c 'x; y'",  # options of unknown count, then "$c"
+    "pdsh $PDSH_OPTS 'x; y'",  # `-w hosts` in a variable, or the command?
+    "parallel $PARALLEL_OPTS 'x; y' ::: 1",
     "docker run --entrypoint sh img -c 'x; y'",  # the words are the entrypoint's arguments
     "kubectl exec pod sh -c 'x; y'",  # no `--`: kubectl refuses it
     "kubectl run t --image=busybox -- sh -c 'x; y'",  # no --command: the image's arguments
