@@ -18,7 +18,7 @@ from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
-from heredoc_lint.wrappers import WRAPPERS, Invocation, resolve
+from heredoc_lint.wrappers import PREFIXES, WRAPPERS, Invocation, basename, resolve, unwrap_prefixes
 
 MAX_DEPTH = 16
 
@@ -151,6 +151,36 @@ class Layer:
         return None
 
 
+@dataclass(frozen=True)
+class Call:
+    """A command of a layer that runs a named program, maybe behind `sudo`, `env`, ..."""
+
+    command: Command
+    index: int  # the program's word in command.words
+    name: str  # its name, without its directory
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        """The program's argv: its name first."""
+        return self.command.words[self.index :]
+
+
+def calls(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
+    """The commands of `layer` that run one of `names` (ShellCheck's `CommandCheck
+    (Basename "scp")`): by name without its directory, through prefix commands."""
+    heads = names | PREFIXES
+    for command in layer.script.commands:
+        # A look at the head before de-quoting, as in `Layer.invocations`.
+        if not command.may_be(heads):
+            continue
+        index = unwrap_prefixes(command.words)
+        if index is None:
+            continue
+        name = basename(command.words[index].value)
+        if name in names:
+            yield Call(command, index, name)
+
+
 def file_layer(
     text: str, cmdline: str | None = None, wrappers: Mapping[str, str] | None = None
 ) -> Layer:
@@ -232,7 +262,7 @@ def _child(
     )
 
 
-def _without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
+def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
     """Drop what lies inside the parent's own expansions: the parent runs `$(...)` itself."""
     if not expansions:
         return script
@@ -248,7 +278,8 @@ def _without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...
     )
 
 
-def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
+def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
+    """The layer `invocation` makes of its words: their values joined with spaces."""
     text, offsets, expansions, continuations = _join_words(invocation.words)
     layer = _child(
         parent,
@@ -261,7 +292,7 @@ def _string_layer(parent: Layer, command: Command, invocation: Invocation) -> La
         continuations=continuations,
         source_words=invocation.words,
     )
-    return replace(layer, script=_without_local_regions(layer.script, expansions))
+    return replace(layer, script=without_local_regions(layer.script, expansions))
 
 
 def _stdin_layer(
@@ -276,19 +307,61 @@ def _stdin_layer(
     return _child(parent, text, tuple(offsets), command, invocation, "stdin")
 
 
+def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, word: Word) -> Layer:
+    """`bash <<< "S"`: the shell reads S and the newline bash adds as its script.  The
+    parent shell expands the word first, as it does a double-quoted string."""
+    text, offsets, expansions, continuations = _join_words((word,))
+    layer = _child(
+        parent,
+        text + "\n",
+        (*offsets[:-1], word.end, word.end),
+        command,
+        invocation,
+        "stdin",
+        local_expansions=expansions,
+        continuations=continuations,
+        source_words=(word,),
+    )
+    return replace(layer, script=without_local_regions(layer.script, expansions))
+
+
 def child_layers(layer: Layer) -> Iterator[Layer]:
     """The layers that the commands of `layer` start, one level down."""
     if layer.depth >= MAX_DEPTH:
         return
     for command, invocation in layer.invocations:
         if invocation.words:
-            yield _string_layer(layer, command, invocation)
+            yield string_layer(layer, command, invocation)
         if invocation.stdin_script:
             for redirect in command.redirects:
-                if redirect.heredoc is not None and redirect.source_fd == 0:
+                if redirect.source_fd != 0:
+                    continue
+                if redirect.heredoc is not None:
                     child = _stdin_layer(layer, command, invocation, redirect.heredoc)
                     if child is not None:
                         yield child
+                elif redirect.op == "<<<" and redirect.target is not None:
+                    yield _herestring_layer(layer, command, invocation, redirect.target)
+        if invocation.script_file is not None:
+            child = _substitution_layer(layer, command, invocation, invocation.script_file)
+            if child is not None:
+                yield child
+
+
+def _substitution_layer(
+    parent: Layer, command: Command, invocation: Invocation, word: Word
+) -> Layer | None:
+    """`bash <(cat <<'EOF' ... EOF)`: the script is the quoted heredoc that the lone `cat`
+    in the substitution prints.  What other commands print is not known here."""
+    inside = [
+        c for c in parent.script.commands if word.start < c.start < word.end and c.in_substitution
+    ]
+    if len(inside) != 1 or len(inside[0].words) != 1 or inside[0].name != "cat":
+        return None
+    heredocs = [r.heredoc for r in inside[0].redirects if r.heredoc is not None]
+    if len(heredocs) != 1 or inside[0].redirects[-1].heredoc is None:
+        return None
+    return _stdin_layer(parent, command, invocation, heredocs[0])
 
 
 def walk_layers(root: Layer) -> Iterator[Layer]:

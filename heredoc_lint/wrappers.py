@@ -8,16 +8,86 @@ new layer and how that layer is run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from heredoc_lint.shell.words import Word
+from heredoc_lint.grammars import Form, forms_by_command
+from heredoc_lint.shell.words import Quoting, Word
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
 
-# ssh options that take an argument (OpenSSH ssh(1) synopsis).
-SSH_ARG_OPTIONS = frozenset("bcDEeFIiJLlmOopQRSWw")
-SSH_FLAGS = frozenset("46AaCfGgKkMNnqsTtVvXxYy")
+
+@dataclass(frozen=True)
+class ShortOptions:
+    """A command's single-letter options, as its manual's SYNOPSIS lists them."""
+
+    flags: frozenset[str]  # letters that take no value
+    values: frozenset[str]  # letters that take one (`-p 22`, `-p22`)
+    manual: str  # where the two sets were read
+
+    def known(self, letter: str) -> bool:
+        return letter in self.flags or letter in self.values
+
+
+# The option grammars of the ssh family, from the OpenSSH 9.x manuals (ssh(1), scp(1),
+# sftp(1) SYNOPSIS).  A letter in neither set is an option this table does not know: the
+# command's shape is then unknown, and nothing is said about it.
+OPTION_GRAMMARS: dict[str, ShortOptions] = {
+    "ssh": ShortOptions(
+        # `-P`: a flag that did nothing before OpenSSH 9.4, `-P tag` since (its release
+        # notes): its shape depends on the installed version, so it is unknown here.
+        frozenset("46AaCfGgKkMNnqsTtVvXxYy"),
+        frozenset("BbcDEeFIiJLlmOopQRSWw"),
+        "OpenSSH ssh(1): ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-B bind_interface] [-b bind_address] "
+        "[-c cipher_spec] [-D port] [-E log_file] [-e escape_char] [-F configfile] "
+        "[-I pkcs11] [-i identity_file] [-J destination] [-L address] [-l login_name] "
+        "[-m mac_spec] [-O ctl_cmd] [-o option] [-P tag] [-p port] [-Q query_option] "
+        "[-R address] [-S ctl_path] [-W host:port] [-w local_tun[:remote_tun]] destination "
+        "[command [argument ...]]",
+    ),
+    "scp": ShortOptions(
+        frozenset("346ABCOpqRrsTv"),
+        frozenset("cDFiJloPSX"),
+        "OpenSSH scp(1): scp [-346ABCOpqRrsTv] [-c cipher] [-D sftp_server_path] "
+        "[-F ssh_config] [-i identity_file] [-J destination] [-l limit] [-o ssh_option] "
+        "[-P port] [-S program] [-X sftp_option] source ... target",
+    ),
+    "sftp": ShortOptions(
+        frozenset("46AaCfNpqrv"),
+        frozenset("BbcDFiJloPRSsX"),
+        "OpenSSH sftp(1): sftp [-46AaCfNpqrv] [-B buffer_size] [-b batchfile] [-c cipher] "
+        "[-D sftp_server_command] [-F ssh_config] [-i identity_file] [-J destination] "
+        "[-l limit] [-o ssh_option] [-P port] [-R num_requests] [-S program] "
+        "[-s subsystem | sftp_server] [-X sftp_option] destination",
+    ),
+}
+SSH_OPTIONS = OPTION_GRAMMARS["ssh"]
+SSH_ARG_OPTIONS = SSH_OPTIONS.values
+
+# What a static word that is a host can not hold: blanks and shell syntax.
+_NOT_IN_HOSTS = frozenset(" \t\n;|&<>()`$'\"*?[]{}!\\")
+
+
+def count_unknown(word: Word) -> bool:
+    """Whether `word` may stand for any number of arguments, options among them: an
+    unquoted `$OPTS` or `$(cmd)` alone (split by the shell), `"$@"`, `"${OPTS[@]}"`.
+
+    A word quoted as a whole (`"$host"`) or with text around its expansion (`u@$h`) is one
+    argument as written; so is an argv element (no quoting: no shell splits it)."""
+    for e in word.expansions:
+        if e.name in ("@", "*") or e.name.endswith(("[@]", "[*]")):
+            return True
+    if len(word.expansions) != 1 or Quoting.UNQUOTED not in word.quoting:
+        return False
+    e = word.expansions[0]
+    return e.start == 0 and e.end == len(word.value) and not e.quoted and e.kind != "tilde"
+
+
+def _static_prefix(word: Word) -> str:
+    """The word's value up to its first expansion: what is known of it."""
+    if not word.expansions:
+        return word.value
+    return word.value[: min(e.start for e in word.expansions)]
 
 
 @dataclass(frozen=True)
@@ -28,6 +98,8 @@ class SshCall:
     options: tuple[tuple[str, Word | None, int], ...]  # (letter, argument, index of its word)
     host_index: int | None
     command_start: int | None  # index of the first word of the remote command
+    # A word of unknown count (`$OPTS`) stood among the options: they may hold any flag.
+    open_options: bool = False
 
     def has_flag(self, letter: str) -> bool:
         return any(opt == letter for opt, _, _ in self.options)
@@ -50,57 +122,144 @@ class Invocation:
     shell: str  # the shell that parses the layer: "bash", "sh", "login" (remote login shell)
     stdin_script: bool = False  # no string: the shell reads its script from stdin
     ssh: SshCall | None = None
+    script_file: Word | None = None  # `bash <(...)`: the script is what the substitution prints
 
 
 def _static(word: Word) -> str | None:
     return word.value if word.static else None
 
 
-def _basename(value: str) -> str:
+def basename(value: str) -> str:
+    """A command name without its directory: `/usr/bin/ssh` is `ssh`."""
     return value.rsplit("/", 1)[-1]
 
 
-def parse_ssh(words: Sequence[Word], index: int) -> SshCall:
-    """ssh's own grammar: options, the host, more options (ssh re-reads them), the command."""
-    options: list[tuple[str, Word | None, int]] = []
-    host_index: int | None = None
-    terminated = False
-    i = index + 1
+class _Unknown(Exception):
+    """An option this table does not know, or one whose letters are not all known."""
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One way the words may be read when some word stands for an unknown number."""
+
+    options: tuple[tuple[str, Word | None, int], ...]
+    host_index: int | None
+    command_start: int | None
+    skipped: bool  # a word of unknown count was read as options (zero words)
+
+
+_MAX_READINGS = 16
+_HOST_LIKE = frozenset("@.:")  # user@host, host.example.com, 10.0.0.1, [::1]
+
+
+def parse_ssh(
+    words: Sequence[Word], index: int, grammar: ShortOptions = SSH_OPTIONS
+) -> SshCall | None:
+    """ssh's own grammar: options, the host, more options (ssh re-reads them), the command.
+
+    None when the shape cannot be known: an option the manual does not list, or a word
+    of unknown count (`$SSH_OPTS`, `"${OPTS[@]}"`) whose readings (as the host, or as
+    options before it) put the remote command at different words."""
+    try:
+        readings = [
+            r
+            for r in _ssh_readings(words, index + 1, (), None, False, False, grammar)
+            if not r.skipped or _host_like(words, r.host_index)
+        ]
+    except _Unknown:
+        return None
+    if not readings:
+        return None
+    # ssh with no command at all is an interactive login: a script that gives a command
+    # in one reading means it.
+    commanded = [r for r in readings if r.command_start is not None]
+    if commanded:
+        readings = commanded
+    if len({r.command_start for r in readings}) > 1:
+        return None
+    first = readings[0]
+    skipped = any(r.skipped for r in readings)
+    return SshCall(index, first.options, first.host_index, first.command_start, skipped)
+
+
+def _host_like(words: Sequence[Word], host_index: int | None) -> bool:
+    """Whether the word a reading takes for the host after skipping a `$OPTS` can be one:
+    a value known only at run time, or a static name with a user, domain or address."""
+    if host_index is None:
+        return False
+    word = words[host_index]
+    if not word.static:
+        return True
+    return bool(_HOST_LIKE & set(word.value)) and not _NOT_IN_HOSTS & set(word.value)
+
+
+def _ssh_readings(
+    words: Sequence[Word],
+    i: int,
+    options: tuple[tuple[str, Word | None, int], ...],
+    host_index: int | None,
+    terminated: bool,
+    skipped: bool,
+    grammar: ShortOptions,
+) -> Iterator[_Reading]:
+    found = 0
     while i < len(words):
-        value = _static(words[i])
+        word = words[i]
+        value = _static(word)
         if value == "--" and not terminated:
             terminated = True
             i += 1
             if host_index is not None:
                 break
             continue
-        if terminated or value is None or not value.startswith("-") or len(value) < 2:
-            if host_index is not None:
-                break
-            host_index = i
-            i += 1
+        prefix = _static_prefix(word)
+        if not terminated and prefix.startswith("-") and len(word.value) > 1:
+            i, options = _ssh_option_cluster(words, i, options, grammar)
             continue
-        i = _ssh_option_cluster(words, i, value, options)
+        if count_unknown(word):
+            # Read as nothing but options: the rest as if the word were not there.
+            for reading in _ssh_readings(
+                words, i + 1, options, host_index, terminated, True, grammar
+            ):
+                found += 1
+                if found > _MAX_READINGS:
+                    raise _Unknown
+                yield reading
+        if host_index is not None:
+            break
+        host_index = i
+        i += 1
     command_start = i if host_index is not None and i < len(words) else None
-    return SshCall(index, tuple(options), host_index, command_start)
+    yield _Reading(options, host_index, command_start, skipped)
 
 
 def _ssh_option_cluster(
-    words: Sequence[Word], i: int, value: str, options: list[tuple[str, Word | None, int]]
-) -> int:
-    """Read one `-tt`, `-p 22`, `-p22` word; return the index after it (and its argument)."""
-    for k in range(1, len(value)):
-        letter = value[k]
-        if letter in SSH_ARG_OPTIONS:
-            if k + 1 < len(value):
+    words: Sequence[Word],
+    i: int,
+    options: tuple[tuple[str, Word | None, int], ...],
+    grammar: ShortOptions,
+) -> tuple[int, tuple[tuple[str, Word | None, int], ...]]:
+    """Read one `-tt`, `-p 22`, `-p22`, `-p$PORT` word; return the index after it (and its
+    argument) and the options with its own."""
+    word = words[i]
+    known = _static_prefix(word)
+    found = list(options)
+    for k in range(1, len(word.value)):
+        if k >= len(known):
+            raise _Unknown  # `-$FLAGS`, `-t$X`: letters known only at run time
+        letter = known[k]
+        if not grammar.known(letter):
+            raise _Unknown
+        if letter in grammar.values:
+            if k + 1 < len(word.value):
                 # An attached argument (`-p2222`): a synthetic word is enough here.
-                options.append((letter, _slice_word(words[i], k + 1), i))
-                return i + 1
+                found.append((letter, _slice_word(word, k + 1), i))
+                return i + 1, tuple(found)
             arg = words[i + 1] if i + 1 < len(words) else None
-            options.append((letter, arg, i))
-            return i + 2
-        options.append((letter, None, i))
-    return i + 1
+            found.append((letter, arg, i))
+            return i + 2, tuple(found)
+        found.append((letter, None, i))
+    return i + 1, tuple(found)
 
 
 def _slice_word(word: Word, start: int) -> Word:
@@ -109,7 +268,11 @@ def _slice_word(word: Word, start: int) -> Word:
         word.end,
         word.value[start:],
         word.offsets[start:],
-        (),
+        tuple(
+            replace(e, start=e.start - start, end=e.end - start)
+            for e in word.expansions
+            if e.start >= start
+        ),
         (),
         word.quoting,
         word.globbing,
@@ -118,19 +281,23 @@ def _slice_word(word: Word, start: int) -> Word:
 
 def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
     call = parse_ssh(words, i)
+    if call is None:
+        return None  # where the remote command starts is not known: say nothing
     if call.has_flag("N") or call.has_flag("s") or call.has_flag("G") or call.has_flag("V"):
         return None
+    # -n and -f: ssh reads /dev/null, and a shell there gets no script on its stdin
+    reads_stdin = not (call.has_flag("n") or call.has_flag("f"))
     if call.command_start is None:
-        return Invocation("ssh", i, (), True, "login", stdin_script=True, ssh=call)
+        return Invocation("ssh", i, (), True, "login", stdin_script=reads_stdin, ssh=call)
     remote = tuple(words[call.command_start :])
     # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
     inner = resolve(remote, wrappers)
-    reads_script = inner is not None and inner.stdin_script and not inner.words
+    reads_script = reads_stdin and inner is not None and inner.stdin_script and not inner.words
     return Invocation("ssh", i, remote, True, "login", stdin_script=reads_script, ssh=call)
 
 
 def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = _basename(words[i].value)
+    name = basename(words[i].value)
     letters = ""
     j = i + 1
     while j < len(words):
@@ -152,7 +319,19 @@ def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invoca
         return Invocation(f"{name} -c", i, (words[j],), False, name) if j < len(words) else None
     if "s" in letters or j >= len(words):
         return Invocation(name, i, (), False, name, stdin_script=True)
+    if _process_substitution(words[j]):
+        return Invocation(name, i, (), False, name, script_file=words[j])
     return None  # `bash script.sh`: the layer is another file
+
+
+def _process_substitution(word: Word) -> bool:
+    """`<(...)` as a whole word: a file whose content is what the commands in it print."""
+    return (
+        len(word.expansions) == 1
+        and word.expansions[0].kind == "process"
+        and word.value.startswith("<(")
+        and word.expansions[0].end == len(word.value)
+    )
 
 
 def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
@@ -281,67 +460,181 @@ def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invoca
     return resolve(words[k + 1 :], wrappers, offset=k + 1) if k < len(words) else None
 
 
-def _container_exec(
-    arg_options: frozenset[str], label: str
-) -> Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]:
-    def resolve_exec(
+def _form_option(
+    words: Sequence[Word], j: int, form: Form, seen: dict[str, Word | None]
+) -> int | None:
+    """Read the option at words[j] by `form`'s table into `seen`; the index after it (and
+    its value), or None for an option the table does not know."""
+    word = words[j]
+    known = _static_prefix(word)
+    after = words[j + 1] if j + 1 < len(words) else None
+    if known.startswith("--"):
+        name, equals, _ = known.partition("=")
+        if equals:
+            if name in form.values or name in form.optional or name in form.flags:
+                seen[name] = _slice_word(word, len(name) + 1)
+                return j + 1
+            return None
+        if len(known) < len(word.value):
+            return None  # `--$X`: the name is known only at run time
+        if name in form.values:
+            seen[name] = after
+            return j + 2
+        if name in form.flags or name in form.optional:
+            seen[name] = None
+            return j + 1
+        return None
+    for pos in range(1, len(word.value)):
+        if pos >= len(known):
+            return None  # `-$X`
+        name = "-" + known[pos]
+        rest = _slice_word(word, pos + 1) if pos + 1 < len(word.value) else None
+        if name in form.values:
+            seen[name] = rest if rest is not None else after
+            return j + 1 if rest is not None else j + 2
+        if name in form.optional:
+            seen[name] = rest
+            return j + 1
+        if name not in form.flags:
+            return None
+        seen[name] = None
+    return j + 1
+
+
+def _one_operand(words: Sequence[Word], j: int, form: Form, matched: int, operands: int) -> bool:
+    """Whether words[j], a word of unknown count, is taken for one operand: `docker exec
+    $C sh -c S`, `kubectl exec $POD -- ...`, `ansible $HOSTS -m shell -a S`. Read as
+    options alone it would make the next word the operand: a static `sh` is none (as
+    `ssh $h uptime` keeps `$h` the host), a run-time `"$c"` may be."""
+    if form.dashdash or form.takes == "option":
+        return matched == len(form.path)  # the command's place does not depend on it
+    after = words[j + 1] if j + 1 < len(words) else None
+    return matched == len(form.path) and operands > 0 and after is not None and after.static
+
+
+def read_form(
+    words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]
+) -> Invocation | None:
+    """The layer words[i] starts by the table row `form`, if the words are that form and
+    its shape is known: the options, the subcommand words, the operands, the command."""
+    j = i + 1
+    matched = 0  # subcommand words read
+    operands = form.operands
+    seen: dict[str, Word | None] = {}
+    dashdash = False
+    while j < len(words):
+        word = words[j]
+        if _static(word) == "--":
+            dashdash = True
+            j += 1
+            break
+        before_command = matched < len(form.path) or operands > 0 or form.takes == "option"
+        if not before_command and form.operands and not form.interspersed:
+            break  # `docker exec c -x`: after the container, the command's own words
+        if _static_prefix(word).startswith("-") and len(word.value) > 1:
+            step = _form_option(words, j, form, seen)
+            if step is None:
+                return None
+            j = step
+            continue
+        if count_unknown(word) and not _one_operand(words, j, form, matched, operands):
+            return None  # `$OPTS`: options, operands or both
+        if matched < len(form.path):
+            if _static(word) != form.path[matched]:
+                return None
+            matched += 1
+        elif form.takes == "option" or operands > 0:
+            operands = max(0, operands - 1)  # the container, pod, image; ansible's pattern
+        elif form.dashdash:
+            return None  # the command follows `--` only: these words are something else
+        else:
+            break
+        j += 1
+    if matched < len(form.path) or (form.dashdash and not dashdash) or operands > 0:
+        return None
+    if (
+        form.interspersed
+        and not dashdash
+        and any(_static_prefix(w).startswith("-") for w in words[j + 1 :])
+    ):
+        return None  # the tool reads these as its own options
+    if any(name in seen for name in form.forbids):
+        return None
+    for names, allowed in form.needs:
+        given = [seen[name] for name in names if name in seen]
+        if not given:
+            return None
+        value = given[-1]
+        if allowed and (value is None or _static(value) not in allowed):
+            return None
+    return _form_layer(words, i, j, form, seen, wrappers)
+
+
+def _form_layer(
+    words: Sequence[Word],
+    i: int,
+    j: int,
+    form: Form,
+    seen: Mapping[str, Word | None],
+    wrappers: Mapping[str, str],
+) -> Invocation | None:
+    """The layer of a form whose command starts at words[j]."""
+    if form.takes == "option":
+        strings = [seen[name] for name in sorted(form.option) if seen.get(name) is not None]
+        if not strings:
+            return None
+        string = strings[-1]
+        assert string is not None
+        return Invocation(form.label, i, (string,), form.remote, form.shell)
+    if form.takes == "words":
+        end = j
+        while end < len(words) and _static(words[end]) not in form.stops:
+            end += 1
+        if end == j:
+            return None
+        return Invocation(form.label, i, tuple(words[j:end]), form.remote, form.shell)
+    if j >= len(words):
+        return None
+    inner = resolve(words[j:], wrappers, offset=j)
+    if inner is None:
+        return None
+    return Invocation(
+        f"{form.label} {inner.wrapper}",
+        i,
+        inner.words,
+        form.remote or inner.remote,
+        inner.shell,
+        inner.stdin_script,
+        inner.ssh,
+        inner.script_file,
+    )
+
+
+def _by_forms(forms: tuple[Form, ...]) -> Resolver:
+    def resolve_forms(
         words: Sequence[Word], i: int, wrappers: Mapping[str, str]
     ) -> Invocation | None:
-        if i + 1 >= len(words) or _static(words[i + 1]) != "exec":
-            return None
-        j = i + 2
-        while j < len(words):
-            value = _static(words[j]) or ""
-            if value == "--":
-                j += 1
-                break
-            if value in arg_options:
-                j += 2
-            elif value.startswith("-"):
-                j += 1
-            else:
-                if label == "kubectl exec":
-                    # `kubectl exec POD -- CMD`: the command follows `--`.
-                    rest = [_static(w) for w in words[j:]]
-                    if "--" in rest:
-                        j += rest.index("--") + 1
-                        break
-                j += 1  # the container or pod
-                break
-        if j >= len(words):
-            return None
-        inner = resolve(words[j:], wrappers, offset=j)
-        if inner is None:
-            return None
-        return Invocation(
-            f"{label} {inner.wrapper}" if inner.wrapper else label,
-            i,
-            inner.words,
-            True,
-            inner.shell,
-            inner.stdin_script,
-            inner.ssh,
-        )
+        for form in forms:
+            found = read_form(words, i, form, wrappers)
+            if found is not None:
+                return found
+        return None
 
-    return resolve_exec
+    return resolve_forms
 
 
-_DOCKER_ARGS = frozenset(
-    {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"}
-)
-_KUBECTL_ARGS = frozenset(
-    {
-        "-c",
-        "--container",
-        "-n",
-        "--namespace",
-        "--context",
-        "-f",
-        "--filename",
-        "--pod-running-timeout",
-        "--kubeconfig",
-    }
-)
+# autossh(1): `autossh [-V] [-M port[:echo_port]] [-f] [SSH_OPTIONS]`: the rest is ssh's.
+def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+    j = i + 1
+    while j < len(words) and _static(words[j]) in ("-M", "-f", "-V"):
+        j += 2 if _static(words[j]) == "-M" else 1
+    # ssh's grammar from here on, as if words[j - 1] were the `ssh` word
+    found = _ssh(words, j - 1, wrappers) if j <= len(words) else None
+    if found is None:
+        return None
+    ssh = None if found.ssh is None else replace(found.ssh, index=i)
+    return replace(found, wrapper="autossh", index=i, ssh=ssh)
+
 
 # Prefix commands: the number of option words that take an argument, per command.
 _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
@@ -405,9 +698,20 @@ _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
 _PREFIX_OPERANDS = {"timeout": 1, "chroot": 1}
 
 
+def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
+    """`screen -dmS NAME`: a cluster of flags whose last letter takes the next word (getopt:
+    a letter that takes a value and is not last has the rest of the word as its value)."""
+    if not value.startswith("-") or value.startswith("--") or len(value) < 3:
+        return False
+    for k in range(1, len(value)):
+        if "-" + value[k] in arg_options:
+            return k == len(value) - 1
+    return False
+
+
 def _after_prefix(words: Sequence[Word], i: int) -> int | None:
     """Index of the command that the prefix command words[i] runs, if any."""
-    name = _basename(words[i].value)
+    name = basename(words[i].value)
     arg_options = _PREFIX_ARG_OPTIONS.get(name, frozenset())
     j = i + 1
     while j < len(words):
@@ -422,7 +726,7 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
             continue
         if name == "command" and value in ("-v", "-V"):
             return None
-        if value in arg_options:
+        if value in arg_options or _cluster_ends_with_value(value, arg_options):
             j += 2
             continue
         if value.startswith("-") and len(value) > 1:
@@ -442,7 +746,7 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
     """Index of the real command behind `sudo`, `env`, `nohup`, `timeout`...; None if none."""
     i = 0
     while i < len(words) and words[i].static:
-        if _basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
+        if basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
             return i
         j = _after_prefix(words, i)
         if j is None:
@@ -452,7 +756,7 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
 
 
 def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = _basename(words[i].value)
+    name = basename(words[i].value)
     values = [_static(w) for w in words]
     if "--" in values[i + 1 :]:
         dash = values.index("--", i + 1)
@@ -474,9 +778,8 @@ WRAPPERS: dict[str, Resolver] = {
     "find": _find,
     "watch": _watch,
     "flock": _flock,
-    "docker": _container_exec(_DOCKER_ARGS, "docker exec"),
-    "podman": _container_exec(_DOCKER_ARGS, "podman exec"),
-    "kubectl": _container_exec(_KUBECTL_ARGS, "kubectl exec"),
+    "autossh": _autossh,
+    **{name: _by_forms(forms) for name, forms in forms_by_command().items()},
     **{name: _shell for name in SHELLS},
     **{name: _prefix for name in _PREFIX_ARG_OPTIONS},
 }
@@ -501,7 +804,7 @@ def resolve(
     extra = wrappers or {}
     if not words or not words[0].static:
         return None
-    name = _basename(words[0].value)
+    name = basename(words[0].value)
     resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
     if resolver is None:
         return None
@@ -523,6 +826,7 @@ def _shift(found: Invocation, offset: int) -> Invocation:
             tuple((o, a, k + offset) for o, a, k in ssh.options),
             None if ssh.host_index is None else ssh.host_index + offset,
             None if ssh.command_start is None else ssh.command_start + offset,
+            ssh.open_options,
         )
     return Invocation(
         found.wrapper,
@@ -532,4 +836,5 @@ def _shift(found: Invocation, offset: int) -> Invocation:
         found.shell,
         found.stdin_script,
         ssh,
+        found.script_file,
     )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.layers import Layer, file_layer, walk_layers
+from heredoc_lint.shell.syntax import parse_script
 
 
 def layers(text: str) -> list[Layer]:
@@ -58,7 +61,8 @@ def test_wrapper_table(command: str, wrapper: str, inner: str) -> None:
         "command -v ssh",
         "scp a host:b",
         "sudo ls",
-        "docker run img sh -c x",
+        "docker run --entrypoint sh img -c x",  # the words are the entrypoint's arguments
+        "docker ps",
     ],
 )
 def test_no_layer(command: str) -> None:
@@ -159,3 +163,27 @@ def test_may_be(script: str, expected: bool) -> None:
 
     command = parse_script(script).commands[0]  # the outer one: `which pkill` comes after
     assert command.start == 0 and command.may_be({"pkill"}) is expected
+
+
+@pytest.mark.parametrize(
+    ("snippet", "reads"),
+    [
+        ("head -c 4", True),
+        ("head -c 4 < /dev/null", False),
+        ("head -c 4 <<< word", False),
+        ("head -c 4 <<'EOF'\nbody\nEOF", False),
+        ("echo piped | head -c 4", False),
+        ("echo piped |\n  head -c 4", False),
+        ("head -c 4 & wait", False),  # bash without job control: /dev/null
+        ("false || head -c 4", True),
+        ("{ head -c 4; }", True),
+    ],
+)
+def test_reads_stdin_as_bash_does(snippet: str, reads: bool) -> None:
+    """`Command.reads_stdin` of the `head`, against bash fed DATA on its stdin."""
+    (head,) = [c for c in parse_script(snippet + "\n").commands if c.name == "head"]
+    assert head.reads_stdin is reads
+    ran = subprocess.run(
+        ["bash", "-c", snippet], input="DATA", capture_output=True, text=True, check=True
+    )
+    assert ("DATA" in ran.stdout) is reads

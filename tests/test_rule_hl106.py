@@ -15,8 +15,12 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
+from heredoc_lint.layers import file_layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Severity
-from heredoc_lint.rules.hl106_ssh_argument_rejoin import Token, remote_tokens
+from heredoc_lint.rules.hl106_ssh_argument_rejoin import fates
+from heredoc_lint.shell.syntax import parse_script
+from heredoc_lint.shell.words import dequote
+from heredoc_lint.wrappers import resolve
 
 CODE = "HL106"
 
@@ -39,6 +43,9 @@ POSITIVES = [
     ("ssh h echo 'a>b'\n", "ssh h", "the `>` in `a>b` becomes a redirection"),
     ("ssh h printf '<%s>\\n' x\n", "ssh h", "the `<` in `<%s>\\n` becomes a redirection"),
     ('ssh h echo "it\'s" \\; ls\n', "ssh h", "opens a quote"),
+    ("ssh h echo \\'a b\n", "ssh h", "`'a` opens a quote that never closes"),  # and `b` too
+    # each word judged with the ones found wrong before it set right
+    ("ssh h printf '<%s>' \"my dir\"\n", "ssh h", "(and 1 more such word(s))"),
     ('ssh h grep "$pat x" file\n', "ssh h", "arrives as 2 separate arguments"),
     ('ssh -p 2222 -o BatchMode=yes ops@h ls "my dir" other\n', "ssh -p", "`my dir`"),
     ('sudo ssh h ls "my dir"\n', "ssh h", "`my dir`"),
@@ -80,6 +87,8 @@ NEGATIVES = [
     "ssh h bash -c \"'echo a; echo b'\"\n",  # pre-quoted for the remote shell
     "ssh h echo \"'a b'\"\n",
     'ssh h "cd /tmp;" "ls -l"\n',  # shell text across words
+    "ssh h cat \\'my file\\'\n",  # quotes for the remote shell, across words
+    "ssh h grep -r \\\"a b\\\" /etc\n",
     'ssh h "ls -l" /tmp\n',  # the first word is the command string
     'ssh h echo ""\n',
     "ssh h printf '%s\\n' x\n",
@@ -97,21 +106,31 @@ def test_negative(text: str) -> None:
     assert hl106(text) == []
 
 
-def test_remote_tokens() -> None:
-    def words(text: str) -> list[str] | None:
-        tokens = remote_tokens(text)
-        return None if tokens is None else [t.text for t in tokens]
+def _fates(line: str) -> list[list[tuple[str, str]]]:
+    """What the remote shell makes of each word of `ssh h WORDS` (kind, text)."""
+    command = parse_script(line).commands[0]
+    invocation = resolve(command.words)
+    assert invocation is not None
+    layer = string_layer(file_layer(line), command, invocation)
+    text = layer.script.text
+    return [
+        [(k, dequote(text, a, b).value if k == "word" else t) for a, b, k, t in f.items]
+        for f in fates(layer.script, invocation.words)
+    ]
 
-    assert words("my dir") == ["my", "dir"]
-    assert words("'a b'") == ["a b"]
-    assert words('"a b" c\\ d') == ["a b", "c d"]
-    assert words("a;b") == ["a", ";", "b"]
-    assert words("it's") is None
-    assert words("#x") == []
-    assert words("a#b") == ["a#b"]
-    assert words("$(echo a b)x") == ["$(echo a b)x"]
-    assert remote_tokens("2>&1") == [Token("redirect", "2>&"), Token("word", "1")]
-    assert remote_tokens("a>b") == [Token("word", "a"), Token("redirect", ">"), Token("word", "b")]
+
+def test_fates_of_words() -> None:
+    w = "word"
+    assert _fates('ssh h ls "my dir"') == [[(w, "ls")], [(w, "my"), (w, "dir")]]
+    assert _fates("ssh h ls \"'a b'\" c\\ d") == [[(w, "ls")], [(w, "a b")], [(w, "c"), (w, "d")]]
+    assert _fates("ssh h x 'a;b'") == [[(w, "x")], [(w, "a"), ("control", ";"), (w, "b")]]
+    assert _fates("ssh h x '#y' z") == [[(w, "x")], [], []]  # a comment takes the rest
+    assert _fates("ssh h x 'a#b'") == [[(w, "x")], [(w, "a#b")]]
+    assert _fates("ssh h x '$(echo a b)x'") == [[(w, "x")], [(w, "$(echo a b)x")]]
+    assert _fates("ssh h x '2>&1'") == [[(w, "x")], [("redirect", "2>&")]]
+    assert _fates("ssh h x 'a>b'") == [[(w, "x")], [(w, "a"), ("redirect", ">")]]
+    # across words: the remote word that starts in one local word is that word's
+    assert _fates("ssh h cat \\'my file\\'") == [[(w, "cat")], [(w, "my file")], []]
 
 
 # -- fixes ------------------------------------------------------------------------------
@@ -157,6 +176,44 @@ def test_fixed_words_reach_bash_as_written() -> None:
     remote = subprocess.run(["bash", "-c", argv[0]], capture_output=True, text=True, check=True)
     # `<%s>` and `a;b` are quoted now; `$HOME` and `|` stay remote shell syntax.
     assert remote.stdout == f"<my dir><it's><a;b><{Path.home()}>"
+
+
+# -- the remote shell, as bash: quotes across words -----------------------------------------
+ACROSS = [
+    # (the ssh words after the host, as the local shell gives them; the remote argv)
+    (["cat", "'my", "file'"], ["cat", "my file"]),
+    (["grep", "-r", '"a', 'b"', "/etc"], ["grep", "-r", "a b", "/etc"]),
+]
+
+
+@pytest.mark.parametrize(("words", "argv"), ACROSS)
+def test_quotes_across_words_are_one_remote_word(words: list[str], argv: list[str]) -> None:
+    """What bash makes of the joined string (ssh's remote side): the words the rule leaves
+    alone really arrive as the author quoted them."""
+    joined = " ".join(words)
+    out = subprocess.run(
+        ["bash", "-c", "printf '%s\\0' " + joined], capture_output=True, text=True, check=True
+    ).stdout.split("\0")[:-1]
+    assert out == argv
+    line = "ssh h " + " ".join(w.replace("'", "\\'").replace('"', '\\"') for w in words)
+    assert hl106(line + "\n") == []
+
+
+def test_runtime_quotes_across_words(sshd: SshServer, tmp_path: Path) -> None:
+    """`ssh h cat \\'my file\\'`: the remote shell sees `cat 'my file'` and reads the file."""
+    (tmp_path / "my file").write_text("hello\n")
+    script = f"#!/bin/bash\ncd {tmp_path}\nssh web-1 cd {tmp_path} \\&\\& cat \\'my file\\'\n"
+    assert hl106(script) == []
+    assert kit.run_ok(script, sshd).stdout == "hello\n"
+
+
+def test_runtime_unclosed_quote_across_words(sshd: SshServer) -> None:
+    script = "#!/bin/bash\nssh web-1 echo \\'a b\n"
+    (found,) = hl106(script)
+    assert "`'a` opens a quote that never closes" in found.message
+    result = run_local(script, sshd)
+    assert result.returncode != 0
+    assert "unexpected EOF while looking for matching" in result.stderr
 
 
 # -- runtime: the real ssh against the real sshd -------------------------------------------

@@ -319,9 +319,7 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
 
 
 def _reads_stdin(layer: Layer, command: Command) -> bool:
-    if command.background or any(r.source_fd == 0 and not r.writes for r in command.redirects):
-        return False
-    return command.name not in _NO_STDIN
+    return command.reads_stdin and command.name not in _NO_STDIN
 
 
 def _statement_line_end(layer: Layer, offset: int) -> int | None:

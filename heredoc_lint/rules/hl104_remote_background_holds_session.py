@@ -156,8 +156,10 @@ def _is_ssh(wrapper: str) -> bool:
 def _passes_through(layer: Layer) -> bool:
     """A synchronous shell inside the session: `bash -c S`, `eval S`, `su -c S`, ..."""
     wrapper = layer.wrapper or ""
-    if wrapper.split(" ", 1)[0] in ("docker", "podman", "kubectl"):
-        return False
+    if layer.invocation is not None and layer.invocation.remote:
+        return False  # a container's or another host's process, not the session's child
+    if wrapper.startswith("systemd-run"):
+        return False  # a transient unit of the service manager
     if wrapper == "eval" or wrapper.endswith(" -c"):
         return True
     return layer.kind == "stdin" and wrapper in SHELLS

@@ -42,15 +42,14 @@ import re
 from collections.abc import Iterator, Sequence
 
 from heredoc_lint.edits import lift
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
-from heredoc_lint.shell.syntax import Command, Loop, Script, parse_script
+from heredoc_lint.shell.syntax import Command, Loop, Script
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import Invocation, SshCall
+from heredoc_lint.wrappers import SHELLS, Invocation, SshCall, basename
 
 _DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"})
 # Remote commands that read standard input when given no file operand.
 _FILTERS = frozenset(
     {
@@ -78,28 +77,11 @@ _ALWAYS = frozenset({"tee", "read", "xargs", "sponge", "mapfile", "readarray"})
 _CLIENTS = frozenset({"mysql", "psql", "sqlite3", "redis-cli"})
 
 
-def _reads_own_stdin(command: Command) -> bool:
-    """`command` has its standard input redirected (a file, heredoc or here-string)."""
-    return any(r.source_fd == 0 and (not r.writes or r.op == "<>") for r in command.redirects)
-
-
-def _after_pipe(text: str, start: int) -> bool:
-    """The command at `start` reads a pipe: the text before it ends in `|` or `|&`."""
-    i = start
-    while i > 0:
-        if text[i - 1] in " \t\n" or text[i - 1] == "\\" and text[i : i + 1] == "\n":
-            i -= 1
-        else:
-            break
-    before = text[max(0, i - 2) : i]
-    return before.endswith("|") and not before.endswith("||") or before == "|&"
-
-
 def _loop_reads(script: Script, loop: Loop) -> bool:
     """The loop's condition runs `read` on its standard input.
 
-    `Loop.reads_stdin` misses `while IFS= read -r x` (an assignment before `read`)
-    and counts `read x < file`: the condition's commands are looked at here again.
+    The condition's commands are looked at: `while IFS= read -r x`, not `read x < file`
+    nor `read -u 3`.
     """
     for command in script.commands:
         if not command.loops or command.loops[-1] != loop or command.name != "read":
@@ -110,7 +92,7 @@ def _loop_reads(script: Script, loop: Loop) -> bool:
         options = [w.value for w in command.words[1:] if w.value.startswith("-")]
         if any("u" in o for o in options if not o.startswith("--")):
             continue
-        if not _reads_own_stdin(command):
+        if command.reads_stdin:
             return True
     return False
 
@@ -126,7 +108,8 @@ def _swallowing_loop(script: Script, command: Command) -> Loop | None:
 
 
 def _stdin_null(ssh: SshCall) -> bool:
-    if ssh.has_flag("n") or ssh.has_flag("f"):
+    """Whether ssh reads /dev/null: `-n`, `-f`, `-o StdinNull=yes`, or maybe (`$OPTS`)."""
+    if ssh.open_options or ssh.has_flag("n") or ssh.has_flag("f"):
         return True
     for letter, arg, _ in ssh.options:
         if letter == "o" and arg is not None and arg.static:
@@ -140,25 +123,21 @@ def _operands(words: Sequence[Word]) -> list[str]:
     return [w.value for w in words[1:] if not w.value.startswith("-") or w.value == "-"]
 
 
-def _remote_reads_stdin(invocation: Invocation) -> bool:
-    """Whether the remote command seems to read its standard input (the fix then guesses)."""
+def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocation) -> bool:
+    """Whether the remote command seems to read its standard input (the fix then guesses):
+    read in the ssh invocation's child layer, the remote string as the shell parses it."""
     if not invocation.words:
         return True  # a login shell that runs what arrives on stdin
-    remote = parse_script(" ".join(w.value for w in invocation.words))
-    for command in remote.commands:
-        if (
-            not command.words
-            or _reads_own_stdin(command)
-            or _after_pipe(remote.text, command.start)
-        ):
+    for command in string_layer(layer, ssh_command, invocation).script.commands:
+        if not command.words or not command.reads_stdin:
             continue
-        name = command.words[0].value.rsplit("/", 1)[-1]
+        name = basename(command.words[0].value)
         values = [w.value for w in command.words[1:]]
         operands = _operands(command.words)
         if name in _ALWAYS:
             return True
         if (
-            name in _SHELLS
+            name in SHELLS
             and not any(v.startswith("-") and "c" in v for v in values)
             and (not operands or any(v.startswith("-") and "s" in v for v in values))
         ):
@@ -181,10 +160,10 @@ def _remote_reads_stdin(invocation: Invocation) -> bool:
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     script = layer.script
     for command, invocation in layer.invocations:
-        if not command.loops or command.background or invocation.ssh is None:
+        if not command.loops or invocation.ssh is None:
             continue
         ssh = invocation.ssh
-        if _stdin_null(ssh) or _reads_own_stdin(command) or _after_pipe(script.text, command.start):
+        if _stdin_null(ssh) or not command.reads_stdin:
             continue
         loop = _swallowing_loop(script, command)
         if loop is None:
@@ -194,7 +173,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         fix = None
         if edit is not None:
             applicability = (
-                Applicability.UNSAFE if _remote_reads_stdin(invocation) else Applicability.SAFE
+                Applicability.UNSAFE
+                if _remote_reads_stdin(layer, command, invocation)
+                else Applicability.SAFE
             )
             fix = Fix((edit,), applicability, "Add `-n`: ssh reads its stdin from /dev/null")
         yield finding(

@@ -38,177 +38,176 @@ reported.
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from heredoc_lint.edits import lift
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
-from heredoc_lint.shell.words import Word, matching_close
+from heredoc_lint.shell.syntax import Command, Script, parse_script
+from heredoc_lint.shell.words import Word, dequote
+from heredoc_lint.wrappers import Invocation
 
-_CONTROL = ("&&", "||", ";;", ";&", "|&", "&", "|", ";", "(", ")")
-_REDIRECTIONS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">&", ">>", ">|", "<", ">")
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_QUOTES = frozenset("'\"`")
+_SPECIAL = frozenset(" \t\n;&|<>()'\"\\`#")
+_REPARSES = 3  # words found wrong after which the others are read alone
 
 
 @dataclass(frozen=True)
-class Token:
-    kind: str  # word, control, redirect
-    text: str
+class Fate:
+    """What the remote shell makes of the text one local word put into its string: the
+    items (remote words, operators, redirections) that start inside it, in order."""
+
+    start: int  # the word's range in the remote string
+    end: int
+    # (start, end, kind: word|control|redirect, the operator's text) in the remote string
+    items: tuple[tuple[int, int, str, str], ...]
+    unclosed: bool  # a quote opened in this word never closes in the remote string
+
+    def texts(self, kind: str) -> list[str]:
+        return [text for _, _, k, text in self.items if k == kind]
+
+    def words(self, remote: str) -> list[str]:
+        """The values of the remote words that start in this word (`remote`: the string)."""
+        return [dequote(remote, a, b).value for a, b, k, _ in self.items if k == "word"]
+
+    @property
+    def one_word(self) -> bool:
+        """Whether the remote shell reads the word back as one word, alone."""
+        return not self.unclosed and [k for _, _, k, _ in self.items] == ["word"]
 
 
+def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
+    """For each word of ssh's remote command, what the remote shell's parse of the
+    joined string (the child layer) makes of it."""
+    items: list[tuple[int, int, str, str]] = []
+    for command in remote.commands:
+        if command.in_substitution:
+            continue  # a remote `$(...)` inside one word
+        # Spans alone: de-quoting every remote word costs more than the parse.
+        items.extend((a, b, "word", "") for a, b in command.word_spans)
+        if command.next_op is not None and command.next_op_start >= 0:
+            start = command.next_op_start
+            items.append((start, start + len(command.next_op), "control", command.next_op))
+        for r in command.redirects:
+            items.append((r.start, r.end, "redirect", f"{r.fd if r.fd is not None else ''}{r.op}"))
+    items = sorted(set(items))
+    # Where a quote opens that never closes: tree-sitter's error starts at it, or at the
+    # blank before it.
+    quotes = []
+    for error in remote.errors:
+        at = error.start
+        while at < error.end and remote.text[at] in " \t\n":
+            at += 1
+        if remote.text[at : at + 1] in _QUOTES:
+            quotes.append(at)
+    quotes.sort()
+    found = []
+    base = k = q = 0
+    for word in words:  # the words' ranges and the items both in order: one sweep
+        end = base + len(word.value)
+        # A remote word that began in an earlier local word (`\'my` `file\'`) is that
+        # word's; a quote that opens here and never closes is an error starting here.
+        while k < len(items) and items[k][0] < base:
+            k += 1
+        own = []
+        while k < len(items) and items[k][0] < end:
+            own.append(items[k])
+            k += 1
+        while q < len(quotes) and quotes[q] < base:
+            q += 1
+        unclosed = q < len(quotes) and quotes[q] < end
+        found.append(Fate(base, end, tuple(own), unclosed))
+        base = end + 1
+    return found
 
 
-def remote_tokens(text: str) -> list[Token] | None:
-    """How a POSIX shell splits `text` into words and operators; None: an open quote."""
-    tokens: list[Token] = []
-    word: list[str] = []
-    started = False
-
-    def flush() -> None:
-        nonlocal started
-        if started:
-            tokens.append(Token("word", "".join(word)))
-        word.clear()
-        started = False
-
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if c in " \t\n":
-            flush()
-            i += 1
-        elif c == "#" and not started:
-            newline = text.find("\n", i)
-            i = len(text) if newline < 0 else newline
-        elif c == "\\":
-            word.append(text[i + 1 : i + 2])
-            started = True
-            i += 2
-        elif c == "'":
-            close = text.find("'", i + 1)
-            if close < 0:
-                return None
-            word.append(text[i + 1 : close])
-            started = True
-            i = close + 1
-        elif c == '"':
-            j = i + 1
-            while j < len(text) and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            if j >= len(text):
-                return None
-            word.append(text[i + 1 : j])
-            started = True
-            i = j + 1
-        elif c == "`":
-            close = text.find("`", i + 1)
-            if close < 0:
-                return None
-            word.append(text[i : close + 1])
-            started = True
-            i = close + 1
-        elif c == "$" and text[i + 1 : i + 2] in ("(", "{"):
-            opener = text[i + 1]
-            end = matching_close(text, i + 1, len(text), opener, ")" if opener == "(" else "}")
-            word.append(text[i:end])
-            started = True
-            i = end
-        elif c in "<>" or text.startswith("&>", i):
-            op = next(r for r in _REDIRECTIONS if text.startswith(r, i))
-            fd = "".join(word) if started and "".join(word).isdigit() else ""
-            if not fd:
-                flush()
-            word.clear()
-            started = False
-            tokens.append(Token("redirect", fd + op))
-            i += len(op)
-        elif c in ";&|()":
-            flush()
-            op = next(o for o in _CONTROL if text.startswith(o, i))
-            tokens.append(Token("control", op))
-            i += len(op)
-        else:
-            word.append(c)
-            started = True
-            i += 1
-    flush()
-    return tokens
-
-
-def _placeholder(word: Word) -> str:
-    """The word's value with each local expansion replaced by one plain character."""
-    value = word.value
-    for expansion in sorted(word.expansions, key=lambda e: e.start, reverse=True):
-        value = value[: expansion.start] + "X" + value[expansion.end :]
-    return value
-
-
-def _redirection(tokens: Sequence[Token]) -> bool:
-    """Only redirections, each with its target: `2>&1`, `> /dev/null`, `<in >out`."""
-    return len(tokens) % 2 == 0 and all(
-        t.kind == ("redirect" if k % 2 == 0 else "word") for k, t in enumerate(tokens)
+def _shifted(fate: Fate, by: int) -> Fate:
+    """`fate` read in a part of the string that starts `by` characters into it."""
+    return Fate(
+        fate.start + by,
+        fate.end + by,
+        tuple((a + by, b + by, kind, text) for a, b, kind, text in fate.items),
+        fate.unclosed,
     )
 
 
-def _problem(words: Sequence[Word], index: int) -> str | None:
+def _alone(word: Word, start: int) -> Fate:
+    """The fate of `word` read by the remote shell on its own, at `start` in the string."""
+    if word.static:
+        items, unclosed = _alone_static(word.value)
+    else:
+        expansions = tuple(LocalExpansion(e.start, e.end, e, e.start) for e in word.expansions)
+        (fate,) = fates(without_local_regions(parse_script(word.value), expansions), (word,))
+        items, unclosed = fate.items, fate.unclosed
+    return _shifted(Fate(0, len(word.value), items, unclosed), start)
+
+
+@functools.lru_cache(maxsize=1024)
+def _alone_static(value: str) -> tuple[tuple[tuple[int, int, str, str], ...], bool]:
+    """`_alone` of a static word: the same word comes back often in a long command line."""
+    (fate,) = fates(
+        parse_script(value), (Word(0, len(value), value, tuple(range(len(value) + 1))),)
+    )
+    return fate.items, fate.unclosed
+
+
+def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int, remote: str) -> str | None:
     """What the remote shell does to words[index], if it does not get it back as one word."""
-    word = words[index]
-    value = _placeholder(word)
-    if value == ";" and any(w.value in _FIND_EXEC for w in words[:index]):
+    word, fate = words[index], fates[index]
+    if word.value == ";" and any(w.value in _FIND_EXEC for w in words[:index]):
         return (
             "the `;` that ends find's `-exec` reaches the remote shell unescaped and ends the "
             "remote command there, so find fails with `missing argument to -exec`"
         )
-    tokens = remote_tokens(value)
-    if tokens is None:
-        shown = quote_snippet(word.value, 30)
-        return f"`{shown}` opens a quote that never closes on the remote side"
-    if not tokens:
-        if value.lstrip().startswith("#"):
-            return f"`{quote_snippet(word.value, 30)}` becomes a comment on the remote side"
-        return None  # an empty word just disappears: rarely meant, rarely harmful
-    if len(tokens) == 1 and tokens[0].kind == "word":
-        return None  # one word again: a pre-quoted or a remote-expanded word
-    if tokens[0].kind == "control" or tokens[-1].kind == "control":
-        return None  # shell syntax written for the remote shell on purpose: `'| grep x'`
-    if all(t.kind != "word" for t in tokens):
-        return None  # operators alone: `'>'`, `'2>'`
-    if _redirection(tokens) and (len(tokens) == 2 or any(c in value for c in " \t")):
-        return None  # a redirection passed on purpose: `'2>&1'`, `'> /dev/null 2>&1'`
     shown = quote_snippet(word.value, 30)
-    controls = [t.text for t in tokens if t.kind == "control"]
+    if fate.unclosed:
+        return f"`{shown}` opens a quote that never closes on the remote side"
+    kinds = [k for _, _, k, _ in fate.items]
+    if not kinds:
+        if word.value.lstrip().startswith("#"):
+            return f"`{shown}` becomes a comment on the remote side"
+        return None  # an empty word just disappears, or one a comment before it took
+    if kinds == ["word"]:
+        return None  # one word again: a pre-quoted or a remote-expanded word
+    if kinds[0] == "control" or kinds[-1] == "control":
+        return None  # shell syntax written for the remote shell on purpose: `'| grep x'`
+    if (
+        "control" not in kinds
+        and "word" not in kinds
+        and (len(kinds) == 1 or any(c in word.value for c in " \t"))
+    ):
+        return None  # a redirection passed on purpose: `'>'`, `'2>&1'`, `'> /dev/null 2>&1'`
+    controls = fate.texts("control")
     if controls:
         return (
             f"the `{controls[0]}` in `{shown}` becomes an operator of the remote shell, which "
             "runs the pieces as separate commands"
         )
-    redirects = [t.text for t in tokens if t.kind == "redirect"]
+    redirects = fate.texts("redirect")
     if redirects:
         return f"the `{redirects[0]}` in `{shown}` becomes a redirection of the remote shell"
-    pieces = [t.text for t in tokens]
+    pieces = fate.words(remote)
     listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
     more = ", ..." if len(pieces) > 4 else ""
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"
-
-
-def _operators(word: Word) -> bool:
-    tokens = remote_tokens(_placeholder(word))
-    return tokens is not None and any(t.kind == "control" for t in tokens)
 
 
 def _double_quoted(text: str) -> str:
     return "".join("\\" + c if c in '\\"`$' else c for c in text)
 
 
-def _remote_word(words: Sequence[Word], index: int, flagged: set[int]) -> str:
+def _remote_word(
+    words: Sequence[Word], fates: Sequence[Fate], index: int, flagged: set[int]
+) -> str:
     """A static word as the remote shell must read it to get the same argument."""
     value = words[index].value
     if index not in flagged:
-        tokens = remote_tokens(value)
-        if index == 0 or tokens is None or len(tokens) != 1 or tokens[0].kind != "word":
+        if index == 0 or not fates[index].one_word:
             return value  # the command name, or remote shell syntax written on purpose
         if value.startswith("~") or any(c in value for c in "$`"):
             return value  # meant for the remote shell to expand
@@ -227,9 +226,11 @@ def _local_word(text: str, nested: bool) -> str:
     return f'"{_double_quoted(text)}"'
 
 
-def _fix(layer: Layer, words: Sequence[Word], flagged: set[int]) -> Fix | None:
+def _fix(
+    layer: Layer, words: Sequence[Word], fates: Sequence[Fate], flagged: set[int]
+) -> Fix | None:
     if all(w.static for w in words):
-        remote = " ".join(_remote_word(words, k, flagged) for k in range(len(words)))
+        remote = " ".join(_remote_word(words, fates, k, flagged) for k in range(len(words)))
         content = _local_word(remote, layer.depth > 0)
         applicability = Applicability.UNSAFE
     else:
@@ -266,20 +267,65 @@ def _source_in_double_quotes(word: Word) -> str:
     return "".join(out)
 
 
+def _judge(
+    layer: Layer, command: Command, invocation: Invocation
+) -> tuple[dict[int, str], list[Fate]]:
+    """The words the remote shell does not get back as written, with what it does to each,
+    and the fates of all words once those are set right.
+
+    The remote string is the child layer's; after a word is found wrong it is replaced by
+    a plain word of its length and the string parsed again, so that a quote it leaves
+    open or a redirection it starts does not change what the next words look like."""
+    words = invocation.words
+    child = string_layer(layer, command, invocation)
+    told = fates(child.script, words)
+    problems: dict[int, str] = {}
+    text = child.text
+    # Once a word holds a remote operator on purpose, the words are shell text.
+    shell_text = bool(told[0].texts("control"))
+    for index in range(1, len(words)):
+        if len(problems) > _REPARSES:
+            # Past a few words found wrong, each word is read alone: a parse per word
+            # found wrong would cost quadratic time on a long command line.
+            told[index] = _alone(words[index], told[index].start)
+        problem = _problem(words, told, index, text)
+        if problem is None:
+            shell_text = shell_text or bool(told[index].texts("control"))
+            continue
+        if shell_text:
+            break
+        problems[index] = problem
+        if len(problems) <= _REPARSES and index + 1 < len(words):
+            # The rest of the string again, without this word: what it does to the words
+            # after it is its own problem, not theirs.
+            rest = told[index].end + 1
+            expansions = tuple(
+                replace(e, start=e.start - rest, end=e.end - rest)
+                for e in child.local_expansions
+                if e.start >= rest
+            )
+            script = without_local_regions(parse_script(text[rest:]), expansions)
+            told[index + 1 :] = [_shifted(f, rest) for f in fates(script, words[index + 1 :])]
+    return problems, told
+
+
+def _plain(word: Word) -> bool:
+    """A word that the remote shell reads back as itself, seen without parsing: not empty,
+    and no blank, quote, backslash or operator outside its local expansions."""
+    value = word.value
+    for expansion in sorted(word.expansions, key=lambda e: e.start, reverse=True):
+        value = value[: expansion.start] + "X" + value[expansion.end :]
+    return bool(value) and not _SPECIAL & set(value)
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for command, invocation in layer.invocations:
         if invocation.ssh is None or len(invocation.words) < 2:
             continue
+        if all(_plain(w) for w in invocation.words[1:]):
+            continue  # the common `ssh h sudo systemctl restart x`: no string to parse
         words = invocation.words
-        problems: dict[int, str] = {}
-        # Once a word holds a remote operator on purpose, the words are shell text.
-        shell_text = _operators(words[0])
-        for index in range(1, len(words)):
-            problem = _problem(words, index)
-            if problem is None:
-                shell_text = shell_text or _operators(words[index])
-            elif not shell_text:
-                problems[index] = problem
+        problems, told = _judge(layer, command, invocation)
         if not problems:
             continue
         ssh_word = command.words[invocation.ssh.index]
@@ -294,7 +340,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             "quoted string with each argument quoted for the remote shell",
             ssh_word.start,
             ssh_word.end,
-            _fix(layer, words, set(problems)),
+            _fix(layer, words, told, set(problems)),
         )
 
 

@@ -35,15 +35,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from heredoc_lint.edits import lift
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
-from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
+from heredoc_lint.wrappers import OPTION_GRAMMARS
 
-# OpenSSH 9 scp(1): options that take an argument; every other letter is a flag.
-SCP_ARG_OPTIONS = frozenset("cDFiJloPSX")
+# scp(1)'s options that take an argument; every other letter is a flag.
+SCP_ARG_OPTIONS = OPTION_GRAMMARS["scp"].values
+_SCP = frozenset({"scp"})
 
 
 @dataclass(frozen=True)
@@ -114,27 +114,9 @@ def _message(flag: PortFlag) -> str:
     )
 
 
-_NAMES = PREFIXES | {"scp"}  # a command that can be an scp call
-
-
-def _scp_words(command: Command) -> tuple[Word, ...] | None:
-    if not command.may_be(_NAMES):
-        return None
-    index = unwrap_prefixes(command.words)
-    if index is None:
-        return None
-    words = command.words[index:]
-    if words[0].value.rsplit("/", 1)[-1] != "scp":
-        return None
-    return words
-
-
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    for command in layer.script.commands:
-        words = _scp_words(command)
-        if words is None:
-            continue
-        flags, has_port = scan_scp(words)
+    for call in calls(layer, _SCP):
+        flags, has_port = scan_scp(call.words)
         if has_port:
             continue
         for flag in flags:

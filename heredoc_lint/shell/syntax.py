@@ -12,7 +12,7 @@ import bisect
 import functools
 import re
 import threading
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -49,7 +49,6 @@ class Loop:
     kind: str  # while, until
     start: int
     end: int
-    reads_stdin: bool  # its condition runs `read` on descriptor 0
     stdin_redirected: bool  # `done < file`, a heredoc or herestring, or a pipe into it
 
 
@@ -61,6 +60,7 @@ class Surroundings:
     next_op: str | None  # the operator after the command's statement: ; & && || | ...
     next_op_start: int
     in_pipeline: bool  # stdin or stdout is a pipe
+    piped_in: bool = False  # stdin is a pipe: the text before the command ends in `|`
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,10 +78,17 @@ class Command:
         repr=False, compare=False
     )
     read_surroundings: Callable[[], Surroundings] = field(repr=False, compare=False)
+    read_spans: Callable[[], tuple[tuple[int, int], ...]] = field(repr=False, compare=False)
 
     @functools.cached_property
     def _words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
         return self.dequote_words()
+
+    @functools.cached_property
+    def word_spans(self) -> tuple[tuple[int, int], ...]:
+        """Where each word of `words` stands in the text, without de-quoting any (which
+        costs more than the parse for a command of many words)."""
+        return self.read_spans()
 
     @functools.cached_property
     def _surroundings(self) -> Surroundings:
@@ -134,6 +141,15 @@ class Command:
     @property
     def background(self) -> bool:
         return self.next_op == "&"
+
+    @property
+    def reads_stdin(self) -> bool:
+        """Whether the command gets the standard input of the shell that runs it: not
+        redirected (`< file`, a heredoc, a here-string), not the reading end of a pipe,
+        not a background job (which bash, without job control, gives /dev/null)."""
+        if self.background or self._surroundings.piped_in:
+            return False
+        return not any(r.source_fd == 0 and (not r.writes or r.op == "<>") for r in self.redirects)
 
 
 @dataclass(frozen=True)
@@ -476,39 +492,11 @@ class _Builder:
     def loop(self, place: _Place) -> Loop:
         node = place.node
         start, end = self.span(node)
-        condition = node.child_by_field_name("condition")
-        reads = False
-        if condition is not None:
-            for sub in _descendants(condition):
-                if sub.type == "command" and self._reads_own_stdin(sub, condition):
-                    reads = True
         parent = place.parent
         fed = self._stdin_redirected(parent) or (
             parent is not None and parent.node.type == "pipeline" and place.index > 0
         )
-        return Loop(node.type.split("_")[0], start, end, reads, fed)
-
-    def _reads_own_stdin(self, command: Node, condition: Node) -> bool:
-        """A `read` (also `IFS= read -r x`) that reads descriptor 0 as the loop gets it."""
-        name = command.child_by_field_name("name")
-        if name is None or self.text[slice(*self.span(name))] != "read":
-            return False
-        for child in command.children:
-            value = self.text[slice(*self.span(child))]
-            if child.type in _REDIRECT_TYPES:
-                redirect = self.redirect(child)
-                if redirect.source_fd == 0 and not redirect.writes:
-                    return False  # `read x < file`
-            elif value.startswith("-") and "u" in value:
-                return False  # `read -u 3`
-        # `while read x < file; do`: the condition itself is the redirected statement.
-        if condition.type == "redirected_statement" and condition.start_byte <= command.start_byte:
-            return not any(
-                self.redirect(c).source_fd == 0 and not self.redirect(c).writes
-                for c in condition.children
-                if c.type in _REDIRECT_TYPES
-            )
-        return True
+        return Loop(node.type.split("_")[0], start, end, fed)
 
     def inherited_redirects(self, place: _Place) -> list[Redirect]:
         """Redirections of the statements around a simple command that apply to it.
@@ -594,10 +582,15 @@ class _Builder:
                 tuple(self.word(*group) for group in assignments),
             )
 
+        def read_spans() -> tuple[tuple[int, int], ...]:
+            return tuple((self.span(g[0])[0], self.span(g[-1])[1]) for g in words)
+
         def read_surroundings() -> Surroundings:
             own = [self.redirect(child) for child in redirects]
             return Surroundings(
-                (*own, *self.inherited_redirects(place)), *self.following_operator(place)
+                (*own, *self.inherited_redirects(place)),
+                *self.following_operator(place),
+                _after_pipe(self.text, start),
             )
 
         self.commands.append(
@@ -609,16 +602,21 @@ class _Builder:
                 self.head(words[0]) if words else "",
                 dequote_words,
                 read_surroundings,
+                read_spans,
             )
         )
 
 
-def _descendants(node: Node) -> Iterator[Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
+def _after_pipe(text: str, start: int) -> bool:
+    """The command at `start` reads a pipe: the text before it ends in `|` or `|&`."""
+    i = start
+    while i > 0:
+        if text[i - 1] in " \t\n" or text[i - 1] == "\\" and text[i : i + 1] == "\n":
+            i -= 1
+        else:
+            break
+    before = text[max(0, i - 2) : i]
+    return before.endswith("|") and not before.endswith("||") or before == "|&"
 
 
 def parse_script(text: str) -> Script:

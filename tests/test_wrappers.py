@@ -1,0 +1,475 @@
+"""The wrapper table: where a wrapper's command starts, and what runs it.
+
+Uncertainty: when a word of unknown count (`$SSH_OPTS`, `"${OPTS[@]}"`, an f-string
+field) or an option the manual does not list stands before ssh's host, the remote command
+may start at different words; nothing is reported then. ssh's, scp's and sftp's option
+letters (`wrappers.OPTION_GRAMMARS`) are checked against the real clients' getopt.
+
+The table (`grammars.FORMS` and the resolvers in `wrappers`): one example per row, from
+the tool's manual, with the layer it makes; the layer's text, run by the shell the
+wrapper would start (a container runtime is not needed: `sh -c` is the layer), does
+what the example means. Shapes the table cannot know make no layer. Here-strings and
+`bash <(cat <<'EOF' ...)` feed a shell its script, as bash shows.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+import rulekit as kit
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import check_shell, check_text
+from heredoc_lint.grammars import FORMS
+from heredoc_lint.layers import child_layers, file_layer
+from heredoc_lint.shell.syntax import parse_script
+from heredoc_lint.wrappers import OPTION_GRAMMARS, Invocation, parse_ssh, read_form, resolve
+
+
+def _resolve(line: str) -> Invocation | None:
+    return resolve(parse_script(line).commands[0].words)
+
+
+def _remote(line: str) -> list[str] | None:
+    """The words of the layer the command starts (None: no layer)."""
+    found = _resolve(line)
+    return None if found is None else [w.value for w in found.words]
+
+
+# -- where ssh's remote command starts ---------------------------------------------------
+UNCERTAIN = [
+    'ssh $SSH_OPTS "$host" "uptime; df -h"',  # $SSH_OPTS: options, or the host?
+    'ssh "${OPTS[@]}" "$host" "a && b"',
+    'ssh ${SSH_OPTS} user@web-1 "a && b"',
+    "ssh $OPTS $host 'ls \"my dir\"' x",
+    'ssh "$@" "$host" "a; b"',
+    'ssh -Z host "a; b"',  # -Z: not in ssh(1)
+    'ssh -P tag host "a; b"',  # a flag before OpenSSH 9.4, `-P tag` since
+    'ssh -$FLAGS host "a; b"',  # letters known only at run time
+    # the Python f-string `f"ssh {proxy_opts} -i {key} {user}@{ip} '...'"`, as its fragment
+    "ssh ${__hl_0} -i ${__hl_1} ${__hl_2}@${__hl_3} 'find . | xargs cat'",
+]
+
+
+@pytest.mark.parametrize("line", UNCERTAIN)
+def test_uncertain_command_start_makes_no_layer(line: str) -> None:
+    assert _resolve(line) is None
+    assert list(child_layers(file_layer(line + "\n"))) == []
+
+
+CERTAIN = [
+    # (line, the remote words): the other reading leaves no command, or no host
+    ('ssh $h "uptime; df -h"', ["uptime; df -h"]),
+    ("ssh $h uptime", ["uptime"]),  # `uptime` is no host name with a user, domain or address
+    ('ssh $h ls "my dir"', ["ls", "my dir"]),
+    ('ssh "$host" "$cmd"', ["$cmd"]),
+    ('ssh -p "$PORT" "$host" "a; b"', ["a; b"]),  # an option's value is one word
+    ('ssh -p$PORT "$host" "a; b"', ["a; b"]),
+    ("ssh -B eth0 h cmd", ["cmd"]),  # -B takes a value (OpenSSH 8.9)
+    ("ssh -o BatchMode=yes -- h -x", ["-x"]),
+    ('ssh h -l ops "a; b"', ["a; b"]),  # ssh reads options after the host too
+]
+
+
+@pytest.mark.parametrize(("line", "remote"), CERTAIN)
+def test_certain_command_start(line: str, remote: list[str]) -> None:
+    assert _remote(line) == remote
+
+
+def test_attached_value_keeps_its_expansion() -> None:
+    call = parse_ssh(parse_script('ssh -p$PORT h "a"').commands[0].words, 0)
+    assert call is not None
+    (option,) = call.options
+    letter, value, _ = option
+    assert letter == "p" and value is not None
+    assert value.value == "$PORT" and not value.static
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ('ssh $SSH_OPTS "$host" git commit -m "fix the build"\n', "HL106"),
+        ('ssh "${OPTS[@]}" "$host" ls "/srv/my dir"\n', "HL106"),
+        ('ssh $SSH_OPTS "$host" "nohup ./server &"\n', "HL104"),
+        ('ssh $SSH_OPTS "$host" cd /srv && make\n', "HL110"),
+        ('while read h; do ssh $SSH_OPTS "$h" "uptime"; done < hosts\n', "HL105"),
+        ('ssh $SSH_OPTS "$host" "x=1; echo $x"\n', "HL102"),
+    ],
+)
+def test_uncertain_shapes_give_no_finding(text: str, code: str) -> None:
+    found = [f for f in check_shell(text, "t.sh", None) if f.code == code]
+    assert found == [], found
+    # ...where the same command with a known shape does report it.
+    known = text.replace("$SSH_OPTS ", "").replace('"${OPTS[@]}" ', "")
+    assert [f.code for f in kit.findings(known, code)] == [code]
+
+
+def test_certain_unquoted_host_still_reported() -> None:
+    text = 'ssh $h ls "my dir"\n'
+    kit.assert_single(kit.findings(text, "HL106"), kit.span_of(text, "ssh"), kit.Severity.WARNING)
+
+
+# -- the option table agrees with the real ssh client -------------------------------------
+def _getopt_says(command: str, *args: str) -> str:
+    """What the client's own option parser (getopt) says about `args`, before any
+    connection: `ssh -G` prints the configuration and exits; scp and sftp are given no
+    destination, or fail on the option first."""
+    argv = [f"/usr/bin/{command}", *(("-G",) if command == "ssh" else ()), *args]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    return proc.stderr
+
+
+@pytest.mark.parametrize("command", ["ssh", "scp", "sftp"])
+def test_option_letters_match_the_client(command: str) -> None:
+    grammar = OPTION_GRAMMARS[command]
+    for letter in grammar.flags if command != "sftp" else ():  # sftp would connect
+        said = _getopt_says(command, f"-{letter}", "h")
+        assert "unknown option" not in said and "requires an argument" not in said, letter
+    for letter in grammar.values:
+        said = _getopt_says(command, f"-{letter}")
+        assert f"requires an argument -- {letter}" in said, (letter, said)
+    for letter in "HjUuZz":
+        assert not grammar.known(letter)
+        said = _getopt_says(command, f"-{letter}", "h")
+        assert f"unknown option -- {letter}" in said or "illegal option" in said, letter
+
+
+def test_runtime_options_in_a_variable_are_options(sshd: SshServer) -> None:
+    """`$SSH_OPTS` holding options: the remote command is the last word, one string, and it
+    runs whole (what HL106 would have called "2 words" is the host and the command)."""
+    script = 'SSH_OPTS="-o BatchMode=yes -T"\nhost=h\nssh $SSH_OPTS "$host" "echo a; echo b"\n'
+    result = run_local(script, sshd)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["a", "b"]
+
+
+# -- the wrapper table: one example per row, from the tool's manual ----------------------
+# (command line, the wrapper as messages name it, the layer's text, remote, its shell)
+ROWS = [
+    ('ssh web-1 "echo a; echo b"', "ssh", "echo a; echo b", True, "bash"),
+    ('autossh -M 0 -f web-1 "echo a; echo b"', "autossh", "echo a; echo b", True, "bash"),
+    ('sshpass -p pw ssh web-1 "echo a; echo b"', "ssh", "echo a; echo b", True, "bash"),
+    ('mosh web-1 -- sh -c "echo a; echo b"', "mosh sh -c", "echo a; echo b", True, "sh"),
+    (
+        'gcloud compute ssh example-instance --zone=us-central1-a --command="echo a; echo b"',
+        "gcloud compute ssh",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    ('vagrant ssh -c "echo a; echo b"', "vagrant ssh", "echo a; echo b", True, "bash"),
+    (
+        'docker exec -it my_container sh -c "echo a; echo b"',
+        "docker exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker container exec -u www my_container sh -c "echo a; echo b"',
+        "docker container exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker run --rm -v /srv:/srv debian bash -c "echo a; echo b"',
+        "docker run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'docker container run --rm debian bash -c "echo a; echo b"',
+        "docker container run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'docker compose exec -T web sh -c "echo a; echo b"',
+        "docker compose exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker compose -f prod.yml run --rm web sh -c "echo a; echo b"',
+        "docker compose run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker-compose exec -T web sh -c "echo a; echo b"',
+        "docker-compose exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'docker-compose run --rm web sh -c "echo a; echo b"',
+        "docker-compose run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman-compose exec web sh -c "echo a; echo b"',
+        "podman-compose exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman-compose run web sh -c "echo a; echo b"',
+        "podman-compose run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman exec -it ctr sh -c "echo a; echo b"',
+        "podman exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman container exec ctr sh -c "echo a; echo b"',
+        "podman container exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'podman run --rm fedora bash -c "echo a; echo b"',
+        "podman run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'podman container run --rm fedora bash -c "echo a; echo b"',
+        "podman container run bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'kubectl -n prod exec deploy/api -c app -- sh -c "echo a; echo b"',
+        "kubectl exec sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'kubectl debug mypod -it --image=busybox -- sh -c "echo a; echo b"',
+        "kubectl debug sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'kubectl run t --image=busybox --rm -i --command -- sh -c "echo a; echo b"',
+        "kubectl run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'oc exec mypod -- bash -c "echo a; echo b"',
+        "oc exec bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'oc debug node/n1 -- sh -c "echo a; echo b"',
+        "oc debug sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    (
+        'oc run t --image=ubi --command -- sh -c "echo a; echo b"',
+        "oc run sh -c",
+        "echo a; echo b",
+        True,
+        "sh",
+    ),
+    ('lxc exec c1 -- sh -c "echo a; echo b"', "lxc exec sh -c", "echo a; echo b", True, "sh"),
+    (
+        'incus exec c1 --env A=1 -- bash -c "echo a; echo b"',
+        "incus exec bash -c",
+        "echo a; echo b",
+        True,
+        "bash",
+    ),
+    (
+        'nsenter -t 1 -m -u -n sh -c "echo a; echo b"',
+        "nsenter sh -c",
+        "echo a; echo b",
+        False,
+        "sh",
+    ),
+    (
+        'systemd-run --user --wait -p MemoryMax=1G bash -c "echo a; echo b"',
+        "systemd-run bash -c",
+        "echo a; echo b",
+        False,
+        "bash",
+    ),
+    ('chroot /mnt sh -c "echo a; echo b"', "sh -c", "echo a; echo b", False, "sh"),
+    ("su - postgres -c 'echo a; echo b'", "su -c", "echo a; echo b", False, "sh"),
+    ("runuser -u nobody -- sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("sudo -u www-data sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("doas -u root sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("env -i PATH=/bin sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("nohup sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("timeout -s KILL 10 sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("nice -n 10 sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("ionice -c 3 sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("setsid sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("stdbuf -oL sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("xargs -I{} sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("screen -dmS job sh -c 'echo a; echo b'", "sh -c", "echo a; echo b", False, "sh"),
+    ("tmux new-session -d -s job 'echo a; echo b'", "tmux", "echo a; echo b", False, "sh"),
+    ("watch -n 5 'echo a; echo b'", "watch", "echo a; echo b", False, "sh"),
+    ("flock /tmp/lock -c 'echo a; echo b'", "flock -c", "echo a; echo b", False, "sh"),
+    ("find . -maxdepth 0 -exec sh -c 'echo a; echo b' \\;", "sh -c", "echo a; echo b", False, "sh"),
+    ("pdsh -w web[1-3] 'echo a; echo b'", "pdsh", "echo a; echo b", True, "bash"),
+    ("clush -w @web -b 'echo a; echo b'", "clush", "echo a; echo b", True, "bash"),
+    ("parallel -j 4 'echo a; echo b' ::: 1", "parallel", "echo a; echo b", False, "bash"),
+    ("ansible all -m shell -a 'echo a; echo b'", "ansible", "echo a; echo b", True, "sh"),
+    ("ansible all -b -m raw -a 'echo a; echo b'", "ansible", "echo a; echo b", True, "bash"),
+]
+
+
+@pytest.mark.parametrize(("line", "wrapper", "text", "remote", "shell"), ROWS)
+def test_wrapper_row(line: str, wrapper: str, text: str, remote: bool, shell: str) -> None:
+    (child,) = [c for c in child_layers(file_layer(line + "\n")) if c.kind == "string"]
+    assert (child.wrapper, child.text, child.remote, child.shell) == (wrapper, text, remote, shell)
+    # the layer, run by the shell the wrapper starts, is the command the example means
+    ran = subprocess.run([shell, "-c", child.text], capture_output=True, text=True, check=True)
+    assert ran.stdout == "a\nb\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "wrapper"),
+    [
+        ("docker exec $C sh -c 'echo a; echo b'", "docker exec sh -c"),  # `sh`: no container
+        ("kubectl exec $POD -n $NS -- sh -c 'echo a; echo b'", "kubectl exec sh -c"),
+        ("ansible $HOSTS -m shell -a 'echo a; echo b'", "ansible"),
+    ],
+)
+def test_operand_of_unknown_count(line: str, wrapper: str) -> None:
+    """A `$VAR` operand leaves the command where it is: after `--`, in an option, or
+    before a static word that is no container name."""
+    (child,) = child_layers(file_layer(line + "\n"))
+    assert (child.wrapper, child.text) == (wrapper, "echo a; echo b")
+
+
+def test_every_form_has_an_example() -> None:
+    lines = [parse_script(line).commands[0].words for line, *_ in ROWS]
+    for form in FORMS:
+        assert any(read_form(words, 0, form, {}) is not None for words in lines), form.label
+
+
+NO_LAYER = [
+    "docker exec --bogus c sh -c 'x; y'",  # an option the table does not list
+    "docker exec $DOCKER_OPTS \"$c\" sh -c 'x; y'",  # options of unknown count, then "$c"
+    "pdsh $PDSH_OPTS 'x; y'",  # `-w hosts` in a variable, or the command?
+    "parallel $PARALLEL_OPTS 'x; y' ::: 1",
+    "docker run --entrypoint sh img -c 'x; y'",  # the words are the entrypoint's arguments
+    "kubectl exec pod sh -c 'x; y'",  # no `--`: kubectl refuses it
+    "kubectl run t --image=busybox -- sh -c 'x; y'",  # no --command: the image's arguments
+    "kubectl debug pod --arguments-only -- sh -c 'x; y'",
+    "lxc exec c1 sh -c 'x; y'",  # lxc reads `-c` as its own option
+    "mosh web-1 sh -c 'x; y'",  # mosh reads `-c` as its own option
+    "ansible all -m command -a 'x; y'",  # the command module runs no shell
+    "parallel -q sh -c 'x; y' ::: 1",  # -q: the words are quoted, no shell parses them
+    "scp 'a b' web-1:/tmp/",  # scp, sftp and rsync -e run no command
+    "sftp web-1",
+    "rsync -e 'ssh -p 2222' a web-1:b",
+]
+
+
+@pytest.mark.parametrize("line", NO_LAYER)
+def test_no_layer_where_the_shape_is_unknown(line: str) -> None:
+    assert [c for c in child_layers(file_layer(line + "\n")) if c.kind == "string"] == []
+
+
+def test_parallel_runs_its_words_joined_by_a_shell() -> None:
+    """`parallel ssh {} "uptime; df -h" ::: hosts`: the shell parallel starts sees
+    `ssh {} uptime; df -h`, so `df -h` runs locally; the ssh inside is a layer again."""
+    line = 'parallel ssh {} "uptime; df -h" ::: h1 h2\n'
+    (outer,) = child_layers(file_layer(line))
+    assert outer.text == "ssh {} uptime; df -h"
+    (inner,) = child_layers(outer)
+    assert (inner.wrapper, inner.text) == ("ssh", "uptime")
+
+
+# -- findings through a wrapper, at the right line and column -----------------------------
+def test_finding_inside_kubectl_exec() -> None:
+    text = 'set -e\nkubectl -n prod exec deploy/api -c app -- sh -c "ssh db ls \\"/srv/my dir\\""\n'
+    (found,) = kit.findings(text, "HL106")
+    assert (found.start, found.end) == kit.span_of(text, "ssh db")
+    assert "`/srv/my dir` arrives as 2 separate arguments" in found.message
+
+
+def test_finding_in_a_here_string_to_ssh() -> None:
+    text = 'ssh $m bash <<< "nohup ./server &"\n'
+    (found,) = kit.findings(text, "HL104")
+    assert found.start == text.index("nohup")
+    children = [(c.kind, c.wrapper, c.text) for c in child_layers(file_layer(text))]
+    assert children == [("string", "ssh", "bash"), ("stdin", "ssh", "nohup ./server &\n")]
+
+
+# -- here-strings and process substitutions: bash reads them as a script ------------------
+def _stdin_layer_text(text: str) -> list[str]:
+    return [c.text for c in child_layers(file_layer(text)) if c.kind == "stdin"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'bash <<< "echo a; echo b"\n',
+        "sh <<< 'echo a; echo b'\n",
+        "bash <(cat <<'EOF'\necho a; echo b\nEOF\n)\n",
+    ],
+)
+def test_script_from_here_string_or_substitution(text: str) -> None:
+    (script,) = _stdin_layer_text(text)
+    assert script == "echo a; echo b\n"
+    ran = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=True)
+    assert ran.stdout == "a\nb\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh -n web-1 bash <<< 'echo a'\n",  # -n: ssh reads /dev/null, bash gets nothing
+        "bash <(curl -fsSL https://example.com/install.sh)\n",  # printed at run time
+        "bash <(cat <<EOF\necho $HOME\nEOF\n)\n",  # expanded first: HL107's business
+        "bash script.sh <<< 'echo a'\n",  # the script is a file; stdin is its input
+    ],
+)
+def test_no_script_layer(text: str) -> None:
+    assert _stdin_layer_text(text) == []
+
+
+def test_python_fstring_with_options_of_unknown_count() -> None:
+    """WILD pattern 5 in Python: `{proxy_opts}` stands before the host; the quoted remote
+    command is not taken for the host's arguments (no HL106 "2 words", no HL102)."""
+    source = (
+        "import subprocess\n"
+        "def fetch(proxy_opts, key, user, ip):\n"
+        "    subprocess.run(\n"
+        "        f\"ssh {proxy_opts} -i {key} {user}@{ip} 'find /srv -name x | xargs cat'\",\n"
+        "        shell=True,\n"
+        "    )\n"
+    )
+    found = check_text(source, "python", "t.py", None)
+    assert [f.code for f in found if f.code in ("HL102", "HL104", "HL106", "HL110")] == []
