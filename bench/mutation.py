@@ -190,6 +190,10 @@ def _skipped(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
             return True
         if isinstance(current, ast.Assert):
             return True
+        if isinstance(current, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in current.targets
+        ):
+            return True  # the names a star import exports: nothing here uses it
         current = parent
     return False
 

@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, fix_shell
@@ -140,3 +141,35 @@ def test_hl106_fix_escapes_backslashes_in_double_quotes(sshd: SshServer, tmp_pat
 def test_hl106_remote_operator_turns_off_later_words(text: str, reported: bool) -> None:
     found = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
     assert [(f.start, f.end) for f in found] == ([(0, 3)] if reported else [])
+
+
+# -- scp strategy: the string is cut around the heredoc ------------------------------------
+
+
+@pytest.mark.parametrize(("join", "joined"), [("; ", "; "), (" && ", " && ")])
+def test_scp_fix_keeps_the_commands_around_the_heredoc(
+    sshd: SshServer, tmp_path: Path, join: str, joined: str
+) -> None:
+    """The commands before and after the heredoc stay in ssh calls of their own, joined
+    as they were; the body goes to a file beside the script, byte for byte, and scp
+    copies it."""
+    remote = tmp_path / "remote"
+    script = tmp_path / "push.sh"
+    body = "key=$1 \\x it's\n"
+    script.write_text(
+        f"#!/bin/bash\nssh h \"mkdir -p {remote}{join}cat > {remote}/app.conf << 'EOF'\n"
+        f'{body}EOF\necho done"\n'
+    )
+    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert script.read_text() == (
+        f'#!/bin/bash\nssh h "mkdir -p {remote}"{joined}'
+        f'scp "$(dirname "$0")/push.sh.d/app.conf" h:{remote}/app.conf; ssh h "echo done"\n'
+    )
+    local = tmp_path / "push.sh.d" / "app.conf"
+    assert local.read_bytes() == body.encode()
+    assert stat.S_IMODE(local.stat().st_mode) == 0o644
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "done\n"
+    assert (remote / "app.conf").read_bytes() == body.encode()

@@ -149,3 +149,51 @@ def test_prefilter_keeps_an_os_popen_call_alone(code: str) -> None:
     text = code.replace("CMD", "'ssh h \"pkill -f x; y\"'")
     (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
     assert text[f.start : f.end] == "pkill"
+
+
+@pytest.mark.parametrize(
+    ("literal", "pattern"),
+    [
+        ('b"ssh h \\"pkill -f \\N{x}a; y\\""', "'N{x}a'"),  # no \N escape in bytes
+        ('"ssh h \\"pkill -f \\N{LATIN SMALL LETTER A}b; y\\""', "ab"),
+        ('"ssh h \\"pkill -f \\x61\\u0062\\143; y\\""', "abc"),
+    ],
+)
+@pytest.mark.filterwarnings("ignore:invalid escape sequence")  # the input's own `\N`
+def test_python_escapes_decoded_as_python_does(literal: str, pattern: str) -> None:
+    """The shell sees the string's value: Python's escapes decoded, bytes without `\\N`."""
+    text = f"import os\n\nos.system({literal})\n"
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
+    assert text[f.start : f.end] == "pkill"
+    assert f"`pkill -f {pattern}`" in f.message
+
+
+def test_for_loop_rebinds_the_name() -> None:
+    """`for cmd in ...` gives `cmd` a new value: the string assigned before is not run."""
+    head = "import subprocess\n\ncmd = \"ssh h 'pkill -f x; y'\"\n"
+    run = "subprocess.run(cmd, shell=True)\n"
+    assert "HL103" in _codes(head + run, "python")
+    assert _codes(head + 'for cmd in ["ls"]:\n    ' + run, "python") == []
+
+
+def test_hl201_names_the_python_call() -> None:
+    text = (
+        "import subprocess\n\n"
+        "def f(path: str) -> None:\n"
+        '    subprocess.run(f"rm {path}", shell=True)\n'
+    )
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL201"]
+    assert text[f.start : f.end] == "{path}"
+    assert "is put into the shell command of `subprocess.run`" in f.message
+
+
+def test_fix_without_bash_on_path(tmp_path: Path) -> None:
+    """bash is asked whether a fixed script still parses; without bash the fix is
+    written all the same (tree-sitter alone decides), and nothing crashes."""
+    script = tmp_path / "deploy.sh"
+    script.write_text("ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n")
+    env = {**os.environ, "PATH": str(tmp_path / "empty")}
+    argv = [sys.executable, "-m", "heredoc_lint", "--fix", "--no-cache", str(script)]
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()

@@ -7,7 +7,11 @@ precision work may move (only error cases, or only the span and count are pinned
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from cli_process import run_cli
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Finding, Severity
@@ -104,3 +108,92 @@ def test_hl109_file_write_next_to_a_dup_is_reported_at_its_operator() -> None:
     (f,) = _found(text, "HL109")
     assert (f.start, f.end) == _span(text, ">")
     assert "/etc/foo" in f.message
+
+
+# -- HL106: the operator the message names --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "operator"),
+    [("a || b", "||"), ("a && b", "&&"), ("a | b", "|"), ("a; b", ";"), ("a & b", "&")],
+)
+def test_hl106_names_the_remote_operator(word: str, operator: str) -> None:
+    text = f'ssh h echo "{word}"\n'
+    (f,) = _found(text, "HL106")
+    assert (f.start, f.end) == (0, 3)
+    assert f"the `{operator}` in `{word}` becomes an operator of the remote shell" in f.message
+
+
+# -- --select through the CLI ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("select", "codes"), [("HL103", {"HL103"}), ("HL10", {"HL101", "HL103"})])
+def test_cli_select_keeps_only_the_selected_codes(
+    tmp_path: Path, select: str, codes: set[str]
+) -> None:
+    script = tmp_path / "s.sh"
+    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi\nEOF\"\n")
+    proc = run_cli("--format", "json", "--no-cache", "--select", select, str(script))
+    assert proc.returncode == 1, proc.stderr
+    assert {item["code"] for item in json.loads(proc.stdout)} == codes
+
+
+# -- more pinned spans and messages (survivors of bench/mutation.py) -----------------------
+
+
+def test_hl101_names_the_expansions_of_the_body() -> None:
+    text = 'ssh h "cat > f << EOF\n$x and \\$y\nEOF"\n'
+    (f,) = _found(text, "HL101")
+    assert (f.start, f.end) == _span(text, "<<")
+    assert "the local shell expands $x in its body" in f.message
+    (g,) = _found(text.replace("$x and ", ""), "HL101")
+    assert "the local shell expands" not in g.message
+
+
+def test_hl109_inside_bash_c_string() -> None:
+    """A `bash -c` layer has no ssh call (and so no login user): still reported."""
+    text = 'bash -c "sudo echo x > /etc/f"\n'
+    (f,) = _found(text, "HL109")
+    assert (f.start, f.end) == _span(text, ">")
+
+
+def test_hl106_names_a_redirection_with_its_descriptor() -> None:
+    text = 'ssh h cat "x 0<&3"\n'
+    (f,) = _found(text, "HL106")
+    assert "the `0<&` in `x 0<&3` becomes a redirection of the remote shell" in f.message
+
+
+@pytest.mark.parametrize(
+    ("text", "reported"),
+    [
+        ("while sleep 1; do ssh h uptime; done\n", False),  # the condition reads nothing
+        ("while true; do ssh h uptime; done < hosts\n", False),
+        ("while read -r h; do ssh h uptime; done < hosts\n", True),
+        ("while read x < file; do ssh h uptime; done\n", False),  # read has its own stdin
+        ("while read x 2>/dev/null; do ssh h uptime; done < hosts\n", True),
+    ],
+)
+def test_hl105_only_loops_whose_condition_reads_stdin(text: str, reported: bool) -> None:
+    found = _found(text, "HL105")
+    assert [(f.start, f.end) for f in found] == ([_span(text, "ssh")] if reported else [])
+
+
+def test_cli_rules_lists_which_rules_fix() -> None:
+    proc = run_cli("rules")
+    assert proc.returncode == 0, proc.stderr
+    fix_column = {line.split()[0]: line.split()[3] for line in proc.stdout.splitlines()[1:]}
+    assert fix_column["HL001"] == "no" and fix_column["HL002"] == "no"
+    assert fix_column["HL101"] == "yes" and fix_column["HL103"] == "yes"
+
+
+def test_hl101_counts_the_deleted_backslash_newlines() -> None:
+    text = 'ssh h "cat > f << EOF\na \\\nb\nEOF"\n'
+    (f,) = _found(text, "HL101")
+    assert f.message.endswith("; deletes 1 backslash-newline(s)")
+
+
+def test_hl109_dup_like_file_target_is_a_write() -> None:
+    """`>& /etc/log-` ends in `-` but is no descriptor: a file written for both streams."""
+    text = "sudo echo x >& /etc/log-\n"
+    (f,) = _found(text, "HL109")
+    assert (f.start, f.end) == _span(text, ">&")
