@@ -197,3 +197,34 @@ def test_fix_without_bash_on_path(tmp_path: Path) -> None:
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "base64 -d" in script.read_text()
+
+
+def test_directive_on_the_next_statement_does_not_cover_this_one() -> None:
+    """A multi-line statement ends at its closing quote: a directive at the end of the
+    following line belongs to the following statement only."""
+    text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\"\necho hi  # heredoc-lint: disable=HL102\n"
+    found = [f for f in check_text(text, "shell", "t.sh") if f.code == "HL102"]
+    assert [text[f.start : f.end] for f in found] == ["$1"]
+
+
+def test_hl202_names_the_run_time_value() -> None:
+    text = (
+        "import subprocess\n\n"
+        "def f(body: str) -> None:\n"
+        "    subprocess.run(f\"ssh h 'cat > f << EOF\\n{body}\\nEOF'\", shell=True)\n"
+    )
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL202"]
+    assert text[f.start : f.end] == "<<"
+    assert "is filled in at run time from `body`:" in f.message
+
+
+def test_fstring_doubled_braces_keep_the_offsets() -> None:
+    """`{{print}}` is `{print}` to the shell; what follows it keeps its exact span."""
+    text = (
+        "import subprocess\n\n"
+        "def f(z: str) -> None:\n"
+        '    subprocess.run(f"ssh h \\"awk {{print}} f; pkill -f x; y\\" {z}", shell=True)\n'
+    )
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
+    assert (f.start, f.end) == (text.index("pkill"), text.index("pkill") + 5)
+    assert "awk {print} f; pkill -f x; y" in f.message

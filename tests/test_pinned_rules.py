@@ -145,6 +145,7 @@ def test_hl101_names_the_expansions_of_the_body() -> None:
     text = 'ssh h "cat > f << EOF\n$x and \\$y\nEOF"\n'
     (f,) = _found(text, "HL101")
     assert (f.start, f.end) == _span(text, "<<")
+    assert f.message.startswith("Heredoc inside the ssh command string: ")
     assert "the local shell expands $x in its body" in f.message
     (g,) = _found(text.replace("$x and ", ""), "HL101")
     assert "the local shell expands" not in g.message
@@ -197,3 +198,17 @@ def test_hl109_dup_like_file_target_is_a_write() -> None:
     text = "sudo echo x >& /etc/log-\n"
     (f,) = _found(text, "HL109")
     assert (f.start, f.end) == _span(text, ">&")
+
+
+@pytest.mark.parametrize(
+    ("options", "codes"),
+    [(("--ignore", "HL103"), {"HL101"}), (("--ignore", "HL1"), set()), ((), {"HL101", "HL103"})],
+)
+def test_cli_ignore_drops_the_ignored_codes(
+    tmp_path: Path, options: tuple[str, ...], codes: set[str]
+) -> None:
+    script = tmp_path / "s.sh"
+    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi\nEOF\"\n")
+    proc = run_cli("--format", "json", "--no-cache", *options, str(script))
+    assert proc.returncode == (1 if codes else 0), proc.stderr
+    assert {item["code"] for item in json.loads(proc.stdout)} == codes
