@@ -623,13 +623,24 @@ def _earlier_survivors(path: Path, reports: dict[str, ModuleReport]) -> dict[str
         report = reports.get(entry["module"])
         if report is None:
             continue
+        # Found again by what they change, not by index: the harness may skip more now.
+        current: dict[tuple[int, str, str], list[Mutant]] = {}
+        for m in mutants(report.module):
+            current.setdefault((m.line, m.operator, m.before), []).append(m)
         for item in entry["results"]:
             fields = {k: item[k] for k in ("module", "index", "line", "operator", "before")}
             mutant = Mutant(**fields, after=item["after"])
             if item["killed"]:
                 report.results.append(Result(mutant, True, item["seconds"], "earlier run"))
+                continue
+            candidates = current.get((mutant.line, mutant.operator, mutant.before), [])
+            again = next(
+                (c for c in candidates if mutated_source(c)[1].after == mutant.after), None
+            )
+            if again is None:
+                print(f"  no longer a mutation point: {mutant.where()} {mutant.before}")
             else:
-                samples.setdefault(mutant.module, []).append(mutant)
+                samples.setdefault(mutant.module, []).append(again)
     return samples
 
 

@@ -212,3 +212,26 @@ def test_cli_ignore_drops_the_ignored_codes(
     proc = run_cli("--format", "json", "--no-cache", *options, str(script))
     assert proc.returncode == (1 if codes else 0), proc.stderr
     assert {item["code"] for item in json.loads(proc.stdout)} == codes
+
+
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        ("HL002", "x=1  # heredoc-lint: disable=HL103\n"),
+        ("HL101", "ssh h \"cat > f << 'EOF'\nhi\nEOF\"\n"),
+        ("HL103", 'ssh h "pkill -f x; y"\n'),
+        ("HL107", "ssh h bash << EOF\ncd /srv && x=1 && echo $x\nEOF\n"),
+        ("HL112", "cat <<EOF\nhi\n"),
+    ],
+)
+def test_a_finding_code_is_a_listed_selectable_rule(tmp_path: Path, code: str, text: str) -> None:
+    """The code a finding carries is the code of a rule: listed by `rules`, and
+    `--select CODE` gives exactly that finding."""
+    listed = run_cli("rules")
+    assert code in [line.split()[0] for line in listed.stdout.splitlines()[1:]]
+    script = tmp_path / "s.sh"
+    script.write_text(text)
+    argv = ("--format", "json", "--no-cache", "--warn-unused-suppressions", "--select", code)
+    proc = run_cli(*argv, str(script))
+    assert proc.returncode == 1, proc.stderr
+    assert [item["code"] for item in json.loads(proc.stdout)] == [code]
