@@ -235,3 +235,12 @@ def test_a_finding_code_is_a_listed_selectable_rule(tmp_path: Path, code: str, t
     proc = run_cli(*argv, str(script))
     assert proc.returncode == 1, proc.stderr
     assert [item["code"] for item in json.loads(proc.stdout)] == [code]
+
+
+def test_hl106_long_word_is_shown_cut_to_30_characters() -> None:
+    word = "a " + "b" * 40
+    text = f'ssh h echo "{word}"\n'
+    (f,) = _found(text, "HL106")
+    shown = word[:27] + "..."
+    assert len(shown) == 30
+    assert f"`{shown}` arrives as 2 separate arguments (`a`, `{'b' * 17}...`)" in f.message
