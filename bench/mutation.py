@@ -67,6 +67,7 @@ _SHELL_TESTS = (
     "tests/test_pinned_shell.py",
     "tests/test_layers.py",
     "tests/test_rules_core.py",
+    "tests/test_pinned_rules.py",
 )
 # tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
 # writer's row and to the whole suite: the pinned fix tests cover the same bytes.

@@ -228,3 +228,10 @@ def test_fstring_doubled_braces_keep_the_offsets() -> None:
     (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
     assert (f.start, f.end) == (text.index("pkill"), text.index("pkill") + 5)
     assert "awk {print} f; pkill -f x; y" in f.message
+
+
+def test_directive_after_a_lone_closing_quote_covers_the_statement() -> None:
+    """The statement's last line may be its closing quote alone: a directive there still
+    covers the whole statement."""
+    text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\n\"  # heredoc-lint: disable=HL101,HL102\n"
+    assert _codes(text) == []
