@@ -112,7 +112,10 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
     ),
     ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, "tests/test_pinned_fixes.py")),
-    ("heredoc_lint/rules/hl20*.py", (*_RULE_TESTS, "tests/test_python_rules.py")),
+    (
+        "heredoc_lint/rules/hl20*.py",
+        (*_RULE_TESTS, "tests/test_python_rules.py", "tests/test_pinned_io.py"),
+    ),
     ("heredoc_lint/rules/*.py", _RULE_TESTS),
     ("heredoc_lint/frontends/python*", _PYTHON_TESTS),
 )
