@@ -244,3 +244,15 @@ def test_hl106_long_word_is_shown_cut_to_30_characters() -> None:
     shown = word[:27] + "..."
     assert len(shown) == 30
     assert f"`{shown}` arrives as 2 separate arguments (`a`, `{'b' * 17}...`)" in f.message
+
+
+@pytest.mark.parametrize(
+    ("text", "span_of", "near"),
+    [('ssh h "echo )"\n', ")", ")"), ('ssh h "echo (x"\n', "x", "end of text")],
+)
+def test_hl001_shows_where_the_inner_string_stops_parsing(
+    text: str, span_of: str, near: str
+) -> None:
+    (f,) = _found(text, "HL001")
+    assert (f.start, f.end) == _span(text, span_of)
+    assert f.message.startswith(f"The ssh command string does not parse near `{near}`")
