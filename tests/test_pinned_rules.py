@@ -256,3 +256,12 @@ def test_hl001_shows_where_the_inner_string_stops_parsing(
     (f,) = _found(text, "HL001")
     assert (f.start, f.end) == _span(text, span_of)
     assert f.message.startswith(f"The ssh command string does not parse near `{near}`")
+
+
+def test_hl110_fix_message_cuts_the_moved_command_to_40_characters() -> None:
+    moved = "./build-the-whole-thing --with-flag-one --with-flag-two"
+    text = f"ssh h cd /srv && {moved}\n"
+    (f,) = _found(text, "HL110")
+    assert (f.start, f.end) == _span(text, "&&")
+    assert f.fix is not None
+    assert f.fix.message == f"Run `{moved[:37]}...` in the remote shell too: 'cd /srv && {moved}'"
