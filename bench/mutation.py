@@ -1,0 +1,890 @@
+#!/usr/bin/env python3
+"""Mutation testing of the core: which small, plausible bugs does the suite let through?
+
+    nice -n 10 python3 bench/mutation.py [--module PATTERN ...] [--max-per-module N]
+        [--seed S] [--budget SECONDS] [--jobs N] [--json OUT] [--list]
+    nice -n 10 python3 bench/mutation.py --rows     # replay the 21 bugs of issue 20
+
+For each core module (shell/, edits.py, fixes/, writer.py, suppress.py, cache.py, the
+rules, the Python frontend), the mutation points are found on the AST: comparison flips
+(`<` `<=`, `==` `!=`, `in` `not in`, `is` `is not`), boundaries +-1 on integer
+constants, negated conditions, `and`/`or` swapped, `True`/`False` swapped, short strings
+cut by a character, `+`/`-` swapped, slice ends moved by one, statements and returns
+removed (made `pass`).  A sample of them (`--max-per-module`, a fixed `--seed`) is applied
+one at a time in a scratch copy of the tree (one copy per job, under a temp dir; the
+worktree is never touched), and the test files that cover the module (the table
+`COVERING`) are run there with `pytest -x`; a mutant is *killed* when they fail (or time
+out: each test gets `--test-timeout` seconds), and *survives* when they pass.  Each
+module is first run unmutated (its AST printed back by `ast.unparse`, as every mutant
+is): a module whose baseline fails is skipped, not scored.
+
+Prints the score (killed / run) per module and every survivor as `file:line: before ->
+after`.  `--budget` stops starting mutants after that many seconds (the modules are
+interleaved, so a cut run still samples all of them).  Not part of .ci/run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import fnmatch
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "heredoc_lint"
+
+# The core modules, as globs relative to the repository root.
+CORE = (
+    "heredoc_lint/shell/*.py",
+    "heredoc_lint/edits.py",
+    "heredoc_lint/fixes/*.py",
+    "heredoc_lint/writer.py",
+    "heredoc_lint/suppress.py",
+    "heredoc_lint/cache.py",
+    "heredoc_lint/rules/*.py",
+    "heredoc_lint/frontends/python.py",
+    "heredoc_lint/frontends/python/*.py",
+)
+
+_RULE_TESTS = ("tests/test_pinned_rules.py", "tests/test_rules_core.py", "tests/test_cases.py")
+_SHELL_TESTS = (
+    "tests/test_words.py",
+    "tests/test_heredoc.py",
+    "tests/test_pinned_shell.py",
+    "tests/test_layers.py",
+    "tests/test_rules_core.py",
+    "tests/test_pinned_rules.py",
+)
+# tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
+# writer's row and to the whole suite: the pinned fix tests cover the same bytes.
+_FIX_TESTS = (
+    "tests/test_pinned_fixes.py",
+    "tests/test_rules_core.py",
+    "tests/test_rule_hl107.py",
+)
+_PYTHON_TESTS = (
+    "tests/test_pinned_io.py",
+    "tests/test_prefilter.py",
+    "tests/test_python_frontend.py",
+    "tests/test_python_rules.py",
+)
+
+# Module glob -> the test files that cover it (the first matching row wins).  A rule
+# `hlNNN_*.py` also gets tests/test_rule_hlNNN.py when that file exists.
+COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("heredoc_lint/shell/*.py", _SHELL_TESTS),
+    (
+        "heredoc_lint/edits.py",
+        ("tests/test_pinned_shell.py", *_FIX_TESTS, "tests/test_rule_hl106.py"),
+    ),
+    ("heredoc_lint/fixes/python_fixes.py", _PYTHON_TESTS),
+    ("heredoc_lint/fixes/*.py", _FIX_TESTS),
+    (
+        "heredoc_lint/writer.py",
+        (
+            "tests/test_pinned_io.py",
+            "tests/test_fix_guarantees.py",
+            "-k",
+            "pinned or crlf or newline or mode or symlink or latin1 or read_only",
+        ),
+    ),
+    (
+        "heredoc_lint/suppress.py",
+        ("tests/test_pinned_io.py", "tests/test_config.py", "tests/test_rules_core.py"),
+    ),
+    ("heredoc_lint/cache.py", ("tests/test_pinned_io.py", "tests/test_cache.py")),
+    (
+        "heredoc_lint/rules/hl002_*.py",
+        ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
+    ),
+    ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, "tests/test_pinned_fixes.py")),
+    (
+        "heredoc_lint/rules/hl20*.py",
+        (*_RULE_TESTS, "tests/test_python_rules.py", "tests/test_pinned_io.py"),
+    ),
+    ("heredoc_lint/rules/*.py", _RULE_TESTS),
+    ("heredoc_lint/frontends/python*", _PYTHON_TESTS),
+)
+
+
+def covering_tests(module: str) -> list[str]:
+    for pattern, tests in COVERING:
+        if fnmatch.fnmatch(module, pattern):
+            found = list(tests)
+            stem = Path(module).stem
+            if module.startswith("heredoc_lint/rules/hl"):
+                found.insert(2, f"tests/test_rule_{stem.split('_')[0]}.py")
+            # Test files that exist, and pytest options (`-k EXPR`) as they are.
+            kept: list[str] = []
+            for item in dict.fromkeys(found):
+                option = item.startswith("-") or (kept and kept[-1] == "-k")
+                if option or (ROOT / item.split("::")[0]).exists():
+                    kept.append(item)
+            return kept
+    return []
+
+
+# -- mutation points ----------------------------------------------------------------------
+
+_FLIP: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str  # path relative to the repository root
+    index: int  # the mutation point's position in the module's list
+    line: int
+    operator: str
+    before: str
+    after: str
+
+    def where(self) -> str:
+        return f"{self.module}:{self.line}"
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0]))
+                ids.add(id(body[0].value))
+    return ids
+
+
+def _skipped(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """Nodes whose mutation says nothing: type annotations, `__all__`, the RULE's
+    metadata, `TYPE_CHECKING` blocks, `raise`/`assert` messages."""
+    if any(isinstance(n, ast.Name) and n.id == "__doc__" for n in ast.walk(node)):
+        return True  # `__doc__ or ""`: the rule's documentation
+    current: ast.AST | None = node
+    while current is not None:
+        parent = parents.get(id(current))
+        if isinstance(parent, ast.arg | ast.AnnAssign) and current is parent.annotation:
+            return True
+        if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef) and current is parent.returns:
+            return True
+        if isinstance(current, ast.If) and "TYPE_CHECKING" in ast.unparse(current.test):
+            return True
+        if isinstance(current, ast.Assert):
+            return True
+        if isinstance(current, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in current.targets
+        ):
+            return True  # the names a star import exports: nothing here uses it
+        current = parent
+    return False
+
+
+# A mutation: (operator name, the node to edit, function that edits a copy of it in place
+# or returns its replacement).
+Edit = Callable[[ast.AST], ast.AST | None]
+
+
+def _points(tree: ast.Module) -> Iterator[tuple[str, ast.AST, Edit]]:
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    docstrings = _docstring_nodes(tree)
+    for node in ast.walk(tree):
+        if id(node) in docstrings or _skipped(node, parents):
+            continue
+        if isinstance(node, ast.Compare):
+            for k, op in enumerate(node.ops):
+                if type(op) in _FLIP:
+                    yield "compare", node, _set_op(k, _FLIP[type(op)]())
+        elif isinstance(node, ast.BoolOp):
+            other: ast.boolop = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+            yield "and/or", node, _set_attr("op", other)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield "negation", node, lambda n: n.operand  # type: ignore[attr-defined]
+        elif isinstance(node, ast.If | ast.While | ast.IfExp):
+            yield "negation", node, _negate_test
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            yield (
+                "arith",
+                node,
+                _set_attr("op", ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()),
+            )
+        elif isinstance(node, ast.Slice):
+            if node.upper is not None:
+                yield "slice", node, _shift_slice("upper", 1)
+            if node.lower is not None:
+                yield "slice", node, _shift_slice("lower", 1)
+        elif isinstance(node, ast.Constant):
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.JoinedStr):
+                continue
+            value = node.value
+            if isinstance(value, bool):
+                yield "constant", node, _set_attr("value", not value)
+            elif isinstance(value, int) and not isinstance(parent, ast.Slice):
+                yield "boundary", node, _set_attr("value", value + 1)
+                yield "boundary", node, _set_attr("value", value - 1)
+            elif isinstance(value, str) and 1 <= len(value) <= 8:
+                yield "constant", node, _set_attr("value", value[1:])
+        if isinstance(
+            node, ast.Return | ast.Expr | ast.Assign | ast.AugAssign | ast.Continue | ast.Break
+        ):
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                continue
+            yield "statement", node, lambda n: ast.copy_location(ast.Pass(), n)
+
+
+def _set_op(k: int, op: ast.cmpop) -> Edit:
+    def edit(node: ast.AST) -> None:
+        assert isinstance(node, ast.Compare)
+        node.ops[k] = op
+
+    return edit
+
+
+def _set_attr(name: str, value: object) -> Edit:
+    def edit(node: ast.AST) -> None:
+        setattr(node, name, value)
+
+    return edit
+
+
+def _negate_test(node: ast.AST) -> None:
+    assert isinstance(node, ast.If | ast.While | ast.IfExp)
+    node.test = ast.UnaryOp(ast.Not(), node.test)
+
+
+def _shift_slice(end: str, by: int) -> Edit:
+    def edit(node: ast.AST) -> None:
+        value = getattr(node, end)
+        setattr(node, end, ast.BinOp(value, ast.Add(), ast.Constant(by)))
+
+    return edit
+
+
+def _describe(node: ast.AST, limit: int = 70) -> str:
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _apply(tree: ast.Module, index: int) -> tuple[ast.Module, str, str, str, int]:
+    """A copy of `tree` with mutation point `index` applied; (tree, operator, before,
+    after, line)."""
+    mutated = copy.deepcopy(tree)
+    operator, node, edit = list(_points(mutated))[index]
+    before = _describe(node)
+    line = getattr(node, "lineno", 0)
+    replacement = edit(node)
+    if replacement is not None and replacement is not node:
+        _replace(mutated, node, replacement)
+        after = _describe(replacement)
+    else:
+        after = _describe(node)
+    return ast.fix_missing_locations(mutated), operator, before, after, line
+
+
+def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
+    for parent in ast.walk(tree):
+        for name, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, name, new)
+                return
+            if isinstance(value, list) and any(v is old for v in value):
+                value[[id(v) for v in value].index(id(old))] = new
+                return
+    raise ValueError("node not found")
+
+
+def mutants(module: str) -> list[Mutant]:
+    tree = ast.parse((ROOT / module).read_text())
+    found = []
+    for index, (operator, node, _) in enumerate(_points(tree)):
+        found.append(
+            Mutant(module, index, getattr(node, "lineno", 0), operator, _describe(node), "")
+        )
+    return found
+
+
+def mutated_source(mutant: Mutant) -> tuple[str, Mutant]:
+    tree = ast.parse((ROOT / mutant.module).read_text())
+    mutated, operator, before, after, line = _apply(tree, mutant.index)
+    return ast.unparse(mutated) + "\n", Mutant(
+        mutant.module, mutant.index, line, operator, before, after
+    )
+
+
+# -- running ------------------------------------------------------------------------------
+
+_TIMEOUT_PLUGIN = '''\
+"""Per-test timeout for the mutation harness (SIGALRM; a hung test counts as a kill)."""
+import os
+import signal
+
+import pytest
+
+_SECONDS = int(os.environ.get("MUTATION_TEST_TIMEOUT", "60"))
+
+
+def _expire(signum, frame):
+    raise TimeoutError(f"mutation harness: test over {_SECONDS}s")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    old = signal.signal(signal.SIGALRM, _expire)
+    signal.alarm(_SECONDS)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+'''
+
+
+@dataclass
+class Workspace:
+    """One scratch copy of the tree, used by one job at a time."""
+
+    path: Path
+
+    @classmethod
+    def create(cls, parent: Path, name: str) -> Workspace:
+        path = parent / name
+        ignore = shutil.ignore_patterns("__pycache__", ".heredoc_lint_cache", "*.pyc")
+        for item in ("heredoc_lint", "tests", "fixtures", "scripts", "docs"):
+            if (ROOT / item).exists():
+                shutil.copytree(ROOT / item, path / item, ignore=ignore)
+        for item in ("pyproject.toml", "README.md"):
+            if (ROOT / item).exists():
+                shutil.copy2(ROOT / item, path / item)
+        (path / "_mutation_timeout.py").write_text(_TIMEOUT_PLUGIN)
+        return cls(path)
+
+    def run(
+        self, tests: Sequence[str], test_timeout: int, timeout: float
+    ) -> tuple[bool, float, str]:
+        """(passed, seconds, last lines of output) of `pytest -x TESTS` in this copy."""
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(self.path),
+            "MUTATION_TEST_TIMEOUT": str(test_timeout),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "CI": "true",
+        }
+        argv = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "_mutation_timeout",
+            *tests,
+        ]
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            argv,
+            cwd=self.path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return False, time.monotonic() - started, "timeout"
+        tail = "\n".join(out.strip().splitlines()[-3:])
+        return proc.returncode == 0, time.monotonic() - started, tail
+
+
+@dataclass
+class Result:
+    mutant: Mutant
+    killed: bool
+    seconds: float
+    note: str = ""
+
+
+@dataclass
+class ModuleReport:
+    module: str
+    tests: list[str]
+    points: int
+    baseline_ok: bool = True
+    baseline_seconds: float = 0.0
+    results: list[Result] = field(default_factory=list)
+
+    @property
+    def score(self) -> float | None:
+        if not self.results:
+            return None
+        return sum(r.killed for r in self.results) / len(self.results)
+
+
+def core_modules(patterns: Sequence[str]) -> list[str]:
+    found: list[str] = []
+    for glob in CORE:
+        for path in sorted(ROOT.glob(glob)):
+            module = str(path.relative_to(ROOT))
+            if path.name == "__init__.py" and path.stat().st_size < 400:
+                continue  # only imports
+            if not patterns or any(p in module for p in patterns):
+                found.append(module)
+    return list(dict.fromkeys(found))
+
+
+def _interleave(samples: dict[str, list[Mutant]]) -> list[Mutant]:
+    """Round-robin over the modules: a run cut by the budget still covers each."""
+    order: list[Mutant] = []
+    queues = [list(q) for q in samples.values()]
+    while any(queues):
+        for queue in queues:
+            if queue:
+                order.append(queue.pop(0))
+    return order
+
+
+class Pool:
+    """Workspaces handed out to one job at a time."""
+
+    def __init__(self, workspaces: list[Workspace]) -> None:
+        self.free = list(workspaces)
+        self.lock = threading.Lock()
+
+    def take(self) -> Workspace:
+        with self.lock:
+            return self.free.pop()
+
+    def give(self, workspace: Workspace) -> None:
+        with self.lock:
+            self.free.append(workspace)
+
+
+def _write_module(workspace: Workspace, module: str, source: str) -> None:
+    (workspace.path / module).write_text(source)
+
+
+def _restore(workspace: Workspace, module: str) -> None:
+    shutil.copy2(ROOT / module, workspace.path / module)
+
+
+def run_module_baseline(pool: Pool, report: ModuleReport, test_timeout: int) -> None:
+    workspace = pool.take()
+    try:
+        source = ast.unparse(ast.parse((ROOT / report.module).read_text())) + "\n"
+        _write_module(workspace, report.module, source)
+        ok, seconds, tail = workspace.run(report.tests, test_timeout, timeout=1800)
+        report.baseline_ok, report.baseline_seconds = ok, seconds
+        if not ok:
+            print(f"  baseline FAILS for {report.module}: {tail}", flush=True)
+    finally:
+        _restore(workspace, report.module)
+        pool.give(workspace)
+
+
+def run_mutant(pool: Pool, mutant: Mutant, report: ModuleReport, test_timeout: int) -> Result:
+    workspace = pool.take()
+    try:
+        source, described = mutated_source(mutant)
+        _write_module(workspace, mutant.module, source)
+        limit = max(60.0, 3 * report.baseline_seconds + 30)
+        passed, seconds, tail = workspace.run(report.tests, test_timeout, timeout=limit)
+        return Result(
+            described,
+            not passed,
+            seconds,
+            "" if passed else tail.splitlines()[-1:][0] if tail else "",
+        )
+    finally:
+        _restore(workspace, mutant.module)
+        pool.give(workspace)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument(
+        "--module", action="append", default=[], help="substring of a module path (repeatable)"
+    )
+    parser.add_argument("--max-per-module", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=20)
+    parser.add_argument("--budget", type=float, default=3300.0, help="seconds; no new mutant after")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--test-timeout", type=int, default=60, help="seconds per test")
+    parser.add_argument("--json", type=Path, help="write every result here")
+    parser.add_argument("--list", action="store_true", help="list modules, tests and point counts")
+    parser.add_argument(
+        "--survivors-of",
+        type=Path,
+        help="a --json of an earlier run: run its survivors again, count its kills as kills",
+    )
+    parser.add_argument(
+        "--rows", action="store_true", help="replay the 21 planted bugs of issue 20"
+    )
+    args = parser.parse_args(argv)
+    if args.rows:
+        return replay_rows()
+
+    modules = core_modules(args.module)
+    reports = {m: ModuleReport(m, covering_tests(m), len(mutants(m))) for m in modules}
+    if args.list:
+        for report in reports.values():
+            print(f"{report.module:58} {report.points:5} points  {' '.join(report.tests)}")
+        return 0
+    samples: dict[str, list[Mutant]] = {}
+    if args.survivors_of is not None:
+        samples = _earlier_survivors(args.survivors_of, reports)
+    else:
+        rng = random.Random(args.seed)
+        for module in reports:
+            every = mutants(module)
+            samples[module] = sorted(
+                rng.sample(every, min(args.max_per_module, len(every))), key=lambda m: m.index
+            )
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
+        pool = Pool([Workspace.create(Path(scratch), f"w{k}") for k in range(args.jobs)])
+        print(f"baselines of {sum(1 for q in samples.values() if q)} modules...", flush=True)
+        with ThreadPoolExecutor(args.jobs) as executor:
+            queued = [reports[m] for m, sample in samples.items() if sample]
+            list(executor.map(lambda r: run_module_baseline(pool, r, args.test_timeout), queued))
+        order = [m for m in _interleave(samples) if reports[m.module].baseline_ok]
+        print(f"{len(order)} mutants, budget {args.budget:.0f}s, {args.jobs} jobs", flush=True)
+
+        def one(mutant: Mutant) -> Result | None:
+            if time.monotonic() - started > args.budget:
+                return None
+            report = reports[mutant.module]
+            result = run_mutant(pool, mutant, report, args.test_timeout)
+            report.results.append(result)
+            mark = "killed " if result.killed else "SURVIVED"
+            print(
+                f"  {mark} {result.mutant.where()} [{result.mutant.operator}] "
+                f"{result.mutant.before} -> {result.mutant.after} ({result.seconds:.0f}s)",
+                flush=True,
+            )
+            return result
+
+        with ThreadPoolExecutor(args.jobs) as executor:
+            list(executor.map(one, order))
+    print_report(list(reports.values()), time.monotonic() - started)
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "module": r.module,
+                        "tests": r.tests,
+                        "points": r.points,
+                        "baseline_ok": r.baseline_ok,
+                        "score": r.score,
+                        "results": [
+                            {**asdict(x.mutant), "killed": x.killed, "seconds": x.seconds}
+                            for x in r.results
+                        ],
+                    }
+                    for r in reports.values()
+                ],
+                indent=1,
+            )
+        )
+    return 0
+
+
+def _earlier_survivors(path: Path, reports: dict[str, ModuleReport]) -> dict[str, list[Mutant]]:
+    """The survivors of an earlier run (to run again); its kills go into `reports` as they
+    were.  The mutation points are found again by index: the module must be unchanged."""
+    samples: dict[str, list[Mutant]] = {}
+    for entry in json.loads(path.read_text()):
+        report = reports.get(entry["module"])
+        if report is None:
+            continue
+        # Found again by what they change, not by index: the harness may skip more now.
+        current: dict[tuple[int, str, str], list[Mutant]] = {}
+        for m in mutants(report.module):
+            current.setdefault((m.line, m.operator, m.before), []).append(m)
+        for item in entry["results"]:
+            fields = {k: item[k] for k in ("module", "index", "line", "operator", "before")}
+            mutant = Mutant(**fields, after=item["after"])
+            if item["killed"]:
+                report.results.append(Result(mutant, True, item["seconds"], "earlier run"))
+                continue
+            candidates = current.get((mutant.line, mutant.operator, mutant.before), [])
+            again = next(
+                (c for c in candidates if mutated_source(c)[1].after == mutant.after), None
+            )
+            if again is None:
+                print(f"  no longer a mutation point: {mutant.where()} {mutant.before}")
+            else:
+                samples.setdefault(mutant.module, []).append(again)
+    return samples
+
+
+def print_report(reports: Sequence[ModuleReport], seconds: float) -> None:
+    print(f"\n{'module':58} {'killed/run':>10} {'score':>6}  (points)")
+    total_killed = total_run = 0
+    for report in reports:
+        run = len(report.results)
+        killed = sum(r.killed for r in report.results)
+        total_killed += killed
+        total_run += run
+        score = "-" if not run else f"{killed / run:.2f}"
+        note = "" if report.baseline_ok else "  baseline fails: not scored"
+        print(f"{report.module:58} {killed:>4}/{run:<5} {score:>6}  ({report.points}){note}")
+    overall = f"{total_killed / total_run:.2f}" if total_run else "-"
+    print(f"{'all':58} {total_killed:>4}/{total_run:<5} {overall:>6}  in {seconds:.0f}s")
+    survivors = [r for report in reports for r in report.results if not r.killed]
+    if survivors:
+        print("\nsurvivors:")
+        for r in sorted(survivors, key=lambda r: (r.mutant.module, r.mutant.line)):
+            print(
+                f"  {r.mutant.where()} [{r.mutant.operator}] {r.mutant.before} -> {r.mutant.after}"
+            )
+
+
+# -- the 21 bugs of issue 20, replayed ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    module: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+_P = "tests/test_pinned_"
+ROWS = (
+    Row(
+        "HL102 nested expansion reported at every depth",
+        "heredoc_lint/rules/hl102_client_side_expansion.py",
+        "    if parent is None:\n        return False\n    return any(e.start",
+        "    if parent is None or True:\n        return False\n    return any(e.start",
+        (f"{_P}rules.py::test_hl102_nested_expansion_reported_once_at_depth_1",),
+    ),
+    Row(
+        "HL103 -uroot skips the next word",
+        "heredoc_lint/rules/hl103_pkill_self_match.py",
+        "takes_arg = k == len(letters) - 1",
+        "takes_arg = True",
+        (f"{_P}rules.py::test_hl103_option_arguments_do_not_hide_the_pattern",),
+    ),
+    Row(
+        "HL106 fix does not escape \\ in double quotes",
+        "heredoc_lint/rules/hl106_ssh_argument_rejoin.py",
+        "if c in '\\\\\"`$' else c for c in text)",
+        "if c in '\"`$' else c for c in text)",
+        (f"{_P}fixes.py::test_hl106_fix_escapes_backslashes_in_double_quotes",),
+    ),
+    Row(
+        "HL106 remote operator no longer turns off reports",
+        "heredoc_lint/rules/hl106_ssh_argument_rejoin.py",
+        "                shell_text = shell_text or _operators(words[index])",
+        "                pass",
+        (f"{_P}fixes.py::test_hl106_remote_operator_turns_off_later_words",),
+    ),
+    Row(
+        "HL109 2>&1 taken for a file write",
+        "heredoc_lint/rules/hl109_sudo_redirect.py",
+        "redirect.heredoc is not None or _is_dup(redirect):",
+        "redirect.heredoc is not None:",
+        (f"{_P}rules.py::test_hl109_descriptor_duplication_is_not_a_write",),
+    ),
+    Row(
+        "words: $'\\1234' reads four octal digits",
+        "heredoc_lint/shell/words.py",
+        "j < i + 4 and body[j] in _OCTAL",
+        "j < i + 5 and body[j] in _OCTAL",
+        (
+            f"{_P}shell.py::test_ansi_octal_escape_reads_three_digits_like_bash",
+            f"{_P}shell.py::test_ansi_octal_space_splits_on_the_remote_side",
+        ),
+    ),
+    Row(
+        "words: unquoted [ is no glob",
+        "heredoc_lint/shell/words.py",
+        'if c in "*?[" or',
+        'if c in "*?" or',
+        (f"{_P}shell.py::test_globbing_flag_agrees_with_bash",),
+    ),
+    Row(
+        "heredoc: unquoted body keeps backslash-newline",
+        "heredoc_lint/shell/heredoc.py",
+        "return value if self.quoted else _join_continuations(value)",
+        "return value",
+        (f"{_P}shell.py::test_unquoted_heredoc_body_joins_continuations_like_bash",),
+    ),
+    Row(
+        "heredoc: joined line not tested as terminator",
+        "heredoc_lint/shell/heredoc.py",
+        "            if not item.quoted:\n                line = _join_continuations(line)",
+        "            if False:\n                line = _join_continuations(line)",
+        (f"{_P}shell.py::test_joined_line_can_be_the_terminator",),
+    ),
+    Row(
+        "edits: span end inside an escape kept",
+        "heredoc_lint/edits.py",
+        "    if states.get(b) is Quote.INSIDE and b > a:\n        b -= 1\n",
+        "",
+        (f"{_P}shell.py::test_split_fix_ends_before_an_escaped_backslash",),
+    ),
+    Row(
+        "remote_heredoc: unquoted body with \\ counted literal",
+        "heredoc_lint/fixes/remote_heredoc.py",
+        'for c in "$`\\\\")',
+        'for c in "$`")',
+        (f"{_P}fixes.py::test_unquoted_body_with_backslashes_keeps_its_bytes",),
+    ),
+    Row(
+        "remote_heredoc: stdin delimiter occurs in the body",
+        "heredoc_lint/fixes/remote_heredoc.py",
+        "    while delimiter in lines:",
+        "    while False:",
+        (f"{_P}fixes.py::test_stdin_fix_picks_a_delimiter_absent_from_the_body",),
+    ),
+    Row(
+        "remote_heredoc: stdin fix for ssh -n",
+        "heredoc_lint/fixes/remote_heredoc.py",
+        '        or invocation.ssh.has_flag("n")\n',
+        "",
+        (f"{_P}fixes.py::test_stdin_fix_not_offered_to_ssh_n",),
+    ),
+    Row(
+        "remote_heredoc: CRLF terminator without \\r",
+        "heredoc_lint/fixes/remote_heredoc.py",
+        'ending = "\\r\\n" if',
+        'ending = "\\n" if',
+        (f"{_P}fixes.py::test_stdin_fix_in_a_crlf_file_ends_its_heredoc",),
+    ),
+    Row(
+        "remote_heredoc: base64 over the argument limit",
+        "heredoc_lint/fixes/remote_heredoc.py",
+        "        return None  # the string would no longer fit",
+        "        pass  # the string would no longer fit",
+        (f"{_P}fixes.py::test_base64_fix_stays_under_the_argument_limit",),
+    ),
+    Row(
+        "writer: fixed file loses its mode",
+        "heredoc_lint/writer.py",
+        "            handle.flush()\n"
+        "            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))",
+        "            handle.flush()",
+        (f"{_P}io.py::test_fix_keeps_the_file_mode",),
+    ),
+    Row(
+        "suppress: code prefixes not honoured",
+        "heredoc_lint/suppress.py",
+        "any(code.startswith(c) for c in codes)",
+        "any(code == c for c in codes)",
+        (f"{_P}io.py::test_directive_code_prefixes_are_honoured",),
+    ),
+    Row(
+        "suppress: directive after the closing quote ignored",
+        "heredoc_lint/suppress.py",
+        "places = {line, first_of.get(line, line), last_of.get(line, line)}",
+        "places = {line, first_of.get(line, line)}",
+        (f"{_P}io.py::test_directive_after_the_closing_quote_covers_the_statement",),
+    ),
+    Row(
+        "suppress: foreign noqa reported as HL002",
+        "heredoc_lint/suppress.py",
+        'ours = directive.codes == _ALL or any(c.startswith("HL") for c in directive.codes)',
+        "ours = True",
+        (f"{_P}io.py::test_foreign_noqa_is_not_an_unused_suppression",),
+    ),
+    Row(
+        "cache: fingerprint ignores mtime",
+        "heredoc_lint/cache.py",
+        ":{info.st_size}:{info.st_mtime_ns}",
+        ":{info.st_size}",
+        (f"{_P}io.py::test_same_size_edit_of_the_tool_invalidates_the_cache",),
+    ),
+    Row(
+        "python: ctx.run is invoke beside fabric",
+        "heredoc_lint/frontends/python*",
+        "if self.invoke and not self.fabric and _INVOKE_NAMES",
+        "if self.invoke and _INVOKE_NAMES",
+        (f"{_P}io.py::test_ctx_run_is_invoke_only_without_fabric",),
+    ),
+    Row(
+        "python: prefilter drops os.popen",
+        "heredoc_lint/frontends/python*",
+        '    "os": ("system", "popen"),',
+        '    "os": ("system",),',
+        (f"{_P}io.py::test_prefilter_keeps_an_os_popen_call_alone",),
+    ),
+)
+
+
+def _row_file(row: Row) -> Path | None:
+    """The file that holds the row's text; `python*` is the frontend, a module or a package."""
+    if row.module.endswith("*"):
+        base = row.module.rstrip("*")
+        candidates = [ROOT / f"{base}.py", *sorted(ROOT.glob(f"{base}/*.py"))]
+    else:
+        candidates = [ROOT / row.module]
+    for path in candidates:
+        if path.is_file() and path.read_text().count(row.old) == 1:
+            return path
+    return None
+
+
+def replay_rows() -> int:
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="mutation-rows-") as scratch:
+        workspace = Workspace.create(Path(scratch), "w")
+        for number, row in enumerate(ROWS, start=1):
+            path = _row_file(row)
+            if path is None:
+                print(
+                    f"{number:2} {row.name}: the planted text is no longer in the source "
+                    "(update ROWS)"
+                )
+                failures += 1
+                continue
+            relative = str(path.relative_to(ROOT))
+            (workspace.path / relative).write_text(path.read_text().replace(row.old, row.new))
+            planted_ok, _, _ = workspace.run(row.tests, 120, timeout=900)
+            _restore(workspace, relative)
+            clean_ok, _, tail = workspace.run(row.tests, 120, timeout=900)
+            verdict = (
+                "planted, failed; removed, passed"
+                if (not planted_ok and clean_ok)
+                else (f"NOT KILLED (planted passed={planted_ok}, clean passed={clean_ok}) {tail}")
+            )
+            failures += not (not planted_ok and clean_ok)
+            print(f"{number:2} {row.name}: {verdict}", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
