@@ -251,3 +251,42 @@ def test_runtime_function_argument_is_the_value_meant(sshd: SshServer, tmp_path:
     assert f.severity is Severity.INFO
     kit.run_ok(script, sshd)
     assert out.read_text() == "restarting api\n"
+
+
+AWK_FIELDS = [
+    ('ssh "$HOST" "awk \'{print $2}\' /etc/hosts"\n', "$2"),
+    ("ssh h \"ps aux | awk '{print $NF}'\"\n", "$NF"),
+    ("ssh h \"gawk -F: '$3 > 999 {print $1}' /etc/passwd\"\n", "$3"),
+]
+
+
+@pytest.mark.parametrize(("text", "field"), AWK_FIELDS)
+def test_awk_field_in_single_quotes_is_an_error(text: str, field: str) -> None:
+    """The single quotes were written for awk: the author meant awk's field."""
+    found = [f for f in kit.findings(text, "HL102") if f.severity is Severity.ERROR]
+    start = text.index(field)
+    assert (found[0].start, found[0].end) == (start, start + len(field))
+    assert "a field of the" in found[0].message
+
+
+def test_local_value_in_single_quotes_for_the_remote_shell_stays_info() -> None:
+    """`mkdir '$dir'` passes a local value, quoted for the remote shell: meant."""
+    (f,) = kit.findings('ssh h "mkdir \'$dir\'"\n', "HL102")
+    assert f.severity is Severity.INFO
+    assert kit.findings("ssh h \"awk -v x=$1 '{print x}' f\"\n", "HL102")[0].severity is (
+        Severity.INFO
+    )
+
+
+def test_awk_field_in_bash_and_its_escape_fix(tmp_path: Path) -> None:
+    """bash -c stands in for the remote shell: the local `$2` (no arguments: empty) makes
+    awk print whole lines; the escaped `\\$2` reaches awk as its field."""
+    text = "printf 'a b\\n' | bash -c \"awk '{print $2}'\"\n"
+    (f,) = [f for f in kit.findings(text, "HL102") if f.severity is Severity.ERROR]
+    script = tmp_path / "t.sh"
+    script.write_text(text)
+    assert subprocess.run(["bash", str(script)], capture_output=True, text=True).stdout == "a b\n"
+    fixed = kit.fix_text(text, "HL102", unsafe=True)
+    assert "\\$2" in fixed
+    script.write_text(fixed)
+    assert subprocess.run(["bash", str(script)], capture_output=True, text=True).stdout == "b\n"

@@ -15,7 +15,9 @@ shell was meant to expand it:
   values, and every backslash-newline is deleted); and a name that the inner
   string binds before it (`ssh h "x=1; echo $x"`, `for f in ...; do ... $f`,
   `read line; ... $line`): it is expanded before that binding exists, usually
-  to nothing;
+  to nothing; and an awk field (`$2`, `$NF`) in the single-quoted program of
+  an `awk` in the inner string (`ssh h "awk '{print $2}' f"`): the quotes were
+  written for awk, but the local shell fills in its own `$2` first;
 - warning, in strings run on another host: `$?`, `$!` and `$$` (the local
   shell's status and process ids); command substitutions that ask about the
   machine (`$(hostname)`, `$(whoami)`, `$(pgrep -f app)`); and positional
@@ -57,13 +59,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import Quote, lift, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, script_path
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.wrappers import basename
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
@@ -175,6 +178,27 @@ def _escape_advice(text: str) -> str:
     return f"write `\\{text}` if the inner shell should expand it"
 
 
+# Programs whose own language reads `$1`, `$NF` as fields: their program text in single
+# quotes is written for them, not for a shell.
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+
+
+def _awk_field(layer: Layer, item: LocalExpansion) -> str | None:
+    """The awk command whose single-quoted program holds this `$1` / `$NF`: the quotes
+    show it was written for awk, yet the outer shell expands it first."""
+    e = item.expansion
+    if not (e.kind == "positional" or (e.kind == "variable" and e.name == "NF")):
+        return None
+    for command in layer.script.commands:
+        if not command.words or basename(command.words[0].value) not in _AWKS:
+            continue
+        for word in command.words[1:]:
+            if word.start <= item.start < word.end:
+                state = quote_states(layer.text, word).get(item.start)
+                return basename(command.words[0].value) if state is Quote.SINGLE else None
+    return None
+
+
 def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -> Verdict:
     e = item.expansion
     name = e.name.split("[", 1)[0]  # `${ids[0]}` reads the array `ids`
@@ -201,6 +225,15 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
             f"`{text}` is expanded by {who} {before}, before the binding of `{name}` in "
             f"the same string exists: it gets the local value (usually empty); "
             + _escape_advice(text),
+            escape=True,
+        )
+    awk = _awk_field(layer, item)
+    if awk is not None:
+        return Verdict(
+            Severity.ERROR,
+            f"`{text}` is a field of the {awk} program, in single quotes written for {awk}, "
+            f"but {who} expands it {before}: {awk} gets the local value (usually empty) "
+            "instead of the field; " + _escape_advice(text),
             escape=True,
         )
     runner = _local_runner(layer, item.start)

@@ -370,6 +370,9 @@ class _Builder:
         self.tree: Tree | None = None
         self.substitutions = [m.start() for m in _SUBSTITUTION.finditer(self.offsets.data)]
         self.commands: list[Command] = []
+        # tree-sitter-bash 0.25 reads the `0` of `cmd 0<f` as an argument: the redirection
+        # (by its node's first byte) and the descriptor bash gives it, with its start.
+        self.glued_fd: dict[int, tuple[int, int]] = {}
         self.errors: list[ParseError] = []
         self.assigned: list[tuple[str, int]] = []
 
@@ -404,9 +407,28 @@ class _Builder:
         start, end = self.span(nodes[0])[0], self.span(nodes[-1])[1]
         return self.text[start : min(end, start + HEAD_LIMIT)]
 
+    def glue_descriptor(self, place: _Place, words: list[list[Node]]) -> None:
+        """`cat x 0<&3`: a last argument of digits that touches the redirection after the
+        command is that redirection's descriptor (bash: `0<&3`), not an argument."""
+        parent = place.parent
+        if not words or len(words[-1]) != 1 or words[-1][0].type != "number":
+            return
+        if parent is None or parent.node.type != "redirected_statement":
+            return
+        number = words[-1][0]
+        first = next((c for c in parent.node.children if c.type in _REDIRECT_TYPES), None)
+        if first is None or first.start_byte != number.end_byte or not number.text:
+            return
+        if not number.text.isdigit():
+            return
+        self.glued_fd[first.start_byte] = (int(number.text), self.span(number)[0])
+        words.pop()
+
     def redirect(self, node: Node) -> Redirect:
         start, end = self.span(node)
         fd: int | None = None
+        if node.start_byte in self.glued_fd:
+            fd, start = self.glued_fd[node.start_byte]
         op = ""
         target: Word | None = None
         for child in node.children:
@@ -575,6 +597,7 @@ class _Builder:
                     add(words, child)
             elif kind not in _NOT_WORDS:
                 add(words, child)
+        self.glue_descriptor(place, words)
 
         def dequote_words() -> tuple[tuple[Word, ...], tuple[Word, ...]]:
             return (

@@ -1,0 +1,36 @@
+"""tree-sitter-bash 0.25 reads the `0` of `cmd x 0<f` as an argument; bash reads it as
+the redirection's descriptor. The shell model follows bash (checked with bash itself)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from heredoc_lint.shell.syntax import parse_script
+
+CASES = [
+    "args x 0</dev/null",
+    "args x 0<&0",
+    "args x 2>&1",
+    "args 0 </dev/null",
+    "args x 10>/dev/null",
+]
+
+
+def bash_argv(line: str) -> list[str]:
+    script = "args() { printf '<%s>' \"$@\"; }\n" + line + "\n"
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
+    return out.stdout[1:-1].split("><") if out.stdout else []
+
+
+@pytest.mark.parametrize("line", CASES)
+def test_words_and_descriptors_are_what_bash_uses(line: str) -> None:
+    (command,) = parse_script(line + "\n").commands
+    assert [w.value for w in command.words[1:]] == bash_argv(line)
+    (redirect,) = command.redirects
+    before_op = line[redirect.start : redirect.start + len(str(redirect.fd))]
+    if redirect.fd is not None:
+        assert before_op == str(redirect.fd)
+    else:
+        assert line[redirect.start] in "<>"
