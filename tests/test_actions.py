@@ -302,3 +302,23 @@ def test_anchors_aliases_tags_and_several_documents() -> None:
         (*where(text, "-p 25"), "HL108"),
     ]
     assert all(f.verbatim for f in fragments(text))
+
+
+@pytest.mark.parametrize(
+    ("condition", "checked"),
+    [
+        ("${{ contains(matrix.runs_on, 'windows') }}", False),
+        ("runner.os == 'Windows'", False),
+        ("${{ startsWith(matrix.os, 'windows') }}", False),
+        ("runner.os != 'Windows'", True),  # negated: bash on Linux
+        ("${{ !contains(matrix.os, 'windows') }}", True),
+        ("runner.os == 'Windows' || inputs.force", True),  # combined: not read
+        ("github.event_name == 'push'", True),
+    ],
+)
+def test_a_step_run_only_on_windows_is_powershell(condition: str, checked: bool) -> None:
+    """On a Windows runner the default shell is pwsh: a step whose `if:` runs it only there
+    is PowerShell, not bash (the precision corpus's pwsh-step pattern)."""
+    step = f"      - if: {condition}\n        run: |\n          ssh $env:H -v echo \"a; b\"\n"
+    text = workflow(step, top="").replace("runs-on: ubuntu-latest", "runs-on: ${{ matrix.os }}")
+    assert bool(fragments(text)) is checked

@@ -132,7 +132,7 @@ def test_cli_select_keeps_only_the_selected_codes(
     tmp_path: Path, select: str, codes: set[str]
 ) -> None:
     script = tmp_path / "s.sh"
-    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi\nEOF\"\n")
+    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi \\$USER\nEOF\"\n")
     proc = run_cli("--format", "json", "--no-cache", "--select", select, str(script))
     assert proc.returncode == 1, proc.stderr
     assert {item["code"] for item in json.loads(proc.stdout)} == codes
@@ -208,7 +208,7 @@ def test_cli_ignore_drops_the_ignored_codes(
     tmp_path: Path, options: tuple[str, ...], codes: set[str]
 ) -> None:
     script = tmp_path / "s.sh"
-    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi\nEOF\"\n")
+    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi \\$USER\nEOF\"\n")
     proc = run_cli("--format", "json", "--no-cache", *options, str(script))
     assert proc.returncode == (1 if codes else 0), proc.stderr
     assert {item["code"] for item in json.loads(proc.stdout)} == codes
@@ -218,7 +218,7 @@ def test_cli_ignore_drops_the_ignored_codes(
     ("code", "text"),
     [
         ("HL002", "x=1  # heredoc-lint: disable=HL103\n"),
-        ("HL101", "ssh h \"cat > f << 'EOF'\nhi\nEOF\"\n"),
+        ("HL101", "ssh h \"cat > f << 'EOF'\nhi \\$USER\nEOF\"\n"),
         ("HL103", 'ssh h "pkill -f x; y"\n'),
         ("HL107", "ssh h bash << EOF\ncd /srv && x=1 && echo $x\nEOF\n"),
         ("HL112", "cat <<EOF\nhi\n"),
@@ -239,7 +239,7 @@ def test_a_finding_code_is_a_listed_selectable_rule(tmp_path: Path, code: str, t
 
 def test_hl106_long_word_is_shown_cut_to_30_characters() -> None:
     word = "a " + "b" * 40
-    text = f'ssh h echo "{word}"\n'
+    text = f'ssh h touch "{word}"\n'
     (f,) = _found(text, "HL106")
     shown = word[:27] + "..."
     assert len(shown) == 30

@@ -51,10 +51,27 @@ def test_documented_example_is_found_and_its_use_instead_is_clean() -> None:
 
 SHELL_POSITIVES = [
     ("ssh h \"cat > /a << 'EOF'\n$x\nEOF\"\n", "<< 'EOF'"),
-    ("ssh h 'cat > /a <<EOF\nx\nEOF'\n", "<<EOF"),
-    ('bash -c "cat > /a <<-EOF\n\tx\n\tEOF"\n', "<<-EOF"),
-    ("ssh gw \"ssh h 'cat > /a << EOF\nx\nEOF'\"\n", "<< EOF"),
+    ("ssh h 'cat > /a <<EOF\nit'\\''s\nEOF'\n", "<<EOF"),  # the '\\'' chain
+    ('bash -c "cat > /a <<-EOF\n\t\\$x\n\tEOF"\n', "<<-EOF"),  # an escape for the outer
+    ("ssh gw \"ssh h 'cat > /a << EOF\n\\$HOME\nEOF'\"\n", "<< EOF"),
 ]
+
+
+AS_WRITTEN = [
+    "sudo bash -c 'cat << EOF > /etc/hosts\n127.0.0.1 localhost\nEOF'\n",
+    "ssh h 'cat > /etc/app.conf <<EOF\nkey = \"value\"\nEOF\nsystemctl restart app'\n",
+    "eval 'cat <<_LTECHO_EOF\n$1\n_LTECHO_EOF'\n",
+]
+
+
+@pytest.mark.parametrize("text", AS_WRITTEN)
+def test_a_heredoc_that_arrives_as_written_is_info(text: str) -> None:
+    """Evidence before a warning: no character of it is changed by the outer quoting
+    (the single-quoted-remote pattern of the precision corpus)."""
+    (f,) = kit.findings(text, CODE)
+    assert f.severity is Severity.INFO and "arrives as written" in f.message
+    layer_text = text.split("'", 1)[1].rsplit("'", 1)[0]
+    assert "<<" in layer_text  # what the shell receives is the file's text itself
 
 
 @pytest.mark.parametrize(("text", "op"), SHELL_POSITIVES)

@@ -122,7 +122,11 @@ INTENDED = [
     ('ssh h "$cmd"\n', "$cmd", "expanded by the local shell"),
     ('eval "echo $HOME $$"\n', "$$", "before `eval` runs the string"),
     ('bash -c "kill $$"\n', "$$", "before `bash -c` runs the string"),
-    ("ssh h \"tmux send-keys -t s 'cd $(pwd)' Enter\"\n", "$(pwd)", "inside `tmux send-keys`"),
+    (
+        "ssh h \"tmux send-keys -t s 'cd $(hostname)' Enter\"\n",
+        "$(hostname)",
+        "inside `tmux send-keys`",
+    ),
     ('ssh h "watch -n 1 cat /proc/$$/status"\n', "$$", "inside `watch`"),
     ('ssh h "deploy $(date +%s)"\n', "$(date +%s)", "expanded by the local shell"),
 ]

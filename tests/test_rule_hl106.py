@@ -231,3 +231,19 @@ def test_runtime_remote_ls_receives_two_arguments(sshd: SshServer, tmp_path: Pat
     assert fixed == f"#!/bin/bash\nssh web-1 \"ls -d '{target}'\"\n"
     after = kit.run_ok(fixed, sshd)
     assert after.stdout == f"{target}\n"
+
+
+def test_echo_of_a_phrase_is_not_reported_and_bash_agrees() -> None:
+    """`ssh h echo "a b c"`: the remote echo gets three words and joins them with single
+    spaces again, so the output is the same (harmless split); two spaces are not."""
+    phrase = 'ssh -p 2222 u@h -v echo "ssh connection to container succeeded"\n'
+    assert kit.findings(phrase, "HL106") == []
+    (doubled,) = kit.findings('ssh h echo "a  b"\n', "HL106")
+    assert doubled.severity is Severity.WARNING
+    split = subprocess.run(
+        ["bash", "-c", "echo ssh connection to container succeeded; echo a  b"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert split.stdout == "ssh connection to container succeeded\na b\n"

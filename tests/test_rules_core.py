@@ -48,12 +48,14 @@ def test_spec_negatives(text: str) -> None:
 
 
 def test_heredoc_in_single_quoted_ssh_string() -> None:
-    text = "ssh h 'cat > f << \"EOF\"\nx\nEOF\n'"
-    assert found(text) == [("HL101", "warning", "<<")]
+    text = "ssh h 'cat > f << \"EOF\"\nit'\\''s\nEOF\n'"  # a '\\'' chain in the body
+    assert found(text) == [("HL111", "warning", "ssh"), ("HL101", "warning", "<<")]
+    as_written = "ssh h 'cat > f << \"EOF\"\nx\nEOF\n'"
+    assert found(as_written) == []  # info: it arrives as written
 
 
 def test_heredoc_strip_tabs_anchor_covers_operator() -> None:
-    text = 'ssh h "cat > f <<- EOF\n\tx\n\tEOF\n"'
+    text = 'ssh h "cat > f <<- EOF\n\t\\$x\n\tEOF\n"'
     assert found(text) == [("HL101", "warning", "<<-")]
 
 

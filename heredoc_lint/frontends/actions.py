@@ -22,6 +22,7 @@ The runner runs the text as a file, `bash -e /home/runner/work/_temp/<id>.sh`
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -369,7 +370,22 @@ def _steps(root: Any) -> Iterator[_Step]:
             if not isinstance(run, yaml.ScalarNode):
                 continue
             shell = _scalar(_get(step, "shell")) or default
-            yield _Step(run, key.start_mark.column, shell, windows)
+            yield _Step(run, key.start_mark.column, shell, windows or _only_on_windows(step))
+
+
+_WINDOWS_ONLY = re.compile(
+    r"runner\.os\s*==\s*'windows'|contains\([^)]*'windows[^']*'\)|startsWith\([^)]*'windows",
+    re.IGNORECASE,
+)
+
+
+def _only_on_windows(step: Any) -> bool:
+    """A step whose `if:` runs it only on a Windows runner, where the default shell is
+    pwsh (`if: runner.os == 'Windows'`, `contains(matrix.os, 'windows')`); a negated or
+    combined condition is not read."""
+    condition = _scalar(_get(step, "if")) or ""
+    plain = not re.search(r"!|\|\||&&|\bnot\b", condition)
+    return plain and _WINDOWS_ONLY.search(condition) is not None
 
 
 def _command_line(shell: str | None, windows: bool) -> tuple[str, str] | None:

@@ -5,6 +5,9 @@ a Python `shell=True` string. A string that reaches its shell without an outer
 shell (paramiko's `exec_command`, fabric's `run`, an `["ssh", host, CMD]`
 argument list) arrives byte for byte as written and is not reported.
 
+A heredoc that arrives exactly as it is written in the file (a single-quoted
+string with no `'\''` in it) is info: nothing is wrong with it yet.
+
 ## Why is this bad?
 The body passes through the outer shell first. In a double-quoted string the
 local shell expands every `$x`, `$1`, `$(...)` and backtick and deletes every
@@ -66,17 +69,36 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if layer.is_runtime(heredoc.body_start, heredoc.body_end):
             continue  # a body filled in at run time is HL202's
         width = 3 if heredoc.strip_tabs else 2
+        problems = _problems(layer, heredoc.body_start, heredoc.body_end)
+        if not problems and _as_written(layer, heredoc.op_start, heredoc.end, context):
+            severity = Severity.INFO
+            message = (
+                f"Heredoc inside {where(layer)}: it arrives as written (nothing in it is "
+                "changed by the outer shell's quoting), but a quote or `$` added to its body "
+                "later must be escaped for that shell too"
+            )
+        else:
+            severity = Severity.WARNING
+            message = (
+                f"Heredoc inside {where(layer)}: its body is parsed by the outer shell first, "
+                f"so every $, `, \\ and quote in it must be escaped for that layer{problems}"
+            )
         yield finding(
             layer,
             "HL101",
-            Severity.WARNING,
-            f"Heredoc inside {where(layer)}: its body is parsed by the outer shell first, "
-            f"so every $, `, \\ and quote in it must be escaped for that layer"
-            f"{_problems(layer, heredoc.body_start, heredoc.body_end)}",
+            severity,
+            message,
             heredoc.op_start,
             heredoc.op_start + width,
             heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context)),
         )
+
+
+def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
+    """Whether the file holds layer.text[start:end] character for character (a
+    single-quoted string without `'\\''`): no escape was written for the outer shell."""
+    a, b = layer.file_span(start, end)
+    return context.file_text[a:b] == layer.text[start:end]
 
 
 RULE = Rule(

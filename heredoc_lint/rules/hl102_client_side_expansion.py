@@ -240,7 +240,10 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
     # On the same host (`bash -c`, `eval`) the local value is usually the one meant, and
     # so it is when the expansion is a whole argument (`ssh h "$@"`, `ssh h "$cmd"`).
     whole_word = any(w.value == text for w in layer.source_words)
-    may_warn = layer.remote and not whole_word and runner is None
+    # The expanding shell is on another machine only where this layer crossed to one
+    # (ssh): a `bash -c` inside a remote string is expanded on its own machine.
+    crosses = layer.invocation is not None and layer.invocation.remote
+    may_warn = crosses and not whole_word and runner is None
     tier = Severity.WARNING if may_warn else Severity.INFO
     inside = f" (inside `{runner}`, where local expansion is usually the point)" if runner else ""
     if e.kind == "positional" or (e.kind == "special" and e.name in POSITIONAL_SPECIALS):

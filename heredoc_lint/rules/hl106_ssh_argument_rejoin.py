@@ -192,6 +192,8 @@ def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int, remote: s
     if redirects:
         return f"the `{redirects[0]}` in `{shown}` becomes a redirection of the remote shell"
     pieces = fate.words(remote)
+    if words[0].value == "echo" and " ".join(pieces) == word.value:
+        return None  # echo joins its arguments with one space again: the same output
     listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
     more = ", ..." if len(pieces) > 4 else ""
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"

@@ -3,10 +3,10 @@ Finds command strings that pass through two or more shells before they run
 (`ssh a "ssh b 'systemctl status x'"`, `ssh h "bash -c '...'"`), and strings
 that need the `'\''` or `\\\"` escape chains to get a quote through.
 
-A string three shells deep is a warning when the code shows the shells
-outside it change it (a value substituted into it, escapes written for them)
-or when the middle shell only starts another ssh; one whose every character
-arrives as written is info.
+A string three shells deep is a warning when the code shows it had to be
+written for the shells outside it (escapes for them) or when the middle shell
+only starts another ssh; one whose every character arrives as written, and
+`eval` (which runs in the same shell), is info.
 
 ## Why is this bad?
 Every shell on the way removes one level of quoting and expands what is not
@@ -53,21 +53,20 @@ def _chain(layer: Layer, file_text: str) -> str | None:
 
 
 def _outer_shells_change(layer: Layer, file_text: str) -> str | None:
-    """What shows that the shells outside `layer` change its text on the way: a value one
-    of them substitutes into it, or escapes written for them; None when every character
-    arrives as written (then nothing can be lost between the shells)."""
-    parent = layer.parent
-    inherited = parent is not None and any(
-        e.start in layer.parent_offsets for e in parent.local_expansions
-    )
-    # eval runs the text it is given: a value substituted into it is its purpose.
-    if (layer.local_expansions or inherited) and layer.wrapper != "eval":
-        return "an outer shell substitutes a value into the innermost string"
+    """What shows that the innermost string had to be written for the shells outside it:
+    escapes in its source; None when every character stands in the file as it arrives.
+    (A value an outer shell substitutes is HL102's to judge: most are meant.)"""
     a, b = layer.file_span(0, len(layer.text))
     source = file_text[a:b]
     if "\\" in source or "'\\''" in source:
         return "the innermost string is written with escapes for the shells outside it"
     return None
+
+
+def _same_shell(layer: Layer) -> bool:
+    """eval runs its text in the shell that called it: nesting evals adds no process, and
+    generated code (autoconf's `eval 'as_fn_append () ...'`) is full of it."""
+    return layer.wrapper == "eval" or (layer.parent is not None and layer.parent.wrapper == "eval")
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -79,7 +78,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if span is None:
             return
         shells = f"three shells (local -> {outer.wrapper} -> {layer.wrapper})"
-        evidence = _outer_shells_change(layer, context.file_text)
+        evidence = None if _same_shell(layer) else _outer_shells_change(layer, context.file_text)
         if evidence is None and (layer.wrapper or "").endswith("ssh"):
             evidence = "the middle shell only starts another ssh (`ssh -J` makes that hop)"
         if evidence is None:
@@ -104,7 +103,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         return
     if any(child.kind == "string" for child in child_layers(layer)):
         return  # the three shells are reported at this same word, by the inner layer
-    chain_text = _chain(layer, context.file_text)
+    chain_text = None if layer.wrapper == "eval" else _chain(layer, context.file_text)
     span = layer.wrapper_span
     if chain_text is not None and span is not None:
         yield at_file(

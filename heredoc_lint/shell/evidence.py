@@ -328,13 +328,14 @@ def bound_before(layer: Layer, name: str, index: int) -> bool:
 
 
 # -- commands that ask about the machine ------------------------------------------------------
+# (Not `pwd`: `ssh n "cd $(pwd) && ./train"` means the same path on the other machine, as
+# launchers on a shared file system do; it was the precision corpus's most common case.)
 PROBE_COMMANDS = frozenset(
     {
         "hostname",
         "whoami",
         "id",
         "uname",
-        "pwd",
         "nproc",
         "which",
         "pgrep",
