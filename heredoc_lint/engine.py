@@ -96,6 +96,9 @@ def _check(
         return [Finding("HL001", severity, error.message, start, start + 1)], None
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
+    # A Python value used by several calls is reported at its one place by each of them:
+    # the same finding once.
+    findings = list({(f.code, f.start, f.end, f.message): f for f in findings}.values())
     findings = suppress.apply(
         text,
         findings,

@@ -226,3 +226,15 @@ def test_select_prefix() -> None:
         "HL101",
         "HL103",
     }
+
+
+def test_hl001_a_trigger_word_in_prose_is_not_a_command() -> None:
+    """Program output in a `shell` fence that says `data parallel size`: `parallel` is a
+    wrapper's name, but not where a command stands, so the block is not something this
+    tool checks (info); the same name at a command's place makes it a warning."""
+    prose = "```shell\nNotations:\ndata parallel size (dp_size), model parallel size,\n```\n"
+    (f,) = [f for f in check_text(prose, "markdown", "r.md") if f.code == "HL001"]
+    assert f.severity is Severity.INFO
+    command = "```shell\nparallel ssh {} uptime ::: a b\necho $((\n```\n"
+    (g,) = [f for f in check_text(command, "markdown", "r.md") if f.code == "HL001"]
+    assert g.severity is Severity.WARNING

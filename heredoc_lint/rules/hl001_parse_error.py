@@ -86,10 +86,22 @@ def _not_a_script(layer: Layer) -> str | None:
     return None
 
 
+# Where a command name can stand in text that did not parse: a line's start, after an
+# operator or `$(`, behind the usual prefixes.
+_COMMAND_PLACE = r"(?:^|[;&|({`]|\$\()[ \t]*(?:(?:sudo|nohup|exec|time|command)[ \t]+)*"
+
+
 def _holds_checked(layer: Layer) -> bool:
     """Whether the file holds something the other rules check: a wrapper, `pkill`, `sudo`,
-    `scp`, a heredoc... (looked for in the text: the parse may have lost it)."""
-    return bool(present_triggers(layer.text, ALL_TRIGGERS))
+    `scp`, a heredoc... (looked for in the text: the parse may have lost it), a name only
+    where a command can stand, not as a word of prose (`data parallel size`)."""
+    for trigger in present_triggers(layer.text, ALL_TRIGGERS):
+        if not trigger.replace("-", "").isalnum():
+            return True  # `<<`, a Python value
+        where = _COMMAND_PLACE + r"(?:\S*/)?" + re.escape(trigger) + r"(?=[ \t\n;&|)]|$)"
+        if re.search(where, layer.text, re.MULTILINE):
+            return True
+    return False
 
 
 def _run_by_a_shell(layer: Layer, context: Context) -> bool:
