@@ -50,7 +50,7 @@ def test_ansi_octal_escape_reads_three_digits_like_bash(source: str) -> None:
 def test_ansi_octal_space_splits_on_the_remote_side() -> None:
     """`$'a\\0404'` is `a 4` (octal 040 is a space): ssh joins it and the remote shell
     splits it into two arguments, which HL106 reports at `ssh`."""
-    text = "ssh h echo $'a\\0404'\n"
+    text = "ssh h touch $'a\\0404'\n"
     (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
     assert (f.start, f.end) == (0, 3)
     assert "arrives as 2 separate arguments (`a`, `4`)" in f.message

@@ -24,17 +24,17 @@ def hl107(text: str) -> list[Finding]:
 
 
 POSITIVES = [
-    ("ssh web-1 <<EOF\necho $x\nEOF\n", "<<EOF"),
+    ("ssh web-1 <<EOF\necho $USER\nEOF\n", "<<EOF"),
     ('ssh web-1 bash -s <<EOF\ncd /srv && echo "on $(hostname)"\nEOF\n', "<<EOF"),
     ("ssh -p 2022 ops@web-1 sh <<EOF\necho ${HOME}\nEOF\n", "<<EOF"),
     ("ssh web-1 sudo bash -s -- a b <<EOF\necho $1\nEOF\n", "<<EOF"),
     ("ssh web-1 'bash -s' <<EOF\necho `date`\nEOF\n", "<<EOF"),
     ("ssh jump ssh web-1 <<EOF\necho $PWD\nEOF\n", "<<EOF"),
-    ("docker exec -i app sh <<EOF\necho $x\nEOF\n", "<<EOF"),
-    ("kubectl exec -i pod -- bash <<EOF\necho $x\nEOF\n", "<<EOF"),
-    ("ssh web-1 bash -s <<-EOF\n\techo $x\n\tEOF\n", "<<-EOF"),
-    ("ssh web-1 bash -s << EOF 2>&1 | tee log\necho $((1 + 2))\nEOF\n", "<< EOF"),
-    ("if true; then\n  ssh web-1 <<END\nrm -rf $dir/cache\nEND\nfi\n", "<<END"),
+    ("docker exec -i app sh <<EOF\necho $USER\nEOF\n", "<<EOF"),
+    ("kubectl exec -i pod -- bash <<EOF\necho $USER\nEOF\n", "<<EOF"),
+    ("ssh web-1 bash -s <<-EOF\n\techo $USER\n\tEOF\n", "<<-EOF"),
+    ("ssh web-1 bash -s << EOF 2>&1 | tee log\necho $?\nEOF\n", "<< EOF"),
+    ("if true; then\n  ssh web-1 <<END\nrm -rf $HOME/cache\nEND\nfi\n", "<<END"),
 ]
 
 
@@ -56,12 +56,12 @@ def test_message_names_the_expansions() -> None:
 
 
 def test_nested_layer_anchor_in_the_file() -> None:
-    """`ssh a "ssh b <<EOF ... \\$y"`: host a's shell expands $y before ssh b sends it."""
-    text = 'ssh a "ssh b <<EOF\necho \\$y\nEOF"\n'
+    """`ssh a "ssh b <<EOF ... \\$USER"`: host a's shell expands $USER before ssh b sends it."""
+    text = 'ssh a "ssh b <<EOF\necho \\$USER\nEOF"\n'
     (f,) = hl107(text)
     assert (f.start, f.end) == kit.heredoc_span(text)
     assert f.depth == 1
-    assert "the remote shell that runs this string expands `$y`" in f.message
+    assert "the remote shell that runs this string expands `$USER`" in f.message
 
 
 def test_quoted_heredoc_script_layer() -> None:
@@ -111,17 +111,17 @@ def test_clean_case_file() -> None:
 
 # -- fixes ------------------------------------------------------------------------------
 FIXES = [
-    ("ssh web-1 <<EOF\necho $x\nEOF\n", "ssh web-1 <<'EOF'\necho $x\nEOF\n"),
+    ("ssh web-1 <<EOF\necho $USER\nEOF\n", "ssh web-1 <<'EOF'\necho $USER\nEOF\n"),
     (
-        "ssh web-1 bash -s <<-EOF\n\techo $x\n\tEOF\n",
-        "ssh web-1 bash -s <<-'EOF'\n\techo $x\n\tEOF\n",
+        "ssh web-1 bash -s <<-EOF\n\techo $USER\n\tEOF\n",
+        "ssh web-1 bash -s <<-'EOF'\n\techo $USER\n\tEOF\n",
     ),
     # What already reached the remote shell stays the same: `\$` was `$`, `\\` was `\`.
     (
-        "ssh web-1 bash -s << END\necho $x \\$HOME a\\\\b \\`pwd\\`\nEND\n",
-        "ssh web-1 bash -s << 'END'\necho $x $HOME a\\b `pwd`\nEND\n",
+        "ssh web-1 bash -s << END\necho $USER \\$HOME a\\\\b \\`pwd\\`\nEND\n",
+        "ssh web-1 bash -s << 'END'\necho $USER $HOME a\\b `pwd`\nEND\n",
     ),
-    ('ssh a "ssh b <<EOF\necho \\$y\nEOF"\n', None),
+    ('ssh a "ssh b <<EOF\necho \\$USER\nEOF"\n', None),
 ]
 
 
@@ -134,11 +134,11 @@ def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str | None) -> Non
 
 
 def test_fix_in_a_double_quoted_ssh_string() -> None:
-    text = 'ssh a "ssh b <<EOF\necho \\$y\nEOF"\n'
+    text = 'ssh a "ssh b <<EOF\necho \\$USER\nEOF"\n'
     (f,) = hl107(text)
     assert f.fix is not None
     edited = kit.apply_fix(text, f)
-    assert edited == "ssh a \"ssh b <<'EOF'\necho \\$y\nEOF\"\n"
+    assert edited == "ssh a \"ssh b <<'EOF'\necho \\$USER\nEOF\"\n"
     assert hl107(edited) == []
 
 
@@ -240,6 +240,9 @@ def test_markdown_blocks_are_one_session() -> None:
     assert f.severity is Severity.INFO and (f.start, f.end) == kit.heredoc_span(text)
     alone = text[text.index("```bash\nssh") :]
     (f,) = [f for f in check_text(alone, "markdown", "r.md") if f.code == CODE]
+    assert f.severity is Severity.INFO  # nothing sets it: no evidence either way
+    probe = alone.replace("${NODE_IP}", "$(hostname -i)")
+    (f,) = [f for f in check_text(probe, "markdown", "r.md") if f.code == CODE]
     assert f.severity is Severity.WARNING
 
 
@@ -247,6 +250,13 @@ def test_a_local_read_of_home_shows_nothing() -> None:
     """`$HOME` differs between the machines: reading it locally too is no evidence."""
     text = 'cd "$HOME"\nssh h <<EOF\ncd $HOME/app\nEOF\n'
     kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+
+
+def test_a_variable_nothing_sets_or_reads_is_no_evidence() -> None:
+    """`$DEPLOY_DIR` set by the CI job (the precision corpus's FP): info, named."""
+    text = "ssh apps@$IP -p $PORT <<EOF\n  cd $DEPLOY_DIR\n  git pull\nEOF\n"
+    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.INFO)
+    assert "`$DEPLOY_DIR`" in f.message and "usually meant to be sent" in f.message
 
 
 def test_local_values_beside_a_remote_only_one_are_not_named() -> None:

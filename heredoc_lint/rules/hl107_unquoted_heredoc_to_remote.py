@@ -24,7 +24,8 @@ variable that this script sets (`SERVICE=api` then `systemctl restart
 $SERVICE`), that it reads on its own command lines too (`scp f
 "$IP:$DEPLOY_PATH"`, a value its caller sets), or an argument of the function
 around the heredoc (in Markdown also a variable that another block of the page
-sets), the finding is only info. What can only be meant for the
+sets), or a variable nothing in the script sets or reads (a CI setting, a
+caller's export), the finding is only info. What can only be meant for the
 remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
 itself sets before using it, and a
 command substitution that asks about the machine (`$(hostname)`,
@@ -272,6 +273,18 @@ def _judge(
     return judged
 
 
+def _telling(shown: str) -> bool:
+    """An expansion the script neither sets nor reads that still shows the body was
+    meant for the remote shell: a command run here instead, a name every login shell
+    sets for itself (`$HOME`, `$USER`), a positional parameter of the remote script.
+    A plain variable (`$DEPLOY_DIR`, `$x`) shows nothing: a CI setting, an export."""
+    if shown.startswith(("`", "$(")):
+        return not shown.startswith("$((")
+    match = _SIMPLE.match(shown)
+    name = match.group(1) if match else ""
+    return name in REMOTE_NAMES or name[:1].isdigit() or name in ("@", "*", "#")
+
+
 def _set_in_another_block(context: Context, name: str) -> bool:
     """In Markdown the blocks are one session: a variable set in an earlier block
     (`NODE_IP=$(...)`, `export NODE_IP=...`) is the reader's local value."""
@@ -323,7 +336,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             wrapper = invocation.wrapper
             width = 3 if heredoc.strip_tabs else 2
             quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
-            if judged.remote or judged.other:
+            # A variable nothing here sets or reads is no evidence either way (a CI
+            # setting, a caller's export): info; a command run locally is.
+            telling = [t for t in judged.other if _telling(t)]
+            if judged.remote or telling:
                 texts = [t for t, _ in judged.remote] + judged.other
                 evidence_note = "".join(
                     f"; `{quote_snippet(t, 30)}` {why}" for t, why in judged.remote[:2]
@@ -338,9 +354,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 severity = Severity.INFO
                 message = (
                     f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
-                    f"that runs {wrapper} expands {_names(judged.local)} in the body first: "
-                    "values of this script (variables it sets or reads, a function's arguments), "
-                    "which are usually meant to be sent; "
+                    f"that runs {wrapper} expands {_names(judged.local + judged.other)} in "
+                    "the body first: "
+                    "values of this script or of its environment (variables it sets, reads or "
+                    "is given), which are usually meant to be sent; "
                     f"if not, {quote}"
                 )
             yield finding(
