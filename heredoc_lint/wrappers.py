@@ -552,22 +552,32 @@ def read_form(
         j += 1
     if matched < len(form.path) or (form.dashdash and not dashdash) or operands > 0:
         return None
+    if not _form_holds(words, j, form, seen, dashdash):
+        return None
+    return _form_layer(words, i, j, form, seen, wrappers)
+
+
+def _form_holds(
+    words: Sequence[Word], j: int, form: Form, seen: Mapping[str, Word | None], dashdash: bool
+) -> bool:
+    """The checks a form makes once its command's place is found: no option of the tool
+    after it, no forbidden option, every needed option with an allowed value."""
     if (
         form.interspersed
         and not dashdash
         and any(_static_prefix(w).startswith("-") for w in words[j + 1 :])
     ):
-        return None  # the tool reads these as its own options
+        return False  # the tool reads these as its own options
     if any(name in seen for name in form.forbids):
-        return None
+        return False
     for names, allowed in form.needs:
         given = [seen[name] for name in names if name in seen]
         if not given:
-            return None
+            return False
         value = given[-1]
         if allowed and (value is None or _static(value) not in allowed):
-            return None
-    return _form_layer(words, i, j, form, seen, wrappers)
+            return False
+    return True
 
 
 def _form_layer(

@@ -195,18 +195,9 @@ def _span_with_space(layer: Layer, redirect: Redirect) -> tuple[int, int]:
     return start, redirect.end
 
 
-def _fix(
-    layer: Layer,
-    command: Command,
-    redirect: Redirect,
-    sudo: int,
-    real: int,
-    target_path: str,
-) -> Fix | None:
-    words = command.words
-    text = layer.text
-    if sudo != 0 or redirect.target is None or command.next_op in ("|", "|&"):
-        return None
+def _tee_can_take(command: Command, redirect: Redirect) -> bool | None:
+    """Whether a pipe to tee can take over the redirection: None if not; else whether it
+    wrote stderr too (`&>`, `>&f`), which then needs a `2>&1` before the pipe."""
     fd_ok = redirect.fd in (None, 1) and redirect.op in STDOUT_WRITES
     both = redirect.fd is None and (
         redirect.op in BOTH_WRITES or (redirect.op == ">&" and not _is_dup(redirect))
@@ -220,6 +211,24 @@ def _fix(
             return None  # stdout redirected twice
         if _is_dup(other) and other.start < redirect.start:
             return None  # `2>&1 > f`: stderr keeps the old stdout, a pipe would change that
+    return both
+
+
+def _fix(
+    layer: Layer,
+    command: Command,
+    redirect: Redirect,
+    sudo: int,
+    real: int,
+    target_path: str,
+) -> Fix | None:
+    words = command.words
+    text = layer.text
+    if sudo != 0 or redirect.target is None or command.next_op in ("|", "|&"):
+        return None
+    both = _tee_can_take(command, redirect)
+    if both is None:
+        return None
     append = redirect.op in (">>", "&>>")
     target_src = text[redirect.target.start : redirect.target.end]
     separator = "-- " if redirect.target.value.startswith("-") else ""
