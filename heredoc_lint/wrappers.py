@@ -62,7 +62,6 @@ OPTION_GRAMMARS: dict[str, ShortOptions] = {
     ),
 }
 SSH_OPTIONS = OPTION_GRAMMARS["ssh"]
-SSH_ARG_OPTIONS = SSH_OPTIONS.values
 
 # What a static word that is a host can not hold: blanks and shell syntax.
 _NOT_IN_HOSTS = frozenset(" \t\n;|&<>()`$'\"*?[]{}!\\")

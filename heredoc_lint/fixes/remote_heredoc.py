@@ -15,12 +15,10 @@ from pathlib import PurePosixPath
 from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix, NewFile
-from heredoc_lint.options import FIX_STRATEGIES
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command
 from heredoc_lint.shell.words import Word
 
-STRATEGIES = FIX_STRATEGIES  # declared once, with the options
 # Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN): keep well below it.
 MAX_ARGUMENT = 100_000
 

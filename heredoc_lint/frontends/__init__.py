@@ -53,7 +53,6 @@ class SourceError(Exception):
         self.info = info  # a file this tool does not check (Python 2): info, not a warning
 
 
-Frontend = Callable[[str, "str | None"], list[Fragment]]
 
 # kind -> module that defines `fragments(text, path) -> list[Fragment]`
 FRONTENDS = {

@@ -71,7 +71,6 @@ from heredoc_lint.wrappers import basename
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
 # explain.py's own list of remote-natured commands (it no longer decides a severity here).
-REMOTE_COMMANDS = frozenset({"hostname", "whoami", "id -un", "uname -n", "pwd"})
 POSITIONAL_SPECIALS = frozenset({"@", "*", "#"})
 # Commands whose string arguments are meant to be expanded locally, then run or typed.
 LOCAL_RUNNERS = frozenset({"eval", "watch"})
