@@ -407,7 +407,38 @@ def test_numbers_imported_from_the_projects_own_modules(tmp_path: Path) -> None:
 
 def test_characters_taken_out_of_a_value_are_not_its_text() -> None:
     """`.strip("'")` and `.replace('"', "")` remove quotes: the value is still argv's."""
-    for call in ("sys.argv[1].strip(\"'\")", "sys.argv[1].replace('\"', '')"):
+    for call in ('sys.argv[1].strip("\'")', "sys.argv[1].replace('\"', '')"):
         text = f'import os, sys\nos.system(f"""ls {{{call}}}""")\n'
         (f,) = hl201(text)
         assert f.severity is Severity.WARNING and "`sys.argv`" in f.message, call
+
+
+EVIDENCE_THROUGH = [
+    (  # pieces of an argv path are still the user's text
+        "import os, sys\nout = sys.argv[1]\n"
+        "latest = os.path.join('/'.join(out.split('/')[:-1]), 'l')\n"
+        "os.system('rm ' + latest)\n",
+        "latest",
+        "command line",
+    ),
+    (  # a helper of the file's own made it from an option
+        "import argparse, os\np = argparse.ArgumentParser()\np.add_argument('--tmp')\n"
+        "args = p.parse_args()\ntmp = get_dir(args.tmp)\nos.system(f'rm -r {tmp}')\n",
+        "{tmp}",
+        "through `get_dir()`",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "says"), EVIDENCE_THROUGH)
+def test_evidence_flows_through_split_and_helpers(text: str, value: str, says: str) -> None:
+    """Real bugs of the precision corpus (gpt-neox, nanotron) that the first evidence
+    rules lost: the value is derived from argv through `.split()` or a local helper."""
+    found = [f for f in hl201(text) if f.severity is Severity.WARNING]
+    assert [text[f.start : f.end] for f in found] == [value]
+    assert says in found[0].message
+
+
+def test_a_helper_given_only_literals_is_no_evidence() -> None:
+    text = "import os\ntmp = get_dir('/tmp/x')\nos.system(f'rm -r {tmp}')\n"
+    assert [f for f in hl201(text) if f.severity is not Severity.INFO] == []

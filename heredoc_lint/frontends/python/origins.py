@@ -45,7 +45,9 @@ _SHELL_NAMES = re.compile(
     re.IGNORECASE,
 )
 # Methods whose value is their receiver's text, changed (their arguments are not in it).
-_SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode"})
+_SAME_TEXT = frozenset(
+    {"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode", "split", "rsplit"}
+)
 
 
 def _name(node: ast.expr) -> str:
@@ -120,6 +122,13 @@ def evidence(
         found = evidence(part, scope, imports, depth + 1, seen)
         if found:
             return found
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        # A helper of the file's own made the value from it (`get_dir(args.tmp)`,
+        # `parse_paths(paths)`): what it was made from is where it comes from.
+        for argument in node.args:
+            found = evidence(argument, scope, imports, depth + 1, seen)
+            if found:
+                return f"{found}, through `{node.func.id}()`"
     return ""
 
 
