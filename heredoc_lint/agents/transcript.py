@@ -143,6 +143,7 @@ def _ident(call: ShellCall) -> str:
 
 
 def render_text(scan: Scan) -> str:
+    from heredoc_lint.output import printable
     from heredoc_lint.source import LineIndex
 
     out: list[str] = []
@@ -152,9 +153,9 @@ def render_text(scan: Scan) -> str:
             location = f"{call.path}:{call.where.removeprefix('line ')}"
         else:
             location = f"{call.path} ({call.where})"
-        out.append(
-            f"{location}: session {call.session or '?'} {_ident(call)}: {first_line(call.command)}"
-        )
+        # Paths and ids come from the sessions (a file name may hold a newline): one line.
+        head = f"{location}: session {call.session or '?'} {_ident(call)}"
+        out.append(f"{printable(head)}: {printable(first_line(call.command))}")
         index = LineIndex(call.command)
         for finding in report.findings:
             line, column = index.position(finding.start)
@@ -262,10 +263,12 @@ def run(argv: Sequence[str]) -> int:
                 "(~/.claude/projects, ~/.codex/sessions, ~/.local/share/opencode)"
             )
     scan = scan_paths(paths, Checker(settings, Severity(values["severity"] or "warning")))
+    from heredoc_lint.output import printable
+
     for note in scan.notes:
-        sys.stderr.write(f"heredoc-lint: transcript: {note}\n")
+        sys.stderr.write(f"heredoc-lint: transcript: {printable(note)}\n")
     for error in scan.errors:
-        sys.stderr.write(f"heredoc-lint: transcript: error: {error}\n")
+        sys.stderr.write(f"heredoc-lint: transcript: error: {printable(error)}\n")
     if values["format"] == "json":
         sys.stdout.write(json.dumps(findings_json(scan), indent=2, ensure_ascii=False) + "\n")
     else:
