@@ -479,3 +479,92 @@ def test_a_directory_others_can_write_is_refused(install: Install) -> None:
     assert err.decode().count("\n") == 1
     assert "only this user can write" in err.decode()
     assert not install.state.exists()
+
+
+# --- issue 18, item 14: the state files, the idle timer, memory, SIGTERM ----------------
+
+
+def test_the_state_temp_file_is_never_written_through_a_link(tmp_path: Path) -> None:
+    from heredoc_lint.agents.server import Secrets, write_state
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    state = tmp_path / "server-x"
+    (tmp_path / f".server-x.{os.getpid()}").symlink_to(victim)  # planted before the write
+    write_state(state, 4242, Secrets("c" * 32, "s" * 32))
+    assert victim.read_text() == "precious\n"
+    assert state.read_text() == f"4242 {'c' * 32} {'s' * 32} {os.getpid()}\n"
+    assert not state.is_symlink() and state.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_lock_file_that_is_a_link_stops_the_server(install: Install) -> None:
+    install.state_dir.mkdir(mode=0o700)
+    victim = install.state_dir.parent / "victim"
+    victim.write_text("precious\n")
+    lock = install.state.with_name(install.state.name + ".lock")
+    lock.symlink_to(victim)
+    server = install.start_server("--foreground")
+    _, err = server.communicate(timeout=60)
+    assert server.returncode == 2
+    assert err.decode().startswith("heredoc-lint: serve: ")
+    assert victim.read_text() == "precious\n" and not install.state.exists()
+
+
+def test_a_state_directory_under_a_shared_directory_is_refused(tmp_path: Path) -> None:
+    from heredoc_lint.agents.server import ServeError, private_directory
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # anyone may rename what is inside, and no sticky bit
+    with pytest.raises(ServeError, match="others can replace what is inside it"):
+        private_directory(shared / "heredoc-lint")
+    shared.chmod(0o1777)  # as /tmp: the sticky bit keeps others' hands off
+    private_directory(shared / "heredoc-lint")
+
+
+def test_sigterm_ends_the_server_at_once_and_removes_its_state(install: Install) -> None:
+    server = install.start_server("--foreground")
+    _, _, _, pid = install.wait_for_server()
+    start = time.monotonic()
+    os.kill(pid, signal.SIGTERM)
+    server.wait(timeout=30)
+    took = time.monotonic() - start
+    assert took < 0.5, took
+    assert not install.state.exists()
+
+
+def test_a_connection_still_sending_keeps_the_server_up(install: Install) -> None:
+    server = install.start_server("--foreground", "--idle", "1")
+    port, client, server_secret, _ = install.wait_for_server()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(client.encode() + b"\0")
+        assert conn.recv(4096) == server_secret.encode() + b"\0"
+        time.sleep(2.5)  # past the idle time, the request still coming
+        conn.sendall(b"1\0claude\0" + claude(SEED) + b"\0")
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    status, _, length, out = reply.split(b"\0", 3)
+    assert (status, int(length)) == (b"0", len(out))
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    server.wait(timeout=30)  # and then, idle, it leaves
+    assert not install.state.exists()
+
+
+def _resident_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_memory_goes_back_after_a_big_request(served: Install) -> None:
+    _, _, _, pid = served.wait_for_server()
+    before = _resident_kb(pid)
+    big = claude("echo " + "x" * 20_000_000)  # 20 MB, no rule's trigger: a quick allow
+    got = served.hook("claude", data=big)
+    assert (got.returncode, got.stdout) == (0, b"")
+    deadline = time.monotonic() + 10  # the server answers first, then releases
+    while (after := _resident_kb(pid)) - before >= 30_000 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert after - before < 30_000, (before, after)  # KB: well under the request's size
