@@ -226,3 +226,11 @@ def test_rewrite_denies_when_an_error_is_left_after_the_safe_fixes() -> None:
     got = answer(hook("claude", "--rewrite", data=claude(command)))["hookSpecificOutput"]
     assert got["permissionDecision"] == "deny"
     assert "updatedInput" not in got
+
+
+def test_claude_codes_monitor_tool_is_a_shell_command() -> None:
+    data = json.loads(claude(BAD))
+    data["tool_name"] = "Monitor"
+    data["tool_input"] = {"command": BAD, "description": "watch", "timeout_ms": 300000}
+    got = answer(hook("claude", data=json.dumps(data).encode()))
+    assert got["hookSpecificOutput"]["permissionDecision"] == "deny"

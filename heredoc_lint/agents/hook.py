@@ -54,7 +54,9 @@ MAX_ANSWER = 9_000
 MAX_POSITIONS = 5  # positions listed for one finding repeated at several places
 
 # Tool names whose input is a shell command, per agent.
-CLAUDE_TOOLS = frozenset({"Bash"})
+# Monitor (Claude Code 2.1.98 and later) runs a shell command in the background and
+# streams its output to the model; its input has `command` like Bash's.
+CLAUDE_TOOLS = frozenset({"Bash", "Monitor"})
 CODEX_TOOLS = frozenset(
     {"Bash", "shell", "shell_command", "exec_command", "local_shell", "container.exec"}
 )
