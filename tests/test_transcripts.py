@@ -612,3 +612,54 @@ def test_a_session_path_with_a_newline_is_one_escaped_line(tmp_path: Path) -> No
     assert not any(line.startswith("::error") for line in result.stdout.splitlines())
     assert f"{tmp_path}/x\\n::error::forged/" in result.stdout
     assert str(path.parent.name) in result.stdout
+
+
+def test_opencode_session_message_table(tmp_path: Path) -> None:
+    """Newer opencode databases keep a session's messages in `session_message` (one
+    row per message: `type`, a JSON `data` whose assistant `content` holds the tool
+    items), as a reader of opencode's v2 layout queries it."""
+    path = tmp_path / "opencode.db"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, "
+        "type TEXT NOT NULL, time_created INTEGER, data TEXT NOT NULL)"
+    )
+
+    def tool(call_id: str, name: str, given: Any) -> dict[str, Any]:
+        return {
+            "type": "tool",
+            "id": call_id,
+            "name": name,
+            "state": {"status": "completed", "input": given},
+        }
+
+    rows = [
+        ("smsg_1", "user", {"text": f"run this: {BROKEN}"}),  # the user's text: not run
+        (
+            "smsg_2",
+            "assistant",
+            {
+                "content": [
+                    {"type": "text", "text": "Deploying."},
+                    tool("call_V2Broken", "bash", {"command": BROKEN, "description": "d"}),
+                    tool("call_V2Read", "read", {"filePath": "/etc/bash.bashrc"}),
+                    tool("call_V2Encoded", "bash", json.dumps({"command": SCP})),
+                    tool("call_V2Clean", "bash", {"command": CLEAN}),
+                ]
+            },
+        ),
+    ]
+    for row_id, kind, data in rows:
+        db.execute(
+            "INSERT INTO session_message VALUES (?, 'ses_v2', ?, 1, ?)",
+            (row_id, kind, json.dumps(data)),
+        )
+    db.commit()
+    db.close()
+    code, items, stderr = findings(path)
+    assert code == 1, stderr
+    assert calls(items) == {
+        ("ses_v2", "smsg_2", "call_V2Broken"): SEED_CODES,
+        ("ses_v2", "smsg_2", "call_V2Encoded"): {"HL108"},
+    }
+    assert {i["where"] for i in items} == {"session_message smsg_2"}

@@ -20,6 +20,7 @@ Formats (each reader yields `ShellCall`s; a file that cannot be read raises
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -247,8 +248,32 @@ def read_part_file(path: Path) -> Iterator[ShellCall]:
     )
 
 
+def _v2_commands(raw: object) -> Iterator[tuple[str, str]]:
+    """(call id, command) of the bash tool items of one `session_message` row's data:
+    `content[*]` items `{"type": "tool", "id", "name": "bash", "state": {"input":
+    {"command"}}}` (the input possibly still a JSON string)."""
+    try:
+        data = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
+    except ValueError:
+        return
+    content = data.get("content") if isinstance(data, dict) else None
+    for item in content if isinstance(content, list) else []:
+        if not isinstance(item, dict) or item.get("type") != "tool" or item.get("name") != "bash":
+            continue
+        state = item.get("state")
+        given = state.get("input") if isinstance(state, dict) else None
+        if isinstance(given, str):
+            with contextlib.suppress(ValueError):
+                given = json.loads(given)
+        command = command_text(given.get("command")) if isinstance(given, dict) else None
+        if command is not None:
+            yield _str(item.get("id")), command
+
+
 def read_opencode_db(path: Path) -> Iterator[ShellCall]:
-    """Shell calls in the `part` table of an opencode SQLite database."""
+    """Shell calls in an opencode SQLite database: the `part` table, and the
+    `session_message` table of newer releases (assistant rows, tool items in
+    `data.content`)."""
     import sqlite3
 
     try:
@@ -257,12 +282,26 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
         raise SessionError(f"cannot open the database: {error}") from None
     try:
         try:
-            rows = connection.execute(
-                "SELECT id, message_id, session_id, data FROM part "
-                "WHERE data LIKE '%bash%' ORDER BY rowid"
-            ).fetchall()
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if not tables & {"part", "session_message"}:
+                raise SessionError("no opencode `part` or `session_message` table")
+            rows = []
+            if "part" in tables:
+                rows = connection.execute(
+                    "SELECT id, message_id, session_id, data FROM part "
+                    "WHERE data LIKE '%bash%' ORDER BY rowid"
+                ).fetchall()
+            messages = []
+            if "session_message" in tables:
+                messages = connection.execute(
+                    "SELECT id, session_id, data FROM session_message "
+                    "WHERE type = 'assistant' AND data LIKE '%bash%' ORDER BY rowid"
+                ).fetchall()
         except sqlite3.Error as error:
-            raise SessionError(f"no readable opencode `part` table: {error}") from None
+            raise SessionError(f"no readable opencode table: {error}") from None
     finally:
         connection.close()
     for part_id, message_id, session_id, raw in rows:
@@ -283,6 +322,17 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
             command,
             f"part {part_id}",
         )
+    for row_id, session_id, raw in messages:
+        for call_id, command in _v2_commands(raw):
+            yield ShellCall(
+                "opencode",
+                str(path),
+                _str(session_id),
+                _str(row_id),
+                call_id or _str(row_id),
+                command,
+                f"session_message {row_id}",
+            )
 
 
 # --- finding the files ----------------------------------------------------------------
