@@ -234,3 +234,20 @@ def test_claude_codes_monitor_tool_is_a_shell_command() -> None:
     data["tool_input"] = {"command": BAD, "description": "watch", "timeout_ms": 300000}
     got = answer(hook("claude", data=json.dumps(data).encode()))
     assert got["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_configuration_created_or_changed_is_seen_by_the_next_call(tmp_path: Path) -> None:
+    # A resident server keeps configurations between calls: never a stale one.
+    from heredoc_lint.agents import hook as module
+
+    options = module.HookOptions(agent="claude")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.heredoc-lint]\nignore = ["HL103"]\n')
+    first, _ = module.project_settings(options, str(tmp_path / "sub"))
+    assert first.ignore == frozenset({"HL103"})
+    (tmp_path / "pyproject.toml").write_text('[tool.heredoc-lint]\nignore = ["HL102", "HL1"]\n')
+    changed, _ = module.project_settings(options, str(tmp_path / "sub"))
+    assert changed.ignore == frozenset({"HL102", "HL1"})
+    (tmp_path / "sub" / ".heredoc-lint.toml").write_text("ignore = []\n")
+    nearer, _ = module.project_settings(options, str(tmp_path / "sub"))
+    assert nearer.ignore == frozenset()

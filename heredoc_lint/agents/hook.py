@@ -40,6 +40,9 @@ from heredoc_lint.options import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from heredoc_lint.config import Config, Finder
     from heredoc_lint.engine import Settings
     from heredoc_lint.model import Finding
 
@@ -438,7 +441,7 @@ def project_settings(options: HookOptions, cwd: object) -> tuple[Settings, tuple
         from heredoc_lint.config import ConfigError, Finder
 
         try:
-            config = Finder().for_directory(Path(cwd))
+            config = _project_config(Path(cwd), Finder)
         except (ConfigError, OSError) as error:
             notes = (f"heredoc-lint: hook: {error}; the configuration was not used",)
         else:
@@ -449,6 +452,36 @@ def project_settings(options: HookOptions, cwd: object) -> tuple[Settings, tuple
                 strategy = config.fix_strategy if options.fix_strategy == "base64" else strategy
     settings = Settings(select=select, ignore=ignore, fix_strategy=strategy, wrappers=wrappers)
     return settings, notes
+
+
+_CONFIGS: dict[Path, tuple[tuple[tuple[str, int, int, int], ...], Config]] = {}
+CONFIG_NAMES = (".heredoc-lint.toml", "pyproject.toml")  # those config.Finder looks for
+
+
+def _project_config(cwd: Path, finder: Callable[[], Finder]) -> Config:
+    """config.Finder's answer for `cwd`, reused while no configuration file on the way
+    up from it was created, changed or removed (a resident server answers many calls
+    from one project; parsing a pyproject.toml costs a millisecond, the stats 20 us)."""
+    import os
+
+    directory = cwd.resolve()
+    stamps = []
+    for folder in (directory, *directory.parents):
+        for name in CONFIG_NAMES:
+            try:
+                info = os.stat(folder / name)
+            except OSError:
+                continue
+            stamps.append((str(folder / name), info.st_mtime_ns, info.st_size, info.st_ino))
+    key = tuple(stamps)
+    cached = _CONFIGS.get(directory)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    config = finder().for_directory(directory)
+    if len(_CONFIGS) > 64:
+        _CONFIGS.clear()
+    _CONFIGS[directory] = (key, config)
+    return config
 
 
 def _rewritable(checked: _Checked, options: HookOptions) -> bool:
