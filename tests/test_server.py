@@ -183,6 +183,9 @@ CASES = [
     ),
     ("claude", claude(SEED + "\n" + "echo " + "x" * 20_000), ()),  # a long input
     ("claude", claude((SEED + "\n") * 12), ()),  # a long answer
+    ("claude", claude(SEED), ("--rewrite",)),  # allow with updatedInput
+    ("codex", claude(SEED).replace(b'"Bash"', b'"shell"'), ("--rewrite",)),
+    ("claude", cursor(SEED).replace(b"beforeShellExecution", b"preToolUse"), ()),
     ("claude", claude(SEED), ("--select", "NOPE")),  # usage error: exit 1, one line
     ("claude", claude(SEED), ("--bogus",)),
     ("claude", claude(SEED), ("--select", os.fsdecode(b"HL\xff"))),  # shown escaped
