@@ -390,7 +390,7 @@ class _Stdin:
 def test_an_internal_error_fails_open(
     agent: str, monkeypatch: pytest.MonkeyPatch, capfdbinary: pytest.CaptureFixture[bytes]
 ) -> None:
-    def broken(command: str, options: hook.HookOptions) -> hook.Verdict:
+    def broken(command: str, options: hook.HookOptions, cwd: object = None) -> hook.Verdict:
         raise RuntimeError("engine exploded")
 
     monkeypatch.setattr(hook, "decide", broken)

@@ -183,6 +183,9 @@ CASES = [
     ),
     ("claude", claude(SEED + "\n" + "echo " + "x" * 20_000), ()),  # a long input
     ("claude", claude((SEED + "\n") * 12), ()),  # a long answer
+    ("claude", claude(SEED), ("--rewrite",)),  # allow with updatedInput
+    ("codex", claude(SEED).replace(b'"Bash"', b'"shell"'), ("--rewrite",)),
+    ("claude", cursor(SEED).replace(b"beforeShellExecution", b"preToolUse"), ()),
     ("claude", claude(SEED), ("--select", "NOPE")),  # usage error: exit 1, one line
     ("claude", claude(SEED), ("--bogus",)),
     ("claude", claude(SEED), ("--select", os.fsdecode(b"HL\xff"))),  # shown escaped
@@ -275,11 +278,13 @@ class Impostor:
     """A listener on the server's port that does not know the server secret: what a
     local process sees if it takes the port of a server that died."""
 
-    def __init__(self, proof: bytes) -> None:
+    def __init__(self, proof: bytes, answer: bytes = b"", hold: float = 5) -> None:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.received = b""
         self.proof = proof
+        self.answer = answer  # sent once the request is in (a server cut off mid-answer)
+        self.hold = hold  # seconds the connection stays open after that
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -294,6 +299,11 @@ class Impostor:
                         return
                     self.received += chunk
                 conn.sendall(self.proof + b"\0")
+                conn.settimeout(self.hold)
+                if self.answer:
+                    while self.received.count(b"\0") < 4:  # secret, argc, agent, input
+                        self.received += conn.recv(4096)
+                    conn.sendall(self.answer)
                 while chunk := conn.recv(4096):
                     self.received += chunk
             except OSError:
@@ -322,17 +332,84 @@ def test_a_process_on_a_dead_servers_port_never_gets_the_command(install: Instal
     assert install.python_calls() == ["hook claude"]  # stdin was intact for the fallback
 
 
-def test_a_server_that_dies_mid_call_fails_open(install: Install) -> None:
-    impostor = Impostor(proof=b"s" * 32)  # knows the proof, then closes without an answer
+def _cut_off_call(install: Install, answer: bytes, hold: float) -> tuple[
+    subprocess.CompletedProcess[bytes], float
+]:
+    impostor = Impostor(proof=b"s" * 32, answer=answer, hold=hold)
     _write_state(install, impostor.port, "c" * 32, "s" * 32)
+    install.env["HEREDOC_LINT_HOOK_WAIT"] = "1"
+    start = time.monotonic()
     try:
         got = install.hook("cursor", data=cursor(SEED))
     finally:
         impostor.close()
+    assert impostor.received.endswith(cursor(SEED) + b"\0")  # the request went out
+    return got, time.monotonic() - start
+
+
+# A server killed before, during and after the head of its answer, and one that stalls:
+# the client never takes that for an allow; the Python hook checks the command instead.
+@pytest.mark.parametrize(
+    ("answer", "hold"),
+    [
+        (b"", 0.2),  # closed without an answer
+        (b"0\0\0" + b"30\0" + b'{"permission": "al', 0.2),  # cut inside the JSON
+        (b"0\0\0" + b"24\0" + b'{"permission": "allow"}', 0.2),  # short by a newline
+        (b"0\0", 0.2),  # cut after the status
+        (b"", 5),  # stalls, connection open: the client's wait (1 s here) ends it
+    ],
+)
+def test_a_server_cut_off_mid_call_is_not_an_allow(
+    install: Install, answer: bytes, hold: float
+) -> None:
+    got, took = _cut_off_call(install, answer, hold)
     assert got.returncode == 0
-    assert json.loads(got.stdout) == {"permission": "allow"}
-    assert got.stderr.startswith(b"heredoc-lint: hook: the server did not answer")
-    assert impostor.received.endswith(cursor(SEED) + b"\0")
+    assert json.loads(got.stdout)["permission"] == "deny"
+    assert b"heredoc-lint: hook: the server did" in got.stderr
+    assert install.python_calls() == ["hook cursor"]
+    assert took < 4.5  # the wait, not the stalled server's 5 s
+
+
+def test_a_missing_heredoc_lint_fails_open_with_exit_0(install: Install) -> None:
+    """Gemini CLI denies on any status but 0 and 1: `heredoc-lint` gone from the bin
+    directory and from PATH (exit 127 from a plain exec) must still be 0."""
+    (install.bin / "heredoc-lint").unlink()
+    install.env["PATH"] = "/usr/bin:/bin"
+    for agent, data in (("gemini", claude(SEED)), ("cursor", cursor(SEED))):
+        got = install.hook(agent, data=data)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == (b'{"permission": "allow"}\n' if agent == "cursor" else b"")
+        assert got.stderr.endswith(b"the command was allowed unchecked\n")
+
+
+def test_an_unusable_state_directory_says_so_and_checks_without_a_server(
+    install: Install,
+) -> None:
+    install.state_dir.mkdir()
+    install.state_dir.chmod(0o500)  # ours, but nothing can be written in it
+    if os.access(install.state_dir, os.W_OK):  # root writes anyway: use a symlink
+        install.state_dir.chmod(0o700)
+        install.state_dir.rmdir()
+        install.state_dir.symlink_to(install.bin)
+    got = install.hook("claude", data=claude(SEED))
+    assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert got.stderr.count(b"\n") == 1
+    assert b"is not a directory of this user; running without the server" in got.stderr
+    assert install.python_calls() == ["hook claude"]
+    time.sleep(0.5)
+    assert "serve" not in install.log.read_text()  # no server started to fail
+
+
+def test_input_with_a_nul_byte_gets_the_python_hooks_answer(served: Install) -> None:
+    data = claude("ssh h 'echo $1'")[:-2] + b"\0" + b'"}'
+    expected = served.python_hook("claude", data=data)
+    got = served.hook("claude", data=data)
+    assert (got.returncode, got.stdout, got.stderr) == (
+        expected.returncode,
+        expected.stdout,
+        expected.stderr,
+    )
+    assert b"input is not JSON" in got.stderr
 
 
 def test_a_state_file_of_another_user_is_not_trusted(install: Install) -> None:
@@ -405,3 +482,92 @@ def test_a_directory_others_can_write_is_refused(install: Install) -> None:
     assert err.decode().count("\n") == 1
     assert "only this user can write" in err.decode()
     assert not install.state.exists()
+
+
+# --- issue 18, item 14: the state files, the idle timer, memory, SIGTERM ----------------
+
+
+def test_the_state_temp_file_is_never_written_through_a_link(tmp_path: Path) -> None:
+    from heredoc_lint.agents.server import Secrets, write_state
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    state = tmp_path / "server-x"
+    (tmp_path / f".server-x.{os.getpid()}").symlink_to(victim)  # planted before the write
+    write_state(state, 4242, Secrets("c" * 32, "s" * 32))
+    assert victim.read_text() == "precious\n"
+    assert state.read_text() == f"4242 {'c' * 32} {'s' * 32} {os.getpid()}\n"
+    assert not state.is_symlink() and state.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_lock_file_that_is_a_link_stops_the_server(install: Install) -> None:
+    install.state_dir.mkdir(mode=0o700)
+    victim = install.state_dir.parent / "victim"
+    victim.write_text("precious\n")
+    lock = install.state.with_name(install.state.name + ".lock")
+    lock.symlink_to(victim)
+    server = install.start_server("--foreground")
+    _, err = server.communicate(timeout=60)
+    assert server.returncode == 2
+    assert err.decode().startswith("heredoc-lint: serve: ")
+    assert victim.read_text() == "precious\n" and not install.state.exists()
+
+
+def test_a_state_directory_under_a_shared_directory_is_refused(tmp_path: Path) -> None:
+    from heredoc_lint.agents.server import ServeError, private_directory
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # anyone may rename what is inside, and no sticky bit
+    with pytest.raises(ServeError, match="others can replace what is inside it"):
+        private_directory(shared / "heredoc-lint")
+    shared.chmod(0o1777)  # as /tmp: the sticky bit keeps others' hands off
+    private_directory(shared / "heredoc-lint")
+
+
+def test_sigterm_ends_the_server_at_once_and_removes_its_state(install: Install) -> None:
+    server = install.start_server("--foreground")
+    _, _, _, pid = install.wait_for_server()
+    start = time.monotonic()
+    os.kill(pid, signal.SIGTERM)
+    server.wait(timeout=30)
+    took = time.monotonic() - start
+    assert took < 0.5, took
+    assert not install.state.exists()
+
+
+def test_a_connection_still_sending_keeps_the_server_up(install: Install) -> None:
+    server = install.start_server("--foreground", "--idle", "1")
+    port, client, server_secret, _ = install.wait_for_server()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(client.encode() + b"\0")
+        assert conn.recv(4096) == server_secret.encode() + b"\0"
+        time.sleep(2.5)  # past the idle time, the request still coming
+        conn.sendall(b"1\0claude\0" + claude(SEED) + b"\0")
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    status, _, length, out = reply.split(b"\0", 3)
+    assert (status, int(length)) == (b"0", len(out))
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    server.wait(timeout=30)  # and then, idle, it leaves
+    assert not install.state.exists()
+
+
+def _resident_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_memory_goes_back_after_a_big_request(served: Install) -> None:
+    _, _, _, pid = served.wait_for_server()
+    before = _resident_kb(pid)
+    big = claude("echo " + "x" * 20_000_000)  # 20 MB, no rule's trigger: a quick allow
+    got = served.hook("claude", data=big)
+    assert (got.returncode, got.stdout) == (0, b"")
+    deadline = time.monotonic() + 10  # the server answers first, then releases
+    while (after := _resident_kb(pid)) - before >= 30_000 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert after - before < 30_000, (before, after)  # KB: well under the request's size

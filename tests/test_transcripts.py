@@ -539,3 +539,127 @@ def test_repeated_commands_are_reported_each_time(tmp_path: Path, repeat: int) -
     code, items, _ = findings(jsonl(tmp_path / "rep.jsonl", lines))
     assert code == 1
     assert {i["call_id"] for i in items} == {f"t{i}" for i in range(repeat)}
+
+
+# --- where the agents keep sessions besides the plain files (issue 17, item 7) ----------
+
+
+def _compress(path: Path) -> Path:
+    """The file as Codex leaves a session idle for a week: `rollout-*.jsonl.zst`."""
+    import zstandard
+
+    packed = path.with_name(path.name + ".zst")
+    packed.write_bytes(zstandard.ZstdCompressor().compress(path.read_bytes()))
+    path.unlink()
+    return packed
+
+
+def test_a_compressed_codex_session_is_read_walked_and_named(tmp_path: Path) -> None:
+    packed = _compress(write_codex(tmp_path))
+    expected = {
+        (CODEX_SESSION, "call_BrokenShell", "call_BrokenShell"): SEED_CODES,
+        (CODEX_SESSION, "call_ExecScp", "call_ExecScp"): {"HL108"},
+    }
+    for target in (packed, tmp_path):  # named, and found in a walk
+        code, items, stderr = findings(target)
+        assert (code, calls(items)) == (1, expected), stderr
+        assert {i["path"] for i in items} == {str(packed)}
+
+
+def test_a_damaged_compressed_session_is_one_error(tmp_path: Path) -> None:
+    packed = _compress(write_codex(tmp_path))
+    packed.write_bytes(packed.read_bytes()[:40])
+    result = transcript(packed)
+    assert result.returncode == 2
+    assert f"heredoc-lint: transcript: error: {packed}: cannot decompress" in result.stderr
+
+
+def test_archived_codex_sessions_and_claude_config_dir_are_default_locations(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    write_codex(tmp_path / "codex")
+    sessions = tmp_path / "codex" / ".codex" / "sessions"
+    archived = home / ".codex" / "archived_sessions"
+    archived.parent.mkdir(parents=True)
+    sessions.rename(archived)
+    write_claude(tmp_path / "claude")  # tmp/claude/.claude/projects/...
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "XDG_DATA_HOME": "",
+        "CODEX_HOME": "",
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "claude" / ".claude"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "transcript", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 1, result.stderr
+    sources = {(i["source"], i["session"]) for i in json.loads(result.stdout)}
+    assert sources == {("codex", CODEX_SESSION), ("claude", CLAUDE_SESSION)}
+
+
+def test_a_session_path_with_a_newline_is_one_escaped_line(tmp_path: Path) -> None:
+    odd = tmp_path / "x\n::error::forged"
+    path = write_claude(odd)
+    result = transcript(path)
+    assert result.returncode == 1
+    assert not any(line.startswith("::error") for line in result.stdout.splitlines())
+    assert f"{tmp_path}/x\\n::error::forged/" in result.stdout
+    assert str(path.parent.name) in result.stdout
+
+
+def test_opencode_session_message_table(tmp_path: Path) -> None:
+    """Newer opencode databases keep a session's messages in `session_message` (one
+    row per message: `type`, a JSON `data` whose assistant `content` holds the tool
+    items), as a reader of opencode's v2 layout queries it."""
+    path = tmp_path / "opencode.db"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, "
+        "type TEXT NOT NULL, time_created INTEGER, data TEXT NOT NULL)"
+    )
+
+    def tool(call_id: str, name: str, given: Any) -> dict[str, Any]:
+        return {
+            "type": "tool",
+            "id": call_id,
+            "name": name,
+            "state": {"status": "completed", "input": given},
+        }
+
+    rows = [
+        ("smsg_1", "user", {"text": f"run this: {BROKEN}"}),  # the user's text: not run
+        (
+            "smsg_2",
+            "assistant",
+            {
+                "content": [
+                    {"type": "text", "text": "Deploying."},
+                    tool("call_V2Broken", "bash", {"command": BROKEN, "description": "d"}),
+                    tool("call_V2Read", "read", {"filePath": "/etc/bash.bashrc"}),
+                    tool("call_V2Encoded", "bash", json.dumps({"command": SCP})),
+                    tool("call_V2Clean", "bash", {"command": CLEAN}),
+                ]
+            },
+        ),
+    ]
+    for row_id, kind, data in rows:
+        db.execute(
+            "INSERT INTO session_message VALUES (?, 'ses_v2', ?, 1, ?)",
+            (row_id, kind, json.dumps(data)),
+        )
+    db.commit()
+    db.close()
+    code, items, stderr = findings(path)
+    assert code == 1, stderr
+    assert calls(items) == {
+        ("ses_v2", "smsg_2", "call_V2Broken"): SEED_CODES,
+        ("ses_v2", "smsg_2", "call_V2Encoded"): {"HL108"},
+    }
+    assert {i["where"] for i in items} == {"session_message smsg_2"}

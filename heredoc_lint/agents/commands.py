@@ -52,6 +52,22 @@ def command_text(value: object) -> str | None:
     return None
 
 
+def unwrap_shell_c(text: str) -> str:
+    """SCRIPT of a command string that is only ``SHELL [options] -c SCRIPT`` (Codex's
+    legacy `shell` tool shows its argv ``["bash", "-lc", SCRIPT]`` joined like this and
+    runs it without an outer shell); any other text unchanged."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return text
+    if len(words) < 3 or os.path.basename(words[0]) not in SHELLS:
+        return text
+    script = script_from_argv(words)
+    if words[-1] == script and _C_FLAG.match(words[-2]):
+        return script
+    return text
+
+
 def first_line(command: str, limit: int = 100) -> str:
     """The command's first non-empty line, shortened to `limit` characters."""
     for line in command.splitlines():

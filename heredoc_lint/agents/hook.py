@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from heredoc_lint.agents.commands import command_text
+from heredoc_lint.agents.commands import command_text, unwrap_shell_c
 from heredoc_lint.options import (
     FIX_STRATEGIES,
     FIX_STRATEGY,
@@ -40,6 +40,9 @@ from heredoc_lint.options import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from heredoc_lint.config import Config, Finder
     from heredoc_lint.engine import Settings
     from heredoc_lint.model import Finding
 
@@ -47,15 +50,25 @@ AGENTS = ("claude", "codex", "gemini", "cursor")
 WARNING_MODES = ("ignore", "context", "deny")
 DEFAULT_TIMEOUT = 10.0  # seconds for checking and fixing, then fail open
 MAX_LISTED = 20  # findings listed in a reason; the rest are counted
-MAX_FIXED = 20_000  # characters of a fixed command shown in a reason
+MAX_FIXED = 6_000  # characters of a fixed command shown in a reason
+# Claude Code cuts hook output at 10,000 characters (and the JSON escapes of a reason
+# are longer than the reason): answers are kept under this many characters of JSON.
+MAX_ANSWER = 9_000
+MAX_POSITIONS = 5  # positions listed for one finding repeated at several places
 
 # Tool names whose input is a shell command, per agent.
-CLAUDE_TOOLS = frozenset({"Bash"})
+# Monitor (Claude Code 2.1.98 and later) runs a shell command in the background and
+# streams its output to the model; its input has `command` like Bash's.
+CLAUDE_TOOLS = frozenset({"Bash", "Monitor"})
 CODEX_TOOLS = frozenset(
     {"Bash", "shell", "shell_command", "exec_command", "local_shell", "container.exec"}
 )
 GEMINI_TOOLS = frozenset({"run_shell_command"})
 CURSOR_TOOLS = frozenset({"Shell"})
+# Codex's legacy tools run an argv (`["bash", "-lc", SCRIPT]`) without an outer shell.
+CODEX_ARGV_TOOLS = frozenset({"shell", "local_shell", "container.exec"})
+# Cursor runs the hooks of `.claude/settings.json` with its own events and input.
+CURSOR_EVENTS = frozenset({"preToolUse", "beforeShellExecution"})
 
 Json = dict[str, Any]
 
@@ -78,6 +91,7 @@ class HookOptions:
     timeout: float = DEFAULT_TIMEOUT
     fix: bool = True
     verbose: bool = False
+    rewrite: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,7 @@ class Verdict:
     reason: str = ""  # the full text for the agent
     summary: str = ""  # one line for the user
     notes: tuple[str, ...] = field(default=())  # one-line stderr notes
+    command: str | None = None  # "rewrite": the command to run instead
 
 
 # --- reading the agents' input --------------------------------------------------------
@@ -126,7 +141,10 @@ def command_of(agent: str, payload: object) -> str | None:
     if agent == "claude":
         return _tool_command(payload, CLAUDE_TOOLS, frozenset({"PreToolUse"}))
     if agent == "codex":
-        return _tool_command(payload, CODEX_TOOLS, frozenset({"PreToolUse"}))
+        text = _tool_command(payload, CODEX_TOOLS, frozenset({"PreToolUse"}))
+        if text is not None and payload.get("tool_name") in CODEX_ARGV_TOOLS:
+            return unwrap_shell_c(text)
+        return text
     if agent == "gemini":
         return _tool_command(payload, GEMINI_TOOLS, frozenset({"BeforeTool"}))
     # cursor: beforeShellExecution has the command at the top level; the generic
@@ -144,12 +162,56 @@ def command_of(agent: str, payload: object) -> str | None:
     return text
 
 
+def speaker(agent: str, payload: object) -> str:
+    """Whose protocol the answer must speak: Cursor runs `.claude/settings.json` hooks
+    (`hook claude`) with its own events and reads its own answer."""
+    if (
+        agent == "claude"
+        and isinstance(payload, dict)
+        and payload.get("hook_event_name") in CURSOR_EVENTS
+    ):
+        return "cursor"
+    return agent
+
+
+def updated_input(payload: object, fixed: str) -> Json | None:
+    """The tool input of `payload` with its command replaced by `fixed`, or None when the
+    command is not a string or a `SHELL -c SCRIPT` argv (then there is no rewrite)."""
+    if not isinstance(payload, dict):
+        return None
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    key = "command" if "command" in tool_input else "cmd"
+    value = tool_input.get(key)
+    if isinstance(value, str):
+        if payload.get("tool_name") in CODEX_ARGV_TOOLS and unwrap_shell_c(value) != value:
+            return None  # a joined argv: which word to replace is not ours to guess
+        return {**tool_input, key: fixed}
+    if isinstance(value, list) and len(value) >= 3 and command_text(value) == value[-1]:
+        return {**tool_input, key: [*value[:-1], fixed]}
+    return None
+
+
 # --- writing the agents' output -------------------------------------------------------
 
 
-def render(agent: str, verdict: Verdict) -> Json | None:
-    """The JSON to print for `verdict`, or None to print nothing (allow by silence)."""
+def render(agent: str, verdict: Verdict, updated: Json | None = None) -> Json | None:
+    """The JSON to print for `verdict`, or None to print nothing (allow by silence).
+    `updated` is the tool input to run instead, for a "rewrite" verdict."""
     if agent in ("claude", "codex"):
+        if verdict.decision == "rewrite" and updated is not None:
+            # Allow with `updatedInput`: the agent runs the fixed command. The reason is
+            # shown to the user, `additionalContext` to the model.
+            return {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "permissionDecisionReason": verdict.summary,
+                    "updatedInput": updated,
+                    "additionalContext": verdict.reason,
+                }
+            }
         # Codex rejects unknown fields and `permissionDecision: "allow"` without
         # `updatedInput`; both accept this shape, and silence for allow.
         if verdict.decision == "deny":
@@ -198,14 +260,21 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 
 
 def _listing(command: str, findings: Sequence[Finding]) -> list[str]:
-    lines = []
-    for finding in findings[:MAX_LISTED]:
+    """One line per distinct finding (code, severity, message), with its positions: a
+    command that repeats one mistake a hundred times gets one line, not a hundred."""
+    places: dict[tuple[str, str, str], list[str]] = {}
+    for finding in findings:
         line, column = _position(command, finding.start)
-        lines.append(
-            f"- {line}:{column} {finding.code} [{finding.severity.value}] {finding.message}"
-        )
-    if len(findings) > MAX_LISTED:
-        lines.append(f"- ... and {len(findings) - MAX_LISTED} more")
+        key = (finding.code, finding.severity.value, finding.message)
+        places.setdefault(key, []).append(f"{line}:{column}")
+    lines = []
+    for (code, severity, message), where in list(places.items())[:MAX_LISTED]:
+        at = ", ".join(where[:MAX_POSITIONS])
+        if len(where) > MAX_POSITIONS:
+            at += f" and {len(where) - MAX_POSITIONS} more places"
+        lines.append(f"- {at} {code} [{severity}] {message}")
+    if len(places) > MAX_LISTED:
+        lines.append(f"- ... and {len(places) - MAX_LISTED} other findings")
     return lines
 
 
@@ -263,8 +332,8 @@ def _diff(command: str, fixed: str) -> str:
 
     return "".join(
         difflib.unified_diff(
-            command.splitlines(keepends=True),
-            fixed.splitlines(keepends=True),
+            (command + "\n").splitlines(keepends=True),
+            (fixed + "\n").splitlines(keepends=True),
             "command",
             "fixed command",
             n=1,
@@ -350,30 +419,97 @@ def _fixed_lines(command: str, checked: _Checked) -> list[str]:
         f"Partly fixed command (still has {_codes(still)}):"
         if still
         else "Fixed command (heredoc-lint's safe fixes applied); run this instead:"
+        if checked.decision == "deny"
+        else "The same command with heredoc-lint's safe fixes applied (for a next time):"
     )
     how = dict.fromkeys(f.fix.message for f in checked.shown if f.fix is not None)
     return [label, fixed, *[f"({message}.)" for message in list(how)[:3]]]
 
 
-def decide(command: str, options: HookOptions) -> Verdict:
-    """Check `command` and say what the agent should do with it."""
+def project_settings(options: HookOptions, cwd: object) -> tuple[Settings, tuple[str, ...]]:
+    """The settings for a command run in `cwd` (the payload's): the project's configuration
+    found from there, as `check` finds it, with the hook's options over it (as in ruff,
+    `--select` replaces the configuration's selection and ignores)."""
+    from heredoc_lint.engine import Settings
+
+    notes: tuple[str, ...] = ()
+    select, ignore = options.select, options.ignore
+    strategy, wrappers = options.fix_strategy, {}
+    if isinstance(cwd, str) and cwd:
+        from pathlib import Path
+
+        from heredoc_lint.config import ConfigError, Finder
+
+        try:
+            config = _project_config(Path(cwd), Finder)
+        except (ConfigError, OSError) as error:
+            notes = (f"heredoc-lint: hook: {error}; the configuration was not used",)
+        else:
+            if options.select is None:
+                select, ignore = config.select, ignore | config.ignore
+            wrappers = dict(config.wrappers)
+            if config.fix_strategy and config.fix_strategy != "scp":
+                strategy = config.fix_strategy if options.fix_strategy == "base64" else strategy
+    settings = Settings(select=select, ignore=ignore, fix_strategy=strategy, wrappers=wrappers)
+    return settings, notes
+
+
+_CONFIGS: dict[Path, tuple[tuple[tuple[str, int, int, int], ...], Config]] = {}
+CONFIG_NAMES = (".heredoc-lint.toml", "pyproject.toml")  # those config.Finder looks for
+
+
+def _project_config(cwd: Path, finder: Callable[[], Finder]) -> Config:
+    """config.Finder's answer for `cwd`, reused while no configuration file on the way
+    up from it was created, changed or removed (a resident server answers many calls
+    from one project; parsing a pyproject.toml costs a millisecond, the stats 20 us)."""
+    import os
+
+    directory = cwd.resolve()
+    stamps = []
+    for folder in (directory, *directory.parents):
+        for name in CONFIG_NAMES:
+            try:
+                info = os.stat(folder / name)
+            except OSError:
+                continue
+            stamps.append((str(folder / name), info.st_mtime_ns, info.st_size, info.st_ino))
+    key = tuple(stamps)
+    cached = _CONFIGS.get(directory)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    config = finder().for_directory(directory)
+    if len(_CONFIGS) > 64:
+        _CONFIGS.clear()
+    _CONFIGS[directory] = (key, config)
+    return config
+
+
+def _rewritable(checked: _Checked, options: HookOptions) -> bool:
+    """Whether the fixed command may run in place of the command: only safe fixes were
+    applied (fix_kind applies no other), and nothing that would deny it is left."""
+    if not options.rewrite or checked.decision != "deny" or checked.fixed is None:
+        return False
+    left = _decision(checked.left, options.warnings)
+    return left != "deny"
+
+
+def decide(command: str, options: HookOptions, cwd: object = None) -> Verdict:
+    """Check `command` (run in `cwd`) and say what the agent should do with it."""
     if not command.strip():
         return Verdict("allow")
     from heredoc_lint.triggers import ALL_TRIGGERS, trigger_pattern
 
     if not trigger_pattern(ALL_TRIGGERS).search(command):
         return Verdict("allow")  # no rule has anything to look at: the engine stays unloaded
-    from heredoc_lint.engine import Settings
-
-    settings = Settings(
-        select=options.select, ignore=options.ignore, fix_strategy=options.fix_strategy
-    )
+    settings, notes = project_settings(options, cwd)
     checked = _check(command, options, settings)
     if isinstance(checked, Verdict):
         return checked
     if checked.decision == "allow":
-        return Verdict("allow")
+        return Verdict("allow", notes=notes)
     shown = checked.shown
+    if _rewritable(checked, options):
+        return _rewrite_verdict(command, checked, notes)
     count = len(shown)
     plural = "s" if count != 1 else ""
     if checked.decision == "deny":
@@ -383,11 +519,53 @@ def decide(command: str, options: HookOptions) -> Verdict:
         )
     else:
         head = f"heredoc-lint allowed this command, with {count} warning{plural} ({_codes(shown)}):"
-    lines = [head, *_listing(command, shown), *_fixed_lines(command, checked)]
+    listing = _listing(command, shown)
+    lines = [head, *listing, *_fixed_lines(command, checked)]
+    reason = "\n".join(lines)
+    if len(json.dumps(reason)) > MAX_ANSWER - 500:
+        # The fixed command does not fit under the agent's cap: the findings do.
+        size = len(checked.fixed or "")
+        short = f"A fixed command exists but is {size} characters long, too long to show here."
+        reason = "\n".join([head, *listing, short] if size else [head, *listing])
+    verb = "blocked" if checked.decision == "deny" else "warned about"
     return Verdict(
         checked.decision,
-        reason="\n".join(lines),
-        summary=f"heredoc-lint blocked a shell command: {_codes(shown)}",
+        reason=_fit(reason),
+        summary=f"heredoc-lint {verb} a shell command: {_codes(shown)}",
+        notes=notes,
+    )
+
+
+def _fit(reason: str) -> str:
+    """`reason` cut so that its JSON stays under MAX_ANSWER less room for the rest."""
+    budget = MAX_ANSWER - 500
+    if len(json.dumps(reason)) <= budget:
+        return reason
+    cut = reason[: budget // 6]  # \uXXXX: at most six characters of JSON per character
+    while len(json.dumps(cut)) < budget - 100 and len(cut) < len(reason):
+        cut = reason[: len(cut) + 500]
+    return cut.rstrip() + "\n[... cut: the answer must stay under the agent's limit]"
+
+
+def _rewrite_verdict(command: str, checked: _Checked, notes: tuple[str, ...]) -> Verdict:
+    """Allow the fixed command instead of `command`, telling the model what changed."""
+    fixed = checked.fixed or command
+    how = list(dict.fromkeys(f.fix.message for f in checked.shown if f.fix is not None))
+    lines = [
+        f"heredoc-lint rewrote this shell command before it ran ({_codes(checked.shown)}): "
+        "the command as written would fail or do something other than intended.",
+        *_listing(command, checked.shown),
+        *[f"Changed: {message}." for message in how[:3]],
+    ]
+    diff = _diff(command, fixed)
+    if len(json.dumps(diff)) < MAX_ANSWER // 2:
+        lines += ["The change, as a unified diff of the command:", diff.rstrip("\n")]
+    return Verdict(
+        "rewrite",
+        reason=_fit("\n".join(lines)),
+        summary=f"heredoc-lint rewrote a shell command ({_codes(checked.shown)})",
+        notes=notes,
+        command=fixed,
     )
 
 
@@ -420,6 +598,14 @@ OPTIONS = (
         DEFAULT_TIMEOUT,
     ),
     Opt(("--no-fix",), "Do not compute a fixed command for the reason.", bool, False),
+    Opt(
+        ("--rewrite",),
+        "Where the agent lets a hook replace the command (Claude Code, Codex), run the "
+        "command with the safe fixes applied instead of denying it, when no error is left "
+        "in it.",
+        bool,
+        False,
+    ),
     VERBOSE,
 )
 
@@ -435,11 +621,19 @@ def parse_options(argv: Sequence[str]) -> HookOptions:
         timeout=max(0.0, values["timeout"]),
         fix=not values["no_fix"],
         verbose=values["verbose"],
+        rewrite=values["rewrite"],
     )
 
 
-def _write(agent: str, verdict: Verdict, out: Callable[[bytes], object]) -> None:
-    answer = render(agent, verdict)
+def _write(
+    agent: str, verdict: Verdict, out: Callable[[bytes], object], payload: object = None
+) -> None:
+    updated = None
+    if verdict.decision == "rewrite":
+        updated = updated_input(payload, verdict.command or "")
+        if updated is None or agent not in ("claude", "codex"):
+            verdict = Verdict("deny", verdict.reason, verdict.summary, verdict.notes)
+    answer = render(agent, verdict, updated)
     if answer is not None:
         # ASCII-only JSON: readable whatever encoding the agent's pipe assumes.
         out((json.dumps(answer) + "\n").encode("ascii"))
@@ -451,6 +645,17 @@ def _note(message: str) -> None:
     sys.stderr.flush()
 
 
+def _directory(payload: object) -> object:
+    """Where the command runs: `cwd` (Claude Code, Codex, Gemini CLI), else Cursor's first
+    `workspace_roots` entry."""
+    if not isinstance(payload, dict):
+        return None
+    roots = payload.get("workspace_roots")
+    if payload.get("cwd") is None and isinstance(roots, list) and roots:
+        return roots[0]
+    return payload.get("cwd")
+
+
 def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> None:
     """Answer one hook call: `data` is the raw stdin, `out` writes stdout."""
     try:
@@ -459,19 +664,21 @@ def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> No
         _note(f"input is not JSON ({error}); the command was allowed unchecked")
         _write(options.agent, Verdict("allow"), out)
         return
+    agent = speaker(options.agent, payload)
     try:
-        command = command_of(options.agent, payload)
+        command = command_of(agent, payload)
     except InputError as error:
         _note(f"{error}; the command was allowed unchecked")
-        _write(options.agent, Verdict("allow"), out)
+        _write(agent, Verdict("allow"), out)
         return
     if command is None:  # not a shell command: not ours to judge
-        _write(options.agent, Verdict("allow"), out)
+        _write(agent, Verdict("allow"), out)
         return
-    verdict = decide(command, options)
+    cwd = _directory(payload)
+    verdict = decide(command, options, cwd)
     for note in verdict.notes:
         sys.stderr.write(note + "\n")
-    _write(options.agent, verdict, out)
+    _write(agent, verdict, out, payload)
 
 
 def main(argv: list[str], data: bytes | None = None) -> int:

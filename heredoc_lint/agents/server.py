@@ -43,7 +43,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from heredoc_lint.options import Opt, UsageError, parse
@@ -95,18 +95,40 @@ def code_stamp() -> tuple[tuple[str, int, int, int], ...]:
     return tuple(found)
 
 
+def _safe_ancestors(directory: Path) -> None:
+    """No one but this user and root can replace a directory on the way to `directory`:
+    each is ours or root's, and writable by others only with the sticky bit (/tmp)."""
+    import stat
+
+    for ancestor in directory.absolute().parents:
+        info = ancestor.stat()
+        shared = info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX
+        if info.st_uid not in (0, os.getuid()) or shared:
+            raise ServeError(f"{ancestor}: others can replace what is inside it")
+
+
 def private_directory(directory: Path) -> None:
-    """Create `directory` (0700), or check that it is ours and no one else can write in it."""
+    """Create `directory` (0700), or check that it is ours and no one else can write in it,
+    nor in the directories above it."""
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     info = directory.lstat()
     if info.st_uid != os.getuid() or info.st_mode & 0o022 or not directory.is_dir():
         raise ServeError(f"{directory}: not a directory only this user can write in")
+    if directory.is_symlink():
+        raise ServeError(f"{directory}: a symbolic link")
+    _safe_ancestors(directory)
+
+
+# Files the server creates are never reached through a link, nor opened if they exist.
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 def write_state(state: Path, port: int, keys: Secrets) -> None:
     """Replace the state file at once: a client never reads half of it."""
     temp = state.with_name(f".{state.name}.{os.getpid()}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with contextlib.suppress(FileNotFoundError):
+        temp.unlink()  # left by a killed server of the same pid (unlink never follows)
+    fd = os.open(temp, _NEW_FILE, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(f"{port} {keys.client} {keys.server} {os.getpid()}\n")
     os.replace(temp, state)
@@ -205,11 +227,31 @@ def _read_request(
         conn.close()
 
 
+@dataclass
+class Activity:
+    """When a connection last arrived or a request was answered, and how many
+    connections are still sending theirs: the server is idle only without any."""
+
+    last: float
+    reading: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def change(self, reading: int) -> None:
+        with self.lock:
+            self.reading += reading
+            self.last = time.monotonic()
+
+    def idle_for(self) -> float:
+        with self.lock:
+            return 0.0 if self.reading else time.monotonic() - self.last
+
+
 def _accept(
     listener: socket.socket,
     keys: Secrets,
     watch: CodeWatch,
     requests: queue.Queue[Request | None],
+    activity: Activity | None = None,
 ) -> None:
     readers = threading.BoundedSemaphore(MAX_READERS)
     while True:
@@ -220,12 +262,16 @@ def _accept(
         if not readers.acquire(blocking=False):
             conn.close()  # a flood of connections: the client falls back to the Python hook
             continue
+        if activity is not None:
+            activity.change(+1)
 
         def read(conn: socket.socket = conn) -> None:
             try:
                 _read_request(conn, keys, watch, requests)
             finally:
                 readers.release()
+                if activity is not None:
+                    activity.change(-1)
 
         threading.Thread(target=read, daemon=True).start()
 
@@ -251,6 +297,21 @@ def answer(args: list[str], data: bytes) -> tuple[int, bytes, bytes]:
     return status, out.getvalue(), err.getvalue().encode("utf-8", "backslashreplace")
 
 
+BIG_REQUEST = 1 << 20  # bytes: after a request this large, memory goes back to the system
+
+
+def _release_memory() -> None:
+    """Give freed heap back to the system (glibc keeps it otherwise: 115 MB resident
+    after one 50 MB request)."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+
+
 def respond(request: Request) -> None:
     status, out, err = answer(request.args, request.data)
     head = b"%d\0%s\0%d\0" % (status, err.replace(b"\0", b""), len(out))
@@ -265,8 +326,12 @@ def respond(request: Request) -> None:
 @contextlib.contextmanager
 def _exclusive(lock: Path) -> Iterator[bool]:
     """Whether this process holds `lock`: one server per state file."""
-    fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(lock, flags, 0o600)
     try:
+        info = os.fstat(fd)
+        if info.st_uid != os.getuid() or not (info.st_mode & 0o170000) == 0o100000:
+            raise ServeError(f"{lock}: not a regular file of this user")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -285,10 +350,6 @@ def _warm_up() -> None:
     hook.decide(sample, hook.HookOptions(agent="claude"))
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def serve(state: Path, idle: float) -> int:
     private_directory(state.parent)
     with _exclusive(state.with_name(state.name + ".lock")) as mine:
@@ -301,21 +362,37 @@ def serve(state: Path, idle: float) -> int:
         keys = Secrets.fresh()
         watch = CodeWatch()
         requests: queue.Queue[Request | None] = queue.Queue()
-        signal.signal(signal.SIGTERM, _terminate)
+        activity = Activity(time.monotonic())
+
+        def terminate(signum: int, frame: object) -> None:
+            # At once: interpreter shutdown (module teardown, frozen objects) took over a
+            # second. A client cut off here falls back to the Python hook.
+            remove_state(state, keys)
+            os._exit(0)
+
+        signal.signal(signal.SIGTERM, terminate)
         with socket.create_server(("127.0.0.1", 0)) as listener:
             write_state(state, listener.getsockname()[1], keys)
             threading.Thread(
-                target=_accept, args=(listener, keys, watch, requests), daemon=True
+                target=_accept, args=(listener, keys, watch, requests, activity), daemon=True
             ).start()
             try:
                 while True:
+                    left = idle - activity.idle_for()
                     try:
-                        request = requests.get(timeout=idle if idle > 0 else None)
+                        request = requests.get(timeout=max(left, 0.05) if idle > 0 else None)
                     except queue.Empty:
+                        if activity.idle_for() < idle:
+                            continue  # a connection came in, or is still sending
                         return 0
                     if request is None:  # a reader saw new code
                         return 0
+                    size = len(request.data)
                     respond(request)
+                    request = None  # before the release: the input is garbage now
+                    if size >= BIG_REQUEST:
+                        _release_memory()
+                    activity.change(0)
             finally:
                 remove_state(state, keys)
 

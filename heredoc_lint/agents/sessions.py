@@ -20,13 +20,14 @@ Formats (each reader yields `ShellCall`s; a file that cannot be read raises
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from heredoc_lint.agents.commands import command_text
 
@@ -69,8 +70,9 @@ def _str(value: object) -> str:
 
 
 def _codex_session_from_name(path: Path) -> str:
-    match = _UUID_TAIL.search(path.stem)
-    return match.group(1) if match else path.stem
+    stem = path.name.removesuffix(".zst").removesuffix(".jsonl")
+    match = _UUID_TAIL.search(stem)
+    return match.group(1) if match else stem
 
 
 # --- JSONL: Claude Code and Codex -----------------------------------------------------
@@ -125,8 +127,35 @@ def _codex_command(item: dict[str, Any]) -> str | None:
     return command_text(value)
 
 
+def _zst_lines(handle: BinaryIO) -> Iterator[bytes]:
+    """The lines of a zstandard-compressed file (Codex compresses sessions idle for a
+    week to `rollout-*.jsonl.zst`), decompressed as they are read; a file that ends
+    inside a frame is an error, not a shorter session."""
+    try:
+        import zstandard  # only where a compressed session exists
+    except ImportError:
+        raise SessionError("a .zst session needs the zstandard package") from None
+    decompressor = zstandard.ZstdDecompressor()
+    frame = decompressor.decompressobj()
+    pending = b""
+    started = False
+    while chunk := handle.read(1 << 16):
+        while chunk:
+            if frame.eof:  # another frame follows
+                frame = decompressor.decompressobj()
+            pending += frame.decompress(chunk)
+            started = True
+            chunk = frame.unused_data if frame.eof else b""
+        *lines, pending = pending.split(b"\n")
+        yield from (line + b"\n" for line in lines)
+    if not started or not frame.eof:
+        raise SessionError("cannot decompress: the file ends inside a zstandard frame")
+    if pending:
+        yield pending
+
+
 def read_jsonl(path: Path, stats: ReadStats | None = None) -> Iterator[ShellCall]:
-    """Shell calls of a Claude Code or Codex JSONL session file."""
+    """Shell calls of a Claude Code or Codex JSONL session file (or `.jsonl.zst`)."""
     stats = stats or ReadStats()
     try:
         handle = path.open("rb")
@@ -135,8 +164,9 @@ def read_jsonl(path: Path, stats: ReadStats | None = None) -> Iterator[ShellCall
     codex_session = ""
     good = 0
     with handle:
+        lines = _zst_lines(handle) if path.name.endswith(".zst") else handle
         try:
-            for number, raw in enumerate(handle, 1):
+            for number, raw in enumerate(lines, 1):
                 if not raw.strip():
                     continue
                 try:
@@ -171,6 +201,10 @@ def read_jsonl(path: Path, stats: ReadStats | None = None) -> Iterator[ShellCall
                     )
         except OSError as error:
             raise SessionError(error.strerror or str(error)) from None
+        except Exception as error:
+            if type(error).__module__.startswith("zstandard"):  # a damaged .zst
+                raise SessionError(f"cannot decompress: {error}") from None
+            raise
     if good == 0 and stats.bad_lines:
         raise SessionError("not a JSONL session file (no line is a JSON object)")
 
@@ -214,8 +248,32 @@ def read_part_file(path: Path) -> Iterator[ShellCall]:
     )
 
 
+def _v2_commands(raw: object) -> Iterator[tuple[str, str]]:
+    """(call id, command) of the bash tool items of one `session_message` row's data:
+    `content[*]` items `{"type": "tool", "id", "name": "bash", "state": {"input":
+    {"command"}}}` (the input possibly still a JSON string)."""
+    try:
+        data = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
+    except ValueError:
+        return
+    content = data.get("content") if isinstance(data, dict) else None
+    for item in content if isinstance(content, list) else []:
+        if not isinstance(item, dict) or item.get("type") != "tool" or item.get("name") != "bash":
+            continue
+        state = item.get("state")
+        given = state.get("input") if isinstance(state, dict) else None
+        if isinstance(given, str):
+            with contextlib.suppress(ValueError):
+                given = json.loads(given)
+        command = command_text(given.get("command")) if isinstance(given, dict) else None
+        if command is not None:
+            yield _str(item.get("id")), command
+
+
 def read_opencode_db(path: Path) -> Iterator[ShellCall]:
-    """Shell calls in the `part` table of an opencode SQLite database."""
+    """Shell calls in an opencode SQLite database: the `part` table, and the
+    `session_message` table of newer releases (assistant rows, tool items in
+    `data.content`)."""
     import sqlite3
 
     try:
@@ -224,12 +282,26 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
         raise SessionError(f"cannot open the database: {error}") from None
     try:
         try:
-            rows = connection.execute(
-                "SELECT id, message_id, session_id, data FROM part "
-                "WHERE data LIKE '%bash%' ORDER BY rowid"
-            ).fetchall()
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if not tables & {"part", "session_message"}:
+                raise SessionError("no opencode `part` or `session_message` table")
+            rows = []
+            if "part" in tables:
+                rows = connection.execute(
+                    "SELECT id, message_id, session_id, data FROM part "
+                    "WHERE data LIKE '%bash%' ORDER BY rowid"
+                ).fetchall()
+            messages = []
+            if "session_message" in tables:
+                messages = connection.execute(
+                    "SELECT id, session_id, data FROM session_message "
+                    "WHERE type = 'assistant' AND data LIKE '%bash%' ORDER BY rowid"
+                ).fetchall()
         except sqlite3.Error as error:
-            raise SessionError(f"no readable opencode `part` table: {error}") from None
+            raise SessionError(f"no readable opencode table: {error}") from None
     finally:
         connection.close()
     for part_id, message_id, session_id, raw in rows:
@@ -250,6 +322,17 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
             command,
             f"part {part_id}",
         )
+    for row_id, session_id, raw in messages:
+        for call_id, command in _v2_commands(raw):
+            yield ShellCall(
+                "opencode",
+                str(path),
+                _str(session_id),
+                _str(row_id),
+                call_id or _str(row_id),
+                command,
+                f"session_message {row_id}",
+            )
 
 
 # --- finding the files ----------------------------------------------------------------
@@ -263,7 +346,7 @@ def kind_of(path: Path, explicit: bool) -> str | None:
     line is taken by its content when its name says nothing.
     """
     name = path.name
-    if name.endswith(".jsonl"):
+    if name.endswith((".jsonl", ".jsonl.zst")) or (explicit and name.endswith(".zst")):
         return "jsonl"
     if name.endswith(".db") and (name.startswith("opencode") or explicit):
         return "db"
@@ -303,7 +386,13 @@ def read(path: Path, kind: str, stats: ReadStats | None = None) -> Iterable[Shel
 def default_roots() -> list[Path]:
     """Where the agents keep their sessions, those that exist."""
     home = Path.home()
+    claude = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home / ".claude")
     codex = Path(os.environ.get("CODEX_HOME") or home / ".codex")
     data = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    candidates = [home / ".claude" / "projects", codex / "sessions", data / "opencode"]
+    candidates = [
+        claude / "projects",
+        codex / "sessions",
+        codex / "archived_sessions",  # sessions archived from Codex's list
+        data / "opencode",
+    ]
     return [path for path in candidates if path.is_dir()]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -143,6 +143,7 @@ def _ident(call: ShellCall) -> str:
 
 
 def render_text(scan: Scan) -> str:
+    from heredoc_lint.output import printable
     from heredoc_lint.source import LineIndex
 
     out: list[str] = []
@@ -152,9 +153,9 @@ def render_text(scan: Scan) -> str:
             location = f"{call.path}:{call.where.removeprefix('line ')}"
         else:
             location = f"{call.path} ({call.where})"
-        out.append(
-            f"{location}: session {call.session or '?'} {_ident(call)}: {first_line(call.command)}"
-        )
+        # Paths and ids come from the sessions (a file name may hold a newline): one line.
+        head = f"{location}: session {call.session or '?'} {_ident(call)}"
+        out.append(f"{printable(head)}: {printable(first_line(call.command))}")
         index = LineIndex(call.command)
         for finding in report.findings:
             line, column = index.position(finding.start)
@@ -224,6 +225,75 @@ def findings_json(scan: Scan) -> list[dict[str, Any]]:
     return items
 
 
+def _session_line(call: ShellCall) -> int | None:
+    """The line of the session file that holds the call (JSONL), else None (a part)."""
+    number = call.where.removeprefix("line ")
+    return int(number) if number.isdigit() else None
+
+
+def _pairs(scan: Scan) -> Iterator[tuple[ShellCall, Finding, int, int]]:
+    from heredoc_lint.source import LineIndex
+
+    for report in scan.reports:
+        index = LineIndex(report.call.command)
+        for finding in report.findings:
+            line, column = index.position(finding.start)
+            yield report.call, finding, line, column
+
+
+def render_github(scan: Scan) -> str:
+    """GitHub workflow commands: one annotation per finding on the session file's line
+    (the command's own line and column are in the message)."""
+    from heredoc_lint.output import _escape_github
+
+    level = {"error": "error", "warning": "warning", "info": "notice"}
+    lines = []
+    for call, finding, line, column in _pairs(scan):
+        props = [f"file={_escape_github(call.path, property_value=True)}"]
+        at = _session_line(call)
+        if at is not None:
+            props.append(f"line={at}")
+        props.append(f"title={_escape_github(finding.code, property_value=True)}")
+        message = (
+            f"{finding.message} (session {call.session or '?'} {_ident(call)}, "
+            f"command line {line} column {column}: {first_line(call.command)})"
+        )
+        lines.append(f"::{level[finding.severity.value]} {','.join(props)}::"
+                     + _escape_github(message))
+    return "".join(line + "\n" for line in lines)
+
+
+def render_sarif(scan: Scan) -> str:
+    """SARIF 2.1.0 as `check` writes it, each result located at the session file's line;
+    the command, its line and column and the session go in the result's properties."""
+    import json
+
+    from heredoc_lint.output import FileReport
+    from heredoc_lint.sarif import sarif_log
+
+    reports = [FileReport(r.call.path, r.call.command, r.findings) for r in scan.reports]
+    log = sarif_log(reports)
+    results = log["runs"][0]["results"]
+    for result, (call, _, line, column) in zip(results, _pairs(scan), strict=True):
+        physical = result["locations"][0]["physicalLocation"]
+        physical.pop("region", None)
+        at = _session_line(call)
+        if at is not None:
+            physical["region"] = {"startLine": at}
+        result.pop("fixes", None)  # edits of the command, not of the session file
+        result.setdefault("properties", {}).update(
+            {
+                "source": call.source,
+                "session": call.session,
+                "callId": call.call_id,
+                "command": call.command,
+                "commandLine": line,
+                "commandColumn": column,
+            }
+        )
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
 # --- the command line -----------------------------------------------------------------
 
 
@@ -235,7 +305,7 @@ DESCRIPTION = (
 )
 OPTIONS = (
     Opt(("paths",), "Session files or directories.", Path, many=True),
-    FORMAT.but(choices=("text", "json")),
+    FORMAT.but(choices=("text", "json", "github", "sarif")),
     SEVERITY,
     SELECT,
     IGNORE,
@@ -262,12 +332,18 @@ def run(argv: Sequence[str]) -> int:
                 "(~/.claude/projects, ~/.codex/sessions, ~/.local/share/opencode)"
             )
     scan = scan_paths(paths, Checker(settings, Severity(values["severity"] or "warning")))
+    from heredoc_lint.output import printable
+
     for note in scan.notes:
-        sys.stderr.write(f"heredoc-lint: transcript: {note}\n")
+        sys.stderr.write(f"heredoc-lint: transcript: {printable(note)}\n")
     for error in scan.errors:
-        sys.stderr.write(f"heredoc-lint: transcript: error: {error}\n")
+        sys.stderr.write(f"heredoc-lint: transcript: error: {printable(error)}\n")
     if values["format"] == "json":
         sys.stdout.write(json.dumps(findings_json(scan), indent=2, ensure_ascii=False) + "\n")
+    elif values["format"] == "github":
+        sys.stdout.write(render_github(scan))
+    elif values["format"] == "sarif":
+        sys.stdout.write(render_sarif(scan))
     else:
         sys.stdout.write(render_text(scan))
     sys.stdout.flush()
