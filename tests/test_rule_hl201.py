@@ -442,3 +442,11 @@ def test_evidence_flows_through_split_and_helpers(text: str, value: str, says: s
 def test_a_helper_given_only_literals_is_no_evidence() -> None:
     text = "import os\ntmp = get_dir('/tmp/x')\nos.system(f'rm -r {tmp}')\n"
     assert [f for f in hl201(text) if f.severity is not Severity.INFO] == []
+
+
+@pytest.mark.parametrize("helper", ["build_remote_shell_path", "create_temp_file", "shquote"])
+def test_a_helper_that_makes_its_own_text_is_no_evidence(helper: str) -> None:
+    """Helpers named for quoting or temp files return text of their own, not the input
+    (false positives of the precision corpus once evidence flowed through helpers)."""
+    text = f"import os, sys\np = {helper}(sys.argv[1])\nos.system('mkdir -p ' + p)\n"
+    assert [f for f in hl201(text) if f.severity is not Severity.INFO] == []

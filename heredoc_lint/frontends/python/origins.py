@@ -44,6 +44,9 @@ _SHELL_NAMES = re.compile(
     r"(?:\A|_)(?:cmd|cmds|command|commands|cmdline|args|opts|options|flags|script)\Z",
     re.IGNORECASE,
 )
+# Helpers whose name says they make shell text or a path of their own from what they are
+# given (`build_remote_shell_path`, `create_temp_file`): their result is not that input.
+_MAKES_ITS_OWN = re.compile(r"quote|escape|shell|safe|temp|tmp", re.IGNORECASE)
 # Methods whose value is their receiver's text, changed (their arguments are not in it).
 _SAME_TEXT = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode", "split", "rsplit"}
@@ -122,7 +125,11 @@ def evidence(
         found = evidence(part, scope, imports, depth + 1, seen)
         if found:
             return found
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and not _MAKES_ITS_OWN.search(node.func.id)
+    ):
         # A helper of the file's own made the value from it (`get_dir(args.tmp)`,
         # `parse_paths(paths)`): what it was made from is where it comes from.
         for argument in node.args:
