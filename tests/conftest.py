@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+import paramiko  # type: ignore[import-untyped]
 import pytest
 from sshd import SshdUnavailable, SshServer, start_sshd
 
@@ -21,3 +22,21 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
+    """A paramiko client logged in to the test sshd: the Python `exec_command` channel."""
+    ssh = paramiko.SSHClient()
+    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    ssh.connect(
+        "127.0.0.1",
+        port=sshd.port,
+        username=sshd.user,
+        key_filename=str(sshd.key),
+        look_for_keys=False,
+        allow_agent=False,
+        timeout=15,
+    )
+    yield ssh
+    ssh.close()

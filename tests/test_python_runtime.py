@@ -13,7 +13,7 @@ delimiter, no final newline, quotes.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
@@ -43,23 +43,6 @@ def modules() -> tuple[types.ModuleType, types.ModuleType]:
     left = [f.code for f in check_text(outcome.text, "python") if f.severity.rank >= 1]
     assert left == []
     return load(SOURCE, "original"), load(outcome.text, "fixed")
-
-
-@pytest.fixture(scope="module")
-def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
-    ssh = paramiko.SSHClient()
-    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
-    ssh.connect(
-        "127.0.0.1",
-        port=sshd.port,
-        username=sshd.user,
-        key_filename=str(sshd.key),
-        look_for_keys=False,
-        allow_agent=False,
-        timeout=15,
-    )
-    yield ssh
-    ssh.close()
 
 
 def written(path: Path) -> bytes | None:

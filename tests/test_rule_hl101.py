@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Iterator
 from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
@@ -149,23 +148,6 @@ def by_shell_and_ssh(path):
 x=$HOME `id` \\\\n 'sq'
 EOF\\"""", shell=True, check=True)
 '''
-
-
-@pytest.fixture(scope="module")
-def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
-    ssh = paramiko.SSHClient()
-    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
-    ssh.connect(
-        "127.0.0.1",
-        port=sshd.port,
-        username=sshd.user,
-        key_filename=str(sshd.key),
-        look_for_keys=False,
-        allow_agent=False,
-        timeout=15,
-    )
-    yield ssh
-    ssh.close()
 
 
 def _load(source: str, name: str) -> types.ModuleType:

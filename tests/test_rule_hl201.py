@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Iterator
 from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
@@ -340,23 +339,6 @@ def remote_size(client, path):
 def ssh_cat(config, path):
     return subprocess.run(["ssh", "-F", config, "h", f"cat {path}"], capture_output=True).stdout
 """
-
-
-@pytest.fixture(scope="module")
-def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
-    ssh = paramiko.SSHClient()
-    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
-    ssh.connect(
-        "127.0.0.1",
-        port=sshd.port,
-        username=sshd.user,
-        key_filename=str(sshd.key),
-        look_for_keys=False,
-        allow_agent=False,
-        timeout=15,
-    )
-    yield ssh
-    ssh.close()
 
 
 def test_remote_code_runs_the_same_after_every_fix(

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Iterator
 from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
 import pytest
-from sshd import SshServer
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.model import Applicability, Finding, Severity
@@ -108,23 +106,6 @@ def push_glued(client, path, content):
     _, out, _ = client.exec_command("cat > " + path + " << 'EOF'\\n" + content + "EOF")
     out.channel.recv_exit_status()
 """
-
-
-@pytest.fixture(scope="module")
-def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
-    ssh = paramiko.SSHClient()
-    ssh.set_missing_host_key_policy(paramiko.AutoAddPolicy())
-    ssh.connect(
-        "127.0.0.1",
-        port=sshd.port,
-        username=sshd.user,
-        key_filename=str(sshd.key),
-        look_for_keys=False,
-        allow_agent=False,
-        timeout=15,
-    )
-    yield ssh
-    ssh.close()
 
 
 def _load(source: str, name: str) -> types.ModuleType:
