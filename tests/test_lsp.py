@@ -751,7 +751,12 @@ def test_a_slow_check_blocks_nothing(tmp_path: Path) -> None:
         uri = s.open(tmp_path / "slow.sh", slow, "shellscript")
         started = time.monotonic()
         seed = s.open(tmp_path / "seed.sh", SEED_WIDE, "shellscript")
-        assert found(await s.diagnostics(seed, 1)) == seed_expected(SEED_WIDE, UTF16)
+        answer = await s.diagnostics(seed, 1)
+        if len(answer) == 1 and "takes more than" in answer[0].message:
+            # On a loaded machine the seed's own check can pass 0.05 s while it shares
+            # the interpreter with the slow one: its findings then follow the notice.
+            answer = await s.diagnostics(seed, 1)
+        assert found(answer) == seed_expected(SEED_WIDE, UTF16)
         assert not [p for p in s.published if p.uri == uri and p.diagnostics
                     and p.diagnostics[0].code == "HL103"]  # the slow check is not done yet
         first = await s.diagnostics(uri, 1)
