@@ -216,6 +216,12 @@ def _language() -> object:
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SUBSTITUTION = re.compile(rb"\$\(|`|[<>]\(")  # byte offsets, as tree-sitter's
+# tree-sitter-bash 0.25.1's scanner passes the character after `{`, `{12` or `{1..2` to C's
+# isdigit(), whose table ends at 255: a wider character there reads far outside it, and
+# crashes the process when that memory is not mapped (found by tests/test_fuzz.py in CI).
+# Such a character (UTF-8 lead byte 0xC4 and up) is handed to the parser as the same
+# number of ASCII word bytes, which parse as it does and keep every byte offset.
+_WIDE_AFTER_BRACE = re.compile(rb"\{[0-9]*(?:\.\.[0-9]*)?([\xc4-\xf4][\x80-\xbf]+)")
 # Nodes that never hold a command, and expressions that hold one only in a substitution.
 _NO_COMMANDS = frozenset(
     {
@@ -642,11 +648,19 @@ def _after_pipe(text: str, start: int) -> bool:
     return before.endswith("|") and not before.endswith("||") or before == "|&"
 
 
+def _safe_for_scanner(data: bytes) -> bytes:
+    if not _WIDE_AFTER_BRACE.search(data):
+        return data
+    return _WIDE_AFTER_BRACE.sub(
+        lambda m: m.group()[: m.start(1) - m.start()] + b"x" * len(m.group(1)), data
+    )
+
+
 def parse_script(text: str) -> Script:
     builder = _Builder(text)
     # The commands de-quote their words later, from nodes of this tree: the builder,
     # which they hold, keeps the tree alive as long as they need it.
-    builder.tree = _parser().parse(builder.offsets.data)
+    builder.tree = _parser().parse(_safe_for_scanner(builder.offsets.data))
     builder.walk(builder.tree.root_node)
     commands = tuple(sorted(builder.commands, key=lambda c: c.start))
     # The commands' closures hold the builder: without its list of them there is no

@@ -183,7 +183,12 @@ def _ansi_escape(body: str, i: int) -> tuple[bytes, int]:
 
 
 def _encode(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        # A surrogate that no undecodable byte made (JSON's "\ud800" in an agent's
+        # command) is kept as the three bytes Python would write for it.
+        return text.encode("utf-8", "surrogatepass")
 
 
 def _ansi_string(text: str, quote: int, end: int) -> tuple[int, list[tuple[str, int]]]:
