@@ -57,6 +57,7 @@ def print_result(
 ) -> int:
     """Print `result` as asked; return the exit code."""
     from heredoc_lint import output
+    from heredoc_lint.shell.words import to_bytes
 
     for note in result.notes:
         sys.stderr.write(f"heredoc-lint: {output.printable(note)}\n")
@@ -67,7 +68,7 @@ def print_result(
     if result.fixed_text is not None:
         # stdin or --command: the fixed text is the output, byte for byte.
         sys.stdout.flush()
-        sys.stdout.buffer.write(result.fixed_text.encode("utf-8", "surrogateescape"))
+        sys.stdout.buffer.write(to_bytes(result.fixed_text))
         for report in result.reports:
             sys.stderr.write(output.render_concise([report]))
         return result.exit_code

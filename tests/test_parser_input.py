@@ -11,6 +11,7 @@ child process, so a crash is an exit status, not a lost test run.
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -73,3 +74,17 @@ def test_lone_surrogate_in_an_agent_command_is_checked_not_allowed_unchecked() -
     decision = json.loads(done.stdout)["hookSpecificOutput"]
     assert decision["permissionDecision"] == "deny"
     assert "HL112" in decision["permissionDecisionReason"]  # the heredoc never ends
+
+
+def test_lone_surrogates_reach_bash_and_the_fixes_without_error() -> None:
+    from heredoc_lint.engine import fix_kind
+    from heredoc_lint.shell.bash import bash_accepts
+
+    assert bash_accepts("echo \ud800 ok\n") is True
+    assert bash_accepts("echo \ud800 'unclosed\n") is False
+    # The base64 fix encodes the body: the surrogate goes as the three bytes Python
+    # writes for it, the escaped byte U+DCE9 as the byte 0xE9 it stands for.
+    text = "ssh h \"cat > f <<'EOF'\n\ud800 \udce9\nEOF\n\"\n"
+    outcome = fix_kind(text, "shell", unsafe=True)
+    assert outcome.error is None and outcome.fixed == 1
+    assert base64.b64encode(b"\xed\xa0\x80 \xe9\n").decode() in outcome.text

@@ -17,7 +17,7 @@ from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix, NewFile
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command
-from heredoc_lint.shell.words import Word
+from heredoc_lint.shell.words import Word, to_bytes
 
 # Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN): keep well below it.
 MAX_ARGUMENT = 100_000
@@ -103,7 +103,7 @@ def base64_fix(site: HeredocSite) -> Fix | None:
     heredocs = [r for r in site.command.redirects if r.heredoc is not None]
     if len(heredocs) != 1 or not site.command.words:
         return None
-    encoded = base64.b64encode(site.body.encode("utf-8", "surrogateescape")).decode("ascii")
+    encoded = base64.b64encode(to_bytes(site.body)).decode("ascii")
     if len(site.layer.text) + len(encoded) - len(site.body) > MAX_ARGUMENT:
         return None  # the string would no longer fit in one argument: scp or stdin then
     feed = f"printf %s {encoded} | base64 -d"
@@ -306,7 +306,7 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     edit = lift(parent, ssh_command.start, last.end, "".join(pieces))
     if edit is None:
         return None
-    new_file = NewFile(local, site.body.encode("utf-8", "surrogateescape"))
+    new_file = NewFile(local, to_bytes(site.body))
     return Fix(
         (edit,),
         site.applicability(),

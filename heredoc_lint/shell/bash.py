@@ -8,13 +8,15 @@ def bash_accepts(text: str) -> bool | None:
     import shutil
     import subprocess  # only when tree-sitter failed: off the start-up path
 
+    from heredoc_lint.shell.words import to_bytes
+
     bash = shutil.which("bash")
     if bash is None:
         return None
     try:
         done = subprocess.run(
             [bash, "--norc", "--noprofile", "-O", "extglob", "-n"],
-            input=text.encode("utf-8", "surrogateescape"),
+            input=to_bytes(text),
             capture_output=True,
             timeout=10,
             check=False,

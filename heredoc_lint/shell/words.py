@@ -169,26 +169,33 @@ def _ansi_escape(body: str, i: int) -> tuple[bytes, int]:
         while j < len(body) and j < i + 2 + _UNICODE_DIGITS[c] and body[j] in _HEX:
             j += 1
         if j == i + 2:  # no digit: the backslash and the letter stay
-            return _encode(body[i : i + 2]), j
+            return to_bytes(body[i : i + 2]), j
         code = int(body[i + 2 : j], 16)
         # \xHH is one byte; \u and \U are characters, encoded for the (UTF-8) locale.
         return (bytes((code,)) if c == "x" else _utf8(code)), j
     if c == "c" and i + 2 < len(body):
         # `\c\\` is one control character; the rest of a multi-byte character stays.
         skip = 2 if body[i + 2] == "\\" and body[i + 3 : i + 4] == "\\" else 1
-        first, *rest = _encode(body[i + 2])
+        first, *rest = to_bytes(body[i + 2])
         return bytes((_toctrl(first), *rest)), i + 2 + skip
     # An unknown escape, or `\c` ending the string: kept as written.
-    return _encode(body[i : i + 2]), i + 2
+    return to_bytes(body[i : i + 2]), i + 2
 
 
-def _encode(text: str) -> bytes:
+def to_bytes(text: str) -> bytes:
+    """The bytes a text stands for: its undecodable bytes (U+DC80-U+DCFF) given back."""
     try:
         return text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
         # A surrogate that no undecodable byte made (JSON's "\ud800" in an agent's
         # command) is kept as the three bytes Python would write for it.
-        return text.encode("utf-8", "surrogatepass")
+        return b"".join(_char_bytes(ch) for ch in text)
+
+
+def _char_bytes(ch: str) -> bytes:
+    if "\udc80" <= ch <= "\udcff":
+        return bytes((ord(ch) - 0xDC00,))
+    return ch.encode("utf-8", "surrogatepass")
 
 
 def _ansi_string(text: str, quote: int, end: int) -> tuple[int, list[tuple[str, int]]]:
@@ -210,7 +217,7 @@ def _ansi_string(text: str, quote: int, end: int) -> tuple[int, list[tuple[str, 
         if body[i] == "\\":
             chunk, j = _ansi_escape(body, i)
         else:
-            chunk, j = _encode(body[i]), i + 1
+            chunk, j = to_bytes(body[i]), i + 1
         data += chunk
         sources += [quote + 1 + i] * len(chunk)
         i = j
@@ -220,7 +227,7 @@ def _ansi_string(text: str, quote: int, end: int) -> tuple[int, list[tuple[str, 
     pos = 0
     for ch in data.decode("utf-8", "surrogateescape"):
         chars.append((ch, sources[pos]))
-        pos += len(_encode(ch))
+        pos += len(to_bytes(ch))
     return close + 1, chars
 
 
