@@ -9,12 +9,13 @@ from lsprotocol import types
 
 from heredoc_lint.lsp.positions import Lines
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.rules.doc import anchor
 
 SOURCE = "heredoc-lint"
 # Where the rules are documented: the checkout's docs/rules.md when there is one, else
-# the published page.  A client can name another with initializationOptions.rulesDocUrl.
+# the same page rendered for this version into the user's cache.  A client can name
+# another with initializationOptions.rulesDocUrl.
 _CHECKOUT_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
-PUBLISHED_DOC = "https://github.com/OWNER/heredoc-lint/blob/main/docs/rules.md"
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -23,14 +24,36 @@ _SEVERITY = {
 }
 
 
-def default_rules_doc() -> str:
-    return _CHECKOUT_DOC.as_uri() if _CHECKOUT_DOC.is_file() else PUBLISHED_DOC
+def default_rules_doc(cache_home: Path | None = None) -> str:
+    if _CHECKOUT_DOC.is_file():
+        return _CHECKOUT_DOC.as_uri()
+    return rendered_rules_doc(cache_home).as_uri()
 
 
-def anchor(code: str, name: str) -> str:
-    """The anchor of `## HL101 heredoc-in-remote-string` in docs/rules.md (the same as
-    scripts/gen_rules_doc.py's `anchor`)."""
-    return f"{code}-{name}".lower()
+def rendered_rules_doc(cache_home: Path | None = None) -> Path:
+    """docs/rules.md of this version, written once under `$XDG_CACHE_HOME/heredoc-lint`
+    (or the temp directory when that cannot be written)."""
+    import os
+    import tempfile
+
+    from heredoc_lint import __version__
+    from heredoc_lint.rules.doc import render
+
+    if cache_home is None:
+        cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    page = render()
+    for folder in (cache_home / "heredoc-lint", Path(tempfile.gettempdir())):
+        path = folder / f"heredoc-lint-rules-{__version__}.md"
+        try:
+            if not path.is_file() or path.read_text(encoding="utf-8") != page:
+                folder.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+                tmp.write_text(page, encoding="utf-8")
+                os.replace(tmp, path)
+            return path
+        except OSError:
+            continue
+    return path
 
 
 def to_range(lines: Lines, start: int, end: int, encoding: str) -> types.Range:
