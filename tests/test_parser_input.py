@@ -88,3 +88,12 @@ def test_lone_surrogates_reach_bash_and_the_fixes_without_error() -> None:
     outcome = fix_kind(text, "shell", unsafe=True)
     assert outcome.error is None and outcome.fixed == 1
     assert base64.b64encode(b"\xed\xa0\x80 \xe9\n").decode() in outcome.text
+
+
+def test_a_parse_error_at_the_end_of_a_remote_command_is_not_read_past_it() -> None:
+    from heredoc_lint.engine import check_text
+
+    # tree-sitter's error for the unclosed backquote is one character past the text's
+    # end (an empty error gets a width of one): HL106 read that character.
+    findings = check_text("ssh h f $<}h`6", "shell")  # minimised from a fuzz run
+    assert {(f.code, f.start) for f in findings if f.code == "HL001"} == {("HL001", 8)}

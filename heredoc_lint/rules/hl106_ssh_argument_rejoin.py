@@ -101,7 +101,7 @@ def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
     quotes = []
     for error in remote.errors:
         at = error.start
-        while at < error.end and remote.text[at] in " \t\n":
+        while at < error.end and remote.text[at : at + 1] in (" ", "\t", "\n"):
             at += 1
         if remote.text[at : at + 1] in _QUOTES:
             quotes.append(at)
