@@ -123,25 +123,13 @@ def entry_key(kind: str, name: str, settings: Settings, data: bytes) -> str:
     parts = (
         kind.encode(),
         name.encode("utf-8", "surrogateescape"),
-        _settings_key(settings).encode(),
+        settings.cache_key().encode(),
         data,
     )
     for part in parts:
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
     return digest.hexdigest()
-
-
-def _settings_key(settings: Settings) -> str:
-    return json.dumps(
-        [
-            sorted(settings.select) if settings.select is not None else None,
-            sorted(settings.ignore),
-            settings.fix_strategy,
-            sorted(settings.wrappers.items()),
-            settings.warn_unused_suppressions,
-        ]
-    )
 
 
 def _fix_to_json(fix: Fix | None) -> dict[str, Any] | None:

@@ -19,6 +19,20 @@ class Settings:
     warn_unused_suppressions: bool = False
     prefilter: bool = True  # skip texts without any trigger of the selected rules
 
+    def cache_key(self) -> str:
+        """Every field, so that a field added later cannot give stale cache hits."""
+        import json
+        from dataclasses import fields
+
+        def plain(value: object) -> object:
+            if isinstance(value, frozenset):
+                return sorted(value)
+            if isinstance(value, Mapping):
+                return sorted(value.items())
+            return value
+
+        return json.dumps({f.name: plain(getattr(self, f.name)) for f in fields(self)})
+
     @property
     def wrapper_names(self) -> frozenset[str]:
         return frozenset(self.wrappers)

@@ -206,3 +206,42 @@ def test_fixing_bypasses_the_cache(tmp_path: Path) -> None:
     after = lint(tmp_path, "a.sh")
     assert [f[1] for f in findings(after)] == []  # the unsafe fix escaped `$?` too
     assert after.stdout == lint(tmp_path, "--no-cache", "a.sh").stdout
+
+
+def test_every_settings_field_is_part_of_the_cache_key() -> None:
+    # A field that the key left out would let a run with other settings reuse findings.
+    import dataclasses
+
+    from heredoc_lint.settings import Settings
+
+    base = Settings()
+    other_values: dict[type, object] = {
+        bool: None,  # flipped below
+        str: "scp",
+        frozenset: frozenset({"HL1"}),
+    }
+    for f in dataclasses.fields(Settings):
+        value = getattr(base, f.name)
+        if isinstance(value, bool):
+            changed: object = not value
+        elif f.name == "select":
+            changed = frozenset({"HL103"})
+        elif f.name == "wrappers":
+            changed = {"myssh": "ssh"}
+        else:
+            changed = other_values[type(value)]
+        variant = dataclasses.replace(base, **{f.name: changed})
+        assert variant.cache_key() != base.cache_key(), f.name
+    # Order does not matter: the same sets give the same key.
+    assert Settings(ignore=frozenset({"HL1", "HL2"})).cache_key() == Settings(
+        ignore=frozenset({"HL2", "HL1"})
+    ).cache_key()
+
+
+def test_the_public_api_examples_hold() -> None:
+    import doctest
+
+    import heredoc_lint
+
+    result = doctest.testmod(heredoc_lint, optionflags=doctest.ELLIPSIS)
+    assert result.attempted == 3 and result.failed == 0  # the three `>>>` lines
