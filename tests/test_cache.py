@@ -237,11 +237,3 @@ def test_every_settings_field_is_part_of_the_cache_key() -> None:
         ignore=frozenset({"HL2", "HL1"})
     ).cache_key()
 
-
-def test_the_public_api_examples_hold() -> None:
-    import doctest
-
-    import heredoc_lint
-
-    result = doctest.testmod(heredoc_lint, optionflags=doctest.ELLIPSIS)
-    assert result.attempted == 3 and result.failed == 0  # the three `>>>` lines
