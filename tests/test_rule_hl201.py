@@ -432,3 +432,50 @@ def test_a_helper_that_makes_its_own_text_is_no_evidence(helper: str) -> None:
     (false positives of the precision corpus once evidence flowed through helpers)."""
     text = f"import os, sys\np = {helper}(sys.argv[1])\nos.system('mkdir -p ' + p)\n"
     assert [f for f in hl201(text) if f.severity is not Severity.INFO] == []
+
+
+# -- a parameter's evidence is what the file's own calls pass --------------------------------
+
+_RENDER = 'import os\n\n\ndef render(path):\n    os.system(f"lame {path} out.mp3")\n\n\n'
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        ("import sys\nrender(sys.argv[1])\n", "`sys.argv`), passed to `render()` on line 9"),
+        ("render(path=os.environ['SRC'])\n", "`os.environ`), passed to `render()` on line 8"),
+        # One call with outside data is enough, whatever the others pass.
+        ('render("a.wav")\nrender(input())\n', "`input()`), passed to `render()` on line 9"),
+        # The file does not show what `*args` holds: the parameter stays evidence.
+        ('names = ["a.wav"]\nrender(*names)\n', "a parameter of the public function `render`"),
+        # Never called here: called from outside the file.
+        ("", "a parameter of the public function `render`"),
+    ],
+)
+def test_a_parameter_is_judged_by_the_calls_in_its_file(call: str, says: str) -> None:
+    (finding,) = hl201(_RENDER + call)
+    assert finding.severity == Severity.WARNING
+    assert says in finding.message
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'render("/home/erik/Downloads/lastdance.mp3")\n',  # a demo call in the module
+        'for name in ["a", "b"]:\n    render(name + ".wav")\n',
+        'render("out-" + str(os.getpid()) + ".wav")\n',
+    ],
+)
+def test_calls_that_pass_only_the_programs_own_values_are_no_evidence(call: str) -> None:
+    text = _RENDER + call
+    assert anchored(text) == [("{path}", Severity.INFO)]
+
+
+def test_a_method_parameter_stays_evidence_its_callers_are_objects() -> None:
+    text = (
+        "import os\n\n\nclass Player:\n    def play(self, path):\n"
+        '        os.system(f"mpg123 {path}")\n\n\nPlayer().play("a.mp3")\n'
+    )
+    (finding,) = hl201(text)
+    assert finding.severity == Severity.WARNING
+    assert "a parameter of the public function `play`" in finding.message

@@ -9,7 +9,10 @@ It warns where the file shows that the value comes from outside the program:
 `sys.argv`, options from `parse_args()`, `os.environ` and `os.getenv`,
 configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP
 request, or a parameter of a public function; the message names that evidence.
-A value whose origin nothing in the file shows is reported at info.
+Where the file calls that function itself, what its calls pass decides: a
+parameter given only the program's own values (a demo call with a literal path)
+is no evidence. A value whose origin nothing in the file shows is reported at
+info.
 
 ## Why is this bad?
 The shell parses the value. A space splits it into several arguments, a `*`

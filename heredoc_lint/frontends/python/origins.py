@@ -13,6 +13,7 @@ import ast
 import re
 from collections.abc import Mapping
 
+from heredoc_lint.frontends.python.callers import UNKNOWN, Callers, argument_for
 from heredoc_lint.frontends.python.scopes import LoopValue, Scope
 from heredoc_lint.frontends.python.values import MAX_DEPTH, qualname
 
@@ -99,6 +100,7 @@ def evidence(
     imports: Mapping[str, str],
     depth: int = 0,
     seen: set[int] | None = None,
+    callers: Callers | None = None,
 ) -> str:
     """Why `node`'s value comes from outside the program, as words; "" if nothing shows it."""
     seen = set() if seen is None else seen
@@ -112,17 +114,17 @@ def evidence(
         for value, owner in _bound(node, scope):
             if isinstance(value, LoopValue):
                 value = value.iter
-            found = evidence(value, owner, imports, depth + 1, seen)
+            found = evidence(value, owner, imports, depth + 1, seen, callers)
             if found:
                 return found
-        return _parameter(node, scope)
+        return _parameter(node, scope, imports, depth, seen, callers)
     if isinstance(node, (ast.Attribute, ast.Subscript)):
-        return evidence(node.value, scope, imports, depth + 1, seen)
+        return evidence(node.value, scope, imports, depth + 1, seen, callers)
     func = node.func if isinstance(node, ast.Call) else None
     if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS:  # `.get(...)` in it
-        return evidence(func.value, scope, imports, depth + 1, seen)
+        return evidence(func.value, scope, imports, depth + 1, seen, callers)
     for part in _parts(node, imports):
-        found = evidence(part, scope, imports, depth + 1, seen)
+        found = evidence(part, scope, imports, depth + 1, seen, callers)
         if found:
             return found
     if (
@@ -133,7 +135,7 @@ def evidence(
         # A helper of the file's own made the value from it (`get_dir(args.tmp)`,
         # `parse_paths(paths)`): what it was made from is where it comes from.
         for argument in node.args:
-            found = evidence(argument, scope, imports, depth + 1, seen)
+            found = evidence(argument, scope, imports, depth + 1, seen, callers)
             if found:
                 return f"{found}, through `{node.func.id}()`"
     return ""
@@ -177,14 +179,41 @@ def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -
     return ""
 
 
-def _parameter(node: ast.Name, scope: Scope) -> str:
-    """A parameter of a public function: its callers decide the value."""
+def _parameter(
+    node: ast.Name,
+    scope: Scope,
+    imports: Mapping[str, str],
+    depth: int,
+    seen: set[int],
+    callers: Callers | None,
+) -> str:
+    """A parameter of a public function: its callers decide the value.
+
+    Where the file itself calls a function of its module (`convert(out=args.out)`), what
+    those calls pass is the evidence, and a file whose calls pass only its own values
+    (`render("/tmp/x.mp3")`) shows none. A function the file never calls is called from
+    outside: its parameter is outside data. Methods are called through objects the file
+    cannot follow: their parameters stay evidence."""
     owner = scope.owner(node.id)
     if owner is None or not owner.public or node.id not in owner.arguments:
         return ""
-    if node.id in ("self", "cls"):
+    if node.id in ("self", "cls") or owner.function is None:
         return ""
-    return f"it is a parameter of the public function `{owner.function}`"
+    parameter = f"it is a parameter of the public function `{owner.function}`"
+    module_function = owner.parent is not None and owner.parent.parent is None
+    sites = callers.of(owner.function) if callers is not None and module_function else []
+    if not sites:
+        return parameter
+    for call, site_scope in sites:
+        argument = argument_for(call, owner, node.id)
+        if argument is UNKNOWN:
+            return parameter  # `f(*args)`: the file does not show what it passes
+        if argument is None:
+            continue  # the default
+        found = evidence(argument, site_scope, imports, depth + 1, seen, callers)
+        if found:
+            return f"{found}, passed to `{owner.function}()` on line {call.lineno}"
+    return ""
 
 
 def shell_text(

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import TypedDict
 
+from heredoc_lint.frontends.python.callers import Callers
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
 from heredoc_lint.frontends.python.model import Analysis, Atom, Elems, Interp, Unit
 from heredoc_lint.frontends.python.origins import evidence, shell_text
@@ -44,11 +45,12 @@ class Reader:
         self.parents = parents
         self.text = analysis.text
         self.through: list[str] = []  # the names followed to the expression being read
+        self.callers = Callers(analysis)
 
     def _origin(self, node: ast.expr, scope: Scope) -> _Origin:
         """The Interp fields that say where a value comes from and what it is meant as."""
         return {
-            "evidence": evidence(node, scope, self.a.imports),
+            "evidence": evidence(node, scope, self.a.imports, callers=self.callers),
             "shell_text": shell_text(node, scope, self.a.imports),
             "through": self.through[0] if self.through else "",
         }
