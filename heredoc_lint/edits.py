@@ -13,10 +13,11 @@ and closes or reopens quotes to reach the end state.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from enum import Enum
 
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Edit
+from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.words import Word
 
 
@@ -159,6 +160,23 @@ def _root_edit(root: Layer, start: int, end: int, content: str) -> Edit | None:
     a = root.file_offset(start)
     b = root.file_offset(end - 1) + 1 if end > start else a
     return Edit(a, b, content)
+
+
+def layer_fix(
+    layer: Layer,
+    spans: Iterable[tuple[int, int, str]],
+    applicability: Applicability,
+    message: str,
+) -> Fix | None:
+    """The fix that makes each `layer.text[start:end]` read its content, or None when one
+    of them has no safe edit in the file (a fix that does part of its job is no fix)."""
+    edits = []
+    for start, end, content in spans:
+        edit = lift(layer, start, end, content)
+        if edit is None:
+            return None
+        edits.append(edit)
+    return Fix(tuple(edits), applicability, message)
 
 
 def lift(layer: Layer, start: int, end: int, content: str) -> Edit | None:

@@ -59,7 +59,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from heredoc_lint.edits import Quote, lift, quote_states
+from heredoc_lint.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
@@ -298,11 +298,9 @@ def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
         # `$(cat \"f\")`: the source text is no longer what the inner shell would get once
         # the `$` is escaped (the parent would now undo `\"`): no edit says it for sure.
         return None
-    edit = lift(layer, item.start, item.end, text)
-    if edit is None:
-        return None
-    return Fix(
-        (edit,),
+    return layer_fix(
+        layer,
+        [(item.start, item.end, text)],
         Applicability.UNSAFE,
         f"Escape `{text.strip()}` so that the inner shell expands it",
     )

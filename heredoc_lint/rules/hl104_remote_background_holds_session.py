@@ -42,9 +42,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command, Redirect, Script
 from heredoc_lint.wrappers import SHELLS
@@ -445,15 +445,10 @@ def _candidates(tree: _Tree) -> Iterator[tuple[Node, int]]:
 
 
 def _fix(layer: Layer, edits: tuple[tuple[int, int, str], ...]) -> Fix | None:
-    lifted: list[Edit] = []
-    for start, end, content in edits:
-        edit = lift(layer, start, end, content)
-        if edit is None:
-            return None
-        lifted.append(edit)
     added = edits[-1][2].strip().removeprefix("; }").strip()
-    return Fix(
-        tuple(lifted),
+    return layer_fix(
+        layer,
+        edits,
         Applicability.UNSAFE,
         f"Redirect the job away from the session: add `{added}` before the `&`",
     )

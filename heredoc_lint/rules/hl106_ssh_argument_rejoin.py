@@ -43,7 +43,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
@@ -246,11 +246,9 @@ def _fix(
             pieces.append(f"'{text}'" if k in flagged else text)
         content = '"' + " ".join(pieces) + '"'
         applicability = Applicability.DISPLAY_ONLY
-    edit = lift(layer, words[0].start, words[-1].end, content)
-    if edit is None:
-        return None
-    return Fix(
-        (edit,),
+    return layer_fix(
+        layer,
+        [(words[0].start, words[-1].end, content)],
         applicability,
         f"Pass the remote command as one string, each argument quoted for the remote shell: "
         f"{content}",

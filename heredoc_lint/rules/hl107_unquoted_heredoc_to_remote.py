@@ -67,9 +67,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
@@ -185,14 +185,9 @@ def _fix(layer: Layer, heredoc: Heredoc, escapes: list[int], intended: bool) -> 
     word = layer.text[start:end]
     if "'" in word:
         return None
-    edits: list[Edit] = []
-    for a, b, content in [(start, end, f"'{word}'"), *((k, k + 1, "") for k in escapes)]:
-        edit = lift(layer, a, b, content)
-        if edit is None:
-            return None
-        edits.append(edit)
-    return Fix(
-        tuple(edits),
+    return layer_fix(
+        layer,
+        [(start, end, f"'{word}'"), *((k, k + 1, "") for k in escapes)],
         Applicability.DISPLAY_ONLY if intended else Applicability.UNSAFE,
         f"Quote the delimiter (<<'{heredoc.delimiter}') so the remote shell expands the body",
     )

@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer, calls
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell.words import Word
 from heredoc_lint.wrappers import OPTION_GRAMMARS
@@ -121,10 +121,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue
         for flag in flags:
             at = flag.word.offsets[flag.letter]
-            edit = lift(layer, at, at + 1, "P")
-            fix = None
-            if edit is not None:
-                fix = Fix((edit,), Applicability.SAFE, "Use scp's port flag `-P`")
+            fix = layer_fix(
+                layer, [(at, at + 1, "P")], Applicability.SAFE, "Use scp's port flag `-P`"
+            )
             yield finding(
                 layer,
                 "HL108",

@@ -63,9 +63,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
@@ -258,15 +258,10 @@ def _fix(
             spans = [(a, b, f"{keep} | {tee}")]
         if pointless:
             spans.append((words[0].start, words[real].start, ""))
-    edits: list[Edit] = []
-    for start, stop, content in spans:
-        edit = lift(layer, start, stop, content)
-        if edit is None:
-            return None
-        edits.append(edit)
     safe = pointless and _system_path(target_path)
-    return Fix(
-        tuple(edits),
+    return layer_fix(
+        layer,
+        spans,
         Applicability.SAFE if safe else Applicability.UNSAFE,
         f"Write the file with `{prefix_src} tee{' -a' if append else ''}`",
     )

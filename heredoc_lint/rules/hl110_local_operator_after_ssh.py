@@ -36,9 +36,9 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
 from heredoc_lint.wrappers import Invocation, SshCall
@@ -145,14 +145,12 @@ def _fix(layer: Layer, command: Command, invocation: Invocation, remote: str) ->
     static = all(w.static for w in words)
     local_effects = any(ch in moved for ch in "$`") or any(c.redirects for c in chain)
     content = _local_quote(combined, static, layer.depth > 0)
-    edit: Edit | None = lift(layer, words[0].start, end, content)
-    if edit is None:
-        return None
     applicability = (
         Applicability.UNSAFE if static and not local_effects else Applicability.DISPLAY_ONLY
     )
-    return Fix(
-        (edit,),
+    return layer_fix(
+        layer,
+        [(words[0].start, end, content)],
         applicability,
         f"Run `{quote_snippet(moved, 40)}` in the remote shell too: {content}",
     )

@@ -54,7 +54,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from heredoc_lint.edits import lift
+from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet, where
@@ -173,10 +173,8 @@ def _fix(layer: Layer, heredoc: Heredoc, candidate: Candidate) -> Fix | None:
             return None
         delimiter_line = f"{heredoc.delimiter}\n{tail}"
         message = f"Put `{heredoc.delimiter}` alone on its line"
-    edit = lift(layer, candidate.start, candidate.end, delimiter_line)
-    if edit is None:
-        return None
-    return Fix((edit,), applicability, message)
+    span = (candidate.start, candidate.end, delimiter_line)
+    return layer_fix(layer, [span], applicability, message)
 
 
 # How many heredocs, each swallowed by the one before, are looked for: every level scans
