@@ -55,14 +55,17 @@ def _roots(
     whether none was skipped.
 
     A fragment with run-time values (Python) is always kept: HL201 and HL202
-    look at the values themselves.
+    look at the values themselves; so is one a remote shell runs (paramiko's
+    exec_command, fabric's run): the rules about layers look at every such layer.
     """
     search = None if needed is None else trigger_pattern(needed).search
     whole_text = kind in ("shell", "command")  # one fragment: the text itself
     if whole_text and search is not None and not search(text):
         return [], False
     every = fragments(kind, text, path)
-    kept = [f for f in every if search is None or f.interpolations or search(f.text)]
+    kept = [
+        f for f in every if search is None or f.interpolations or f.depth or search(f.text)
+    ]
     return [root_layer(f, wrappers) for f in kept], len(kept) == len(every)
 
 

@@ -16,6 +16,14 @@ an ssh command has none. The same holds for the background subshell of a list
 (`cd /srv && nohup ./run > log 2>&1 &`): the subshell running the list keeps
 the session open while it waits for `./run`, which is reported at `info`.
 
+The same holds for the channel of paramiko's `exec_command` and fabric's
+`Connection.run`: it stays open while the job holds it. fabric's `run` reads
+the output to its end and waits (measured: 4 s for `nohup sleep 3 > /dev/null
+&`; `disown=True` returns at once and is not reported); `exec_command` returns
+at once, and it is reading its stdout or stderr that waits (3.5 s measured;
+`recv_exit_status()` alone does not), so it is a warning only where the file
+reads them, and `info` otherwise.
+
 ## Example
 ```bash
 ssh web-1 "nohup ./server --port 8080 &"
@@ -51,6 +59,8 @@ from heredoc_lint.wrappers import SHELLS
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+    from heredoc_lint.frontends.python.waits import Wait
 
 SESSION = "session"  # the ssh channel
 AWAY = "away"  # a file, /dev/null, a pipe
@@ -170,6 +180,10 @@ def session_state(layer: Layer) -> dict[int, str] | None:
     chain: list[list[Redir]] = []
     current: Layer | None = layer
     while current is not None and current.depth > 0 and current.wrapper is not None:
+        if _channel_root(current) is current:
+            # A Python channel's own remote shell (paramiko's exec_command, fabric's
+            # run): its descriptors are the channel's, as an ssh command's are the session's.
+            return _start_table(chain)
         command = current.command
         if command is None or command.background or command.in_substitution:
             return None
@@ -177,15 +191,19 @@ def session_state(layer: Layer) -> dict[int, str] | None:
             ssh = current.invocation.ssh if current.invocation is not None else None
             if ssh is not None and (ssh.has_flag("t") or ssh.has_flag("f")):
                 return None  # a tty hangs the job up; -f: the caller does not wait
-            table = dict(_START)
-            for redirects in reversed(chain):
-                table = apply(table, redirects)
-            return table
+            return _start_table(chain)
         if not _passes_through(current):
             return None
         chain.append(_from_redirects(command.redirects))
         current = current.parent
     return None
+
+
+def _start_table(chain: list[list[Redir]]) -> dict[int, str]:
+    table = dict(_START)
+    for redirects in reversed(chain):
+        table = apply(table, redirects)
+    return table
 
 
 # -- the shell structure ----------------------------------------------------------------
@@ -460,6 +478,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     base = session_state(layer)
     if base is None:
         return
+    root = _channel_root(layer)
+    channel = _channel(root) if root is not None else None
+    if channel is not None and channel.returns_at_once:
+        return
     tree = _Tree(layer.script)
     analysis = _Analysis(layer, tree)
     for statement, at in _candidates(tree):
@@ -475,18 +497,54 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         snippet = quote_snippet(source, 50)
         detach = next((w for w in ("nohup", "setsid", "disown") if w in source), None)
         note = f" (`{detach}` does not detach it from the session)" if detach else ""
+        if channel is None or root is None:
+            severity = job.severity
+            held = (
+                f"the ssh session as its {_attached(job.state)}: the remote shell exits, but "
+                f"ssh does not return until this job exits{note}"
+            )
+            goes_on = "ssh return"
+        else:
+            severity = job.severity if channel.waits else Severity.INFO
+            waits = channel.waits or "the file does not show that anything waits for it"
+            held = (
+                f"the channel of `{root.wrapper}` as its {_attached(job.state)}: the remote "
+                f"shell exits, but the channel stays open until this job exits{note}, and "
+                f"{waits}"
+            )
+            goes_on = "the program go on"
         yield finding(
             layer,
             "HL104",
-            job.severity,
-            f"The {job.what} `{snippet}` still has the ssh session as its "
-            f"{_attached(job.state)}: the remote shell exits, but ssh does not return until this "
-            f"job exits{note}; redirect them (`> file 2>&1 < /dev/null`) to let ssh return at "
-            "once",
+            severity,
+            f"The {job.what} `{snippet}` still has {held}; redirect them "
+            f"(`> file 2>&1 < /dev/null`) to let {goes_on} at once",
             job.anchor[0],
             job.anchor[1],
             _fix(layer, job.edits),
         )
+
+
+def _channel_root(layer: Layer) -> Layer | None:
+    """The root layer that a Python channel runs remotely, when no ssh command between it
+    and `layer` makes the session."""
+    current = layer
+    while current.parent is not None:
+        if _is_ssh(current.wrapper or ""):
+            return None
+        current = current.parent
+    # An ssh argument list (`["ssh", "-f", h, cmd]`) is an ssh session whose options the
+    # layer does not keep (-f, -t): not judged.
+    if _is_ssh(current.wrapper or "") or current.depth == 0 or current.origin is None:
+        return None
+    return current
+
+
+def _channel(root: Layer) -> Wait:
+    """What the program does with the channel of the Python call that runs `root`."""
+    from heredoc_lint.frontends.python.waits import channel_wait
+
+    return channel_wait(root.origin)
 
 
 RULE = Rule(
