@@ -123,6 +123,33 @@ def test_python_shell_true_running_ssh_is_reported() -> None:
     assert f.fix is not None and f.fix.applicability is Applicability.SAFE
 
 
+def test_a_body_filled_in_at_run_time_is_still_parsed_by_the_outer_shell() -> None:
+    # HL202 speaks for the value; the `$1` beside it is still expanded by the local shell,
+    # which is this rule's. No static fix can carry the value: none is offered.
+    text = (
+        "import subprocess\nimport sys\n\nname = sys.argv[1]\n"
+        'subprocess.run(f"""ssh h "cat > /tmp/run.sh << \'EOF\'\n'
+        "echo {name} $1\n"
+        'EOF" """, shell=True)\n'
+    )
+    (f,) = hl101_py(text)
+    start = text.index("<<")
+    assert (f.start, f.end, f.severity) == (start, start + 2, Severity.WARNING)
+    assert f.message.endswith("the local shell expands $1 in its body")
+    assert f.fix is None
+    codes = {g.code for g in check_text(text, "python", "t.py")}
+    assert {"HL101", "HL102", "HL202"} <= codes
+
+
+def test_a_run_time_body_with_nothing_the_outer_shell_changes_is_info() -> None:
+    text = (
+        "import subprocess\nimport sys\n\nname = sys.argv[1]\n"
+        "subprocess.run(f\"ssh h 'cat > /tmp/f << EOF\\n{name}\\nEOF'\", shell=True)\n"
+    )
+    (f,) = hl101_py(text)
+    assert f.severity == Severity.INFO and f.fix is None
+
+
 # -- runtime: what each channel delivers -------------------------------------------------------
 
 CHANNELS = '''import subprocess

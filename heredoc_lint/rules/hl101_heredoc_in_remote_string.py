@@ -6,7 +6,9 @@ shell (paramiko's `exec_command`, fabric's `run`, an `["ssh", host, CMD]`
 argument list) arrives byte for byte as written and is not reported.
 
 A heredoc that arrives exactly as it is written in the file (a single-quoted
-string with no `'\''` in it) is info: nothing is wrong with it yet.
+string with no `'\''` in it) is info: nothing is wrong with it yet. A body
+filled in at run time (an f-string field) is also HL202's; this rule reports
+what the outer shell does to the rest of the body, without a fix.
 
 ## Why is this bad?
 The body passes through the outer shell first. In a double-quoted string the
@@ -47,11 +49,15 @@ from heredoc_lint.rules.base import Context, Rule, finding, script_path, where
 
 
 def _problems(layer: Layer, body_start: int, body_end: int) -> str:
-    inside = [e for e in layer.local_expansions if body_start <= e.start < body_end]
+    inside = [
+        e
+        for e in layer.local_expansions
+        if body_start <= e.start < body_end and not layer.is_runtime(e.start, e.end)
+    ]
     removed = [k for k in layer.continuations if body_start <= k < body_end]
     parts = []
     if inside:
-        names = ", ".join(dict.fromkeys(layer.text[e.start : e.end] for e in inside))
+        names = ", ".join(dict.fromkeys(layer.text[e.start : e.end].strip() for e in inside))
         parts.append(f"the local shell expands {names} in its body")
     if removed:
         parts.append(f"deletes {len(removed)} backslash-newline(s)")
@@ -66,11 +72,15 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         # from Python) has no outer shell: its shell receives the heredoc byte for byte.
         return
     for heredoc in layer.script.heredocs:
-        if layer.is_runtime(heredoc.body_start, heredoc.body_end):
-            continue  # a body filled in at run time is HL202's
+        # A body filled in at run time (a Python f-string field): what the value may do is
+        # HL202's; what the outer shell does to the rest of the body is still this rule's,
+        # but no static fix can carry the value.
+        runtime = layer.is_runtime(heredoc.body_start, heredoc.body_end)
         width = 3 if heredoc.strip_tabs else 2
         problems = _problems(layer, heredoc.body_start, heredoc.body_end)
-        if not problems and _as_written(layer, heredoc.op_start, heredoc.end, context):
+        if not problems and (
+            runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)
+        ):
             severity = Severity.INFO
             message = (
                 f"Heredoc inside {where(layer)}: it arrives as written (nothing in it is "
@@ -90,7 +100,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             message,
             heredoc.op_start,
             heredoc.op_start + width,
-            heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context)),
+            None
+            if runtime
+            else heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context)),
         )
 
 
