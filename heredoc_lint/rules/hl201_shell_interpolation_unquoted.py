@@ -30,7 +30,8 @@ named `quote`: `shlex.quote`, `pipes.quote`, `self._shell.quote`), and values
 meant as shell text (a glob such as `os.path.join(d, "*")`, an option string
 such as `"-n " + ns`, `~`, `$VAR`, shell operators or quotes of their own, a
 whole command as in `f"{cmd} --verbose"` or `f"sudo {cmd}"`, words joined with
-`" ".join(args)`, a name such as `cmd`, `args` or `opts`).
+`" ".join(args)`, a name or key such as `cmd`, `args` or `opts`, as in
+`job["cmd"]`).
 
 ## Example
 ```python

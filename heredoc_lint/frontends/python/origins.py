@@ -60,6 +60,14 @@ def _name(node: ast.expr) -> str:
     return node.attr if isinstance(node, ast.Attribute) else ""
 
 
+def _key(node: ast.expr) -> str:
+    """The string key of a subscript (`job["cmd"]`), or ""."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        value = node.slice.value
+        return value if isinstance(value, str) else ""
+    return ""
+
+
 def _parts(node: ast.expr, imports: Mapping[str, str]) -> list[ast.expr]:
     """The expressions a string-building expression is made of (`a + b`, f-strings...)."""
     if isinstance(node, ast.JoinedStr):
@@ -232,6 +240,9 @@ def shell_text(
         return _shell_constant(node.value)
     if _SHELL_NAMES.search(_name(node)):
         return f"its name `{_name(node)}` says it holds shell words"
+    key = _key(node)
+    if _SHELL_NAMES.search(key):
+        return f"its key `{key}` says it holds shell words"
     if isinstance(node, ast.Name):
         for value, owner in _bound(node, scope):
             if not isinstance(value, LoopValue):
