@@ -81,9 +81,7 @@ def _shellcheck_codes(text: str) -> frozenset[str]:
     )
 
 
-def directives(
-    text: str, kind: str = "shell", roots: Sequence[Layer] = ()
-) -> list[Directive]:
+def directives(text: str, kind: str = "shell", roots: Sequence[Layer] = ()) -> list[Directive]:
     """The directives of `text` read as `kind`: those that are comments of its language.
     `roots`: layers the engine parsed already (the whole text of a script), to reuse."""
     python = kind == "python"
@@ -301,8 +299,9 @@ def apply(
     whole_file = [d for d in found if d.whole_file]
     for directive in found:
         if not directive.whole_file:
-            by_line.setdefault(directive.line + 1 if directive.alone else directive.line,
-                               []).append(directive)
+            by_line.setdefault(
+                directive.line + 1 if directive.alone else directive.line, []
+            ).append(directive)
     used: set[Directive] = set()
     kept: list[Finding] = []
     for finding in findings:

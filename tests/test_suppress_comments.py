@@ -77,7 +77,7 @@ NOT_COMMENTS = {
     ),
     "python-string": (
         "x.py",
-        f'import os\nX = "# {ALL}"\nos.system(\'{BAD}\')\n',
+        f"import os\nX = \"# {ALL}\"\nos.system('{BAD}')\n",
     ),
     "python-noqa-in-string": ("x.py", f"import os\nos.system('{BAD} # noqa: HL103')\n"),
 }
@@ -131,9 +131,11 @@ def test_without_the_comment_each_comment_case_has_its_finding() -> None:
     """The COMMENTS cases are not clean for another reason: the directive does the work."""
     for case, (name, text) in COMMENTS.items():
         kind = {"sh": "shell", "md": "markdown", "yml": "actions", "py": "python"}
-        bare = text.replace("heredoc-lint: disable", "heredoc-lint: keep").replace(
-            "noqa", "nothing"
-        ).replace("shellcheck disable", "shellcheck keep")
+        bare = (
+            text.replace("heredoc-lint: disable", "heredoc-lint: keep")
+            .replace("noqa", "nothing")
+            .replace("shellcheck disable", "shellcheck keep")
+        )
         assert codes(bare, kind[name.rsplit(".", 1)[1]]), case
 
 
