@@ -53,6 +53,7 @@ _HTML = re.compile(
     r"\s*-->"
 )
 _ALL = frozenset({"ALL"})
+_WIDE = re.compile(r"[^\x00-\x7f]")
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,9 @@ def _candidates(text: str, python: bool, shellcheck: bool, markdown: bool) -> li
     """Every directive the text spells, comment or not."""
     found: list[Directive] = []
     offset = 0
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+    # Lines end at "\n" only, as LineIndex's, which places the findings.
+    for number, line in enumerate(text.split("\n"), start=1):
+        line += "\n"
         matches = [
             (m, _codes(m.group("codes")), m.group("kind") == "disable-file", False)
             for m in _DIRECTIVE.finditer(line)
@@ -184,46 +187,69 @@ def _shell_comment_test(text: str, kind: str, roots: Sequence[Layer]) -> Callabl
     from heredoc_lint.frontends import SourceError, fragments
     from heredoc_lint.shell.syntax import parse_script
 
-    scripts: list[tuple[Script, tuple[int, ...] | None]]
+    parsed: list[tuple[Script, tuple[int, ...] | None]]
     if kind in ("shell", "command") and roots and roots[0].offsets is None:
-        scripts = [(roots[0].script, None)]
+        parsed = [(roots[0].script, None)]
     else:
         try:
             texts = fragments(kind, text)
         except SourceError:
             texts = []
-        scripts = [
+        parsed = [
             (parse_script(f.text), f.offsets)
             for f in texts
             if "heredoc-lint:" in f.text or "shellcheck" in f.text
         ]
+    scripts = [(_comment_finder(script), offsets) for script, offsets in parsed]
 
     def test(offset: int) -> bool:
-        for script, offsets in scripts:
+        for in_comment, offsets in scripts:
             at = offset
             if offsets is not None:
                 k = bisect.bisect_left(offsets, offset)
                 if k >= len(offsets) - 1 or offsets[k] != offset:
                     continue
                 at = k
-            if _is_shell_comment(script, at):
+            if in_comment(at):
                 return True
         return False
 
     return test
 
 
-def _is_shell_comment(script: Script, at: int) -> bool:
-    """Whether character `at` of a parsed script lies in a comment token."""
-    if script.tree is None:
-        return False
+def _comment_finder(script: Script) -> Callable[[int], bool]:
+    """A test of whether character `at` of a parsed script lies in a comment token."""
+    tree = script.tree
+    if tree is None:
+        return lambda at: False
+    positions, extra = _wide_characters(script)
+
+    def test(at: int) -> bool:
+        k = bisect.bisect_left(positions, at)  # the wide characters before `at`
+        byte = at + (extra[k - 1] if k else 0)
+        node = tree.root_node.descendant_for_byte_range(byte, byte + 1)
+        return node is not None and node.type == "comment"
+
+    return test
+
+
+def _wide_characters(script: Script) -> tuple[list[int], list[int]]:
+    """Where the characters wider than a byte are in the text tree-sitter parsed (the
+    heredoc-masked text, whose bodies are blanks), and the extra bytes up to each and
+    with it: tree-sitter speaks bytes.  Computed once per script, as a file may hold a
+    directive on every line."""
     from heredoc_lint.shell.heredoc import mask_heredocs
 
-    # tree-sitter speaks bytes of the heredoc-masked text, whose bodies are blanks.
     masked = mask_heredocs(script.text, script.heredocs)
-    low = len(masked[:at].encode("utf-8", "surrogatepass"))
-    node = script.tree.root_node.descendant_for_byte_range(low, low + 1)
-    return node is not None and node.type == "comment"
+    positions: list[int] = []
+    extra: list[int] = []
+    total = 0
+    if not masked.isascii():
+        for match in _WIDE.finditer(masked):
+            total += len(match.group().encode("utf-8", "surrogatepass")) - 1
+            positions.append(match.start())
+            extra.append(total)
+    return positions, extra
 
 
 def _html_comment_blocks(text: str) -> list[tuple[int, int]]:
