@@ -10,6 +10,7 @@ that runs only the CLI.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -133,3 +134,28 @@ def test_stdin_memory_is_bounded(tmp_path: Path) -> None:
     status, peak = peak_rss_mb(argv, tmp_path)
     assert status == 2
     assert peak < 150, peak
+
+
+def test_a_deep_opencode_row_does_not_end_the_scan(tmp_path: Path) -> None:
+    import sqlite3
+
+    good = {
+        "type": "tool",
+        "tool": "bash",
+        "callID": "c1",
+        "state": {"input": {"command": BAD}},
+    }
+    deep = {"id": "r0", "content": "x"}
+    with contextlib.closing(sqlite3.connect(tmp_path / "opencode.db")) as db:
+        db.execute("CREATE TABLE part (id, message_id, session_id, data)")
+        db.execute("CREATE TABLE session_message (id, session_id, type, data)")
+        db.execute("INSERT INTO part VALUES ('p0', 'm', 's', ?)", ("[" * 100_000 + "bash",))
+        db.execute("INSERT INTO part VALUES ('p1', 'm', 's', ?)", (json.dumps(good),))
+        db.execute(
+            "INSERT INTO session_message VALUES ('r0', 's', 'assistant', ?)",
+            ("[" * 100_000 + json.dumps(deep) + "bash",),
+        )
+        db.commit()
+    result = transcript("opencode.db", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert [f["code"] for f in json.loads(result.stdout)] == ["HL103"]

@@ -311,7 +311,7 @@ def _v2_commands(raw: object) -> Iterator[tuple[str, str]]:
     {"command"}}}` (the input possibly still a JSON string)."""
     try:
         data = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         return
     content = data.get("content") if isinstance(data, dict) else None
     for item in content if isinstance(content, list) else []:
@@ -320,7 +320,7 @@ def _v2_commands(raw: object) -> Iterator[tuple[str, str]]:
         state = item.get("state")
         given = state.get("input") if isinstance(state, dict) else None
         if isinstance(given, str):
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):
                 given = json.loads(given)
         command = command_text(given.get("command")) if isinstance(given, dict) else None
         if command is not None:
@@ -364,7 +364,7 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
     for part_id, message_id, session_id, raw in rows:
         try:
             data = json.loads(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             continue
         command = _opencode_command(data)
         if command is None:
