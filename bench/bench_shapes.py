@@ -10,6 +10,11 @@ collector is tuned as the `heredoc-lint` process tunes it (entry.GC_THRESHOLDS).
 directory shape goes through the real CLI (wall time: file system included).  Last,
 texts from the fuzzing grammar (tests/fuzz/grammar.py), repeated.  Not a
 test: it asserts nothing; a shape whose growth is over 2x the factor is marked `<<`.
+
+    python3 bench/bench_shapes.py --memory
+
+measures instead the peak memory per input byte of the CLI on the shapes of issue 18
+item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal).
 """
 
 from __future__ import annotations
@@ -122,12 +127,73 @@ def files_growth(count: int, factor: int) -> tuple[float, float]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+# --- issue 18 item 8: memory per input byte (peak RSS of the real CLI) ------------------
+
+# Each: a file name, the sizes measured (the largest is the issue's) and the text of a
+# file of about `size` characters.
+MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
+    "script that is one ssh string": (
+        "s.sh",
+        (1_250_000, 10_000_000),
+        lambda size: 'ssh h "' + "echo hello world; " * (size // 18) + '"\n',
+    ),
+    "Python string literal to ssh": (
+        "s.py",
+        (200_000, 1_600_000),
+        lambda size: (
+            'import subprocess\nsubprocess.run(["ssh", "h", "' + "x = 1; " * (size // 7) + '"])\n'
+        ),
+    ),
+}
+_PEAK = (
+    "import resource, subprocess, sys, time\n"
+    "start = time.monotonic()\n"
+    "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "print(time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+def peak_of(argv: list[str], cwd: Path) -> tuple[float, int]:
+    """(wall seconds, peak resident bytes) of a command, alone under a fresh interpreter."""
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, *argv], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[0]), int(out[1]) * 1024
+
+
+def memory_shapes() -> None:
+    """Peak memory per input byte of `heredoc-lint FILE` for each memory shape at each of
+    its sizes (target: under 100), above the peak for an empty file of the same kind."""
+    work = Path(tempfile.mkdtemp(prefix="hl-memory-"))
+    try:
+        cli = [sys.executable, "-m", "heredoc_lint", "--no-cache"]
+        print("peak memory per input byte (heredoc-lint FILE; target under 100):")
+        for label, (name, sizes, make) in MEMORY_SHAPES.items():
+            (work / name).write_text("")
+            _, base = peak_of([*cli, name], work)
+            for size in sizes:
+                text = make(size)
+                (work / name).write_text(text)
+                seconds, peak = peak_of([*cli, name], work)
+                per_byte = (peak - base) / len(text)
+                print(
+                    f"  {label:<32} {len(text) / 1e6:6.2f} MB: {seconds:6.1f} s, "
+                    f"{peak / 1e6:7.0f} MB peak, {per_byte:6.0f} B/B"
+                )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--factor", type=int, default=8)
     parser.add_argument("--files", type=int, default=12_500, help="short files at size 1")
     parser.add_argument("--grammar", type=int, default=40, help="fuzzing-grammar texts")
+    parser.add_argument("--memory", action="store_true", help="memory shapes only (issue 18)")
     args = parser.parse_args()
+    if args.memory:
+        memory_shapes()
+        return
     factor = args.factor
     gc.set_threshold(*GC_THRESHOLDS)  # as the heredoc-lint process sets it
     print(

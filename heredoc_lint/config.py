@@ -29,6 +29,7 @@ KEYS = frozenset(
         "extend-exclude",
         "per-file-ignores",
         "wrappers",
+        "hook-suppressions",
     }
 )
 
@@ -47,6 +48,9 @@ class Config:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     wrappers: Mapping[str, str] = field(default_factory=dict)
+    # Whether `# heredoc-lint: disable=...` inside an agent's command silences the hook:
+    # the agent writes that text, so only the user's configuration can allow it.
+    hook_suppressions: bool = False
     warnings: tuple[str, ...] = ()  # one line each, for stderr
 
     @property
@@ -160,6 +164,9 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
     wrappers, warnings = _wrappers(where, table.get("wrappers", {}))
+    hook_suppressions = table.get("hook-suppressions", False)
+    if not isinstance(hook_suppressions, bool):
+        raise ConfigError(f"{where}: `hook-suppressions` must be true or false")
     return Config(
         path=path,
         select=_codes(where, "select", table["select"]) if "select" in table else None,
@@ -173,6 +180,7 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
             for pattern, codes in per_file.items()
         ),
         wrappers=wrappers,
+        hook_suppressions=hook_suppressions,
         warnings=warnings,
     )
 

@@ -261,12 +261,19 @@ def _not_found(path: Path, error: OSError) -> str:
     return "no such file or directory"
 
 
+MAX_MIB = MAX_BYTES // (1024 * 1024)
+TOO_LARGE = f"larger than {MAX_MIB} MiB, the most heredoc-lint reads of one input: not checked"
+
+
 def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
     """(text, reason it was not read, encoding, raw bytes) for a file to check.
 
     A reason holding "skipped" is a note, any other one a failure (exit 2): see
     runner.process.  Only regular files are read, never more than MAX_BYTES, and
-    opening never blocks (a FIFO or a device is refused, not waited on).
+    opening never blocks (a FIFO or a device is refused, not waited on).  A larger
+    file is a failure, not a note: bash would run what was not checked.  A NUL byte
+    does not make a file unreadable here (bash `source`s such a file, and runs it
+    from stdin, dropping each NUL): `refused` says which kinds refuse one.
     """
     try:
         fd = _open_regular(path)
@@ -274,7 +281,7 @@ def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
             return None, "not a regular file", "", None
         with os.fdopen(fd, "rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAX_BYTES:
-                return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
+                return None, TOO_LARGE, "", None
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         # Listed, then deleted before it was read: there is nothing left to check.
@@ -284,11 +291,31 @@ def read_text(path: Path) -> tuple[str | None, str | None, str, bytes | None]:
             return None, "symbolic link loop", "", None
         return None, f"cannot read: {error.strerror or error}", "", None
     if len(data) > MAX_BYTES:  # it grew after fstat
-        return None, f"larger than {MAX_BYTES // (1024 * 1024)} MB, skipped", "", None
-    if b"\0" in data[:8192]:
-        return None, "binary file, skipped", "", None
-    # Not UTF-8 (Latin-1...): every byte that is not valid UTF-8 becomes one surrogate
-    # character, so columns count bytes there and writing back restores each byte.
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", "surrogateescape"), None, "utf-8-sig", data
-    return data.decode("utf-8", "surrogateescape"), None, "utf-8", data
+        return None, TOO_LARGE, "", None
+    return decode(data), None, "utf-8-sig" if data.startswith(BOM) else "utf-8", data
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def decode(data: bytes) -> str:
+    """The text of a file's bytes, without a UTF-8 BOM.  Not UTF-8 (Latin-1...): every
+    byte that is not valid UTF-8 becomes one surrogate character, so columns count bytes
+    there and writing back restores each byte."""
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    return data.decode("utf-8", "surrogateescape")
+
+
+def refused(kind: str, data: bytes) -> str | None:
+    """Why a file of `kind` that was read is still not checked (a note), or None.
+
+    Only what the program that runs the file refuses: python3 refuses source code with
+    a NUL byte anywhere (and so do exec() and compile()).  A shell script is always
+    checked: bash refuses to run a file with a NUL byte in its first line (the first
+    two after `#!`) as a script, but `source` and `bash < FILE` run it all the same,
+    and Markdown and workflow files are read by people and by GitHub's own parser.
+    """
+    if kind == "python" and b"\0" in data:
+        return "python3 refuses source code with a NUL byte, skipped"
+    return None

@@ -106,7 +106,9 @@ def _check(
         text,
         findings,
         _statements(roots),
-        python=kind == "python",
+        kind=kind,
+        roots=roots,
+        enabled=settings.directives,
         report_unused=settings.warn_unused_suppressions,
     )
     findings.sort(key=lambda f: (f.start, f.code, f.end))

@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from heredoc_lint.config import Config, ConfigError, Finder
-from heredoc_lint.discover import discover, kind_of, read_text, script_kind
+from heredoc_lint.discover import (
+    MAX_BYTES,
+    TOO_LARGE,
+    discover,
+    kind_of,
+    read_text,
+    refused,
+    script_kind,
+)
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
@@ -135,6 +143,9 @@ def process(job: Job, options: Options) -> FileOutcome:
             outcome.failed = bool(reason) and "skipped" not in (reason or "")
             return outcome
     kind = _kind(job, original)
+    if original is not None and (reason := refused(kind, original)) is not None:
+        outcome.notes.append(f"{job.name}: {reason}")
+        return outcome
     try:
         findings: list[Finding] | None = None
         if options.fixing:
@@ -205,6 +216,9 @@ def _fix(
     from heredoc_lint.engine import fix_kind, parses
     from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
 
+    if "\0" in text:  # bash drops each NUL as it reads: the parse is not bash's
+        outcome.notes.append(f"{job.name}: not fixed: the file holds a NUL byte")
+        return text, None
     if not parses(text, kind):
         outcome.notes.append(f"{job.name}: not fixed: the file does not parse")
         return text, None
@@ -283,9 +297,13 @@ def jobs(
         if command is not None:
             return [job("<command>", "command", None, command)]
         if paths == [Path("-")] and not os.path.lexists("-"):  # a file named `-` is a file
-            data = sys.stdin.buffer.read()
-            text = data.decode("utf-8", "surrogateescape")  # every byte kept
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
             name = stdin_filename or "-"
+            if len(data) > MAX_BYTES:  # read no further: the input may never end
+                result.notes.append(f"{name}: standard input {TOO_LARGE}")
+                result.failed = True
+                return []
+            text = data.decode("utf-8", "surrogateescape")  # every byte kept
             kind = kind_of(Path(name), data[:128]) if stdin_filename else None
             return [job(name, kind or "shell", None, text)]
 

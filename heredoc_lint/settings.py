@@ -18,6 +18,9 @@ class Settings:
     wrappers: Mapping[str, str] = field(default_factory=dict)  # extra name -> kind
     warn_unused_suppressions: bool = False
     prefilter: bool = True  # skip texts without any trigger of the selected rules
+    # Whether `# heredoc-lint: disable=...` comments in the text count: not in an agent's
+    # command, which the agent itself writes, unless the user's configuration says so.
+    directives: bool = True
 
     def cache_key(self) -> str:
         """Every field, so that a field added later cannot give stale cache hits."""

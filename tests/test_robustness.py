@@ -7,8 +7,9 @@ traceback ever reaches the user.
 
 Exit codes (SPEC §6): 1 when findings remain; 2 for unreadable input (a file that cannot
 be read, a path that is not a regular file, a symlink loop or a missing path named on the
-command line).  Binary files, files over 10 MB and files deleted during the run are
-skipped with a note and do not change the exit code.
+command line, a file or stdin over 10 MiB).  Files deleted during the run and Python
+files with a NUL byte (python3 refuses them) are skipped with a note and do not change
+the exit code; a shell script with a NUL byte is checked (bash sources it).
 
 Unreadable files: the tests run as root, which reads a mode-000 file anyway, so the CLI
 runs under `setpriv --bounding-set=-dac_override,-dac_read_search` (root without the
@@ -108,22 +109,116 @@ def check_beside_good(tree: Path, name: str, *extra: str) -> subprocess.Complete
 # files that are skipped
 
 
-def test_binary_file_is_skipped_with_a_note(tree: Path) -> None:
-    (tree / "tool.sh").write_bytes(b'\x7fELF\x02\x01\x01\x00\x00\x00ssh h "pkill -f x; y"\n')
-    result = check_beside_good(tree, "tool.sh")
+BAD = 'ssh h "pkill -f sglang; ./restart"\n'  # HL103, an error
+
+
+def _stand_in_ssh(tmp_path: Path) -> dict[str, str]:
+    """An environment whose `ssh` logs its arguments to tmp_path/ssh.log and does nothing."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {tmp_path / "ssh.log"}\n')
+    ssh.chmod(0o755)
+    return dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"# \0\n" + BAD.encode(),  # a NUL in the first line: `bash FILE` refuses it
+        b"#!/bin/bash\n#\0\n" + BAD.encode(),  # in the second, after `#!`
+        b"echo ok\n" * 2 + b"echo \0\n" + BAD.encode(),  # after the lines bash samples
+        b"\x7fELF\x02\x01\x01\x00\n" + BAD.encode(),  # an ELF header
+    ],
+    ids=["first-line", "after-shebang", "third-line", "elf-header"],
+)
+def test_script_with_a_nul_byte_is_checked(tmp_path: Path, data: bytes) -> None:
+    """Issue 18 item 1: a NUL byte made the file "binary, skipped" with exit 0.  Bash
+    refuses a NUL in a script's first line (its first two after `#!`) only when it runs
+    the file itself: `source` and `bash < FILE` run it, dropping the NUL."""
+    (tmp_path / "tool.sh").write_bytes(data)
+    env = _stand_in_ssh(tmp_path)
+    for how in (["bash", "-c", "source ./tool.sh"], ["bash"]):
+        stdin = data if how == ["bash"] else None
+        subprocess.run(how, cwd=tmp_path, env=env, input=stdin, capture_output=True, check=False)
+    log = (tmp_path / "ssh.log").read_text()
+    assert log == "h pkill -f sglang; ./restart\n" * 2  # bash ran the ssh command, twice
+    result = cli("--no-cache", "--format", "json", "tool.sh", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert [(f["code"], f["line"]) for f in findings(result)] == [("HL103", data.count(b"\n"))]
+    assert notes(result) == []
+    before = data
+    fixing = cli("--no-cache", "--fix", "tool.sh", cwd=tmp_path)
+    assert fixing.returncode == 1
+    assert notes(fixing) == ["heredoc-lint: tool.sh: not fixed: the file holds a NUL byte"]
+    assert (tmp_path / "tool.sh").read_bytes() == before  # bash's reading is not ours
+
+
+def test_bash_refuses_a_nul_in_the_first_line_only_as_a_script(tmp_path: Path) -> None:
+    """What bash itself does (5.2, general.c check_binary_file): the first 80 bytes, up to
+    the end of the first line (the second after `#!`), are searched for a NUL."""
+    cases = {
+        b"#\0\necho ran\n": 126,
+        b"#!/bin/bash\n#\0\necho ran\n": 126,
+        b"#\necho \0\necho ran\n": 0,
+        b"#" * 80 + b"\0\necho ran\n": 0,  # past the 80 bytes bash samples
+    }
+    for data, status in cases.items():
+        (tmp_path / "s.sh").write_bytes(data)
+        done = subprocess.run(["bash", "s.sh"], cwd=tmp_path, capture_output=True, check=False)
+        assert done.returncode == status, (data, done.stderr)
+        assert (b"ran" in done.stdout) == (status == 0)
+
+
+def test_python_file_with_a_nul_byte_is_skipped_as_python_does(tree: Path) -> None:
+    data = b'import os\n# \0\nos.system("ssh h \'pkill -f sglang; ./restart\'")\n'
+    (tree / "tool.py").write_bytes(data)
+    ran = subprocess.run([sys.executable, "tool.py"], cwd=tree, capture_output=True, check=False)
+    assert ran.returncode == 1 and b"null bytes" in ran.stderr  # python3 runs none of it
+    result = check_beside_good(tree, "tool.py")
     assert result.returncode == 1
-    assert notes(result) == ["heredoc-lint: tool.sh: binary file, skipped"]
-    alone = cli("--no-cache", "tool.sh", cwd=tree)
-    assert alone.returncode == 0 and notes(alone) == notes(result)
+    assert notes(result) == [
+        "heredoc-lint: tool.py: python3 refuses source code with a NUL byte, skipped"
+    ]
 
 
-def test_file_over_10_mb_is_skipped_with_a_note(tree: Path) -> None:
+def test_markdown_with_a_nul_byte_is_checked(tree: Path) -> None:
+    (tree / "run.md").write_bytes(b"# \0\n\n```bash\n" + BAD.encode() + b"```\n")
+    result = check_beside_good(tree, "run.md")
+    assert "run.md" in paths_with(result, "HL103")
+    assert notes(result) == []
+
+
+def test_file_over_10_mb_is_refused_loudly(tree: Path) -> None:
+    """Issue 18 item 1: a file over the bound was "skipped" with exit 0 and empty
+    machine output; bash would run it, so it is exit 2 and one line."""
     with (tree / "huge.sh").open("wb") as handle:  # sparse: costs no disk
         handle.write(b'ssh h "pkill -f x; y"\n')
         handle.truncate(MAX_BYTES + 1)
     result = check_beside_good(tree, "huge.sh")
-    assert result.returncode == 1
-    assert notes(result) == ["heredoc-lint: huge.sh: larger than 10 MB, skipped"]
+    assert result.returncode == 2
+    assert notes(result) == [
+        "heredoc-lint: huge.sh: larger than 10 MiB, the most heredoc-lint reads of one "
+        "input: not checked"
+    ]
+    alone = cli("--no-cache", "--format", "json", "huge.sh", cwd=tree)
+    assert alone.returncode == 2 and findings(alone) == [] and notes(alone) == notes(result)
+
+
+def test_stdin_over_the_bound_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    """Issue 18 item 8: `head -c 2G /dev/zero | heredoc-lint -` held all 2 GB."""
+    done = subprocess.run(
+        ["bash", "-c", f"yes | {sys.executable} -m heredoc_lint --no-cache -"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )  # `yes` never ends: the CLI must stop reading by itself
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "heredoc-lint: -: standard input larger than 10 MiB, the most heredoc-lint reads "
+        "of one input: not checked\n"
+    )
 
 
 def test_file_of_exactly_10_mb_is_checked(tree: Path) -> None:
@@ -200,7 +295,7 @@ def test_no_final_newline_is_kept(tree: Path) -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        b"\xff\xfe\x00s\x00s\x00h",  # UTF-16: NUL bytes, so binary
+        b"\xff\xfe\x00s\x00s\x00h",  # UTF-16: NUL bytes, so never fixed
         b'\xc3\x28 ssh h "pkill -f x; y"\n',  # invalid UTF-8: read as Latin-1
         b"\xf0\x9f\x98",  # truncated UTF-8
         b"\xef\xbb\xbf",  # a BOM and nothing else
@@ -219,7 +314,7 @@ def test_odd_bytes_never_crash(tree: Path, data: bytes) -> None:
     assert "Traceback" not in fixed.stderr
     after = (tree / "odd.sh").read_bytes()
     if data.startswith(b"\xff\xfe"):
-        assert after == before  # binary: never rewritten
+        assert after == before  # a NUL byte: never rewritten
 
 
 def test_fix_from_stdin_keeps_non_utf8_bytes(tmp_path: Path) -> None:

@@ -435,6 +435,7 @@ def project_settings(options: HookOptions, cwd: object) -> tuple[Settings, tuple
     notes: tuple[str, ...] = ()
     select, ignore = options.select, options.ignore
     strategy, wrappers = options.fix_strategy, {}
+    directives = False  # the agent writes the command: its own suppressions do not count
     if isinstance(cwd, str) and cwd:
         from pathlib import Path
 
@@ -448,9 +449,16 @@ def project_settings(options: HookOptions, cwd: object) -> tuple[Settings, tuple
             if options.select is None:
                 select, ignore = config.select, ignore | config.ignore
             wrappers = dict(config.wrappers)
+            directives = config.hook_suppressions
             if config.fix_strategy and config.fix_strategy != "scp":
                 strategy = config.fix_strategy if options.fix_strategy == "base64" else strategy
-    settings = Settings(select=select, ignore=ignore, fix_strategy=strategy, wrappers=wrappers)
+    settings = Settings(
+        select=select,
+        ignore=ignore,
+        fix_strategy=strategy,
+        wrappers=wrappers,
+        directives=directives,
+    )
     return settings, notes
 
 

@@ -24,14 +24,20 @@ import contextlib
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from heredoc_lint.agents.commands import command_text
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# The most of one JSONL line (or one opencode part file) held at once: a longer line is
+# read past in chunks and counted in a note, so that memory stays bounded on any input
+# (a file of zeros has no line end at all).  Claude Code's longest lines, a tool result
+# with a whole file in it, are a few MB.
+MAX_LINE = 64 * 1024 * 1024
 _UUID_TAIL = re.compile(
     r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$", re.IGNORECASE
 )
@@ -63,6 +69,33 @@ class ShellCall:
 @dataclass
 class ReadStats:
     bad_lines: int = 0  # JSONL lines that are not JSON objects (a truncated last line...)
+    long_lines: int = 0  # lines over MAX_LINE, not read
+    failed: list[str] = field(default_factory=list)  # "line N: why", one per line not read
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """`path` open for reading when it is a regular file: a FIFO or a device named as a
+    session file is refused, not waited on (O_NONBLOCK) or read forever (/dev/zero)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise SessionError(error.strerror or str(error)) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise SessionError("not a regular file (a FIFO or a device is not read)")
+    return os.fdopen(fd, "rb")
+
+
+def bounded_lines(handle: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes | None]:
+    """The lines of `handle`, each at most `limit` bytes; None for a longer one, which
+    is read past without being held."""
+    while line := handle.readline(limit + 1):
+        if len(line) <= limit:
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):
+            line = handle.readline(1 << 20)
+        yield None
 
 
 def _str(value: object) -> str:
@@ -127,10 +160,11 @@ def _codex_command(item: dict[str, Any]) -> str | None:
     return command_text(value)
 
 
-def _zst_lines(handle: BinaryIO) -> Iterator[bytes]:
+def _zst_lines(handle: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes | None]:
     """The lines of a zstandard-compressed file (Codex compresses sessions idle for a
     week to `rollout-*.jsonl.zst`), decompressed as they are read; a file that ends
-    inside a frame is an error, not a shorter session."""
+    inside a frame is an error, not a shorter session.  None for a line over `limit`
+    bytes, as in `bounded_lines`."""
     try:
         import zstandard  # only where a compressed session exists
     except ImportError:
@@ -139,6 +173,7 @@ def _zst_lines(handle: BinaryIO) -> Iterator[bytes]:
     frame = decompressor.decompressobj()
     pending = b""
     started = False
+    skipping = False  # inside a line over the limit: drop bytes up to its end
     while chunk := handle.read(1 << 16):
         while chunk:
             if frame.eof:  # another frame follows
@@ -147,58 +182,75 @@ def _zst_lines(handle: BinaryIO) -> Iterator[bytes]:
             started = True
             chunk = frame.unused_data if frame.eof else b""
         *lines, pending = pending.split(b"\n")
-        yield from (line + b"\n" for line in lines)
+        if skipping and lines:
+            lines[0], skipping = b"", False
+            yield None
+            lines = lines[1:]
+        yield from (None if len(line) >= limit else line + b"\n" for line in lines)
+        if len(pending) >= limit:
+            pending, skipping = b"", True
     if not started or not frame.eof:
         raise SessionError("cannot decompress: the file ends inside a zstandard frame")
-    if pending:
+    if skipping:
+        yield None
+    elif pending:
         yield pending
+
+
+def _line_calls(
+    obj: dict[str, Any], path: Path, where: str, codex_session: str
+) -> tuple[list[ShellCall], str]:
+    """The shell calls of one JSONL line, and the Codex session id as of that line."""
+    calls = []
+    # Claude Code
+    for message_id, call_id, command in _claude_calls(obj):
+        session = _str(obj.get("sessionId")) or path.stem
+        calls.append(ShellCall("claude", str(path), session, message_id, call_id, command, where))
+    # Codex, with or without the payload wrapper
+    payload = obj.get("payload")
+    item = payload if isinstance(payload, dict) else obj
+    if obj.get("type") == "session_meta" and isinstance(payload, dict):
+        codex_session = _str(payload.get("id")) or codex_session
+    elif payload is None and "type" not in obj and isinstance(obj.get("id"), str):
+        codex_session = _str(obj.get("id")) or codex_session  # old first line
+    codex_command = _codex_command(item)
+    if codex_command is not None:
+        call_id = _str(item.get("call_id")) or _str(item.get("id"))
+        session = codex_session or _codex_session_from_name(path)
+        calls.append(ShellCall("codex", str(path), session, call_id, call_id, codex_command, where))
+    return calls, codex_session
 
 
 def read_jsonl(path: Path, stats: ReadStats | None = None) -> Iterator[ShellCall]:
     """Shell calls of a Claude Code or Codex JSONL session file (or `.jsonl.zst`)."""
     stats = stats or ReadStats()
-    try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise SessionError(error.strerror or str(error)) from None
+    handle = open_regular(path)
     codex_session = ""
     good = 0
     with handle:
-        lines = _zst_lines(handle) if path.name.endswith(".zst") else handle
+        lines = _zst_lines(handle) if path.name.endswith(".zst") else bounded_lines(handle)
         try:
             for number, raw in enumerate(lines, 1):
+                if raw is None:
+                    stats.long_lines += 1
+                    continue
                 if not raw.strip():
                     continue
                 try:
                     obj = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):  # RecursionError: nested too deep
                     stats.bad_lines += 1
                     continue
                 if not isinstance(obj, dict):
                     stats.bad_lines += 1
                     continue
                 good += 1
-                where = f"line {number}"
-                # Claude Code
-                for message_id, call_id, command in _claude_calls(obj):
-                    session = _str(obj.get("sessionId")) or path.stem
-                    yield ShellCall(
-                        "claude", str(path), session, message_id, call_id, command, where
-                    )
-                # Codex, with or without the payload wrapper
-                payload = obj.get("payload")
-                item = payload if isinstance(payload, dict) else obj
-                if obj.get("type") == "session_meta" and isinstance(payload, dict):
-                    codex_session = _str(payload.get("id")) or codex_session
-                elif payload is None and "type" not in obj and isinstance(obj.get("id"), str):
-                    codex_session = _str(obj.get("id")) or codex_session  # old first line
-                codex_command = _codex_command(item)
-                if codex_command is not None:
-                    call_id = _str(item.get("call_id")) or _str(item.get("id"))
-                    session = codex_session or _codex_session_from_name(path)
-                    yield ShellCall(
-                        "codex", str(path), session, call_id, call_id, codex_command, where
-                    )
+                try:
+                    calls, codex_session = _line_calls(obj, path, f"line {number}", codex_session)
+                except Exception as error:  # one odd line must not end the scan
+                    stats.failed.append(f"line {number}: {type(error).__name__}: {error}")
+                    continue
+                yield from calls
         except OSError as error:
             raise SessionError(error.strerror or str(error)) from None
         except Exception as error:
@@ -226,11 +278,16 @@ def _opencode_command(data: object) -> str | None:
 
 def read_part_file(path: Path) -> Iterator[ShellCall]:
     """The shell call of one opencode `storage/part/<message>/<part>.json` file."""
+    with open_regular(path) as handle:
+        try:
+            raw = handle.read(MAX_LINE + 1)
+        except OSError as error:
+            raise SessionError(error.strerror or str(error)) from None
+    if len(raw) > MAX_LINE:
+        raise SessionError(f"larger than {MAX_LINE // (1024 * 1024)} MiB: not read")
     try:
-        data = json.loads(path.read_bytes())
-    except OSError as error:
-        raise SessionError(error.strerror or str(error)) from None
-    except ValueError as error:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as error:
         raise SessionError(f"not JSON ({error})") from None
     command = _opencode_command(data)
     if command is None:
@@ -254,7 +311,7 @@ def _v2_commands(raw: object) -> Iterator[tuple[str, str]]:
     {"command"}}}` (the input possibly still a JSON string)."""
     try:
         data = json.loads(raw) if isinstance(raw, (str, bytes)) else raw
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         return
     content = data.get("content") if isinstance(data, dict) else None
     for item in content if isinstance(content, list) else []:
@@ -263,7 +320,7 @@ def _v2_commands(raw: object) -> Iterator[tuple[str, str]]:
         state = item.get("state")
         given = state.get("input") if isinstance(state, dict) else None
         if isinstance(given, str):
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):
                 given = json.loads(given)
         command = command_text(given.get("command")) if isinstance(given, dict) else None
         if command is not None:
@@ -307,7 +364,7 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
     for part_id, message_id, session_id, raw in rows:
         try:
             data = json.loads(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             continue
         command = _opencode_command(data)
         if command is None:
@@ -354,9 +411,9 @@ def kind_of(path: Path, explicit: bool) -> str | None:
         return "part"
     if explicit:
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:
                 head = handle.read(len(SQLITE_MAGIC))
-        except OSError:
+        except (OSError, SessionError):
             return "jsonl"  # reading it will say why it cannot be read
         return "db" if head == SQLITE_MAGIC else "jsonl"
     return None
@@ -368,6 +425,9 @@ def walk(root: Path) -> Iterator[tuple[Path, str]]:
         subdirs.sort()
         for name in sorted(files):
             path = Path(directory, name)
+            with contextlib.suppress(OSError):
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue  # a symbolic link (never followed), a FIFO, a socket
             if path.is_symlink():
                 continue
             kind = kind_of(path, explicit=False)

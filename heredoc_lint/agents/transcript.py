@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from heredoc_lint.agents.commands import first_line
 from heredoc_lint.agents.sessions import (
+    MAX_LINE,
     ReadStats,
     SessionError,
     ShellCall,
@@ -91,12 +92,14 @@ def _targets(paths: Sequence[Path], scan: Scan) -> list[tuple[Path, str]]:
             if not found:
                 scan.notes.append(f"{path}: no agent session files found")
             targets.extend(found)
-        elif path.exists():
+        elif not path.exists():
+            scan.errors.append(f"{path}: no such file or directory")
+        elif not path.is_file():  # a FIFO would be waited on, /dev/zero read forever
+            scan.errors.append(f"{path}: not a regular file (a FIFO or a device is not read)")
+        else:
             kind = kind_of(path, explicit=True)
             assert kind is not None
             targets.append((path, kind))
-        else:
-            scan.errors.append(f"{path}: no such file or directory")
     return targets
 
 
@@ -128,6 +131,13 @@ def scan_paths(paths: Sequence[Path], checker: Checker) -> Scan:
                 f"{path}: skipped {n} line{'s' if n != 1 else ''} that "
                 f"{'are' if n != 1 else 'is'} not JSON"
             )
+        if stats.long_lines:
+            n = stats.long_lines
+            scan.notes.append(
+                f"{path}: skipped {n} line{'s' if n != 1 else ''} longer than "
+                f"{MAX_LINE // (1024 * 1024)} MiB"
+            )
+        scan.notes.extend(f"{path}: {failure}, skipped" for failure in stats.failed)
     return scan
 
 
@@ -321,7 +331,9 @@ def run(argv: Sequence[str]) -> int:
 
     values = parse("heredoc-lint transcript", DESCRIPTION, OPTIONS, argv)
     settings = Settings(
-        select=codes(values["select"]), ignore=codes(values["ignore"]) or frozenset()
+        select=codes(values["select"]),
+        ignore=codes(values["ignore"]) or frozenset(),
+        directives=False,  # an agent wrote the commands: as in the hook, its comments
     )
     paths: list[Path] = list(values["paths"])
     if not paths:
