@@ -1,0 +1,126 @@
+"""More pinned behaviours of `lift` (edits.py) and of the shell reader, checked against bash.
+
+Each test kills a mutant that survived `bench/mutation.py` (issue 20, bench/MUTATION.md,
+run 3): the fixed text is compared exactly, and what the remote shell runs is checked by
+running it (a fake `ssh` that hands the remote command to a local bash whose `pkill`
+only prints its arguments, or the real loopback sshd of tests/sshd.py).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import Settings, fix_shell
+
+HL102 = Settings(select=frozenset({"HL102"}))
+HL103 = Settings(select=frozenset({"HL103"}))
+
+
+def _fixed(text: str, settings: Settings) -> str:
+    outcome = fix_shell(text, "t.sh", settings, unsafe=True)
+    assert outcome.error is None, outcome.error
+    return outcome.text
+
+
+def _remote_pkill(script: str, directory: Path) -> bytes:
+    """What the remote shell passes to `pkill`: `script` run by bash with an `ssh` that
+    runs its remote command in a local bash where pkill prints `<arg>` per argument."""
+    bindir = directory / "bin"
+    bindir.mkdir(exist_ok=True)
+    ssh = bindir / "ssh"
+    ssh.write_text(
+        "#!/bin/bash\nshift\n"
+        "exec bash -c \"pkill() { printf '<%s>' \\\"\\$@\\\"; echo; }; $*\"\n"
+    )
+    ssh.chmod(ssh.stat().st_mode | stat.S_IXUSR)
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+# -- lift: an edit whose end lies in a $'...' part of the same word ------------------------
+
+
+def test_fix_ending_in_an_ansi_string_reopens_it_with_dollar(tmp_path: Path) -> None:
+    """`'pkill -f x'$'\\x41; echo y'`: the `[x]` edit starts in the single-quoted part and
+    ends at the `$'...'` part; the text after the edit must still be read as `$'...'`
+    (`\\x41` is `A`), so the edit reopens it with `$'`, not a plain `'`."""
+    text = "ssh h 'pkill -f x'$'\\x41; echo y'\n"
+    fixed = _fixed(text, HL103)
+    assert fixed == "ssh h 'pkill -f \\[x]'$'\\x41; echo y'\n"
+    assert _remote_pkill(text, tmp_path) == b"<-f><xA>\ny\n"
+    assert _remote_pkill(fixed, tmp_path) == b"<-f><[x]A>\ny\n"
+
+
+def test_fix_ending_in_an_ansi_string_from_double_quotes(tmp_path: Path) -> None:
+    text = "ssh h \"pkill -f x\"$'\\x41; echo y'\n"
+    fixed = _fixed(text, HL103)
+    assert fixed == "ssh h \"pkill -f '[x]'\"$'\\x41; echo y'\n"
+    assert _remote_pkill(fixed, tmp_path) == b"<-f><[x]A>\ny\n"
+
+
+# -- lift: an edit that starts at the first character of an ssh word -----------------------
+
+
+def test_fix_at_the_first_character_of_an_ssh_word(tmp_path: Path) -> None:
+    """`ssh h pkill -f sglang\\; echo y`: the pattern is a word of its own; the `[s]` edit
+    starts exactly where that word starts and must still be lifted into it."""
+    text = "ssh h pkill -f sglang\\; echo y\n"
+    fixed = _fixed(text, HL103)
+    assert fixed == "ssh h pkill -f '\\[s]'glang\\; echo y\n"
+    assert _remote_pkill(text, tmp_path) == b"<-f><sglang>\ny\n"
+    assert _remote_pkill(fixed, tmp_path) == b"<-f><[s]glang>\ny\n"
+
+
+def test_hl102_fix_of_a_whole_ssh_word(sshd: SshServer) -> None:
+    """`$x` is a word of its own among the ssh words: the fix quotes exactly that word,
+    and the remote shell then prints the value the same string assigned."""
+    text = "ssh h echo go\\; x=1\\; echo $x\n"
+    fixed = _fixed(text, HL102)
+    assert fixed == "ssh h echo go\\; x=1\\; echo '$x'\n"
+    before = run_local(text, sshd)
+    after = run_local(fixed, sshd)
+    assert before.returncode == after.returncode == 0, (before.stderr, after.stderr)
+    assert before.stdout == "go\n\n"
+    assert after.stdout == "go\n1\n"
+
+
+@pytest.mark.parametrize("word", ["'x'", '"x"', "x"])
+def test_fix_in_a_word_after_the_ssh_words_stays_in_its_word(word: str, tmp_path: Path) -> None:
+    """A pattern word after a `;`-joined word: the edit lands inside that later word."""
+    text = f"ssh h pkill -f a{word}\\; echo y\n"
+    fixed = _fixed(text, HL103)
+    assert fixed != text
+    assert _remote_pkill(fixed, tmp_path) == b"<-f><[a]x>\ny\n"
+
+
+# -- the bytes a text stands for: undecodable bytes and lone surrogates --------------------
+
+
+def test_base64_fix_delivers_undecodable_bytes_and_lone_surrogates(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """A body read from a non-UTF-8 file holds U+DCFF for the byte 0xff; a JSON command
+    may hold a lone U+D800, which Python writes as the three bytes ED A0 80.  The base64
+    fix encodes exactly those bytes, and the remote file receives them."""
+    target = tmp_path / "out"
+    text = f"ssh h \"cat > {target} <<'EOF'\n\udcff\ud800x\nEOF\"\n"
+    fixed = _fixed(text, Settings(fix_strategy="base64"))
+    assert fixed == f'ssh h "printf %s /+2ggHgK | base64 -d > {target}"\n'
+    proc = run_local(fixed, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_bytes() == b"\xff\xed\xa0\x80x\n"
