@@ -9,6 +9,7 @@ only prints its arguments, or the real loopback sshd of tests/sshd.py).
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 import subprocess
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, fix_shell
+from heredoc_lint.shell.words import dequote
 
 HL102 = Settings(select=frozenset({"HL102"}))
 HL103 = Settings(select=frozenset({"HL103"}))
@@ -35,8 +37,7 @@ def _remote_pkill(script: str, directory: Path) -> bytes:
     bindir.mkdir(exist_ok=True)
     ssh = bindir / "ssh"
     ssh.write_text(
-        "#!/bin/bash\nshift\n"
-        "exec bash -c \"pkill() { printf '<%s>' \\\"\\$@\\\"; echo; }; $*\"\n"
+        '#!/bin/bash\nshift\nexec bash -c "pkill() { printf \'<%s>\' \\"\\$@\\"; echo; }; $*"\n'
     )
     ssh.chmod(ssh.stat().st_mode | stat.S_IXUSR)
     env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
@@ -124,3 +125,61 @@ def test_base64_fix_delivers_undecodable_bytes_and_lone_surrogates(
     proc = run_local(fixed, sshd)
     assert proc.returncode == 0, proc.stderr
     assert target.read_bytes() == b"\xff\xed\xa0\x80x\n"
+
+
+# -- dequote without parser nodes: the expansions it finds are the ones bash runs ----------
+
+
+def _bash_value(word_source: str) -> bytes:
+    proc = subprocess.run(
+        ["bash", "-c", f"a=A; printf '<%s>' {word_source}"],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x$(echo a)y",
+        "x$(echo $(echo b)c)y",
+        "x$(echo \\))y",
+        '"x$(echo a)"y',
+        "x${a}y",
+        "x${a:-(b)}y",
+        "x$((1+(2*3)))y",
+        "x$[1+(2)]y",
+        "x`echo a`y",
+        "x`echo \\`echo a\\``y",
+        '"x`echo a`"y',
+    ],
+)
+def test_fallback_expansion_spans_are_what_bash_expands(source: str) -> None:
+    """Without parser nodes `dequote` finds each expansion itself.  Re-assembling the word
+    from its literal characters (single-quoted) and each expansion's exact source text
+    (double-quoted) must make bash print what the word itself prints."""
+    word = dequote(source, 0, len(source))
+    assert word.expansions
+    parts: list[str] = []
+    k = 0
+    for e in word.expansions:
+        parts.append(shlex.quote(word.value[k : e.start]))
+        a, b = word.offsets[e.start], word.offsets[e.end - 1] + 1
+        assert source[a:b] == word.value[e.start : e.end]
+        parts.append(f'"{source[a:b]}"')
+        k = e.end
+    parts.append(shlex.quote(word.value[k:]))
+    assert _bash_value("".join(parts)) == _bash_value(source)
+
+
+@pytest.mark.parametrize("after", ["", "$", '"', "\\"])
+def test_dequote_reads_nothing_past_the_end_of_its_word(after: str) -> None:
+    """A word cut inside double quotes right after a backslash (an unfinished line in an
+    editor): the backslash stays, and the character after the word is never read."""
+    text = '"a\\' + after
+    word = dequote(text, 0, 3)
+    assert (word.value, word.offsets) == ("a\\", (1, 2, 3))
