@@ -183,3 +183,25 @@ def test_dequote_reads_nothing_past_the_end_of_its_word(after: str) -> None:
     text = '"a\\' + after
     word = dequote(text, 0, 3)
     assert (word.value, word.offsets) == ("a\\", (1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    ("source", "prefix"),
+    [
+        ("~root~x", "~root~x"),  # one login name `root~x`: no such user, kept
+        ("~root=~x", "~root"),  # the login name ends at `=~`
+        ("~root:x", "~root"),
+        ("~root/x", "~root"),
+        ("~nosuchuser/x", "~nosuchuser"),
+    ],
+)
+def test_tilde_prefix_ends_where_bash_ends_the_login_name(source: str, prefix: str) -> None:
+    """The tilde expansion dequote finds, expanded by bash on its own and followed by the
+    rest of the word, is what bash makes of the whole word."""
+    word = dequote(source, 0, len(source))
+    (tilde,) = word.expansions
+    assert (tilde.kind, tilde.start) == ("tilde", 0)
+    found = source[: word.offsets[tilde.end - 1] + 1]
+    assert found == prefix
+    rest = source[len(found) :].encode()
+    assert _bash_value(source) == b"<" + _bash_value(found)[1:-1] + rest + b">"
