@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, fix_shell
-from heredoc_lint.shell.words import dequote
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.shell.syntax import parse_script
+from heredoc_lint.shell.words import Word, dequote
 
 HL102 = Settings(select=frozenset({"HL102"}))
 HL103 = Settings(select=frozenset({"HL103"}))
@@ -132,7 +133,7 @@ def test_base64_fix_delivers_undecodable_bytes_and_lone_surrogates(
 
 def _bash_value(word_source: str) -> bytes:
     proc = subprocess.run(
-        ["bash", "-c", f"a=A; printf '<%s>' {word_source}"],
+        ["bash", "-c", f"a=A; set -- p1 p2 p3; printf '<%s>' {word_source}"],
         capture_output=True,
         stdin=subprocess.DEVNULL,
         timeout=30,
@@ -162,7 +163,10 @@ def test_fallback_expansion_spans_are_what_bash_expands(source: str) -> None:
     """Without parser nodes `dequote` finds each expansion itself.  Re-assembling the word
     from its literal characters (single-quoted) and each expansion's exact source text
     (double-quoted) must make bash print what the word itself prints."""
-    word = dequote(source, 0, len(source))
+    _assert_reassembles(source, dequote(source, 0, len(source)))
+
+
+def _assert_reassembles(source: str, word: Word) -> None:
     assert word.expansions
     parts: list[str] = []
     k = 0
@@ -173,7 +177,14 @@ def test_fallback_expansion_spans_are_what_bash_expands(source: str) -> None:
         parts.append(f'"{source[a:b]}"')
         k = e.end
     parts.append(shlex.quote(word.value[k:]))
-    assert _bash_value("".join(parts)) == _bash_value(source)
+    assert _bash_value("".join(parts)) == _bash_value(source[word.start : word.end])
+
+
+@pytest.mark.parametrize("source", ["x$10y", "$1y", "${10}", '"$12"', "$0$1", "${a}$2$a"])
+def test_parsed_expansion_spans_are_what_bash_expands(source: str) -> None:
+    """The same through the parser: `$10` is `$1` and a `0` (bash takes one digit)."""
+    (command,) = parse_script(f"echo {source}\n").commands
+    _assert_reassembles(f"echo {source}\n", command.words[1])
 
 
 @pytest.mark.parametrize("after", ["", "$", '"', "\\"])
@@ -205,3 +216,64 @@ def test_tilde_prefix_ends_where_bash_ends_the_login_name(source: str, prefix: s
     assert found == prefix
     rest = source[len(found) :].encode()
     assert _bash_value(source) == b"<" + _bash_value(found)[1:-1] + rest + b">"
+
+
+# -- parse_script: a redirection after `a && b` belongs to `b` -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "writer"),
+    [
+        ("echo a && echo b > f", "echo b"),
+        ("false || echo b > f", "echo b"),
+        ("echo a && echo b && echo c > f", "echo c"),
+        ("echo a; echo b > f", "echo b"),
+    ],
+)
+def test_redirect_after_a_list_belongs_to_its_last_command(
+    script: str, writer: str, tmp_path: Path
+) -> None:
+    """tree-sitter-bash hangs `> f` on the whole `a && b`; bash gives it to the last
+    command only, which is the one `Command.redirects` must show it on."""
+    (tmp_path / "f").unlink(missing_ok=True)
+    proc = subprocess.run(
+        ["bash", "-c", script], capture_output=True, cwd=tmp_path, timeout=30, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "f").read_text() == writer.split()[-1] + "\n"  # only its output
+    redirected = [
+        script[c.start : c.end]
+        for c in parse_script(script).commands
+        if any(r.op == ">" and r.target is not None and r.target.value == "f" for r in c.redirects)
+    ]
+    assert redirected == [writer]
+
+
+def test_base64_fix_after_a_list_writes_the_file(sshd: SshServer, tmp_path: Path) -> None:
+    """`mkdir -p D && cat > D/f << 'EOF'`: the heredoc is `cat`'s, so the base64 fix
+    replaces `cat`, and the remote file gets the body."""
+    target = tmp_path / "d" / "f"
+    text = f"ssh h \"mkdir -p {target.parent} && cat > {target} << 'EOF'\nbody\nEOF\necho post\"\n"
+    fixed = _fixed(text, Settings(fix_strategy="base64"))
+    assert fixed == (
+        f'ssh h "mkdir -p {target.parent} && printf %s Ym9keQo= | base64 -d > {target}\n'
+        'echo post"\n'
+    )
+    for script in (text, fixed):
+        target.unlink(missing_ok=True)
+        proc = run_local(script, sshd)
+        assert (proc.returncode, proc.stdout) == (0, "post\n"), proc.stderr
+        assert target.read_bytes() == b"body\n"
+
+
+def test_hl102_names_the_array_of_a_subscript(sshd: SshServer) -> None:
+    """`${ids[1]}` reads the array `ids` that the same string assigns: the finding names
+    `ids`, and its fix makes the remote shell print the element."""
+    text = 'ssh h "ids=(v w); echo ${ids[1]}"\n'
+    (finding,) = check_shell(text, "t.sh", HL102)
+    assert (finding.start, finding.end) == (23, 32)
+    assert "binding of `ids` in the same string" in finding.message
+    fixed = _fixed(text, HL102)
+    assert fixed == 'ssh h "ids=(v w); echo \\${ids[1]}"\n'
+    assert run_local(text, sshd).stdout == "\n"
+    assert run_local(fixed, sshd).stdout == "w\n"
