@@ -1,0 +1,139 @@
+"""More pinned behaviours of the rules: exact spans, counts and messages, checked against
+bash, grep -E (the ERE of pkill's regcomp) or the loopback sshd of tests/sshd.py.
+
+Each test kills a mutant that survived `bench/mutation.py` (issue 20, bench/MUTATION.md,
+run 3).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.model import Finding, Severity
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _ere_matches(pattern: str, line: str) -> bool:
+    """Whether the POSIX extended regex matches `line` (grep -E: glibc's regcomp, as pkill)."""
+    proc = subprocess.run(
+        ["grep", "-qE", "--", pattern], input=line.encode(), timeout=30, check=False
+    )
+    assert proc.returncode in (0, 1), f"grep -E rejects {pattern!r}"
+    return proc.returncode == 0
+
+
+# -- HL103: POSIX character classes in the pattern ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "after"),
+    [
+        ("echo[[:space:]]end", "echo end"),
+        ("echo[[:blank:]]end", "echo end"),
+        ("sleep [[:digit:]]", "sleep 0"),
+        ("echo [[:alpha:]]nd", "echo end"),
+        ("echo [[:alnum:]]nd", "echo end"),
+        ("echo [[:lower:]]nd", "echo end"),
+        ("echo [[:upper:]]ND", "echo END"),
+        ("a[[:punct:]]b", "echo a.b"),
+        ("echo [[:xdigit:]]nd", "echo end"),
+        ("echo[[:digit:]]end", "echo end"),  # no digit there: no self-match
+        ("echo [[:upper:]]nd", "echo end"),
+    ],
+)
+def test_hl103_posix_classes_match_like_pkill(pattern: str, after: str) -> None:
+    """`pkill -f 'echo[[:space:]]end'; echo end` matches its own shell's command line
+    exactly when the ERE does: HL103 reports it then, at the `pkill` word, and only then."""
+    text = f"ssh h 'pkill -f \"{pattern}\"; {after}'\n"
+    own = f'bash -c pkill -f "{pattern}"; {after}'
+    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    assert found == ([(7, 12)] if _ere_matches(pattern, own) else [])
+
+
+# -- HL103: the split fix only where the ssh starts its statement --------------------------
+
+
+def _run_with_fake_ssh(script: str, directory: Path) -> bytes:
+    """stdout of `script` run by bash with an `ssh` that runs its remote command in a
+    local bash where `pkill` only prints its arguments."""
+    bindir = directory / "bin"
+    bindir.mkdir(exist_ok=True)
+    ssh = bindir / "ssh"
+    ssh.write_text(
+        '#!/bin/bash\nshift\nexec bash -c "pkill() { printf \'<%s>\' \\"\\$@\\"; echo; }; $*"\n'
+    )
+    ssh.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    return proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("before", "runs"),
+    [("", True), ("true && ", True), ("true || ", False), ("test -d /nonexistent && ", False)],
+)
+def test_hl103_split_fix_keeps_the_condition_of_the_ssh(
+    before: str, runs: bool, tmp_path: Path
+) -> None:
+    """`sglang` stands in the string twice, so only moving the pkill into an ssh call of
+    its own helps; behind `&&` or `||` that would run the rest unconditionally (or the
+    pkill alone conditionally), so no fix is offered there."""
+    text = f"{before}ssh h 'pkill -f sglang; echo sglang'\n"
+    (finding,) = _findings(text, "HL103")
+    assert (finding.start, finding.end) == (len(before) + 7, len(before) + 12)
+    fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
+    expected = b"<-f><sglang>\nsglang\n" if runs else b""
+    assert _run_with_fake_ssh(text, tmp_path) == expected
+    if before:
+        assert fixed == text
+    else:
+        assert fixed == "ssh h 'pkill -f \\[s]glang'; ssh h 'echo sglang'\n"
+        assert _run_with_fake_ssh(fixed, tmp_path) == b"<-f><[s]glang>\nsglang\n"
+
+
+# -- HL103: a script file whose name the pattern matches -----------------------------------
+
+
+def test_hl103_script_keeps_its_process_for_its_last_command(tmp_path: Path) -> None:
+    """bash runs a script file in its own process to the end (no exec of the last command,
+    unlike `bash -c`): `pgrep -f NAME` as the only command of NAME.sh finds that bash."""
+    script = tmp_path / "hl103_selfmatch_probe.sh"
+    text = "#!/bin/bash\npgrep -f hl103_selfmatch_probe\n"
+    script.write_text(text)
+    proc = subprocess.run(
+        ["bash", str(script)], capture_output=True, timeout=30, check=False, text=True
+    )
+    assert proc.returncode == 0 and proc.stdout.strip(), "pgrep found its own bash"
+    findings = check_shell(text, str(script), Settings(select=frozenset({"HL103"})))
+    assert [(f.severity, f.start, f.end) for f in findings] == [(Severity.WARNING, 12, 17)]
+    assert "always finds that shell" in findings[0].message
+
+
+@pytest.mark.parametrize("flags", ["-f", "--full", "--exact -f", "-x -f", "-f --exact", "-xf"])
+def test_hl103_exact_flag_agrees_with_pgrep(flags: str) -> None:
+    """With `--exact` (`-x`) the pattern must match the whole command line, which its
+    shell's never is: real pgrep, run by `bash -c` on the same string, decides."""
+    remote = f"pgrep {flags} zq_hl103_exact_probe; echo $?"
+    proc = subprocess.run(
+        ["bash", "-c", remote], capture_output=True, text=True, timeout=30, check=False
+    )
+    matched_itself = proc.stdout.splitlines()[-1] == "0"
+    assert matched_itself == ("x" not in flags)
+    text = f"ssh h '{remote}'\n"
+    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    assert found == ([(7, 12)] if matched_itself else [])
