@@ -137,3 +137,25 @@ def test_hl103_exact_flag_agrees_with_pgrep(flags: str) -> None:
     text = f"ssh h '{remote}'\n"
     found = [(f.start, f.end) for f in _findings(text, "HL103")]
     assert found == ([(7, 12)] if matched_itself else [])
+
+
+@pytest.mark.parametrize("signal", ["-STOP", "-TTOU", "-9", "-KILL"])
+def test_hl103_signal_names_take_no_argument(signal: str) -> None:
+    """`-STOP` is a signal, not `-S -T -O -P` with `-P` taking the next word: real pkill
+    with `-STOP -f` finds a process by its full command line (so `-f` was read as a
+    flag), and HL103 reads the `-f` too."""
+    sleeper = subprocess.Popen(["sleep", "30.4817"])
+    try:
+        proc = subprocess.run(
+            ["pkill", signal, "-f", "^sleep 30[.]4817$"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr  # found by its argument: `-f` took effect
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    text = f"ssh h 'pkill {signal} -f sglang; echo'\n"
+    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    assert found == [(7, 12)]
