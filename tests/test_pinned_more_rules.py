@@ -159,3 +159,27 @@ def test_hl103_signal_names_take_no_argument(signal: str) -> None:
     text = f"ssh h 'pkill {signal} -f sglang; echo'\n"
     found = [(f.start, f.end) for f in _findings(text, "HL103")]
     assert found == [(7, 12)]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "fixed_pattern"),
+    [
+        ("[0-9]*sglang", "[0-9]*[s]glang"),  # the bracket expression is skipped whole
+        ("[[:digit:]]*sglang", "[[:digit:]]*[s]glang"),
+        ("\\.sglang", "\\.[s]glang"),
+    ],
+)
+def test_hl103_bracket_fix_matches_the_same_processes(
+    pattern: str, fixed_pattern: str, tmp_path: Path
+) -> None:
+    """The bracketed pattern the remote pkill receives matches (grep -E) the same command
+    lines as the original, and no longer the command line of its own shell."""
+    text = f"ssh h 'pkill -f \"{pattern}\"; echo'\n"
+    fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
+    assert fixed == f"ssh h 'pkill -f \"{fixed_pattern}\"; echo'\n"
+    received = _run_with_fake_ssh(fixed, tmp_path).decode()
+    assert received == f"<-f><{fixed_pattern}>\n\n"
+    for line in ("python -m sglang", "x5sglang", "run .sglang", "pylang", "sglan g", "other"):
+        assert _ere_matches(fixed_pattern, line) == _ere_matches(pattern, line), line
+    assert _ere_matches(pattern, f'bash -c pkill -f "{pattern}"; echo')
+    assert not _ere_matches(fixed_pattern, f'bash -c pkill -f "{fixed_pattern}"; echo')
