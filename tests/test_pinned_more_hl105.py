@@ -83,3 +83,30 @@ def test_hl105_fix_is_safe_only_when_the_remote_reads_nothing(
     assert found.fix.edits == (Edit(20, 20, " -n"),)
     expected = Applicability.UNSAFE if reads else Applicability.SAFE
     assert found.fix.applicability is expected
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "-o StdinNull=yes",
+        "-o StdinNull=true",
+        "-o stdinnull=TRUE",
+        "-o 'StdinNull yes'",
+        "-o StdinNull=no",
+        "-o StdinNull=false",
+        "-n",
+        "-f",
+    ],
+)
+def test_hl105_stdin_null_option_agrees_with_ssh(option: str, sshd: SshServer) -> None:
+    """`-o StdinNull=yes` (or `true`, any case) makes ssh read /dev/null like `-n`: the
+    remote `cat` then gets nothing through the real sshd, and HL105 says nothing."""
+    if option == "-f":  # backgrounded: its output arrives after ssh returned
+        reads = False
+    else:
+        proc = run_local(f"printf 'l1\\n' | ssh {option} h cat", sshd)
+        assert proc.returncode == 0, proc.stderr
+        reads = proc.stdout == "l1\n"
+    assert reads == option.lower().endswith(("=no", "=false"))
+    text = f"while read h; do ssh {option} h uptime; done < hosts\n"
+    assert bool(_findings(text, "HL105")) == reads
