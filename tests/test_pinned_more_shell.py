@@ -175,6 +175,9 @@ def _assert_reassembles(source: str, word: Word) -> None:
         a, b = word.offsets[e.start], word.offsets[e.end - 1] + 1
         assert source[a:b] == word.value[e.start : e.end]
         parts.append(f'"{source[a:b]}"')
+        if source[a:b] in (f"${e.name}", f"${{{e.name}}}"):
+            # The name is the one bash reads: `${NAME}` gives the same value.
+            assert _bash_value(f'"${{{e.name}}}"') == _bash_value(f'"{source[a:b]}"')
         k = e.end
     parts.append(shlex.quote(word.value[k:]))
     assert _bash_value("".join(parts)) == _bash_value(source[word.start : word.end])
