@@ -186,3 +186,28 @@ def test_hl103_bracket_fix_matches_the_same_processes(
         assert _ere_matches(fixed_pattern, line) == _ere_matches(pattern, line), line
     assert _ere_matches(pattern, f'bash -c pkill -f "{pattern}"; echo')
     assert not _ere_matches(fixed_pattern, f'bash -c pkill -f "{fixed_pattern}"; echo')
+
+
+# -- HL102: the message says who expands and when -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "when"),
+    [
+        ('ssh h "x=1; echo $x"\n', 17, "before ssh sends the command"),
+        ('bash -c "x=1; echo $x"\n', 19, "before `bash -c` runs the string"),
+        ('sudo sh -c "x=1; echo $x"\n', 22, "before `sh -c` runs the string"),
+    ],
+)
+def test_hl102_message_names_the_wrapper(text: str, start: int, when: str) -> None:
+    """`$x` bound in the same string: expanded by the local shell first, which the
+    message says with the wrapper that then runs the string; bash agrees that the local
+    value (unset here) is what the inner shell gets."""
+    (finding,) = _findings(text, "HL102")
+    assert (finding.severity, finding.start, finding.end) == (Severity.ERROR, start, start + 2)
+    assert finding.message.startswith(f"`$x` is expanded by the local shell {when}, ")
+    local = text.replace("ssh h ", "bash -c ").replace("sudo ", "")
+    proc = subprocess.run(
+        ["bash", "-c", local], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert proc.stdout == "\n"  # the local, empty value; the inner `x=1` came too late
