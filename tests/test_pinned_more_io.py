@@ -50,3 +50,24 @@ def test_shellcheck_directive_leaves_other_rules(shellcheck: str, script: str) -
     text = f"# shellcheck disable={shellcheck}\n{script}"
     shift = len(f"# shellcheck disable={shellcheck}\n")
     assert _found(text) == [(code, a + shift, b + shift) for code, a, b in _found(script)]
+
+
+# -- the Python frontend: a starred argument after the command does not hide it -----------
+
+
+@pytest.mark.parametrize(
+    ("call", "span"),
+    [
+        ("subprocess.run(\"ssh h 'pkill -f sglang; echo'\", *opts, shell=True)", (41, 46)),
+        ('subprocess.run(["ssh", "h", "pkill -f sglang; echo"], *opts)', (47, 52)),
+        ("subprocess.run(*opts)", None),  # the command itself is unknown
+    ],
+)
+def test_starred_argument_after_the_command(call: str, span: tuple[int, int] | None) -> None:
+    """`*opts` after the command (bufsize, executable... at run time) leaves the command
+    the first argument: its pkill self-match is still found, at the `pkill` word."""
+    text = f"import subprocess\n{call}\n"
+    found = [(f.code, f.start, f.end) for f in check_text(text, "python", "t.py", Settings())]
+    assert found == ([("HL103", *span)] if span else [])
+    if span:
+        assert text[span[0] : span[1]] == "pkill"
