@@ -71,3 +71,16 @@ def test_starred_argument_after_the_command(call: str, span: tuple[int, int] | N
     assert found == ([("HL103", *span)] if span else [])
     if span:
         assert text[span[0] : span[1]] == "pkill"
+
+
+@pytest.mark.parametrize("indent", ["", "    "])
+def test_fabric_connection_through_a_second_name(indent: str) -> None:
+    """`d = c` where `c = fabric.Connection(...)`: `d.run(...)` runs on the remote host
+    all the same, and its pkill self-match is reported at the `pkill` word."""
+    body = 'c = fabric.Connection("h")\nd = c\nd.run("pkill -f sglang; echo")\n'
+    if indent:
+        body = "def f():\n" + "".join(indent + line + "\n" for line in body.splitlines())
+    text = "import fabric\n" + body
+    findings = check_text(text, "python", "t.py", Settings())
+    assert [(f.code, text[f.start : f.end]) for f in findings] == [("HL103", "pkill")]
+    assert findings[0].start == text.index("pkill")
