@@ -60,11 +60,17 @@ CORE = (
     "heredoc_lint/frontends/python/*.py",
 )
 
-_RULE_TESTS = ("tests/test_pinned_rules.py", "tests/test_rules_core.py", "tests/test_cases.py")
+_RULE_TESTS = (
+    "tests/test_pinned_rules.py",
+    "tests/test_rules_core.py",
+    "tests/test_cases.py",
+    "tests/test_pinned_more_rules.py",
+)
 _SHELL_TESTS = (
     "tests/test_words.py",
     "tests/test_heredoc.py",
     "tests/test_pinned_shell.py",
+    "tests/test_pinned_more_shell.py",
     "tests/test_layers.py",
     "tests/test_rules_core.py",
     "tests/test_pinned_rules.py",
@@ -78,6 +84,7 @@ _FIX_TESTS = (
 )
 _PYTHON_TESTS = (
     "tests/test_pinned_io.py",
+    "tests/test_pinned_more_io.py",
     "tests/test_prefilter.py",
     "tests/test_python_frontend.py",
     "tests/test_python_rules.py",
@@ -89,7 +96,12 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("heredoc_lint/shell/*.py", _SHELL_TESTS),
     (
         "heredoc_lint/edits.py",
-        ("tests/test_pinned_shell.py", *_FIX_TESTS, "tests/test_rule_hl106.py"),
+        (
+            "tests/test_pinned_shell.py",
+            "tests/test_pinned_more_shell.py",
+            *_FIX_TESTS,
+            "tests/test_rule_hl106.py",
+        ),
     ),
     ("heredoc_lint/fixes/python_fixes.py", _PYTHON_TESTS),
     ("heredoc_lint/fixes/*.py", _FIX_TESTS),
@@ -104,7 +116,12 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "heredoc_lint/suppress.py",
-        ("tests/test_pinned_io.py", "tests/test_config.py", "tests/test_rules_core.py"),
+        (
+            "tests/test_pinned_io.py",
+            "tests/test_pinned_more_io.py",
+            "tests/test_config.py",
+            "tests/test_rules_core.py",
+        ),
     ),
     ("heredoc_lint/cache.py", ("tests/test_pinned_io.py", "tests/test_cache.py")),
     (
@@ -112,6 +129,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
     ),
     ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, "tests/test_pinned_fixes.py")),
+    ("heredoc_lint/rules/hl105_*.py", (*_RULE_TESTS, "tests/test_pinned_more_hl105.py")),
     (
         "heredoc_lint/rules/hl20*.py",
         (*_RULE_TESTS, "tests/test_python_rules.py", "tests/test_pinned_io.py"),
