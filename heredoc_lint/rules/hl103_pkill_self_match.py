@@ -83,8 +83,11 @@ _POSIX_CLASSES = {
     "blank": r" \t",
     "punct": r"!-/:-@\[-`{-~",
     "xdigit": "0-9A-Fa-f",
-    "word": r"\w",
+    "cntrl": r"\x00-\x1f\x7f",
+    "graph": "!-~",
+    "print": " -~",
 }
+_CLASS = re.compile(r"\[:([a-z]*):\]")
 
 
 def parse_pkill(words: Sequence[Word]) -> tuple[bool, bool, int | None]:
@@ -125,11 +128,9 @@ def parse_pkill(words: Sequence[Word]) -> tuple[bool, bool, int | None]:
 
 def to_python_regex(pattern: str) -> re.Pattern[str] | None:
     """An extended regular expression (regcomp REG_EXTENDED) as a Python regex."""
-    converted = re.sub(
-        r"\[:([a-z]+):\]",
-        lambda m: _POSIX_CLASSES.get(m.group(1), m.group(0)),
-        pattern,
-    )
+    if any(m.group(1) not in _POSIX_CLASSES for m in _CLASS.finditer(pattern)):
+        return None  # `[[:word:]]`: regcomp refuses the pattern, pkill exits 2
+    converted = _CLASS.sub(lambda m: _POSIX_CLASSES[m.group(1)], pattern)
     try:
         return re.compile(converted)
     except (re.error, RecursionError, OverflowError):
