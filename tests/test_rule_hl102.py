@@ -294,3 +294,14 @@ def test_awk_field_in_bash_and_its_escape_fix(tmp_path: Path) -> None:
     assert "\\$2" in fixed
     script.write_text(fixed)
     assert subprocess.run(["bash", str(script)], capture_output=True, text=True).stdout == "b\n"
+
+
+@pytest.mark.parametrize("name", ["#", "!", "?", "$", "@", "*", "1"])
+def test_braced_special_parameters_are_read_as_their_bare_forms(name: str) -> None:
+    # `${!}` is `$!` (bash: `echo ${!} $!` prints the same twice). The braced form was read
+    # from the node's text with tree-sitter's blank before it, and `${#}` became `$$`.
+    bare = kit.findings(f'ssh h "echo ${name}"\n', CODE)
+    braced = kit.findings(f'ssh h "echo ${{{name}}}"\n', CODE)
+    assert len(bare) == len(braced) == 1
+    assert braced[0].severity == bare[0].severity
+    assert braced[0].message == bare[0].message.replace(f"${name}", f"${{{name}}}")

@@ -318,8 +318,11 @@ def _expansion_kind(node: Node, source: str) -> tuple[str, str]:
             name = (child.text or b"").decode("utf-8", "replace")
             break
     if not name:
-        body = source[2:-1] if source.startswith("${") else source[1:]
-        name = body.lstrip("#!")[:1] if body[:1] in _SPECIAL else body
+        written = source.lstrip()  # tree-sitter may start the node at the blank before it
+        body = written[2:-1] if written.startswith("${") else written[1:]
+        # `${#@}`, `${!*}`: the parameter after the operator; `${#}`, `${!}`: itself
+        special = body.lstrip("#!")[:1] or body[:1]
+        name = special if body[:1] in _SPECIAL else body
     if name and (name in _SPECIAL or name == "0"):
         return "special", name
     if name.isdigit():
