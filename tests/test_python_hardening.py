@@ -1,0 +1,131 @@
+"""Python files that hid a command from the frontend (issue 18, items 9 and 17).
+
+Each case is run by the real `python3` with a stand-in `ssh` on PATH that logs its
+arguments: what Python runs is the oracle, and the finding must be on that command.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.frontends.python import fragments
+from heredoc_lint.model import Severity
+
+REMOTE = "pkill -f sglang; ./restart"
+BAD = f"'ssh h \"{REMOTE}\"'"  # a Python literal: HL103 on the remote side
+
+_SSH_STUB = '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done >> "$SSH_LOG"\n'
+
+
+def ssh_arguments(tmp_path: Path, source: bytes, *argv: str) -> list[str]:
+    """The arguments `python3 FILE ARGV` gave to ssh (a stand-in on PATH that logs them)."""
+    stubs = tmp_path / "bin"
+    stubs.mkdir(exist_ok=True)
+    (stubs / "ssh").write_text(_SSH_STUB)
+    (stubs / "ssh").chmod(0o755)
+    script = tmp_path / "job.py"
+    script.write_bytes(source)
+    log = tmp_path / "ssh.log"
+    log.unlink(missing_ok=True)
+    env = {**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}", "SSH_LOG": str(log)}
+    subprocess.run([sys.executable, str(script), *argv], env=env, check=True, timeout=30)
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def hl103_lines(text: str) -> list[int]:
+    return [
+        text.count("\n", 0, f.start) + 1
+        for f in check_text(text, "python", "job.py")
+        if f.code == "HL103" and f.severity is Severity.ERROR
+    ]
+
+
+# -- item 17: conditionals, `or`/`and`, long chains of names -----------------------------
+
+CHOICES = {
+    "if-else": f"subprocess.run('true' if len(sys.argv) > 5 else {BAD}, shell=True)\n",
+    "or": f"subprocess.run('' or {BAD}, shell=True)\n",
+    "and": f"subprocess.run(sys.argv and {BAD}, shell=True)\n",
+    "name-bound-to-if-else": (
+        f"cmd = 'true' if len(sys.argv) > 5 else {BAD}\nsubprocess.run(cmd, shell=True)\n"
+    ),
+    "argv-element": (
+        f"subprocess.run(['ssh', 'h', 'true' if len(sys.argv) > 5 else '{REMOTE}'])\n"
+    ),
+    "argv-list-choice": (
+        f"subprocess.run(['ssh', 'h', 'true'] if len(sys.argv) > 5 else ['ssh', 'h', '{REMOTE}'])\n"
+    ),
+    "aliases-12": (
+        f"a0 = {BAD}\n"
+        + "".join(f"a{n} = a{n - 1}\n" for n in range(1, 12))
+        + "subprocess.run(a11, shell=True)\n"
+    ),
+    "aliases-500": (
+        f"a0 = {BAD}\n"
+        + "".join(f"a{n} = a{n - 1}\n" for n in range(1, 500))
+        + "subprocess.run(a499, shell=True)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CHOICES))
+def test_a_command_behind_a_choice_or_aliases_is_found(tmp_path: Path, case: str) -> None:
+    text = "import subprocess, sys\n" + CHOICES[case]
+    # python3 runs ssh with the remote command ...
+    assert ssh_arguments(tmp_path, text.encode())[-1] == REMOTE
+    # ... and the finding is on the line where that command is written.
+    literal_line = next(n for n, line in enumerate(text.splitlines(), 1) if "pkill" in line)
+    assert hl103_lines(text) == [literal_line], case
+
+
+def test_the_other_branch_is_read_too() -> None:
+    """Both values of `A if c else B` are commands: a finding in A and one in B."""
+    text = (
+        "import subprocess, sys\n"
+        "subprocess.run('ssh h \"pkill -f one; x\"' if sys.argv else "
+        "'ssh h \"pkill -f two; y\"', shell=True)\n"
+    )
+    found = [text[f.start : f.end] for f in check_text(text, "python", "t.py")]
+    assert found == ["pkill", "pkill"]
+    starts = [f.start for f in check_text(text, "python", "t.py")]
+    assert text.index("pkill -f one") in starts and text.index("pkill -f two") in starts
+
+
+def test_an_alias_cycle_ends() -> None:
+    """`a = b; b = a`: no value, no fragment, and no endless loop."""
+    text = "import subprocess\na = b\nb = a\nsubprocess.run(a, shell=True)\n"
+    assert fragments(text) == []
+
+
+def test_evidence_rules_hold_in_each_branch() -> None:
+    """A run-time value in a branch is reported as anywhere else: a warning only with
+    evidence of where it comes from (argv), info without."""
+    text = (
+        "import subprocess, sys\n"
+        "def _go(name, ok):\n"
+        "    subprocess.run(f'ssh h rm {name}' if ok else 'true', shell=True)\n"
+        "    subprocess.run('true' if ok else f'ssh h rm {sys.argv[1]}', shell=True)\n"
+    )
+    got = [
+        (f.code, f.severity, text[f.start : f.end])
+        for f in check_text(text, "python", "t.py")
+        if f.code == "HL201"
+    ]
+    assert got == [
+        ("HL201", Severity.INFO, "{name}"),
+        ("HL201", Severity.WARNING, "{sys.argv[1]}"),
+    ]
+
+
+def test_choices_hold_no_more_than_the_cap() -> None:
+    """Conditionals through names may double the values at every step: at most 16 read."""
+    lines = ["import subprocess, sys", "c0 = 'true'"]
+    lines += [f"c{n} = c{n - 1} if sys.argv else c{n - 1} + ' x'" for n in range(1, 30)]
+    lines.append("subprocess.run(c29, shell=True)")
+    assert 1 <= len(fragments("\n".join(lines) + "\n")) <= 16
