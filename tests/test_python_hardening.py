@@ -6,12 +6,14 @@ arguments: what Python runs is the oracle, and the finding must be on that comma
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.python import fragments
@@ -129,3 +131,87 @@ def test_choices_hold_no_more_than_the_cap() -> None:
     lines += [f"c{n} = c{n - 1} if sys.argv else c{n - 1} + ' x'" for n in range(1, 30)]
     lines.append("subprocess.run(c29, shell=True)")
     assert 1 <= len(fragments("\n".join(lines) + "\n")) <= 16
+
+
+# -- item 9: the coding line (PEP 263) ---------------------------------------------------
+
+
+def _utf7_hidden(text: str) -> str:
+    """`text` as UTF-7's base64 form: `+AHMAcwBo-` for `ssh`, nothing of it readable."""
+    encoded = base64.b64encode(text.encode("utf-16-be")).decode("ascii").rstrip("=")
+    return f"+{encoded}-"
+
+
+UTF7_FILE = (
+    "# -*- coding: utf-7 -*-\n"
+    "import subprocess\n"
+    f"subprocess.run('{_utf7_hidden(BAD[1:-1])}', shell=True)\n"
+)
+
+
+def test_a_utf7_coding_line_does_not_hide_a_command(tmp_path: Path) -> None:
+    assert "ssh" not in UTF7_FILE and "pkill" not in UTF7_FILE
+    # python3 decodes the literal as UTF-7 and runs the ssh command in it ...
+    assert ssh_arguments(tmp_path, UTF7_FILE.encode("ascii")) == ["h", REMOTE]
+    # ... and the finding is on line 3, inside that literal, with no fix (an edit would
+    # have to be written in UTF-7).
+    found = check_text(UTF7_FILE, "python", "job.py")
+    assert [(f.code, f.severity) for f in found] == [("HL103", Severity.ERROR)]
+    literal = UTF7_FILE.index("'+") + 1
+    assert literal <= found[0].start < UTF7_FILE.index("-'", literal)
+    assert found[0].fix is None
+
+
+def test_the_cli_reports_the_utf7_file(tmp_path: Path) -> None:
+    script = tmp_path / "job.py"
+    script.write_bytes(UTF7_FILE.encode("ascii"))
+    result = run_cli("--no-cache", "--format", "concise", str(script))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{script}:3:" in result.stdout and "HL103" in result.stdout
+
+
+def test_a_latin1_literal_is_read_as_python_reads_it(tmp_path: Path) -> None:
+    """A byte that is not UTF-8 (Latin-1 `é`) in the literal hid the command from the
+    reader; in Python's text it is a character like any other.  Its column is the file's
+    (one byte, one character), and no fix is offered: it would be written in UTF-8."""
+    text = (
+        "# coding: latin-1\nimport subprocess\n"
+        "subprocess.run('echo \udce9t\udce9; ssh h \"pkill -f sglang; y\"', shell=True)\n"
+    )
+    data = text.encode("utf-8", "surrogateescape")
+    assert b"\xe9t\xe9" in data
+    assert ssh_arguments(tmp_path, data) == ["h", "pkill -f sglang; y"]
+    found = check_text(text, "python", "t.py")
+    assert [(f.code, text[f.start : f.end]) for f in found] == [("HL103", "pkill")]
+    assert found[0].fix is None
+
+
+@pytest.mark.parametrize(
+    ("head", "message"),
+    [
+        (
+            "# coding: no-such-codec\n",
+            "not checked: Python cannot run this file, its coding line (line 1) fails: "
+            "unknown encoding: no-such-codec",
+        ),
+        (
+            "#!/usr/bin/env python3\n# coding: ascii\n",
+            "not checked: Python cannot run this file: byte 73 (line 4) is not valid in "
+            "ascii, the encoding its coding line names",
+        ),
+    ],
+)
+def test_a_file_python_cannot_decode_says_so(tmp_path: Path, head: str, message: str) -> None:
+    """Never silent: one HL001 warning, and python3 indeed refuses the file."""
+    text = head + "import subprocess\nsubprocess.run('\udce9 ssh h true', shell=True)\n"
+    data = text.encode("utf-8", "surrogateescape")
+    script = tmp_path / "bad.py"
+    script.write_bytes(data)
+    refused = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False
+    )
+    assert refused.returncode == 1 and "SyntaxError" in refused.stderr
+    found = check_text(text, "python", "bad.py")
+    assert [(f.code, f.severity, f.message) for f in found] == [
+        ("HL001", Severity.WARNING, message)
+    ]

@@ -98,6 +98,9 @@ class Analysis:
     module_names: set[str] = field(default_factory=set)  # the names bound at module level
     python2: bool = False  # the file may run under Python 2: no fix may add Python 3 code
     path: str | None = None  # where the file is: its own modules are found next to it
+    # False when `text` is not the file's own (decoded from another codec, decoding.py):
+    # an edit of it cannot be written back.
+    fixable: bool = True
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)
