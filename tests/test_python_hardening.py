@@ -215,3 +215,72 @@ def test_a_file_python_cannot_decode_says_so(tmp_path: Path, head: str, message:
     assert [(f.code, f.severity, f.message) for f in found] == [
         ("HL001", Severity.WARNING, message)
     ]
+
+
+# -- item 9: syntax of a newer Python ------------------------------------------------------
+
+PEP701_FILE = (
+    "import subprocess, sys\n"
+    'd = {"a": "x"}\n'
+    'print(f"{d["a"]}")\n'  # Python 3.12 (PEP 701): the field reuses the string's quote
+    "def main():\n"
+    '    label = f"{d["a"]}"\n'
+    f"    subprocess.run({BAD}, shell=True)\n"
+    "main()\n"
+)
+
+
+def test_a_newer_f_string_does_not_hide_the_rest_of_the_file(tmp_path: Path) -> None:
+    """Python 3.11 cannot parse lines 3 and 5 (python3 here refuses the file, as the
+    checker's own parser does): they are one HL001 that names them, and the command on
+    line 6 is still checked."""
+    script = tmp_path / "new.py"
+    script.write_text(PEP701_FILE)
+    if sys.version_info < (3, 12):
+        refused = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, check=False
+        )
+        assert "SyntaxError: f-string: unmatched '['" in refused.stderr
+    found = check_text(PEP701_FILE, "python", "new.py")
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    expected_hl001 = (
+        f"not checked: line 3 and line 5: Python {version} cannot parse them (f-string: "
+        "unmatched '['): syntax of a newer Python (3.12 f-strings, `type` and type "
+        "parameters); the rest of the file was checked"
+    )
+    got = [(f.code, f.severity, PEP701_FILE.count("\n", 0, f.start) + 1) for f in found]
+    if sys.version_info < (3, 12):
+        assert got == [("HL001", Severity.WARNING, 3), ("HL103", Severity.ERROR, 6)]
+        assert found[0].message == expected_hl001
+    else:  # the whole file parses
+        assert got == [("HL103", Severity.ERROR, 6)]
+
+
+def test_a_type_statement_does_not_hide_the_rest_of_the_file() -> None:
+    text = f"import subprocess\ntype Cmd = str\nsubprocess.run({BAD}, shell=True)\n"
+    found = [(f.code, text.count("\n", 0, f.start) + 1) for f in check_text(text, "python")]
+    if sys.version_info < (3, 12):
+        assert found == [("HL001", 2), ("HL103", 3)]
+    else:
+        assert found == [("HL103", 3)]
+
+
+def test_a_real_syntax_error_is_still_the_whole_file() -> None:
+    """An error no Python accepts: python3 runs nothing of the file, nothing is checked."""
+    text = f"import subprocess\nx = = 1\nsubprocess.run({BAD}, shell=True)\n"
+    found = check_text(text, "python", "t.py")
+    assert [(f.code, f.severity, f.message) for f in found] == [
+        ("HL001", Severity.WARNING, "Python syntax error: invalid syntax")
+    ]
+
+
+def test_a_newer_f_string_in_a_utf7_file_maps_back() -> None:
+    """Both at once: the unreadable statement and the command are placed in the file."""
+    text = (
+        "# coding: utf-7\nimport subprocess\n"
+        'd = {"a": "x"}\nprint(f"{d["a"]}")\n'
+        f"subprocess.run('{_utf7_hidden(BAD[1:-1])}', shell=True)\n"
+    )
+    found = [(f.code, text.count("\n", 0, f.start) + 1) for f in check_text(text, "python")]
+    expected = [("HL103", 5)] if sys.version_info >= (3, 12) else [("HL001", 4), ("HL103", 5)]
+    assert found == expected

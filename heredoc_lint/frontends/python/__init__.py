@@ -74,7 +74,12 @@ from heredoc_lint.frontends.python.model import (
     PyFragment,
     Unit,
 )
-from heredoc_lint.frontends.python.parsing import hot_lines, parse, python2_file
+from heredoc_lint.frontends.python.parsing import (
+    hot_lines,
+    parse_partly,
+    python2_file,
+    unread_message,
+)
 from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.frontends.python.prefilter import interesting
 from heredoc_lint.frontends.python.queries import fragment_of, root_index, runtime_spans
@@ -101,9 +106,10 @@ def analyse(
     text: str, *, whole: bool = False, path: str | None = None, fixable: bool = True
 ) -> tuple[Analysis, list[Fragment]]:
     """The analysis of a Python file and its fragments (`whole`: read every statement)."""
-    tree = parse(text)
+    tree, unread = parse_partly(text)
     analysis = Analysis(text, tree, Lines(text), python2=python2_file(text), path=path)
     analysis.fixable = fixable
+    analysis.unread = unread
     builder = ScopeBuilder(analysis)
     module = builder.build(tree, None if whole else hot_lines(text, analysis.lines))
     analysis.module_names = set(module.bindings)
@@ -120,7 +126,8 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
         found = _fragments(decoded.text, path, fixable=False)
     except SourceError as error:
         offset = decoded.file_offset(error.offset)
-        raise SourceError(error.message, offset, info=error.info) from None
+        partial = tuple(_in_file(fragment, decoded) for fragment in error.partial)
+        raise SourceError(error.message, offset, info=error.info, partial=partial) from None
     return [_in_file(fragment, decoded) for fragment in found]
 
 
@@ -132,11 +139,15 @@ def _fragments(text: str, path: str | None, *, fixable: bool = True) -> list[Fra
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        return analyse(text, path=path, fixable=fixable)[1]
+        analysis, found = analyse(text, path=path, fixable=fixable)
     except RecursionError:
         return []  # deeper than anything written by hand: not worth a crash
     finally:
         sys.setrecursionlimit(limit)
+    if analysis.unread:
+        first = analysis.unread[0]
+        raise SourceError(unread_message(analysis.unread), first.start, partial=tuple(found))
+    return found
 
 
 def _in_file(fragment: Fragment, decoded: Decoded) -> Fragment:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from heredoc_lint.frontends.python.positions import Lines
+
+if TYPE_CHECKING:
+    from heredoc_lint.frontends.python.parsing import Unread
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,8 @@ class Analysis:
     # False when `text` is not the file's own (decoded from another codec, decoding.py):
     # an edit of it cannot be written back.
     fixable: bool = True
+    # Statements this Python cannot parse, left out of `tree` (parsing.parse_partly).
+    unread: tuple[Unread, ...] = ()
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)
