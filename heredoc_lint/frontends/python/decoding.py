@@ -16,6 +16,7 @@ import codecs
 import io
 import re
 import tokenize
+from array import array
 from dataclasses import dataclass
 
 from heredoc_lint.frontends import SourceError
@@ -31,7 +32,7 @@ class Decoded:
 
     text: str
     encoding: str
-    to_file: tuple[int, ...]
+    to_file: array[int]  # 8 bytes a character: a file may be megabytes
 
     def file_offset(self, offset: int) -> int:
         return self.to_file[max(0, min(offset, len(self.to_file) - 1))]
@@ -41,7 +42,11 @@ def declared_encoding(text: str) -> str:
     """The encoding Python reads the file in ("utf-8" unless a coding line names another).
 
     SourceError when Python itself would refuse the file for its coding line."""
-    head = text.split("\n", 2)[:2]
+    first = text.find("\n")
+    second = text.find("\n", first + 1) if first >= 0 else -1
+    head = [text[: first if first >= 0 else len(text)]]
+    if first >= 0:
+        head.append(text[first + 1 : second if second >= 0 else len(text)])
     if not any(_COOKIE.match(line) for line in head):
         return "utf-8"
     raw = "\n".join(head).encode("utf-8", "surrogateescape") + b"\n"
@@ -80,12 +85,12 @@ def decode(text: str) -> Decoded | None:
     return Decoded(decoded, encoding, _map_back(text, raw, encoding))
 
 
-def _map_back(text: str, raw: bytes, encoding: str) -> tuple[int, ...]:
+def _map_back(text: str, raw: bytes, encoding: str) -> array[int]:
     """For each character the codec decodes from `raw` (and the end): the offset in `text`
     of the byte its sequence starts at."""
     byte_starts = _byte_starts(text)
     decoder = codecs.getincrementaldecoder(encoding)()
-    to_file: list[int] = []
+    to_file = array("q")
     start = 0
     for position in range(len(raw)):
         out = decoder.decode(raw[position : position + 1])
@@ -95,7 +100,7 @@ def _map_back(text: str, raw: bytes, encoding: str) -> tuple[int, ...]:
     tail = decoder.decode(b"", final=True)
     to_file.extend([_char_at(byte_starts, start)] * len(tail))
     to_file.append(len(text))
-    return tuple(to_file)
+    return to_file
 
 
 def _byte_starts(text: str) -> list[int]:
