@@ -125,12 +125,30 @@ def test_evidence_rules_hold_in_each_branch() -> None:
     ]
 
 
-def test_choices_hold_no_more_than_the_cap() -> None:
-    """Conditionals through names may double the values at every step: at most 16 read."""
+def test_no_number_of_harmless_values_hides_a_command(tmp_path: Path) -> None:
+    """Every value is read: 40 empty strings before the command in an `or`, 40 harmless
+    values before it in one argv element."""
+    empties = " or ".join(["''"] * 40)
+    text = f"import subprocess, sys\nsubprocess.run({empties} or {BAD}, shell=True)\n"
+    assert ssh_arguments(tmp_path, text.encode())[-1] == REMOTE
+    assert hl103_lines(text) == [2]
+    harmless = " if len(sys.argv) > 9 else ".join(f"'echo {n}'" for n in range(40))
+    text = (
+        "import subprocess, sys\n"
+        f"subprocess.run(['ssh', 'h', {harmless} if len(sys.argv) > 9 else '{REMOTE}'])\n"
+    )
+    assert ssh_arguments(tmp_path, text.encode())[-1] == REMOTE
+    assert hl103_lines(text) == [2]
+
+
+def test_values_through_names_are_read_once_each() -> None:
+    """Conditionals through names that double the combinations at every step: each
+    expression is still read once (30 steps would be 2**30 combinations)."""
     lines = ["import subprocess, sys", "c0 = 'true'"]
-    lines += [f"c{n} = c{n - 1} if sys.argv else c{n - 1} + ' x'" for n in range(1, 30)]
+    lines += [f"c{n} = c{n - 1} if sys.argv else 'echo {n}'" for n in range(1, 30)]
+    lines.append("subprocess.run([c29, c29, c29], shell=False)")
     lines.append("subprocess.run(c29, shell=True)")
-    assert 1 <= len(fragments("\n".join(lines) + "\n")) <= 16
+    assert len(fragments("\n".join(lines) + "\n")) == 30
 
 
 # -- item 9: the coding line (PEP 263) ---------------------------------------------------

@@ -7,12 +7,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import islice, product
 
 from heredoc_lint.frontends import Fragment
 from heredoc_lint.frontends.python.encode import encode_fragment_edit
 from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Unit
-from heredoc_lint.frontends.python.reading import MAX_CANDIDATES, Reader, candidates
+from heredoc_lint.frontends.python.reading import Reader, candidates
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
 from heredoc_lint.shell.words import Expansion, Word
@@ -280,8 +279,10 @@ class Finder:
     def argv(self, elements: list[ast.expr], scope: Scope) -> Iterator[Fragment]:
         """`["ssh", host, CMD]`, `["bash", "-lc", S]`: the layer the wrapper table makes.
 
-        An element that may have several values (`A if c else B`) makes one argv for each
-        (up to MAX_CANDIDATES argvs in all)."""
+        An element that may have several values (`A if c else B`) makes one argv for each:
+        argv k takes the k-th value of every element (its last when it has fewer), so that
+        every value is read once, in as many argvs as the element with the most values
+        has, not in every combination (their number grows as a product)."""
         choices: list[list[Elems]] = []
         for element in elements:
             if isinstance(element, ast.Starred):
@@ -294,8 +295,8 @@ class Finder:
                     elems = unknown
                 options.append(elems)
             choices.append(options)
-        for parts in islice(product(*choices), MAX_CANDIDATES):
-            yield from self._argv(elements, list(parts))
+        for k in range(max((len(c) for c in choices), default=0)):
+            yield from self._argv(elements, [c[min(k, len(c) - 1)] for c in choices])
 
     def _argv(self, elements: list[ast.expr], parts: list[Elems]) -> Iterator[Fragment]:
         """The fragment of one argv: `parts` are the elements' values, in order."""

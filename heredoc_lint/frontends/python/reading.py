@@ -511,11 +511,6 @@ class _FormatArgs:
         return arg
 
 
-# A value with more candidates than this is read as its first ones: a chain of
-# conditionals through names may double them at every step.
-MAX_CANDIDATES = 16
-
-
 def candidates(node: ast.expr, scope: Scope) -> list[tuple[ast.expr, Scope, tuple[str, ...]]]:
     """The values an expression may have at run time, each with its scope and the names
     followed to it: both branches of `a if c else b`, every operand of `a or b` (the first
@@ -523,12 +518,14 @@ def candidates(node: ast.expr, scope: Scope) -> list[tuple[ast.expr, Scope, tupl
     false: an empty string runs nothing), through names bound once to such a choice.
 
     An expression that holds no such choice is its own one candidate, as written (its
-    names are followed by the reader, which says which it followed)."""
+    names are followed by the reader, which says which it followed).  Each expression is
+    visited once, so the values are no more than the file has expressions: none is left
+    out (a cap would let a command hide behind enough harmless values)."""
     found: list[tuple[ast.expr, Scope, tuple[str, ...]]] = []
     stack: list[tuple[ast.expr, Scope, tuple[str, ...]]] = [(node, scope, ())]
     seen: set[int] = set()
     branched = False
-    while stack and len(found) < MAX_CANDIDATES:
+    while stack:
         current, owner, names = stack.pop()
         value, value_scope, more = follow(current, owner)
         if id(value) in seen:
