@@ -7,16 +7,20 @@ arguments: what Python runs is the oracle, and the finding must be on that comma
 from __future__ import annotations
 
 import base64
+import io
 import os
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
+import libcst
 import pytest
 from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.python import fragments
+from heredoc_lint.frontends.python.literals import scan_tokens, token_end
 from heredoc_lint.model import Severity
 
 REMOTE = "pkill -f sglang; ./restart"
@@ -302,3 +306,52 @@ def test_a_newer_f_string_in_a_utf7_file_maps_back() -> None:
     found = [(f.code, text.count("\n", 0, f.start) + 1) for f in check_text(text, "python")]
     expected = [("HL103", 5)] if sys.version_info >= (3, 12) else [("HL001", 4), ("HL103", 5)]
     assert found == expected
+
+
+# -- item 9: string tokens of Python 3.12 --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "libcst_reads"),
+    [
+        ('f"{d["a"]}"', True),
+        ('f"{"\\n".join(lines)}"', True),
+        ('f"""{x # a comment\n}"""', True),
+        ('f"{x!r:>{width}} {{not a field}}"', True),
+        ('f"{ {"a": 1}["a"] }"', True),
+        ('f"{f"{f"{1}"}"}"', False),  # libcst 1.0.1 cannot: the reader drops it
+    ],
+)
+def test_a_312_f_string_is_one_token(token: str, libcst_reads: bool) -> None:
+    """On 3.12 `ast` accepts these and the reader finds the token's end itself: it used
+    to stop at the first reused quote and drop the string in silence.  The token it finds
+    is the whole f-string, which libcst reads with its fields."""
+    text = f"run({token}, shell=True)"
+    assert scan_tokens(text, 4, 4 + len(token)) == [(4, 4 + len(token))]
+    if not libcst_reads:
+        with pytest.raises(libcst.ParserSyntaxError):
+            libcst.parse_expression(token)
+        return
+    parsed = libcst.parse_expression(token)
+    assert isinstance(parsed, libcst.FormattedString)
+    assert any(isinstance(p, libcst.FormattedStringExpression) for p in parsed.parts)
+
+
+def test_string_tokens_end_where_pythons_tokenizer_ends_them() -> None:
+    """Oracle: every string token of this project's own sources, as `tokenize` of this
+    Python reads them, is found by the reader with the same end."""
+    root = Path(__file__).resolve().parent.parent
+    checked = 0
+    for path in sorted([*root.glob("heredoc_lint/**/*.py"), *root.glob("tests/*.py")]):
+        text = path.read_text()
+        starts = [0]
+        for line in text.splitlines(keepends=True):
+            starts.append(starts[-1] + len(line))
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.STRING:
+                continue
+            start = starts[token.start[0] - 1] + token.start[1]
+            end = starts[token.end[0] - 1] + token.end[1]
+            assert token_end(text, start, len(text)) == end, (path, token.start)
+            checked += 1
+    assert checked > 5000
