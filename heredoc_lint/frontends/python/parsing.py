@@ -46,6 +46,7 @@ def parse_partly(text: str) -> tuple[ast.Module, tuple[Unread, ...]]:
         source = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
     unread: list[Unread] = []
     first: SyntaxError | None = None
+    statements: list[_Statement] | None = None  # tokenized once, at the first error
     while True:
         try:
             return ast.parse(source), tuple(unread)
@@ -53,7 +54,9 @@ def parse_partly(text: str) -> tuple[ast.Module, tuple[Unread, ...]]:
             first = first or error
             blanked = None
             if len(unread) < _MAX_UNREAD and _newer_syntax(error.msg, _line(source, error)):
-                blanked = _blank_statement(source, error, unread)
+                # Blanking keeps every offset and line: the statements stay where they were.
+                statements = _statements(source) if statements is None else statements
+                blanked = _blank_statement(source, error, unread, statements)
             if blanked is None:
                 _raise(text, first)
             source = blanked
@@ -88,44 +91,53 @@ def _line(text: str, error: SyntaxError) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
-def _blank_statement(source: str, error: SyntaxError, unread: list[Unread]) -> str | None:
+@dataclass(frozen=True)
+class _Statement:
+    """A logical line: its character span (indentation left out) and physical lines."""
+
+    start: int
+    end: int
+    first_line: int
+    last_line: int
+    opens_block: bool  # a header (`def`, `if`...): an indented block follows
+
+
+def _blank_statement(
+    source: str, error: SyntaxError, unread: list[Unread], statements: list[_Statement]
+) -> str | None:
     """`source` with the statement where `error` is blanked out, its record added to
     `unread`; None when that cannot be done (the statement was blanked already...)."""
-    span = _logical_line(source, error.lineno or 0)
-    if span is None:
+    line = error.lineno or 0
+    k = bisect.bisect_right([s.first_line for s in statements], line) - 1
+    if k < 0 or not statements[k].first_line <= line <= statements[k].last_line:
         return None
-    start, end, opens_block = span
-    if any(u.start <= start < u.end for u in unread):
+    statement = statements[k]
+    start, end = statement.start, statement.end
+    if any(u.start == start for u in unread):
         return None  # blanked and still failing: the error is not in this statement
-    lines = Lines(source)
-    first_line = bisect.bisect_right(lines.starts, start)
-    last_line = bisect.bisect_right(lines.starts, max(start, end - 1))
     # What stands in the statement's place keeps the block structure: a header (`def`,
     # `if`...) becomes `if 1:`, so that its body still has one.
-    stand_in = "if 1:" if opens_block else "pass"
+    stand_in = "if 1:" if statement.opens_block else "pass"
     if end - start < len(stand_in):
         return None
     blank = "".join(c if c in "\r\n" else " " for c in source[start:end])
     blank = stand_in + blank[len(stand_in) :]
     if "\n" in blank[: len(stand_in)]:
         return None
-    unread.append(Unread(start, end, first_line, last_line, error.msg))
+    unread.append(Unread(start, end, statement.first_line, statement.last_line, error.msg))
     return source[:start] + blank + source[end:]
 
 
-def _logical_line(source: str, line: int) -> tuple[int, int, bool] | None:
-    """The character span of the logical line that holds physical line `line` (its
-    indentation left out), and whether it opens an indented block; None when the file
-    cannot be tokenized there."""
+def _statements(source: str) -> list[_Statement]:
+    """The logical lines of `source` in order; [] when it cannot be tokenized."""
     lines = Lines(source)
-    if not 1 <= line <= len(lines.starts):
-        return None
-    start: tuple[int, int] | None = None
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError):
-        return None
+        return []
     skip = (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING)
+    found: list[_Statement] = []
+    start: tuple[int, int] | None = None
     for k, token in enumerate(tokens):
         if start is None:
             if token.type in skip or token.type == tokenize.NEWLINE:
@@ -133,12 +145,12 @@ def _logical_line(source: str, line: int) -> tuple[int, int, bool] | None:
             start = token.start
         if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
             end = token.start
-            if start[0] <= line <= end[0]:
-                opens = any(t.type == tokenize.INDENT for t in tokens[k + 1 : k + 2])
-                offset = lines.starts[start[0] - 1] + start[1]
-                return offset, lines.starts[end[0] - 1] + end[1], opens
+            opens = any(t.type == tokenize.INDENT for t in tokens[k + 1 : k + 2])
+            offset = lines.starts[start[0] - 1] + start[1]
+            end_offset = lines.starts[end[0] - 1] + end[1]
+            found.append(_Statement(offset, end_offset, start[0], end[0], opens))
             start = None
-    return None
+    return found
 
 
 def unread_message(unread: tuple[Unread, ...]) -> str:
