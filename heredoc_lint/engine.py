@@ -96,7 +96,10 @@ def _check(
     except SourceError as error:
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
         severity = Severity.INFO if error.info else Severity.WARNING
-        return [Finding("HL001", severity, error.message, start, start + 1)], None
+        findings.append(Finding("HL001", severity, error.message, start, start + 1))
+        if not error.partial:
+            return findings, None
+        roots, complete = [root_layer(f, settings.wrappers) for f in error.partial], False
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
     # A Python value used by several calls is reported at its one place by each of them:

@@ -165,8 +165,9 @@ def create_beside(script: Path, new: NewFile) -> None:
     target = (base / new.path).resolve()
     if base not in target.parents:
         raise WriteError(f"{new.path}: refusing to write outside {base}")
-    if target.exists():
-        if target.read_bytes() == new.content:
+    existing = _existing_content(target)
+    if existing is not None:
+        if existing == new.content:
             return
         raise WriteError(f"{target}: exists with other content; not overwritten")
     try:
@@ -190,3 +191,24 @@ def create_beside(script: Path, new: NewFile) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
+
+
+def _existing_content(target: Path) -> bytes | None:
+    """The bytes of a regular file at `target`, None when nothing is there.
+
+    Anything else there (a FIFO, a device, a directory, a link put there since `resolve`)
+    is refused: reading a FIFO would wait for a writer forever, so it is opened without
+    blocking and not followed."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise WriteError(f"{target}: cannot read: {error.strerror or error}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise WriteError(f"{target}: exists and is not a regular file; not overwritten")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read()
+    finally:
+        os.close(fd)

@@ -227,6 +227,9 @@ def test_crlf_file_keeps_crlf_and_works(sshd: SshServer, tmp_path: Path, strateg
     # The lines the fix does not touch keep their CRLF.
     assert fixed.startswith(b"#!/bin/bash\r\n# deploy the config\r\n"), fixed
     assert fixed.endswith(b"\r\necho after\r\n"), fixed
+    # Every line of the fixed file still ends in CRLF, those inside the fixed string too
+    # (the `\r` the delimiter word held stays, in a comment: issue 18 item 13).
+    assert re.search(rb"(?<!\r)\n", fixed) is None, fixed
     proc = run_local(script, sshd)
     assert proc.returncode == 0, (proc.stderr, fixed)
     assert remote.read_bytes() == CRLF_INTENDED, fixed

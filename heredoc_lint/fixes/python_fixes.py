@@ -193,6 +193,8 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
     interp = frag.interp_at(start)
     if layer.parent is not None or interp is None or frag.analysis.python2:
         return None
+    if not frag.analysis.fixable:
+        return None
     if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
         return None
     if interp.kind != "field" and interp.span is None:
@@ -397,6 +399,8 @@ def runtime_base64_fix(layer: Layer, frag: PyFragment, heredoc: Heredoc) -> Fix 
     """`cat > P << 'EOF'\\n{body}\\nEOF` becomes `printf %s {b64} | base64 -d > P`."""
     if layer.parent is not None or frag.analysis.python2:
         return None  # a Python 2 file has no f-strings to hold the value
+    if not frag.analysis.fixable:
+        return None
     site = find_site(layer, heredoc)
     if site is None or not site.command.words:
         return None

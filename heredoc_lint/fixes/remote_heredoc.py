@@ -69,9 +69,21 @@ class HeredocSite:
         if rest_blank and not text[self.removal_end() :].strip():
             return [(self.operator_start(), len(text), "")]
         return [
-            (self.operator_start(), self.heredoc.op_end, ""),
+            (self.operator_start(), *self._operator_end()),
             (self.heredoc.body_start, self.removal_end(), ""),
         ]
+
+    def _operator_end(self) -> tuple[int, str]:
+        """Where the operator's removal ends, and what replaces it.
+
+        In a CRLF file the delimiter word ends in the line's `\\r` (`<< 'EOF'\\r`).  Taken
+        out with it, the line would end in a bare LF, the one LF-only line of the file;
+        left as a word of its own it would become an argument (`cat > P $'\\r'`).  A
+        comment keeps it as the line's end and means nothing: `cat > P #\\r`."""
+        end = self.heredoc.op_end
+        text = self.layer.text
+        crlf = text[end - 1 : end + 1] == "\r\n" and self.heredoc.delimiter.endswith("\r")
+        return (end - 1, " #") if crlf else (end, "")
 
     def operator_start(self) -> int:
         """Start of the `<<` with the blanks before it."""

@@ -46,11 +46,21 @@ PYTHON_PLACEHOLDER = "${__hl_"
 class SourceError(Exception):
     """The file is not valid in its own format (a Python syntax error...): reported as HL001."""
 
-    def __init__(self, message: str, offset: int = 0, *, info: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        offset: int = 0,
+        *,
+        info: bool = False,
+        partial: tuple[Fragment, ...] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.info = info  # a file this tool does not check (Python 2): info, not a warning
+        # The fragments of the parts that could be read (the rest of a Python file around
+        # a statement this Python cannot parse): checked, with this error beside them.
+        self.partial = partial
 
 
 

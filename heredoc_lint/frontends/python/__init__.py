@@ -40,6 +40,7 @@ Speed
     in C) finds the calls; libcst is imported only for an f-string in such a call.
 
 The modules, one job each
+    decoding    the file's text as Python reads it (a PEP 263 coding line)
     prefilter   the cheap text test before any parsing
     parsing     `ast.parse`, syntax errors as `SourceError`, the lines worth reading
     positions   ast (line, byte column) to character offsets
@@ -59,9 +60,11 @@ The modules, one job each
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
-from heredoc_lint.frontends import Fragment
+from heredoc_lint.frontends import Fragment, SourceError
 from heredoc_lint.frontends.python.calls import Finder
+from heredoc_lint.frontends.python.decoding import Decoded, decode
 from heredoc_lint.frontends.python.model import (
     Analysis,
     Atom,
@@ -71,7 +74,12 @@ from heredoc_lint.frontends.python.model import (
     PyFragment,
     Unit,
 )
-from heredoc_lint.frontends.python.parsing import hot_lines, parse, python2_file
+from heredoc_lint.frontends.python.parsing import (
+    hot_lines,
+    parse_partly,
+    python2_file,
+    unread_message,
+)
 from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.frontends.python.prefilter import interesting
 from heredoc_lint.frontends.python.queries import fragment_of, root_index, runtime_spans
@@ -95,11 +103,13 @@ __all__ = [
 
 
 def analyse(
-    text: str, *, whole: bool = False, path: str | None = None
+    text: str, *, whole: bool = False, path: str | None = None, fixable: bool = True
 ) -> tuple[Analysis, list[Fragment]]:
     """The analysis of a Python file and its fragments (`whole`: read every statement)."""
-    tree = parse(text)
+    tree, unread = parse_partly(text)
     analysis = Analysis(text, tree, Lines(text), python2=python2_file(text), path=path)
+    analysis.fixable = fixable
+    analysis.unread = unread
     builder = ScopeBuilder(analysis)
     module = builder.build(tree, None if whole else hot_lines(text, analysis.lines))
     analysis.module_names = set(module.bindings)
@@ -109,6 +119,19 @@ def analyse(
 
 def fragments(text: str, path: str | None = None) -> list[Fragment]:
     """The shell strings of a Python file's subprocess, os, asyncio, paramiko, fabric calls."""
+    decoded = decode(text)  # the text Python reads: its coding line decides
+    if decoded is None:
+        return _fragments(text, path)
+    try:
+        found = _fragments(decoded.text, path, fixable=False)
+    except SourceError as error:
+        offset = decoded.file_offset(error.offset)
+        partial = tuple(_in_file(fragment, decoded) for fragment in error.partial)
+        raise SourceError(error.message, offset, info=error.info, partial=partial) from None
+    return [_in_file(fragment, decoded) for fragment in found]
+
+
+def _fragments(text: str, path: str | None, *, fixable: bool = True) -> list[Fragment]:
     if not interesting(text):
         return []
     # The readers recurse along the tree: a long `+` chain is deep.  Python 3.11 calls
@@ -116,8 +139,19 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        return analyse(text, path=path)[1]
+        analysis, found = analyse(text, path=path, fixable=fixable)
     except RecursionError:
         return []  # deeper than anything written by hand: not worth a crash
     finally:
         sys.setrecursionlimit(limit)
+    if analysis.unread:
+        first = analysis.unread[0]
+        raise SourceError(unread_message(analysis.unread), first.start, partial=tuple(found))
+    return found
+
+
+def _in_file(fragment: Fragment, decoded: Decoded) -> Fragment:
+    """A fragment of Python's text of the file, placed in the file's own text; no edit."""
+    assert fragment.offsets is not None  # every Python fragment maps its characters
+    offsets = tuple(decoded.file_offset(o) for o in fragment.offsets)
+    return replace(fragment, offsets=offsets, encode_edit=None, verbatim=False)

@@ -11,8 +11,8 @@ from functools import partial
 from heredoc_lint.frontends import Fragment
 from heredoc_lint.frontends.python.encode import encode_fragment_edit
 from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Unit
-from heredoc_lint.frontends.python.reading import Reader
-from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder
+from heredoc_lint.frontends.python.reading import Reader, candidates
+from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import resolve
@@ -187,10 +187,9 @@ class Finder:
         if shell is not None and not isinstance(shell, ast.Constant):
             return  # decided at run time
         wrapper = f"subprocess.{function}"
-        if isinstance(args, ast.Name):
-            bound = scope.value(args.id)
-            if bound is not None and isinstance(bound[0], (ast.List, ast.Tuple)):
-                args, scope = bound[0], bound[1]
+        value, owner, _ = follow(args, scope)
+        if isinstance(value, (ast.List, ast.Tuple)):
+            args, scope = value, owner
         if shell is not None and shell.value:
             if isinstance(args, (ast.List, ast.Tuple)):
                 if not args.elts or isinstance(args.elts[0], ast.Starred):
@@ -203,8 +202,11 @@ class Finder:
                 name = program.rsplit("/", 1)[-1]
             target = _Target(wrapper, 0, False, name, program + " -c {text}")
             yield from self.string(args, scope, target)
-        elif isinstance(args, (ast.List, ast.Tuple)):
-            yield from self.argv(list(args.elts), scope)
+            return
+        for candidate, owner, _ in candidates(args, scope):  # `[A] if c else [B]`: both
+            value, value_scope, _ = follow(candidate, owner)
+            if isinstance(value, (ast.List, ast.Tuple)):
+                yield from self.argv(list(value.elts), value_scope)
 
     # -- fragments -------------------------------------------------------------------------
     def string(
@@ -216,20 +218,24 @@ class Finder:
     ) -> Iterator[Fragment]:
         if node is None:
             return
-        elems = self.reader.string(node, scope)
-        if elems is None or not any(char for char, _ in elems):
-            return
-        if target.prefix and method is not None:
-            # The library's own `sudo `: it stands where the method name is written.
-            _, end = self.a.lines.span(method)
-            name = method.attr if isinstance(method, ast.Attribute) else target.prefix.strip()
-            at = end - len(name)
-            prefix: Elems = []
-            for k, char in enumerate(target.prefix):
-                spot = min(at + k, end - 1)
-                prefix.append((char, self.a.add_unit(Unit("synthetic", spot, spot, spot))))
-            elems = prefix + elems
-        yield self.fragment(elems, target)
+        # Each value the expression may have (`A if c else B`: A and B) is a command.
+        for elems in self.reader.strings(node, scope):
+            if elems is None or not any(char for char, _ in elems):
+                continue
+            if target.prefix and method is not None:
+                elems = self._prefix(target.prefix, method) + elems
+            yield self.fragment(elems, target)
+
+    def _prefix(self, prefix: str, method: ast.expr) -> Elems:
+        """The library's own `sudo `: it stands where the method name is written."""
+        _, end = self.a.lines.span(method)
+        name = method.attr if isinstance(method, ast.Attribute) else prefix.strip()
+        at = end - len(name)
+        elems: Elems = []
+        for k, char in enumerate(prefix):
+            spot = min(at + k, end - 1)
+            elems.append((char, self.a.add_unit(Unit("synthetic", spot, spot, spot))))
+        return elems
 
     def fragment(self, elems: Elems, target: _Target, wrapper: str | None = None) -> Fragment:
         chars: list[str] = []
@@ -271,15 +277,31 @@ class Finder:
         )
 
     def argv(self, elements: list[ast.expr], scope: Scope) -> Iterator[Fragment]:
-        """`["ssh", host, CMD]`, `["bash", "-lc", S]`: the layer the wrapper table makes."""
-        parts: list[Elems] = []
-        words: list[Word] = []
-        for n, element in enumerate(elements):
+        """`["ssh", host, CMD]`, `["bash", "-lc", S]`: the layer the wrapper table makes.
+
+        An element that may have several values (`A if c else B`) makes one argv for each:
+        argv k takes the k-th value of every element (its last when it has fewer), so that
+        every value is read once, in as many argvs as the element with the most values
+        has, not in every combination (their number grows as a product)."""
+        choices: list[list[Elems]] = []
+        for element in elements:
             if isinstance(element, ast.Starred):
                 break
-            elems = self.reader.string(element, scope)
-            if elems is None:
-                elems = [self.reader.unknown(element, scope)]
+            unknown: Elems | None = None
+            options: list[Elems] = []
+            for elems in self.reader.strings(element, scope):
+                if elems is None:
+                    unknown = unknown or [self.reader.unknown(element, scope)]
+                    elems = unknown
+                options.append(elems)
+            choices.append(options)
+        for k in range(max((len(c) for c in choices), default=0)):
+            yield from self._argv(elements, [c[min(k, len(c) - 1)] for c in choices])
+
+    def _argv(self, elements: list[ast.expr], parts: list[Elems]) -> Iterator[Fragment]:
+        """The fragment of one argv: `parts` are the elements' values, in order."""
+        words: list[Word] = []
+        for n, elems in enumerate(parts):
             value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems)
             base = n << 20
             expansions: tuple[Expansion, ...] = ()
@@ -294,20 +316,19 @@ class Finder:
                     expansions,
                 )
             )
-            parts.append(elems)
         invocation = resolve(words)
         if invocation is None or not invocation.words:
             return
         joined: Elems = []
         for k, word in enumerate(invocation.words):
             n, cut = divmod(word.offsets[0] if word.value else word.start, 1 << 20)
-            elems = self._cut(parts[n], cut)
-            if elems is None:
+            kept = self._cut(parts[n], cut)
+            if kept is None:
                 return
             if k:
                 spot = self.a.lines.span(elements[n - 1])[1] if n else 0
                 joined.append((" ", self.a.add_unit(Unit("synthetic", spot, spot, spot))))
-            joined.extend(elems)
+            joined.extend(kept)
         if not any(char for char, _ in joined):
             return
         shell = "bash" if invocation.shell == "login" else invocation.shell

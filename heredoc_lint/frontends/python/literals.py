@@ -38,25 +38,76 @@ def scan_tokens(text: str, start: int, end: int) -> list[tuple[int, int]] | None
             nl = text.find("\n", i, end)
             i = end if nl < 0 else nl
             continue
-        m = PREFIX.match(text, i, end)
-        j = m.end() if m else i
-        if j >= end or text[j] not in "'\"":
+        k = token_end(text, i, end)
+        if k is None:
             return None
-        quote = text[j : j + 3] if text[j : j + 3] in ("'''", '"""') else text[j]
-        k = j + len(quote)
-        while True:
-            if k >= end:
-                return None
-            if text[k] == "\\":
-                k += 2
-                continue
-            if text.startswith(quote, k):
-                k += len(quote)
-                break
-            k += 1
         tokens.append((i, k))
         i = k
     return tokens
+
+
+def token_end(text: str, i: int, end: int) -> int | None:
+    """Where the string token at text[i] (its prefix) ends; None if not one.
+
+    In an f-string a field is read as Python 3.12 reads it (PEP 701): a string in it may
+    reuse the outer quotes (`f"{d["a"]}"`), so it is skipped as a token of its own, not
+    taken for the end.  Python 3.11 allows no such reuse, so its f-strings end where they
+    did before."""
+    m = PREFIX.match(text, i, end)
+    j = m.end() if m else i
+    if j >= end or text[j] not in "'\"":
+        return None
+    quote = text[j : j + 3] if text[j : j + 3] in ("'''", '"""') else text[j]
+    fstring = "f" in text[i:j].lower()
+    k: int | None = j + len(quote)
+    while k is not None and k < end:
+        if text[k] == "\\":
+            k += 2
+        elif text.startswith(quote, k):
+            return k + len(quote)
+        elif fstring and text.startswith("{{", k):
+            k += 2
+        elif fstring and text[k] == "{":
+            k = _field_end(text, k + 1, end)
+        else:
+            k += 1
+    return None
+
+
+def _field_end(text: str, k: int, end: int) -> int | None:
+    """After the `{` of an f-string field: the index after its `}`, None if none."""
+    depth = 0
+    spec = False  # in the format spec (after a `:` at depth 0): text, and `{...}` fields
+    while k < end:
+        c = text[k]
+        if c == "}" and depth == 0:
+            return k + 1
+        if spec:
+            next_k = _field_end(text, k + 1, end) if c == "{" else k + 1
+        elif c in "'\"" or (c.isalpha() and not _identifier_before(text, k)):
+            next_k = token_end(text, k, end) if _starts_string(text, k, end) else k + 1
+        elif c == "#":  # a comment (3.12): to the end of its line
+            newline = text.find("\n", k, end)
+            next_k = end if newline < 0 else newline
+        else:
+            depth += (c in "([{") - (c in ")]}")
+            spec = c == ":" and depth == 0
+            next_k = k + 1
+        if next_k is None:
+            return None
+        k = next_k
+    return None
+
+
+def _identifier_before(text: str, k: int) -> bool:
+    return k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_")
+
+
+def _starts_string(text: str, k: int, end: int) -> bool:
+    """A string token (with its prefix) starts at text[k]."""
+    m = PREFIX.match(text, k, end)
+    j = m.end() if m else k
+    return j < end and text[j] in "'\""
 
 
 def _escape(text: str, i: int, end: int, is_bytes: bool) -> tuple[str | None, int]:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from heredoc_lint.frontends.python.positions import Lines
+
+if TYPE_CHECKING:
+    from heredoc_lint.frontends.python.parsing import Unread
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,11 @@ class Analysis:
     module_names: set[str] = field(default_factory=set)  # the names bound at module level
     python2: bool = False  # the file may run under Python 2: no fix may add Python 3 code
     path: str | None = None  # where the file is: its own modules are found next to it
+    # False when `text` is not the file's own (decoded from another codec, decoding.py):
+    # an edit of it cannot be written back.
+    fixable: bool = True
+    # Statements this Python cannot parse, left out of `tree` (parsing.parse_partly).
+    unread: tuple[Unread, ...] = ()
 
     def add_unit(self, unit: Unit) -> int:
         self.units.append(unit)

@@ -122,7 +122,10 @@ def evidence(
         for value, owner in _bound(node, scope):
             if isinstance(value, LoopValue):
                 value = value.iter
-            found = evidence(value, owner, imports, depth + 1, seen, callers)
+            # A name bound to another name is no step deeper (`seen` ends a cycle): the
+            # evidence at the end of a long chain of aliases is still found.
+            step = 0 if isinstance(value, ast.Name) else 1
+            found = evidence(value, owner, imports, depth + step, seen, callers)
             if found:
                 return found
         return _parameter(node, scope, imports, depth, seen, callers)
@@ -246,7 +249,8 @@ def shell_text(
     if isinstance(node, ast.Name):
         for value, owner in _bound(node, scope):
             if not isinstance(value, LoopValue):
-                found = shell_text(value, owner, imports, depth + 1, seen)
+                step = 0 if isinstance(value, ast.Name) else 1  # as in `evidence`
+                found = shell_text(value, owner, imports, depth + step, seen)
                 if found:
                     return found
         return ""

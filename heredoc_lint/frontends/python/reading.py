@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TypedDict
 
 from heredoc_lint.frontends.python.callers import Callers
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
 from heredoc_lint.frontends.python.model import Analysis, Atom, Elems, Interp, Unit
 from heredoc_lint.frontends.python.origins import evidence, shell_text
-from heredoc_lint.frontends.python.scopes import COMPREHENSIONS, Scope
+from heredoc_lint.frontends.python.scopes import COMPREHENSIONS, Scope, follow
 from heredoc_lint.frontends.python.values import (
     MAX_DEPTH,
     NUMERIC_SPEC,
@@ -221,14 +223,27 @@ class Reader:
         ):
             return self.format(node, scope, depth)
         if isinstance(node, ast.Name):
-            bound = scope.value(node.id)
-            if bound is not None:
-                self.through.append(node.id)
-                try:
-                    return self.string(bound[0], bound[1], depth + 1)
-                finally:
-                    self.through.pop()
+            # A chain of names is one step, however long: only what is read at its end
+            # can nest deeper.
+            value, owner, names = follow(node, scope)
+            if names and not isinstance(value, ast.Name):
+                return self._through(names, lambda: self.string(value, owner, depth + 1))
         return None
+
+    def _through(self, names: tuple[str, ...], read: Callable[[], Elems | None]) -> Elems | None:
+        """`read()` with `names` as the names followed to what it reads."""
+        self.through.extend(names)
+        try:
+            return read()
+        finally:
+            del self.through[len(self.through) - len(names) :]
+
+    def strings(self, node: ast.expr, scope: Scope) -> list[Elems | None]:
+        """The elements of each value a string expression may have (see `candidates`)."""
+        return [
+            self._through(names, partial(self.string, value, owner))
+            for value, owner, names in candidates(node, scope)
+        ]
 
     def constant(self, node: ast.expr, scope: Scope) -> Elems | None:
         """The characters of a value that is a constant string under a name (`CMD`)."""
@@ -496,3 +511,35 @@ class _FormatArgs:
         if arg is not None:
             self.uses[id(arg)] = self.uses.get(id(arg), 0) + 1
         return arg
+
+
+def candidates(node: ast.expr, scope: Scope) -> list[tuple[ast.expr, Scope, tuple[str, ...]]]:
+    """The values an expression may have at run time, each with its scope and the names
+    followed to it: both branches of `a if c else b`, every operand of `a or b` (the first
+    true one is the value), the last of `a and b` (the others are its value only when
+    false: an empty string runs nothing), through names bound once to such a choice.
+
+    An expression that holds no such choice is its own one candidate, as written (its
+    names are followed by the reader, which says which it followed).  Each expression is
+    visited once, so the values are no more than the file has expressions: none is left
+    out (a cap would let a command hide behind enough harmless values)."""
+    found: list[tuple[ast.expr, Scope, tuple[str, ...]]] = []
+    stack: list[tuple[ast.expr, Scope, tuple[str, ...]]] = [(node, scope, ())]
+    seen: set[int] = set()
+    branched = False
+    while stack:
+        current, owner, names = stack.pop()
+        value, value_scope, more = follow(current, owner)
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, ast.IfExp):
+            branches = [value.body, value.orelse]
+        elif isinstance(value, ast.BoolOp):
+            branches = value.values if isinstance(value.op, ast.Or) else value.values[-1:]
+        else:
+            found.append((current, owner, names))
+            continue
+        branched = True
+        stack.extend((b, value_scope, names + more) for b in reversed(branches))
+    return found if branched else [(node, scope, ())]

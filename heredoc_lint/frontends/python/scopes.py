@@ -61,6 +61,25 @@ class Scope:
         return owner.annotations.get(name) if owner is not None else None
 
 
+def follow(node: ast.expr, scope: Scope) -> tuple[ast.expr, Scope, tuple[str, ...]]:
+    """The value behind names each bound once to the next (`b = a`, `c = b`...), however
+    many: the first value that is not such a name, its scope, and the names followed.
+
+    A loop, not a recursion, so that no chain is too long; a cycle (`a = b`, `b = a`)
+    stops at the name that closes it, which the caller reads as a name of unknown value."""
+    names: list[str] = []
+    seen: set[int] = set()
+    while isinstance(node, ast.Name):
+        bound = scope.value(node.id)
+        if bound is None or id(bound[0]) in seen:
+            break
+        seen.add(id(bound[0]))
+        names.append(node.id)
+        node, scope = bound
+    return node, scope, tuple(names)
+
+
+
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
-from heredoc_lint.frontends.python.scopes import LoopValue, Scope
+from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
 
 QUOTERS = frozenset({"shlex.quote", "shlex.join", "pipes.quote"})
 NUMBERS = frozenset({"int", "len", "float", "round", "abs", "ord", "hash", "id", "sum", "max"})
@@ -131,9 +131,9 @@ def _nature(
     if isinstance(node, ast.Subscript) and qualname(node.value, imports) in _STR_LISTS:
         return False, True  # `sys.argv[1]`, `os.environ["X"]`
     if isinstance(node, ast.Name):
-        bound = scope.value(node.id)
-        if bound is not None:
-            return nature(bound[0], bound[1], imports, depth + 1)
+        value, owner, names = follow(node, scope)  # a chain of names is one step
+        if names:
+            return nature(value, owner, imports, depth + 1)
         annotation = scope.annotation(node.id)
         if isinstance(annotation, ast.Name):
             return annotation.id in ("int", "float"), annotation.id == "str"

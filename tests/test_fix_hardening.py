@@ -1,0 +1,56 @@
+"""`--fix` against what a checked repository may hold (issue 18, items 12 and 13)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from cli_process import run_cli
+
+from heredoc_lint.model import NewFile
+from heredoc_lint.writer import WriteError, create_beside
+
+# An scp-fixable remote heredoc: the body goes to `deploy.sh.d/app.conf`.
+SCRIPT = "ssh h \"cat > /etc/app.conf << 'EOF'\nport=80\nEOF\"\n"
+
+
+def test_scp_fix_refuses_a_fifo_where_its_body_file_goes(tmp_path: Path) -> None:
+    """Item 12: a FIFO at `<script>.d/<name>` made `--fix` wait forever for a writer.
+    It is refused with one note, the script is left as it was, and the run ends at once."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(SCRIPT)
+    (tmp_path / "deploy.sh.d").mkdir()
+    fifo = tmp_path / "deploy.sh.d" / "app.conf"
+    os.mkfifo(fifo)
+    result = run_cli(
+        "--no-cache", "--fix", "--fix-strategy", "scp", script.name, cwd=tmp_path, timeout=30
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{fifo}: exists and is not a regular file; not overwritten" in result.stderr
+    assert script.read_text() == SCRIPT
+    assert fifo.is_fifo()
+
+
+def test_scp_fix_without_a_fifo_writes_the_body_file(tmp_path: Path) -> None:
+    """The same run with nothing in the way: the fix is made (the test above is the FIFO's)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(SCRIPT)
+    result = run_cli("--no-cache", "--fix", "--fix-strategy", "scp", script.name, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "deploy.sh.d" / "app.conf").read_bytes() == b"port=80\n"
+    assert script.read_text().startswith('scp "$(dirname "$0")/deploy.sh.d/app.conf" h:')
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_create_beside_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    script = tmp_path / "s.sh"
+    script.write_text("x\n")
+    (tmp_path / "s.sh.d").mkdir()
+    target = tmp_path / "s.sh.d" / "f"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
+    with pytest.raises(WriteError, match="is not a regular file"):
+        create_beside(script, NewFile("s.sh.d/f", b"body\n"))
