@@ -12,7 +12,7 @@ and closes or reopens quotes to reach the end state.
 
 from __future__ import annotations
 
-import functools
+from collections import OrderedDict
 from enum import Enum
 
 from heredoc_lint.layers import Layer
@@ -35,12 +35,31 @@ _OPEN = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "
 _CLOSE = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "'"}
 
 
-@functools.lru_cache(maxsize=64)
+_STATES: OrderedDict[tuple[int, int], tuple[str, Word, dict[int, Quote]]] = OrderedDict()
+_STATES_KEPT = 64
+
+
 def quote_states(text: str, word: Word) -> dict[int, Quote]:
     """The lexer state before each offset of `word` in `text` (and at its end).
 
     Remembered: a fix of many heredocs in one string lifts many edits through one word.
+    Keyed by identity, not equality: hashing a Word hashes its offsets, one per character,
+    and doing that for each of n edits in one long word was quadratic.  The entry holds the
+    text and the word, so their ids cannot be reused while it is kept.
     Callers must not change the dict."""
+    key = (id(text), id(word))
+    kept = _STATES.get(key)
+    if kept is not None and kept[0] is text and kept[1] is word:
+        _STATES.move_to_end(key)
+        return kept[2]
+    states = _quote_states(text, word)
+    _STATES[key] = (text, word, states)
+    if len(_STATES) > _STATES_KEPT:
+        _STATES.popitem(last=False)
+    return states
+
+
+def _quote_states(text: str, word: Word) -> dict[int, Quote]:
     opaque = {}
     for e in word.expansions:
         opaque[word.offsets[e.start]] = word.offsets[e.end - 1] + 1
