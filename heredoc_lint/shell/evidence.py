@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from heredoc_lint.shell.syntax import Command, Script
+from heredoc_lint.spans import Spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -301,9 +302,8 @@ def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str
 
 
 def _bindings(script: Script, skip: tuple[tuple[int, int], ...]) -> dict[str, int]:
-
-    def skipped(offset: int) -> bool:
-        return any(a <= offset < b for a, b in skip)
+    # Each offset against each span was quadratic: a string of n `$x`s has n of both.
+    skipped = Spans(skip).holds
 
     found: dict[str, int] = {}
     for name, end in script.assigned:
@@ -322,8 +322,7 @@ _BINDERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", *_DEC
 
 def bound_before(layer: Layer, name: str, index: int) -> bool:
     """Whether the layer binds `name` before `index` (in its own text)."""
-    skip = tuple((e.start, e.end) for e in layer.local_expansions)
-    end = bindings(layer.script, skip).get(name)
+    end = layer.bindings.get(name)
     return end is not None and end <= index
 
 
