@@ -12,7 +12,9 @@ and closes or reopens quotes to reach the end state.
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict
+from collections.abc import Sequence
 from enum import Enum
 
 from heredoc_lint.layers import Layer
@@ -129,7 +131,18 @@ def transition(start: Quote, end: Quote) -> str:
 
 
 def _word_at(layer: Layer, start: int, end: int) -> Word | None:
-    for word in layer.source_words:
+    """The first source word that holds [start, end]."""
+    words = layer.source_words
+    starts = layer.source_word_starts
+    if starts is None:  # words out of order or overlapping: each is looked at
+        candidates: Sequence[Word] = words
+    else:
+        # Words in order, apart and never empty: only the last one starting at or before
+        # `start`, or the one before it (ending right there), can hold the span.  Looking
+        # at every word was quadratic: a fix per word of a long ssh command line.
+        k = bisect.bisect_right(starts, start) - 1
+        candidates = words[max(0, k - 1) : k + 1] if k >= 0 else ()
+    for word in candidates:
         if word.start <= start and end <= word.end:
             return word
     return None

@@ -83,6 +83,17 @@ class Layer:
         skip = tuple((e.start, e.end) for e in self.local_expansions)
         return evidence.bindings(self.script, skip)
 
+    @functools.cached_property
+    def source_word_starts(self) -> list[int] | None:
+        """Where each source word starts, when they are in order, apart and never empty
+        (as the words of a command line are): what edits.py bisects; else None."""
+        words = self.source_words
+        if any(w.start >= w.end for w in words):
+            return None
+        if any(a.end > b.start for a, b in zip(words, words[1:], strict=False)):
+            return None
+        return [w.start for w in words]
+
     def file_offset(self, index: int) -> int:
         if self.offsets is None:
             return index
