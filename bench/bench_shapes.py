@@ -79,6 +79,48 @@ def engine_growth(make: Callable[[int], str], factor: int) -> tuple[float, float
     )
 
 
+# --- issue 18 item 7: the rule shapes that were quadratic or cubic ------------------------
+
+# Each makes a text of size n; timed at n, 2n, 4n and 8n from the first size.  Checked as
+# an agent's command and then fixed, as the hook does (and --fix), with every rule on.
+RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
+    # Up to 76 KB: past 100 KB the base64 fix no longer fits in one argument, and is not made.
+    "heredocs in one ssh string": (500, lambda n: 'ssh h "' + "cat > /f <<'E'\nx\nE\n" * n + '"'),
+    "nested while loops, ssh in each": (
+        1_000,
+        lambda n: "while true; do ssh h x\n" * n + "done\n" * n,
+    ),
+    'lines `ssh h "pkill -f sglang; echo"`': (
+        1_000,
+        lambda n: 'ssh h "pkill -f sglang; echo"\n' * n,
+    ),
+    "pkill calls as words of one ssh": (1_000, lambda n: "ssh h " + "pkill -f sglang \\; " * n),
+    "ssh string of `x=1; echo $x`s": (1_000, lambda n: 'ssh h "x=1; ' + "echo $x $1; " * n + '"'),
+    "ssh statements with unquoted heredocs": (1_000, lambda n: "ssh h bash <<E\n$x\nE\n" * n),
+}
+
+
+def rule_shapes() -> None:
+    """CPU time of check and fix for each rule shape at four doubling sizes, and the growth
+    from each size to the next (linear: about x2; quadratic: x4; cubic: x8)."""
+    from heredoc_lint.engine import fix_kind
+
+    def check_and_fix(text: str) -> None:
+        fix_kind(text, "command", findings=check_text(text, "command"))
+
+    print("issue 18 item 7: check + fix of a command (CPU s at n, 2n, 4n, 8n; growth x2 each)")
+    for name, (first, make) in RULE_SHAPES.items():
+        texts = [make(first * 2**k) for k in range(4)]
+        check_and_fix(texts[0])  # imports, compiled patterns
+        costs = [cpu_cost(lambda t=t: check_and_fix(t), repeat=2) for t in texts]
+        growth = max(b / a for a, b in zip(costs, costs[1:], strict=False))
+        print(
+            f"  {name:<38} {len(texts[-1]) / 1e3:5.0f} KB at 8n: "
+            + " ".join(f"{c:6.2f}" for c in costs)
+            + f"   worst step x{growth:3.1f}{'  <<' if growth > 3 else ''}"
+        )
+
+
 def grammar_growth(examples: int, factor: int) -> list[float]:
     """Growth for `examples` texts from the fuzzing grammar (tests/fuzz/grammar.py, fixed
     seed), each repeated to about 5,000 characters and then `factor` times that."""
@@ -212,6 +254,7 @@ def main() -> None:
         f"  {len(growths)} fuzzing-grammar texts: growth median x{growths[len(growths) // 2]:.1f},"
         f" highest x{growths[-1]:.1f}{'  <<' if growths[-1] > 2 * factor else ''}"
     )
+    rule_shapes()
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ and closes or reopens quotes to reach the end state.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable
+import bisect
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from enum import Enum
 
 from heredoc_lint.layers import Layer
@@ -36,12 +37,31 @@ _OPEN = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "
 _CLOSE = {Quote.UNQUOTED: "", Quote.SINGLE: "'", Quote.DOUBLE: '"', Quote.ANSI: "'"}
 
 
-@functools.lru_cache(maxsize=64)
+_STATES: OrderedDict[tuple[int, int], tuple[str, Word, dict[int, Quote]]] = OrderedDict()
+_STATES_KEPT = 64
+
+
 def quote_states(text: str, word: Word) -> dict[int, Quote]:
     """The lexer state before each offset of `word` in `text` (and at its end).
 
     Remembered: a fix of many heredocs in one string lifts many edits through one word.
+    Keyed by identity, not equality: hashing a Word hashes its offsets, one per character,
+    and doing that for each of n edits in one long word was quadratic.  The entry holds the
+    text and the word, so their ids cannot be reused while it is kept.
     Callers must not change the dict."""
+    key = (id(text), id(word))
+    kept = _STATES.get(key)
+    if kept is not None and kept[0] is text and kept[1] is word:
+        _STATES.move_to_end(key)
+        return kept[2]
+    states = _quote_states(text, word)
+    _STATES[key] = (text, word, states)
+    if len(_STATES) > _STATES_KEPT:
+        _STATES.popitem(last=False)
+    return states
+
+
+def _quote_states(text: str, word: Word) -> dict[int, Quote]:
     opaque = {}
     for e in word.expansions:
         opaque[word.offsets[e.start]] = word.offsets[e.end - 1] + 1
@@ -111,7 +131,18 @@ def transition(start: Quote, end: Quote) -> str:
 
 
 def _word_at(layer: Layer, start: int, end: int) -> Word | None:
-    for word in layer.source_words:
+    """The first source word that holds [start, end]."""
+    words = layer.source_words
+    starts = layer.source_word_starts
+    if starts is None:  # words out of order or overlapping: each is looked at
+        candidates: Sequence[Word] = words
+    else:
+        # Words in order, apart and never empty: only the last one starting at or before
+        # `start`, or the one before it (ending right there), can hold the span.  Looking
+        # at every word was quadratic: a fix per word of a long ssh command line.
+        k = bisect.bisect_right(starts, start) - 1
+        candidates = words[max(0, k - 1) : k + 1] if k >= 0 else ()
+    for word in candidates:
         if word.start <= start and end <= word.end:
             return word
     return None

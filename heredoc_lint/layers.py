@@ -18,6 +18,7 @@ from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
+from heredoc_lint.spans import Spans
 from heredoc_lint.wrappers import PREFIXES, WRAPPERS, Invocation, basename, resolve, unwrap_prefixes
 
 MAX_DEPTH = 16
@@ -71,6 +72,27 @@ class Layer:
             if invocation is not None:
                 found.append((command, invocation))
         return tuple(found)
+
+    @functools.cached_property
+    def bindings(self) -> dict[str, int]:
+        """evidence.bindings of this layer's script outside the expansions its parent
+        performs: found once per layer, not once per expansion that asks (which was cubic
+        in a string of n `$x`s).  Callers must not change the dict."""
+        from heredoc_lint.shell import evidence
+
+        skip = tuple((e.start, e.end) for e in self.local_expansions)
+        return evidence.bindings(self.script, skip)
+
+    @functools.cached_property
+    def source_word_starts(self) -> list[int] | None:
+        """Where each source word starts, when they are in order, apart and never empty
+        (as the words of a command line are): what edits.py bisects; else None."""
+        words = self.source_words
+        if any(w.start >= w.end for w in words):
+            return None
+        if any(a.end > b.start for a, b in zip(words, words[1:], strict=False)):
+            return None
+        return [w.start for w in words]
 
     def file_offset(self, index: int) -> int:
         if self.offsets is None:
@@ -126,14 +148,30 @@ class Layer:
     def is_runtime(self, start: int, end: int | None = None) -> bool:
         """Whether text[start:end] (or text[start]) holds a value a frontend fills in at run
         time (a Python f-string field, a workflow `${{ }}`), looked up in the root fragment."""
-        spans = self.root.interpolations
-        if not spans:
+        root = self.root
+        if not root.interpolations:
             return False
         for k in range(start, start + 1 if end is None else end):
             index = self._root_index(k)
-            if index is not None and any(a <= index < b for a, b in spans):
+            if index is not None and root._interpolation_spans.holds(index):
                 return True
         return False
+
+    @functools.cached_property
+    def _interpolation_spans(self) -> Spans:
+        return Spans(self.interpolations)
+
+    @functools.cached_property
+    def _expansion_spans(self) -> Spans:
+        return Spans([(e.start, e.end) for e in self.local_expansions])
+
+    @functools.cached_property
+    def _heredoc_spans(self) -> Spans:
+        return Spans([(h.body_start, h.body_end) for h in self.script.heredocs])
+
+    def in_local_expansion(self, index: int) -> bool:
+        """Whether text[index] is inside an expansion that the parent shell performs."""
+        return self._expansion_spans.holds(index)
 
     def _root_index(self, index: int) -> int | None:
         layer = self
@@ -145,10 +183,9 @@ class Layer:
         return index
 
     def heredoc_at(self, index: int) -> Heredoc | None:
-        for heredoc in self.script.heredocs:
-            if heredoc.body_start <= index < heredoc.body_end:
-                return heredoc
-        return None
+        """The first heredoc (in the script's order) whose body holds text[index]."""
+        k = self._heredoc_spans.first(index)
+        return None if k is None else self.script.heredocs[k]
 
 
 @dataclass(frozen=True)
@@ -266,9 +303,7 @@ def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]
     """Drop what lies inside the parent's own expansions: the parent runs `$(...)` itself."""
     if not expansions:
         return script
-
-    def inside(offset: int) -> bool:
-        return any(e.start <= offset < e.end for e in expansions)
+    inside = Spans([(e.start, e.end) for e in expansions]).holds
 
     return replace(
         script,

@@ -56,6 +56,8 @@ The other findings have no fix.
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -66,6 +68,9 @@ from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, script_path
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.syntax import Command
+from heredoc_lint.shell.words import Word
+from heredoc_lint.spans import Spans, line_number
 from heredoc_lint.wrappers import basename
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
@@ -121,7 +126,7 @@ def _expanded_by_grandparent(layer: Layer, item: LocalExpansion) -> bool:
     parent = layer.parent
     if parent is None:
         return False
-    return any(e.start <= item.parent_start < e.end for e in parent.local_expansions)
+    return parent.in_local_expansion(item.parent_start)
 
 
 def _anchor(layer: Layer, item: LocalExpansion) -> tuple[int, int]:
@@ -133,22 +138,83 @@ def _anchor(layer: Layer, item: LocalExpansion) -> tuple[int, int]:
     return start, item.end
 
 
-def _local_runner(layer: Layer, index: int) -> str | None:
-    """`eval`, `watch` or `tmux send-keys` whose arguments hold `index`."""
-    for command in layer.script.commands:
-        if not (command.start <= index < command.end) or command.name is None:
-            continue
-        name = command.name.rsplit("/", 1)[-1]
-        if name in LOCAL_RUNNERS:
-            return name
-        if name == "tmux" and any(w.value in ("send-keys", "send") for w in command.words[1:]):
-            return "tmux send-keys"
+def _runner_name(command: Command) -> str | None:
+    """`eval`, `watch` or `tmux send-keys`: a command that runs or types its arguments."""
+    if command.name is None:
+        return None
+    name = command.name.rsplit("/", 1)[-1]
+    if name in LOCAL_RUNNERS:
+        return name
+    if name == "tmux" and any(w.value in ("send-keys", "send") for w in command.words[1:]):
+        return "tmux send-keys"
     return None
+
+
+class _Facts:
+    """What the rule asks of a layer for each of its expansions, found once per layer.
+
+    Looking through every command (or source word) of the layer for each expansion was
+    quadratic: an ssh string of n `$x`s has n of each."""
+
+    def __init__(self, layer: Layer) -> None:
+        self.layer = layer
+
+    @functools.cached_property
+    def source_values(self) -> frozenset[str]:
+        return frozenset(w.value for w in self.layer.source_words)
+
+    @functools.cached_property
+    def _runners(self) -> tuple[list[str], Spans]:
+        """The runner commands (in the order of the text) that hold an expansion: only
+        those are ever asked about, and only their words are de-quoted."""
+        starts = sorted(e.start for e in self.layer.local_expansions)
+        names, spans = [], []
+        for command in self.layer.script.commands:
+            k = bisect.bisect_left(starts, command.start)
+            if k == len(starts) or starts[k] >= command.end:
+                continue
+            name = _runner_name(command)
+            if name is not None:
+                names.append(name)
+                spans.append((command.start, command.end))
+        return names, Spans(spans)
+
+    def local_runner(self, index: int) -> str | None:
+        """`eval`, `watch` or `tmux send-keys` whose arguments hold `index`: the first
+        such command in the order of the text."""
+        names, spans = self._runners
+        k = spans.first(index)
+        return None if k is None else names[k]
+
+    @functools.cached_property
+    def _awk_words(self) -> tuple[list[tuple[str, Word]], Spans]:
+        """The arguments of the awk commands, each with its command's name."""
+        words: list[tuple[str, Word]] = []
+        for command in self.layer.script.commands:
+            if not command.words or basename(command.words[0].value) not in _AWKS:
+                continue
+            name = basename(command.words[0].value)
+            words.extend((name, word) for word in command.words[1:])
+        return words, Spans([(w.start, w.end) for _, w in words])
+
+    def awk_field(self, item: LocalExpansion) -> str | None:
+        """The awk command whose single-quoted program holds this `$1` / `$NF`: the quotes
+        show it was written for awk, yet the outer shell expands it first."""
+        e = item.expansion
+        if not (e.kind == "positional" or (e.kind == "variable" and e.name == "NF")):
+            return None
+        words, spans = self._awk_words
+        k = spans.first(item.start)
+        if k is None:
+            return None
+        name, word = words[k]
+        state = quote_states(self.layer.text, word).get(item.start)
+        return name if state is Quote.SINGLE else None
 
 
 def _line_of(layer: Layer, index: int, context: Context) -> int:
     """The file line of layer.text[index]."""
-    return context.file_text.count("\n", 0, layer.file_offset(index)) + 1
+    return line_number(context.file_text, layer.file_offset(index))
 
 
 def _positional_scope(layer: Layer, item: LocalExpansion, context: Context) -> tuple[str, bool]:
@@ -182,23 +248,9 @@ def _escape_advice(text: str) -> str:
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 
 
-def _awk_field(layer: Layer, item: LocalExpansion) -> str | None:
-    """The awk command whose single-quoted program holds this `$1` / `$NF`: the quotes
-    show it was written for awk, yet the outer shell expands it first."""
-    e = item.expansion
-    if not (e.kind == "positional" or (e.kind == "variable" and e.name == "NF")):
-        return None
-    for command in layer.script.commands:
-        if not command.words or basename(command.words[0].value) not in _AWKS:
-            continue
-        for word in command.words[1:]:
-            if word.start <= item.start < word.end:
-                state = quote_states(layer.text, word).get(item.start)
-                return basename(command.words[0].value) if state is Quote.SINGLE else None
-    return None
-
-
-def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -> Verdict:
+def _classify(
+    layer: Layer, item: LocalExpansion, text: str, context: Context, facts: _Facts
+) -> Verdict:
     e = item.expansion
     name = e.name.split("[", 1)[0]  # `${ids[0]}` reads the array `ids`
     who, before = _who(layer), _before(layer)
@@ -226,7 +278,7 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
             + _escape_advice(text),
             escape=True,
         )
-    awk = _awk_field(layer, item)
+    awk = facts.awk_field(item)
     if awk is not None:
         return Verdict(
             Severity.ERROR,
@@ -235,10 +287,10 @@ def _classify(layer: Layer, item: LocalExpansion, text: str, context: Context) -
             "instead of the field; " + _escape_advice(text),
             escape=True,
         )
-    runner = _local_runner(layer, item.start)
+    runner = facts.local_runner(item.start)
     # On the same host (`bash -c`, `eval`) the local value is usually the one meant, and
     # so it is when the expansion is a whole argument (`ssh h "$@"`, `ssh h "$cmd"`).
-    whole_word = any(w.value == text for w in layer.source_words)
+    whole_word = text in facts.source_values
     # The expanding shell is on another machine only where this layer crossed to one
     # (ssh): a `bash -c` inside a remote string is expanded on its own machine.
     crosses = layer.invocation is not None and layer.invocation.remote
@@ -310,6 +362,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if layer.kind != "string":
         return
     fixes: dict[Heredoc, Fix | None] = {}
+    facts = _Facts(layer)
 
     def fix_at(index: int) -> Fix | None:
         """Inside a quoted heredoc the HL101 rewrite delivers the literal body."""
@@ -328,7 +381,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         ):
             continue
         start, end = _anchor(layer, item)
-        verdict = _classify(layer, item, layer.text[start:end], context)
+        verdict = _classify(layer, item, layer.text[start:end], context, facts)
         fix = fix_at(item.start)
         if fix is None and verdict.escape:
             fix = _escape_fix(layer, item)

@@ -394,13 +394,23 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
     """Every pkill/pgrep -f call of `layer` with a known pattern, each with its verdict."""
     path = context.path
     cmdline: str | None = None
+    # The command line is the whole layer's text: searching it, or quoting it, once per
+    # call was quadratic in a string of n `pkill -f` calls.  Once per pattern.
+    matches: dict[str, tuple[tuple[int, int], ...]] = {}
+    shown: str | None = None
     for call in pkill_calls(layer):
         cmdline = cmdline if cmdline is not None else own_cmdline(layer, path)
         if cmdline is None:
             return
         pattern = call.pattern
-        regex = None if call.filled_in else to_python_regex(pattern)
-        found = () if regex is None else tuple(m.span() for m in regex.finditer(cmdline))
+        if call.filled_in:
+            found: tuple[tuple[int, int], ...] = ()
+        elif pattern in matches:
+            found = matches[pattern]
+        else:
+            regex = to_python_regex(pattern)
+            found = () if regex is None else tuple(m.span() for m in regex.finditer(cmdline))
+            matches[pattern] = found
         if not found and not call.filled_in:
             why = "the pattern does not match the command line of the shell running it"
             yield SelfMatch(call, cmdline, (), None, why)
@@ -412,7 +422,7 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
         owner = (
             f"the script `{path}`"
             if layer.depth == 0 and layer.cmdline is None
-            else f"its own shell (`{quote_snippet(cmdline)}`)"
+            else f"its own shell (`{(shown := shown or quote_snippet(cmdline))}`)"
         )
         effect = (
             "kills that shell: the commands after it never run and the exit status is 143/255"

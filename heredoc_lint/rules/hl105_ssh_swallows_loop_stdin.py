@@ -77,34 +77,104 @@ _ALWAYS = frozenset({"tee", "read", "xargs", "sponge", "mapfile", "readarray"})
 _CLIENTS = frozenset({"mysql", "psql", "sqlite3", "redis-cli"})
 
 
-def _loop_reads(script: Script, loop: Loop) -> bool:
-    """The loop's condition runs `read` on its standard input.
-
-    The condition's commands are looked at: `while IFS= read -r x`, not `read x < file`
-    nor `read -u 3`.
-    """
-    for command in script.commands:
-        if not command.loops or command.loops[-1] != loop or command.name != "read":
-            continue
-        condition = script.text[loop.start : command.start]
-        if _DO.search(condition[5:]):  # past the `while`/`until` keyword: the body
-            continue
-        options = [w.value for w in command.words[1:] if w.value.startswith("-")]
-        if any("u" in o for o in options if not o.startswith("--")):
-            continue
-        if command.reads_stdin:
-            return True
-    return False
+_DO_BEFORE = re.compile(r"[\s;&|)]")  # what _DO takes before and after the keyword
+_DO_AFTER = re.compile(r"[\s;&|(]")
 
 
-def _swallowing_loop(script: Script, command: Command) -> Loop | None:
-    """The innermost loop whose `read` shares the standard input of `command`."""
-    for loop in reversed(command.loops):
-        if _loop_reads(script, loop):
-            return loop
-        if loop.stdin_redirected:
-            return None  # the command's input is that loop's, which nothing else reads
-    return None
+def in_body(text: str, start: int, end: int, first_do_end: int | None) -> bool:
+    """`_DO.search(text[start:end])`, in constant time: whether a `do` stands between the
+    keyword and a command of the loop.  `first_do_end` is where the first match of _DO
+    from `start` ends (searching at least up to `end`, by `pos`, which never lets `^`
+    match): a first match that ends in the slice is in it; one that starts there but ends
+    past it lacks the character after `do`, which the slice's `$` replaces; and `^` only
+    matches a `do` right at `start`."""
+    if end - start < 2:
+        return False
+    if first_do_end is not None and first_do_end <= end:
+        return True
+    if text.startswith("do", end - 2) and (
+        end - 2 == start or _DO_BEFORE.match(text, end - 3) is not None
+    ):
+        return True
+    return text.startswith("do", start) and (
+        end == start + 2 or _DO_AFTER.match(text, start + 2) is not None
+    )
+
+
+class _Loops:
+    """The loops of one script that `read` their standard input, each found once.
+
+    Asking each ssh command about each loop around it, and each loop about every command
+    of the script, was cubic in nested loops (84 KB took 14 s): here a loop's commands
+    are listed once and each loop's answer is kept."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self._inside: dict[Loop, list[Command]] | None = None
+        self._reads: dict[Loop, bool] = {}
+        self._swallowing: dict[Loop, Loop | None] = {}
+
+    def _commands_of(self, loop: Loop) -> list[Command]:
+        """The commands whose innermost loop is `loop`, in the order of the text."""
+        if self._inside is None:
+            self._inside = {}
+            for command in self.script.commands:
+                if command.loop is not None:
+                    self._inside.setdefault(command.loop, []).append(command)
+        return self._inside.get(loop, [])
+
+    def reads(self, loop: Loop) -> bool:
+        """The loop's condition runs `read` on its standard input.
+
+        The condition's commands are looked at: `while IFS= read -r x`, not `read x < file`
+        nor `read -u 3`.
+        """
+        known = self._reads.get(loop)
+        if known is None:
+            known = self._reads[loop] = self._find_read(loop)
+        return known
+
+    def _find_read(self, loop: Loop) -> bool:
+        text = self.script.text
+        keyword_end = loop.start + 5  # past the `while`/`until` keyword: the body
+        searched, first_do = False, None
+        for command in self._commands_of(loop):
+            if command.name != "read":
+                continue
+            if not searched:  # once per loop, and only for a loop with a `read` in it
+                found = _DO.search(text, keyword_end, loop.end)
+                searched, first_do = True, found.end() if found else None
+            if in_body(text, keyword_end, command.start, first_do):
+                continue
+            options = [w.value for w in command.words[1:] if w.value.startswith("-")]
+            if any("u" in o for o in options if not o.startswith("--")):
+                continue
+            if command.reads_stdin:
+                return True
+        return False
+
+    def swallowing(self, command: Command) -> Loop | None:
+        """The innermost loop whose `read` shares the standard input of `command`.
+
+        Each loop's answer is the same for every command right inside it, so it is kept
+        for each loop walked through."""
+        walked: list[Loop] = []
+        found: Loop | None = None
+        loop = command.loop
+        while loop is not None:
+            if loop in self._swallowing:
+                found = self._swallowing[loop]
+                break
+            walked.append(loop)
+            if self.reads(loop):
+                found = loop
+                break
+            if loop.stdin_redirected:
+                break  # the command's input is that loop's, which nothing else reads
+            loop = loop.outer
+        for loop in walked:
+            self._swallowing[loop] = found
+        return found
 
 
 def _stdin_null(ssh: SshCall) -> bool:
@@ -158,14 +228,14 @@ def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocati
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    script = layer.script
+    loops = _Loops(layer.script)
     for command, invocation in layer.invocations:
-        if not command.loops or invocation.ssh is None:
+        if command.loop is None or invocation.ssh is None:
             continue
         ssh = invocation.ssh
         if _stdin_null(ssh) or not command.reads_stdin:
             continue
-        loop = _swallowing_loop(script, command)
+        loop = loops.swallowing(command)
         if loop is None:
             continue
         word = command.words[ssh.index]

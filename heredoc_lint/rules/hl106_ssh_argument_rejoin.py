@@ -156,10 +156,13 @@ def _alone_static(value: str) -> tuple[tuple[tuple[int, int, str, str], ...], bo
     return fate.items, fate.unclosed
 
 
-def _problem(words: Sequence[Word], fates: Sequence[Fate], index: int, remote: str) -> str | None:
-    """What the remote shell does to words[index], if it does not get it back as one word."""
+def _problem(
+    words: Sequence[Word], fates: Sequence[Fate], index: int, remote: str, first_exec: int
+) -> str | None:
+    """What the remote shell does to words[index], if it does not get it back as one word.
+    `first_exec`: the index of the first of find's `-exec` words (len(words) if none)."""
     word, fate = words[index], fates[index]
-    if word.value == ";" and any(w.value in _FIND_EXEC for w in words[:index]):
+    if word.value == ";" and first_exec < index:
         return (
             "the `;` that ends find's `-exec` reaches the remote shell unescaped and ends the "
             "remote command there, so find fails with `missing argument to -exec`"
@@ -283,12 +286,14 @@ def _judge(
     text = child.text
     # Once a word holds a remote operator on purpose, the words are shell text.
     shell_text = bool(told[0].texts("control"))
+    # Found once: looking back over the words at each `;` was quadratic.
+    first_exec = next((k for k, w in enumerate(words) if w.value in _FIND_EXEC), len(words))
     for index in range(1, len(words)):
         if len(problems) > _REPARSES:
             # Past a few words found wrong, each word is read alone: a parse per word
             # found wrong would cost quadratic time on a long command line.
             told[index] = _alone(words[index], told[index].start)
-        problem = _problem(words, told, index, text)
+        problem = _problem(words, told, index, text, first_exec)
         if problem is None:
             shell_text = shell_text or bool(told[index].texts("control"))
             continue

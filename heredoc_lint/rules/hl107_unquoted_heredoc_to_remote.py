@@ -63,8 +63,9 @@ it would send the names instead of the values the author meant to send.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from heredoc_lint.edits import layer_fix
@@ -223,7 +224,11 @@ _SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
 
 
 def _judge(
-    layer: Layer, heredoc: Heredoc, found: list[BodyExpansion], context: Context
+    layer: Layer,
+    heredoc: Heredoc,
+    found: list[BodyExpansion],
+    context: Context,
+    read_locally: Callable[[], frozenset[str]],
 ) -> _Judged:
     text = layer.text
     body = parse_script(text[heredoc.body_start : heredoc.body_end])
@@ -255,7 +260,7 @@ def _judge(
         # A variable that the script also reads outside the heredoc, on its own command
         # lines (`scp f "$USER@$IP:$DEPLOY_PATH"`), is a value of the script: set by its
         # caller, and meant for the body the same way.
-        read_here = _read_locally(layer)
+        read_here = read_locally()
         still: list[str] = []
         for shown in judged.other:
             match = _SIMPLE.match(shown)
@@ -309,7 +314,8 @@ def _names(texts: list[str]) -> str:
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if not layer.script.heredocs:
         return  # without one, no command's redirections need reading
-    local = [(e.start, e.end) for e in layer.local_expansions]
+    # Found once per layer, and only when a heredoc asks: once per heredoc was quadratic.
+    read_locally = functools.cache(lambda: _read_locally(layer))
     for command in layer.script.commands:
         heredocs = [
             r.heredoc
@@ -324,10 +330,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         for heredoc in heredocs:
             found, escapes = body_expansions(layer.text, heredoc.body_start, heredoc.body_end)
             # `$x` that the parent shell already expanded is HL102's: this layer never sees it.
-            found = [e for e in found if not any(a <= e.start < b for a, b in local)]
+            found = [e for e in found if not layer.in_local_expansion(e.start)]
             if not found:
                 continue
-            judged = _judge(layer, heredoc, found, context)
+            judged = _judge(layer, heredoc, found, context, read_locally)
             wrapper = invocation.wrapper
             width = 3 if heredoc.strip_tabs else 2
             quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"

@@ -17,13 +17,15 @@ reads that evidence from a layer's structure (the tree-sitter tree and the comma
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from heredoc_lint.shell.syntax import Command, Script
+from heredoc_lint.spans import Spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -162,14 +164,39 @@ def _else_branch(node: Node) -> list[Node] | None:
 
 
 # -- the structure of a script, read once ---------------------------------------------------
-_CACHE: weakref.WeakKeyDictionary[Script, _Structure] = weakref.WeakKeyDictionary()
+_T = TypeVar("_T")
+
+
+class _PerScript(Generic[_T]):
+    """A value per Script, kept while the Script lives, found by identity: a
+    WeakKeyDictionary hashes the Script, which hashes all its commands and heredocs, so
+    each look-up took time linear in the script (quadratic over a rule's questions)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[weakref.ref[Script], _T]] = {}
+
+    def get(self, script: Script) -> _T | None:
+        kept = self._kept.get(id(script))
+        return kept[1] if kept is not None and kept[0]() is script else None
+
+    def put(self, script: Script, value: _T) -> _T:
+        key = id(script)
+        self._kept[key] = (weakref.ref(script, functools.partial(self._drop, key)), value)
+        return value
+
+    def _drop(self, key: int, ref: weakref.ref[Script]) -> None:
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is ref:
+            del self._kept[key]
+
+
+_CACHE: _PerScript[_Structure] = _PerScript()
 
 
 def _structure(script: Script) -> _Structure:
     cached = _CACHE.get(script)
     if cached is None:
-        cached = _read_structure(script)
-        _CACHE[script] = cached
+        cached = _CACHE.put(script, _read_structure(script))
     return cached
 
 
@@ -282,7 +309,7 @@ def _bound_by(command: Command) -> Iterator[str]:
                 yield word.value  # `local x`: x is this scope's own from here on
 
 
-_BINDINGS: weakref.WeakKeyDictionary[Script, dict[str, int]] = weakref.WeakKeyDictionary()
+_BINDINGS: _PerScript[dict[str, int]] = _PerScript()
 
 
 def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str, int]:
@@ -295,15 +322,14 @@ def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str
     if not skip:
         cached = _BINDINGS.get(script)
         if cached is None:
-            cached = _BINDINGS[script] = _bindings(script, ())
+            cached = _BINDINGS.put(script, _bindings(script, ()))
         return cached
     return _bindings(script, skip)
 
 
 def _bindings(script: Script, skip: tuple[tuple[int, int], ...]) -> dict[str, int]:
-
-    def skipped(offset: int) -> bool:
-        return any(a <= offset < b for a, b in skip)
+    # Each offset against each span was quadratic: a string of n `$x`s has n of both.
+    skipped = Spans(skip).holds
 
     found: dict[str, int] = {}
     for name, end in script.assigned:
@@ -322,8 +348,7 @@ _BINDERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", *_DEC
 
 def bound_before(layer: Layer, name: str, index: int) -> bool:
     """Whether the layer binds `name` before `index` (in its own text)."""
-    skip = tuple((e.start, e.end) for e in layer.local_expansions)
-    end = bindings(layer.script, skip).get(name)
+    end = layer.bindings.get(name)
     return end is not None and end <= index
 
 

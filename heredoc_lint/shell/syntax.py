@@ -50,6 +50,9 @@ class Loop:
     start: int
     end: int
     stdin_redirected: bool  # `done < file`, a heredoc or herestring, or a pipe into it
+    # The loop around this one.  A link, not a tuple of all of them in each loop and
+    # command: that was memory quadratic in the depth (16,000 nested loops: 1.5 GB).
+    outer: Loop | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class Command:
 
     start: int
     end: int
-    loops: tuple[Loop, ...]  # enclosing while/until loops, outermost first
+    loop: Loop | None  # the innermost enclosing while/until loop
     in_substitution: bool  # inside $(...), `...` or <(...)
     head: str  # the first word as written, up to HEAD_LIMIT: a cheap look before de-quoting
     dequote_words: Callable[[], tuple[tuple[Word, ...], tuple[Word, ...]]] = field(
@@ -93,6 +96,17 @@ class Command:
     @functools.cached_property
     def _surroundings(self) -> Surroundings:
         return self.read_surroundings()
+
+    @property
+    def loops(self) -> tuple[Loop, ...]:
+        """The enclosing while/until loops, outermost first.  Built on each use, in time
+        linear in the depth: walk `loop` and its `outer` links where that matters."""
+        found = []
+        loop = self.loop
+        while loop is not None:
+            found.append(loop)
+            loop = loop.outer
+        return tuple(reversed(found))
 
     @property
     def words(self) -> tuple[Word, ...]:
@@ -337,20 +351,20 @@ _QUOTE_MARKS = str.maketrans("", "", "'\"\\\n")  # quotes, escapes, line continu
 class _Place:
     """A node with the path to it, its children read once."""
 
-    __slots__ = ("node", "parent", "index", "loops", "in_sub", "_children")
+    __slots__ = ("node", "parent", "index", "loop", "in_sub", "_children")
 
     def __init__(
         self,
         node: Node,
         parent: _Place | None,
         index: int,
-        loops: tuple[Loop, ...],
+        loop: Loop | None,
         in_sub: bool,
     ) -> None:
         self.node = node
         self.parent = parent
         self.index = index  # among the parent's children
-        self.loops = loops
+        self.loop = loop  # the innermost loop around the node
         self.in_sub = in_sub
         self._children: list[Node] | None = None
 
@@ -463,7 +477,7 @@ class _Builder:
         path is carried down instead: every step here is constant work, and a script of
         10,000 nested `if`s takes linear time.
         """
-        stack: list[_Place] = [_Place(root, None, 0, (), False)]
+        stack: list[_Place] = [_Place(root, None, 0, None, False)]
         while stack:
             place = stack.pop()
             node, kind = place.node, place.node.type
@@ -471,7 +485,7 @@ class _Builder:
                 start, end = self.span(node)
                 self.errors.append(ParseError(start, max(end, start + 1)))
                 continue
-            loops, in_sub = place.loops, place.in_sub
+            loop, in_sub = place.loop, place.in_sub
             if kind in ("command", "declaration_command", "unset_command"):
                 self.command(place)
             elif kind == "variable_assignment":
@@ -481,7 +495,7 @@ class _Builder:
                 if var is not None:
                     self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[1]))
             elif kind in ("while_statement", "until_statement"):
-                loops = (*loops, self.loop(place))
+                loop = self.loop(place)
             elif kind in ("command_substitution", "process_substitution"):
                 in_sub = True
             children = place.children
@@ -497,7 +511,7 @@ class _Builder:
                     and not self.holds_substitution(child)
                 ):
                     continue  # a word or expression without `$(`, backticks or `<(`
-                stack.append(_Place(child, place, index, loops, in_sub))
+                stack.append(_Place(child, place, index, loop, in_sub))
         self.errors.sort(key=lambda e: e.start)
 
     def holds_substitution(self, node: Node) -> bool:
@@ -527,7 +541,7 @@ class _Builder:
         fed = self._stdin_redirected(parent) or (
             parent is not None and parent.node.type == "pipeline" and place.index > 0
         )
-        return Loop(node.type.split("_")[0], start, end, fed)
+        return Loop(node.type.split("_")[0], start, end, fed, place.loop)
 
     def inherited_redirects(self, place: _Place) -> list[Redirect]:
         """Redirections of the statements around a simple command that apply to it.
@@ -575,7 +589,7 @@ class _Builder:
         return None, -1, in_pipeline
 
     def command(self, place: _Place) -> None:
-        node, loops, in_sub = place.node, place.loops, place.in_sub
+        node, loop, in_sub = place.node, place.loop, place.in_sub
         start, end = self.span(node)
         # Groups of nodes that make one word: tree-sitter-bash 0.25 splits some words in
         # two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word wherever nodes touch.
@@ -629,7 +643,7 @@ class _Builder:
             Command(
                 start,
                 end,
-                loops,
+                loop,
                 in_sub,
                 self.head(words[0]) if words else "",
                 dequote_words,
