@@ -32,8 +32,9 @@ loop's input away from everything in the body.
 Safe: the fix adds `-n` right after `ssh`, so the remote command gets an empty
 input instead of the lines the loop was meant to read. It is unsafe when the
 remote side itself reads standard input (no remote command, so a login shell
-runs whatever arrives; `bash -s`, `cat`, `tee`, ...): there the author may have
-meant to feed it, and the fixed command sends it nothing.
+runs whatever arrives; `bash -s`, `cat`, `tee`, `head -n 1`, ...; code given to
+`python3 -c` or `perl -e`, which may read it): there the author may have meant
+to feed it, and the fixed command sends it nothing.
 """
 
 from __future__ import annotations
@@ -67,13 +68,27 @@ _FILTERS = frozenset(
         "head",
         "tail",
         "md5sum",
+        "sha1sum",
         "sha256sum",
+        "sha512sum",
+        "b2sum",
+        "cksum",
         "tac",
+        "cut",
+        "nl",
+        "od",
+        "xxd",
+        "fold",
+        "fmt",
+        "rev",
+        "expand",
+        "unexpand",
+        "strings",
     }
 )
 _PROGRAM_FIRST = frozenset({"grep", "sed", "awk", "jq"})  # their first operand is a program
 _INTERPRETERS = frozenset({"python", "python3", "perl", "ruby", "node"})
-_ALWAYS = frozenset({"tee", "read", "xargs", "sponge", "mapfile", "readarray"})
+_ALWAYS = frozenset({"tee", "read", "xargs", "sponge", "mapfile", "readarray", "tr"})
 _CLIENTS = frozenset({"mysql", "psql", "sqlite3", "redis-cli"})
 
 
@@ -189,8 +204,59 @@ def _stdin_null(ssh: SshCall) -> bool:
     return False
 
 
-def _operands(words: Sequence[Word]) -> list[str]:
-    return [w.value for w in words[1:] if not w.value.startswith("-") or w.value == "-"]
+# The short options that take an argument (`head -n 1`: `1` is no file), per command.
+# A long option without `=` is taken to take one: a file counted as its argument makes
+# the command look like a stdin reader, which only makes the fix unsafe.
+_ARGUMENT_OPTIONS = {
+    "head": "nc",
+    "tail": "ncs",
+    "sort": "ktoST",
+    "uniq": "fsw",
+    "wc": "",
+    "cut": "bcdf",
+    "nl": "bdfhilnsvw",
+    "od": "AjNtw",
+    "xxd": "cglos",
+    "fold": "w",
+    "fmt": "pw",
+    "base64": "w",
+    "gzip": "S",
+    "grep": "efmABCD",
+    "sed": "efl",
+    "awk": "fvF",
+    "jq": "f",
+}
+# Options that give the program in their argument: the operands are then all files.
+_PROGRAM_OPTIONS = {"grep": "ef", "sed": "ef", "awk": "f", "jq": "f"}
+# Options that give an interpreter its code: what the code reads is not known here.
+_CODE_OPTIONS = {"python": "c", "python3": "c", "perl": "eE", "ruby": "e", "node": "ep"}
+
+
+def _operands(words: Sequence[Word], name: str = "") -> tuple[list[str], str]:
+    """The operands of a command (its option arguments left out), and the letters of the
+    options it was given."""
+    takes = _ARGUMENT_OPTIONS.get(name, "")
+    operands: list[str] = []
+    letters = ""
+    skip = False
+    for k, word in enumerate(words[1:], 1):
+        value = word.value
+        if skip:
+            skip = False
+        elif value == "--":
+            operands.extend(w.value for w in words[k + 1 :])
+            break
+        elif value.startswith("--"):
+            skip = "=" not in value and name in _ARGUMENT_OPTIONS
+        elif value.startswith("-") and value != "-":
+            for at, letter in enumerate(value[1:], 1):
+                letters += letter
+                if letter in takes:
+                    skip = at == len(value) - 1  # `-n1` holds its argument
+                    break
+        else:
+            operands.append(value)
+    return operands, letters
 
 
 def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocation) -> bool:
@@ -203,9 +269,15 @@ def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocati
             continue
         name = basename(command.words[0].value)
         values = [w.value for w in command.words[1:]]
-        operands = _operands(command.words)
+        operands, letters = _operands(command.words, name)
         if name in _ALWAYS:
             return True
+        if any(c in letters for c in _CODE_OPTIONS.get(name, "")):
+            return True  # `python3 -c CODE`: the code may read stdin
+        if any(c in letters for c in _PROGRAM_OPTIONS.get(name, "")):
+            if not operands or operands == ["-"]:
+                return True  # `grep -e x`: the program given, no file: stdin
+            continue
         if (
             name in SHELLS
             and not any(v.startswith("-") and "c" in v for v in values)
