@@ -5,7 +5,10 @@ Sources (docs/agents.md cites them in full): Claude Code's hooks reference (PreT
 output, `updatedInput` with `permissionDecision: "allow"`, the 10,000-character cap on
 hook output), Cursor's "Third Party Hooks" page (Cursor runs `.claude/settings.json`
 hooks) and its hook input (`preToolUse`, tool `Shell`, a UTF-8 BOM), Codex's hook source
-(`allow` needs `updatedInput`; the legacy `shell` tool's argv `["bash", "-lc", SCRIPT]`).
+(`allow` needs `updatedInput`; the legacy `shell` tool's argv `["bash", "-lc", SCRIPT]`),
+Gemini CLI's hooks reference and source (BeforeTool `hookSpecificOutput.tool_input`
+merged over the model's arguments), Cursor's `preToolUse` `updated_input` (as
+third-party integrations report it; docs/agents.md).
 """
 
 from __future__ import annotations
