@@ -5,7 +5,10 @@ Sources (docs/agents.md cites them in full): Claude Code's hooks reference (PreT
 output, `updatedInput` with `permissionDecision: "allow"`, the 10,000-character cap on
 hook output), Cursor's "Third Party Hooks" page (Cursor runs `.claude/settings.json`
 hooks) and its hook input (`preToolUse`, tool `Shell`, a UTF-8 BOM), Codex's hook source
-(`allow` needs `updatedInput`; the legacy `shell` tool's argv `["bash", "-lc", SCRIPT]`).
+(`allow` needs `updatedInput`; the legacy `shell` tool's argv `["bash", "-lc", SCRIPT]`),
+Gemini CLI's hooks reference and source (BeforeTool `hookSpecificOutput.tool_input`
+merged over the model's arguments), Cursor's `preToolUse` `updated_input` (as
+third-party integrations report it; docs/agents.md).
 """
 
 from __future__ import annotations
@@ -206,18 +209,49 @@ def test_rewrite_for_codex_keeps_the_argv_shape() -> None:
     assert string["updatedInput"] == {"command": BAD_FIXED}
 
 
-@pytest.mark.parametrize("agent", ["gemini", "cursor"])
-def test_rewrite_is_a_deny_where_the_agent_cannot_replace_the_input(agent: str) -> None:
-    data = (
-        json.dumps(
-            {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
-             "tool_input": {"command": BAD}, "cwd": "/"}
-        ).encode()
-        if agent == "gemini"
-        else json.dumps({"hook_event_name": "beforeShellExecution", "command": BAD}).encode()
-    )
-    got = answer(hook(agent, "--rewrite", data=data))
-    assert got.get("decision", got.get("permission")) == "deny"
+def gemini_before_tool(command: str) -> dict[str, Any]:
+    """Gemini CLI's BeforeTool input (hooks reference: base fields, tool_name, tool_input)."""
+    return {
+        "session_id": "g-1",
+        "transcript_path": "/home/u/.gemini/tmp/chats/g-1.json",
+        "cwd": "/",
+        "hook_event_name": "BeforeTool",
+        "timestamp": "2026-12-01T20:00:00Z",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": command, "description": "restart", "dir_path": "."},
+    }
+
+
+def test_rewrite_for_gemini_merges_the_fixed_command_into_the_tool_input() -> None:
+    payload = gemini_before_tool(BAD)
+    got = answer(hook("gemini", "--rewrite", data=json.dumps(payload).encode()))
+    assert "decision" not in got  # neither a deny nor a bypass of the user's confirmation
+    out = got["hookSpecificOutput"]
+    assert out["hookEventName"] == "BeforeTool"
+    # Gemini CLI: Object.assign(invocation.params, hookSpecificOutput.tool_input).
+    merged = {**payload["tool_input"], **out["tool_input"]}
+    assert merged == {"command": BAD_FIXED, "description": "restart", "dir_path": "."}
+    assert got["systemMessage"].startswith("heredoc-lint rewrote this shell command")
+    assert "HL103" in got["systemMessage"]
+
+
+@pytest.mark.parametrize("agent", ["cursor", "claude"])  # claude: Cursor runs its hooks
+def test_rewrite_for_cursors_pre_tool_use_answers_updated_input(agent: str) -> None:
+    got = answer(hook(agent, "--rewrite", data=cursor_pre_tool_use(BAD)))
+    assert got["permission"] == "allow"  # Cursor applies updated_input with allow
+    assert got["updated_input"] == {"command": BAD_FIXED, "cwd": "/home/u/project"}
+    assert got["agent_message"].startswith("heredoc-lint rewrote this shell command")
+    assert got["user_message"] == "heredoc-lint rewrote a shell command (HL103)"
+
+
+def test_rewrite_is_a_deny_where_cursor_cannot_replace_the_command() -> None:
+    # beforeShellExecution answers permission only: the command cannot be replaced there.
+    data = json.dumps({"hook_event_name": "beforeShellExecution", "command": BAD}).encode()
+    got = answer(hook("cursor", "--rewrite", data=data))
+    assert got["permission"] == "deny"
+    assert "updated_input" not in got
+    assert got["agent_message"].startswith("heredoc-lint blocked this command")
+    assert BAD_FIXED in got["agent_message"]  # the fixed command, for the agent to run
 
 
 def test_rewrite_denies_when_an_error_is_left_after_the_safe_fixes() -> None:

@@ -1,9 +1,9 @@
 """`heredoc-lint hook --rewrite` end to end: the seeds' commands as the agent sends them,
-through the hook in Claude Code's and Codex's shapes, and the command the hook returns
-run against the loopback sshd (tests/sshd.py, as tests/test_runtime_seeds.py runs the
-seeds). The far side must end up as the seed's author meant: the heredoc's body in the
-remote file byte for byte, the commands after the process match still run, and the
-match no longer lists the remote shell itself.
+through the hook in Claude Code's, Codex's, Gemini CLI's and Cursor's shapes, and the
+command the hook returns run against the loopback sshd (tests/sshd.py, as
+tests/test_runtime_seeds.py runs the seeds). The far side must end up as the seed's
+author meant: the heredoc's body in the remote file byte for byte, the commands after
+the process match still run, and the match no longer lists the remote shell itself.
 """
 
 from __future__ import annotations
@@ -36,47 +36,78 @@ def ours(lines: list[str], root: Path) -> list[str]:
     return [line for line in lines if str(root) in line]
 
 
-def rewrite(agent: str, tool_input: dict[str, Any], tool: str) -> dict[str, Any]:
-    data = json.dumps(
-        {
-            "session_id": "s",
-            "cwd": str(ROOT),
-            "hook_event_name": "PreToolUse",
-            "tool_name": tool,
-            "tool_input": tool_input,
-        }
-    ).encode()
+def rewrite(agent: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The hook's answer to `payload`, which must let a rewritten command run."""
     got = subprocess.run(
         [sys.executable, "-m", "heredoc_lint", "hook", agent, "--rewrite"],
-        input=data,
+        input=json.dumps(payload).encode(),
         capture_output=True,
         timeout=120,
         check=False,
     )
     assert got.returncode == 0, got.stderr
-    out: dict[str, Any] = json.loads(got.stdout)["hookSpecificOutput"]
-    assert out["permissionDecision"] == "allow", out
+    out: dict[str, Any] = json.loads(got.stdout)
     return out
 
 
+def pre_tool_use(tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "session_id": "s",
+        "cwd": str(ROOT),
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+    }
+
+
 def fixed_command(agent: str, command: str) -> str:
-    """The command the agent runs after the hook: Claude's Bash input, or Codex's
-    legacy `shell` argv whose script the hook replaced."""
+    """The command the agent runs after the hook, in each agent's documented shape:
+    Claude's Bash input, Codex's legacy `shell` argv whose script the hook replaced,
+    Gemini CLI's BeforeTool `tool_input` merged over the model's, Cursor's preToolUse
+    `updated_input`."""
     if agent == "claude":
-        out = rewrite("claude", {"command": command, "description": "d"}, "Bash")
+        answer = rewrite("claude", pre_tool_use("Bash", {"command": command, "description": "d"}))
+        out = answer["hookSpecificOutput"]
+        assert out["permissionDecision"] == "allow", out
         assert out["updatedInput"]["description"] == "d"  # the rest of the input is kept
         fixed: str = out["updatedInput"]["command"]
-    else:
-        out = rewrite("codex", {"command": ["bash", "-lc", command]}, "shell")
+        told = out["additionalContext"]
+    elif agent == "codex":
+        answer = rewrite("codex", pre_tool_use("shell", {"command": ["bash", "-lc", command]}))
+        out = answer["hookSpecificOutput"]
+        assert out["permissionDecision"] == "allow", out
         argv = out["updatedInput"]["command"]
         assert argv[:2] == ["bash", "-lc"] and len(argv) == 3
-        fixed = argv[2]
+        fixed, told = argv[2], out["additionalContext"]
+    elif agent == "gemini":
+        tool_input = {"command": command, "description": "d"}
+        payload = {
+            "session_id": "s",
+            "cwd": str(ROOT),
+            "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command",
+            "tool_input": tool_input,
+        }
+        answer = rewrite("gemini", payload)
+        merged = {**tool_input, **answer["hookSpecificOutput"]["tool_input"]}
+        assert merged["description"] == "d"
+        fixed, told = merged["command"], answer["systemMessage"]
+    else:
+        payload = {
+            "hook_event_name": "preToolUse",
+            "workspace_roots": [str(ROOT)],
+            "tool_name": "Shell",
+            "tool_input": {"command": command},
+        }
+        answer = rewrite("cursor", payload)
+        assert answer["permission"] == "allow", answer
+        fixed, told = answer["updated_input"]["command"], answer["agent_message"]
     assert fixed != command
-    assert out["additionalContext"].startswith("heredoc-lint rewrote this shell command")
+    assert told.startswith("heredoc-lint rewrote this shell command")
     return fixed
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "cursor"])
 @pytest.mark.parametrize("seed", ["seed000", "seed003"])
 def test_the_rewritten_seed_does_what_its_author_meant(
     sshd: SshServer, tmp_path: Path, agent: str, seed: str

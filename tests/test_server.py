@@ -8,6 +8,7 @@ its state file. Every test runs the real bash client and a real server process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -147,11 +148,13 @@ def install(tmp_path: Path) -> Iterator[Install]:
     }
     found = Install(bin_dir, tmp_path / "state", log, package / "heredoc_lint", env)
     yield found
-    # Stop every server this test started (they outlive their client by design).
+    # Stop every server this test started (they outlive their client by design), and
+    # the children answering for them (gone already, some of them).
     for line in subprocess.run(
         ["pgrep", "-f", f"serve --state {found.state}"], capture_output=True, text=True
     ).stdout.split():
-        os.kill(int(line), signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(line), signal.SIGTERM)
         _wait_gone(int(line))
 
 
@@ -332,9 +335,9 @@ def test_a_process_on_a_dead_servers_port_never_gets_the_command(install: Instal
     assert install.python_calls() == ["hook claude"]  # stdin was intact for the fallback
 
 
-def _cut_off_call(install: Install, answer: bytes, hold: float) -> tuple[
-    subprocess.CompletedProcess[bytes], float
-]:
+def _cut_off_call(
+    install: Install, answer: bytes, hold: float
+) -> tuple[subprocess.CompletedProcess[bytes], float]:
     impostor = Impostor(proof=b"s" * 32, answer=answer, hold=hold)
     _write_state(install, impostor.port, "c" * 32, "s" * 32)
     install.env["HEREDOC_LINT_HOOK_WAIT"] = "1"
@@ -571,3 +574,87 @@ def test_memory_goes_back_after_a_big_request(served: Install) -> None:
     while (after := _resident_kb(pid)) - before >= 30_000 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert after - before < 30_000, (before, after)  # KB: well under the request's size
+
+
+# --- issue 18, item 7: a slow check holds up no other ----------------------------------
+
+
+def _served_call(port: int, client: str, server: str, data: bytes, *options: str) -> bytes:
+    """One request by the protocol (as the bash client sends it); the whole reply."""
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as conn:
+        conn.sendall(client.encode() + b"\0")
+        proof = b""
+        while not proof.endswith(b"\0"):
+            chunk = conn.recv(4096)
+            assert chunk, "the server closed the connection before its proof"
+            proof += chunk
+        assert proof == server.encode() + b"\0"
+        args = ["claude", *options]
+        head = b"".join(x.encode() + b"\0" for x in [str(len(args)), *args])
+        conn.sendall(head + data + b"\0")
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    return reply
+
+
+def _children(pid: int) -> list[str]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+def test_a_dangerous_command_is_answered_before_slow_ones_finish(served: Install) -> None:
+    """Three slow checks are under way (three workers of the server busy) when BAD
+    arrives; BAD's deny comes back first. Answered one at a time, BAD waited for all
+    three (~30 s)."""
+    port, client, server, pid = served.wait_for_server()
+    slow = claude("\n".join(['ssh h "pkill -f x; echo"'] * 6000))
+    bad = claude('ssh h "pkill -f sglang; ./restart"')
+    finished: list[tuple[str, bytes]] = []
+    lock = threading.Lock()
+
+    def call(name: str, data: bytes) -> None:
+        reply = _served_call(port, client, server, data)
+        with lock:
+            finished.append((name, reply))
+
+    slow_calls = [threading.Thread(target=call, args=(f"slow{i}", slow)) for i in range(3)]
+    for thread in slow_calls:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while len(_children(pid)) < 3:  # the first worker has one, two new ones the others
+        assert time.monotonic() < deadline, "the slow checks never started"
+        time.sleep(0.02)
+    call("bad", bad)
+    with lock:
+        assert [name for name, _ in finished] == ["bad"]  # no slow answer came before it
+    for thread in slow_calls:
+        thread.join(120)
+    assert sorted(name for name, _ in finished[1:]) == ["slow0", "slow1", "slow2"]
+    status, _, length, out = finished[0][1].split(b"\0", 3)
+    assert (status, int(length)) == (b"0", len(out))
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    assert "HL103" in answer["permissionDecisionReason"]
+    for _, reply in finished[1:]:  # each slow one was checked (or ran out of time): complete
+        status, _, length, out = reply.split(b"\0", 3)
+        assert (status, int(length)) == (b"0", len(out))
+
+
+def test_a_check_beside_a_slow_one_keeps_its_own_time_limit(served: Install) -> None:
+    """A request answered by a second worker (the first one busy) stops at its own
+    `--timeout`, counted from its own start: the hook's SIGALRM works in a worker."""
+    port, client, server, pid = served.wait_for_server()
+    slow = claude("\n".join(['ssh h "pkill -f x; echo"'] * 6000))
+    busy = threading.Thread(target=_served_call, args=(port, client, server, slow))
+    busy.start()
+    deadline = time.monotonic() + 60
+    while True:  # until the first worker is on the slow check when this one comes
+        assert time.monotonic() < deadline
+        reply = _served_call(port, client, server, slow, "--timeout", "0.3")
+        status, err, length, out = reply.split(b"\0", 3)
+        if b"longer than 0.3 s" in err:
+            break
+    assert (status, out) == (b"0", b"")  # allowed unchecked, as the hook does
+    assert err.decode().startswith("heredoc-lint: hook: checking took longer than 0.3 s")
+    busy.join(120)

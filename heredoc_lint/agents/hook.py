@@ -20,6 +20,7 @@ are imported once there is something to do, and a command without any rule's tri
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -230,6 +231,8 @@ def render(agent: str, verdict: Verdict, updated: Json | None = None) -> Json | 
                 }
             }
         return None
+    if verdict.decision == "rewrite" and updated is not None:
+        return _rewritten(agent, verdict, updated)
     if agent == "gemini":
         if verdict.decision == "deny":
             return {"decision": "deny", "reason": verdict.reason}
@@ -248,6 +251,28 @@ def render(agent: str, verdict: Verdict, updated: Json | None = None) -> Json | 
     if verdict.decision == "context":
         return {"permission": "allow", "agent_message": verdict.reason}
     return {"permission": "allow"}
+
+
+def _rewritten(agent: str, verdict: Verdict, updated: Json) -> Json:
+    """Gemini CLI's and Cursor's answer that runs `updated` instead of the tool input."""
+    if agent == "gemini":
+        # BeforeTool: `hookSpecificOutput.tool_input` is merged over the model's arguments
+        # (Object.assign) and the tool rebuilt from them. No `decision`: the user's own
+        # confirmation of the command still applies. The model sees the command that ran
+        # (the shell tool's result starts with it) and Gemini's own note that a hook
+        # changed `command`; the why goes to the user.
+        return {
+            "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated},
+            "systemMessage": verdict.reason,
+        }
+    # cursor, `preToolUse` only (beforeShellExecution has no tool input to replace):
+    # `updated_input` is applied with `permission: "allow"`; agent_message is the model's.
+    return {
+        "permission": "allow",
+        "updated_input": updated,
+        "user_message": verdict.summary,
+        "agent_message": verdict.reason,
+    }
 
 
 # --- checking -------------------------------------------------------------------------
@@ -608,9 +633,9 @@ OPTIONS = (
     Opt(("--no-fix",), "Do not compute a fixed command for the reason.", bool, False),
     Opt(
         ("--rewrite",),
-        "Where the agent lets a hook replace the command (Claude Code, Codex), run the "
-        "command with the safe fixes applied instead of denying it, when no error is left "
-        "in it.",
+        "Where the agent lets a hook replace the command (Claude Code, Codex, Gemini CLI, "
+        "Cursor's preToolUse), run the command with the safe fixes applied instead of "
+        "denying it, when no error is left in it.",
         bool,
         False,
     ),
@@ -633,18 +658,37 @@ def parse_options(argv: Sequence[str]) -> HookOptions:
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _parsed(argv: tuple[str, ...]) -> HookOptions:
+    """parse_options, once per argument list: a resident server answers every call of
+    an agent with the same arguments, and building the parser costs 0.7-1 ms of the
+    3-5 ms of an answer. (Errors and --help raise: they are not cached.)"""
+    return parse_options(argv)
+
+
 def _write(
     agent: str, verdict: Verdict, out: Callable[[bytes], object], payload: object = None
 ) -> None:
     updated = None
     if verdict.decision == "rewrite":
         updated = updated_input(payload, verdict.command or "")
-        if updated is None or agent not in ("claude", "codex"):
+        if updated is None:  # run() asks for no rewrite then: a last guard
             verdict = Verdict("deny", verdict.reason, verdict.summary, verdict.notes)
     answer = render(agent, verdict, updated)
     if answer is not None:
         # ASCII-only JSON: readable whatever encoding the agent's pipe assumes.
         out((json.dumps(answer) + "\n").encode("ascii"))
+
+
+def rewrite_where_possible(options: HookOptions, payload: object) -> HookOptions:
+    """`options` without `--rewrite` when this call's answer cannot replace the command
+    (Cursor's beforeShellExecution has no tool input; a joined argv): it is denied with
+    the deny's own reason then."""
+    if options.rewrite and updated_input(payload, "") is None:
+        from dataclasses import replace
+
+        return replace(options, rewrite=False)
+    return options
 
 
 def _note(message: str) -> None:
@@ -683,7 +727,7 @@ def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> No
         _write(agent, Verdict("allow"), out)
         return
     cwd = _directory(payload)
-    verdict = decide(command, options, cwd)
+    verdict = decide(command, rewrite_where_possible(options, payload), cwd)
     for note in verdict.notes:
         sys.stderr.write(note + "\n")
     _write(agent, verdict, out, payload)
@@ -692,7 +736,7 @@ def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> No
 def main(argv: list[str], data: bytes | None = None) -> int:
     """`heredoc-lint hook ARGV`, reading `data` (else stdin) and writing to sys.stdout."""
     try:
-        options = parse_options(argv)
+        options = _parsed(tuple(argv))
     except UsageError as error:  # exit 1: a non-blocking hook error the user sees
         sys.stderr.write(f"heredoc-lint: hook: {error}\n")
         return 1

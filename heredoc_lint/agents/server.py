@@ -21,8 +21,10 @@ command only after that proof).
 
 Each connection is read in a thread of its own, so a connection that sends nothing (or
 slowly) holds up no other; before the client secret it has a second and 32 bytes. The
-answers are computed one at a time in the main thread: the hook's `--timeout` (SIGALRM)
-works as in a process of its own, and each answer takes a few ms. The server exits after
+main thread hands the requests, in order of arrival, to worker processes
+(agents/workers.py): each answers one request at a time with the hook's own
+`--timeout` (SIGALRM, counted from the start of its check), and a slow check holds up
+no other. The server exits after
 `--idle` seconds without a request, on SIGTERM, and when its code or parser changed on
 disk (an upgrade, an edit): a connection is checked against the files on disk unless
 they were checked in the last half second (0.5 ms), so no answer comes from code that
@@ -45,8 +47,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from heredoc_lint.options import Opt, UsageError, parse
+
+if TYPE_CHECKING:
+    from heredoc_lint.agents.workers import Pool
 
 DEFAULT_IDLE = 3600.0  # seconds without a request before the server exits
 HANDSHAKE_TIMEOUT = 1.0  # seconds a connection has to send the client secret
@@ -318,6 +324,9 @@ def respond(request: Request) -> None:
     with request.conn as conn, contextlib.suppress(OSError):
         conn.settimeout(SEND_TIMEOUT)
         conn.sendall(head + out)
+        # The end of the answer, at once: a child forked for another request meanwhile
+        # holds a copy of this socket, and a close alone ends it only with the last copy.
+        conn.shutdown(socket.SHUT_WR)
 
 
 # --- the server -----------------------------------------------------------------------
@@ -343,11 +352,29 @@ def _exclusive(lock: Path) -> Iterator[bool]:
 
 
 def _warm_up() -> None:
-    """Import what a denied command with a fix needs, before the first client waits."""
-    from heredoc_lint.agents import hook
+    """Import everything an answer needs (a denied command with a fix, a project
+    configuration, the option parser), before the first client waits. Also a safety
+    matter: a child forked while the main thread is in the middle of an import would
+    find that module's lock held by a thread it does not have, and wait forever."""
+    import argparse  # noqa: F401  (the hook's option parser, imported when first used)
+    import base64  # noqa: F401
+    import difflib  # noqa: F401
+    import tomllib  # noqa: F401
+    import traceback  # noqa: F401
+
+    from heredoc_lint import config  # noqa: F401
 
     sample = "ssh h \"pkill -f app; cat > f << 'EOF'\n$1\nEOF\""
-    hook.decide(sample, hook.HookOptions(agent="claude"))
+    payload = {
+        "cwd": os.getcwd(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": sample},
+    }
+    import json
+
+    for args in (["claude"], ["claude", "--rewrite", "--warnings", "context"]):
+        answer(args, json.dumps(payload).encode())
 
 
 def serve(state: Path, idle: float) -> int:
@@ -361,7 +388,6 @@ def serve(state: Path, idle: float) -> int:
         gc.freeze()  # the imported modules are never garbage: keep collections short
         keys = Secrets.fresh()
         watch = CodeWatch()
-        requests: queue.Queue[Request | None] = queue.Queue()
         activity = Activity(time.monotonic())
 
         def terminate(signum: int, frame: object) -> None:
@@ -371,30 +397,48 @@ def serve(state: Path, idle: float) -> int:
             os._exit(0)
 
         signal.signal(signal.SIGTERM, terminate)
+        requests: queue.Queue[Request | None] = queue.Queue()
         with socket.create_server(("127.0.0.1", 0)) as listener:
+            from heredoc_lint.agents.workers import Pool
+
+            pool = Pool([listener], _warm_up)
+            pool.spawn()  # before any thread: the first worker, warm for the first call
             write_state(state, listener.getsockname()[1], keys)
             threading.Thread(
                 target=_accept, args=(listener, keys, watch, requests, activity), daemon=True
             ).start()
             try:
-                while True:
-                    left = idle - activity.idle_for()
-                    try:
-                        request = requests.get(timeout=max(left, 0.05) if idle > 0 else None)
-                    except queue.Empty:
-                        if activity.idle_for() < idle:
-                            continue  # a connection came in, or is still sending
-                        return 0
-                    if request is None:  # a reader saw new code
-                        return 0
-                    size = len(request.data)
-                    respond(request)
-                    request = None  # before the release: the input is garbage now
-                    if size >= BIG_REQUEST:
-                        _release_memory()
-                    activity.change(0)
+                return _answer_requests(pool, requests, activity, idle)
             finally:
                 remove_state(state, keys)
+                pool.close()
+
+
+def _answer_requests(
+    pool: Pool, requests: queue.Queue[Request | None], activity: Activity, idle: float
+) -> int:
+    """Hand the requests to the workers until the server has been idle for `idle`
+    seconds (no connection, no check under way) or its code changed."""
+    while True:
+        if pool.collect(0):
+            activity.change(0)  # a request was answered
+        pool.trim()
+        left = idle - activity.idle_for() if idle > 0 else None
+        if pool.busy():  # look in again soon: the server is not idle before they end
+            left = 0.05 if left is None else min(left, 0.05)
+        try:
+            request = requests.get(timeout=None if left is None else max(left, 0.01))
+        except queue.Empty:
+            if pool.busy() or idle <= 0 or activity.idle_for() < idle:
+                continue  # a connection came in, is still sending, or is answered
+            return 0
+        if request is None:  # a reader saw new code
+            return 0
+        size = len(request.data)
+        pool.hand(request)
+        request = None  # before the release: the input is garbage now
+        if size >= BIG_REQUEST:
+            _release_memory()
 
 
 DESCRIPTION = (
