@@ -11,14 +11,22 @@ listed in `local_expansions`, so that rules can say what will really happen.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
-from heredoc_lint.wrappers import PREFIXES, WRAPPERS, Invocation, basename, resolve, unwrap_prefixes
+from heredoc_lint.wrappers import (
+    PREFIXES,
+    WRAPPERS,
+    Invocation,
+    basename,
+    command_name,
+    resolve,
+    unwrap_prefixes,
+)
 
 MAX_DEPTH = 16
 
@@ -65,7 +73,7 @@ class Layer:
         for command in self.script.commands:
             # Only a command that can be named as a wrapper is de-quoted: de-quoting every
             # level of `$(` nested 10,000 deep would cost quadratic time.
-            if not command.may_be(names):
+            if not may_be(command, names):
                 continue
             invocation = resolve(command.words, self.wrappers)
             if invocation is not None:
@@ -151,6 +159,18 @@ class Layer:
         return None
 
 
+def may_be(command: Command, names: Collection[str]) -> bool:
+    """`Command.may_be`, and a head that names its program as bash resolves a word
+    (`wrappers.command_name`): an ANSI-C quoted `$'ssh'`, a brace expansion `{ssh,}`, a
+    glob `ss[h]`.  Those are de-quoted to be sure; a head with `$(` or a backtick never."""
+    if command.may_be(names):
+        return True
+    head = command.head
+    if "$(" in head or "`" in head or head in ("[", "[["):
+        return False
+    return "$'" in head or any(c in head for c in "{[?*")
+
+
 @dataclass(frozen=True)
 class Call:
     """A command of a layer that runs a named program, maybe behind `sudo`, `env`, ..."""
@@ -171,12 +191,12 @@ def calls(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
     heads = names | PREFIXES
     for command in layer.script.commands:
         # A look at the head before de-quoting, as in `Layer.invocations`.
-        if not command.may_be(heads):
+        if not may_be(command, heads):
             continue
         index = unwrap_prefixes(command.words)
         if index is None:
             continue
-        name = basename(command.words[index].value)
+        name = command_name(command.words[index]) or basename(command.words[index].value)
         if name in names:
             yield Call(command, index, name)
 

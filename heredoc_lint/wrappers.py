@@ -8,7 +8,8 @@ new layer and how that layer is run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from heredoc_lint.grammars import Form, forms_by_command
@@ -124,6 +125,21 @@ class Invocation:
     script_file: Word | None = None  # `bash <(...)`: the script is what the substitution prints
 
 
+@dataclass(frozen=True)
+class _Through:
+    """A wrapper that runs the command at words[start:end] as an argv (`sudo CMD`,
+    `find -exec CMD ;`, `docker exec c CMD`): `resolve` goes on from there."""
+
+    start: int
+    end: int | None = None  # where the command's words stop (find's `;`)
+    label: str | None = None  # a row's label, put before the inner wrapper's
+    remote: bool = False  # the command runs on another host or in a container
+
+
+# What one wrapper makes of its words: a layer, a command to look through to, or nothing.
+Step = Invocation | _Through | None
+
+
 def _static(word: Word) -> str | None:
     return word.value if word.static else None
 
@@ -131,6 +147,138 @@ def _static(word: Word) -> str | None:
 def basename(value: str) -> str:
     """A command name without its directory: `/usr/bin/ssh` is `ssh`."""
     return value.rsplit("/", 1)[-1]
+
+
+def command_name(word: Word, extra: Mapping[str, str] | None = None) -> str | None:
+    """The name of the program bash runs for a command word, without its directory; None
+    when it is not known before run time.
+
+    The word is resolved as bash resolves it: quotes removed and `$'...'` decoded (the
+    word's value), backslash-newlines removed (`ss\\<newline>h`), a brace expansion
+    that makes one word expanded (`{ssh,}`), and a glob read as the one name of the
+    wrapper table (or `extra`) it can match (`ss[h]`, `/usr/bin/ss?`): bash runs that
+    name when a file of that name is where the pattern looks, and nothing else."""
+    if not word.static:
+        return None
+    value = word.received()
+    unquoted = word.quoting == {Quoting.UNQUOTED} and "\\" not in value
+    if (word.braces or word.globbing) and not unquoted:
+        return None  # quoted parts of the word: which braces expand is not kept
+    if word.braces:
+        expanded = brace_expand(value)
+        if expanded is None or len(expanded) != 1:
+            return None  # several words: see docs/wrappers.md, static limits
+        value = expanded[0]
+    name = basename(value)
+    if word.globbing:
+        return _glob_name(name, WRAPPERS.keys() | (extra or {}).keys())
+    return name
+
+
+_MAX_BRACE_WORDS = 64
+
+
+def brace_expand(value: str) -> list[str] | None:
+    """bash's brace expansion of an unquoted word (`{a,b}`, `x{1..3}`), without the words
+    it leaves empty (bash drops them); None for more than a few dozen words."""
+    done: list[str] = []
+    todo = [value]
+    while todo:
+        text = todo.pop()
+        parts = _first_brace(text)
+        if parts is None:
+            if text:
+                done.append(text)
+        else:
+            before, choices, after = parts
+            todo.extend(before + c + after for c in reversed(choices))
+        if len(done) + len(todo) > _MAX_BRACE_WORDS:
+            return None
+    return done
+
+
+def _first_brace(text: str) -> tuple[str, list[str], str] | None:
+    """The first `{...}` of `text` that bash expands: its text before, its choices (a
+    comma list or a `..` sequence), and its text after."""
+    for open_at, c in enumerate(text):
+        if c != "{" or (open_at and text[open_at - 1] == "$"):
+            continue
+        depth = 0
+        commas: list[int] = []
+        for k in range(open_at, len(text)):
+            if text[k] == "{":
+                depth += 1
+            elif text[k] == "}":
+                depth -= 1
+                if depth == 0:
+                    body = text[open_at + 1 : k]
+                    choices = _choices(body, [a - open_at - 1 for a in commas])
+                    if choices is not None:
+                        return text[:open_at], choices, text[k + 1 :]
+                    break
+            elif text[k] == "," and depth == 1:
+                commas.append(k)
+    return None
+
+
+def _choices(body: str, commas: list[int]) -> list[str] | None:
+    if commas:
+        bounds = [-1, *commas, len(body)]
+        return [body[a + 1 : b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    ends = body.split("..")
+    if len(ends) == 2 and all(e.lstrip("-").isdigit() for e in ends):
+        first, last = int(ends[0]), int(ends[1])
+        if abs(last - first) >= _MAX_BRACE_WORDS:
+            return None
+        step = 1 if last >= first else -1
+        return [str(n) for n in range(first, last + step, step)]
+    if len(ends) == 2 and all(len(e) == 1 and e.isalpha() for e in ends):
+        first, last = ord(ends[0]), ord(ends[1])
+        step = 1 if last >= first else -1
+        return [chr(n) for n in range(first, last + step, step)]
+    return None
+
+
+def _glob_name(pattern: str, names: Collection[str]) -> str | None:
+    """The one name of `names` that the glob `pattern` matches; None for none or several."""
+    regex = _glob_regex(pattern)
+    if regex is None:
+        return None
+    matched = [name for name in names if regex.fullmatch(name)]
+    return matched[0] if len(matched) == 1 else None
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """A bash pathname pattern (`*`, `?`, `[...]`) as a regex; None for extglob."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : end]
+                negate = body[:1] in ("!", "^")
+                body = body[1:] if negate else body
+                if "[" in body:
+                    return None  # [[:alpha:]] and the like: not read here
+                members = "".join("\\" + ch if ch in "\\^]" else ch for ch in body)
+                out.append(f"[{'^' if negate else ''}{members}]")
+                i = end
+        elif c in "@+!(":
+            if pattern[i + 1 : i + 2] == "(" or c == "(":
+                return None
+            out.append(re.escape(c))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out))
 
 
 class _Unknown(Exception):
@@ -289,14 +437,13 @@ def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocati
     if call.command_start is None:
         return Invocation("ssh", i, (), True, "login", stdin_script=reads_stdin, ssh=call)
     remote = tuple(words[call.command_start :])
-    # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
-    inner = resolve(remote, wrappers)
-    reads_script = reads_stdin and inner is not None and inner.stdin_script and not inner.words
-    return Invocation("ssh", i, remote, True, "login", stdin_script=reads_script, ssh=call)
+    # Whether the remote shell reads its script from ssh's stdin (`ssh h bash -s <<'EOF'`)
+    # depends on the remote command: `resolve` looks at it, one level down.
+    return Invocation("ssh", i, remote, True, "login", stdin_script=reads_stdin, ssh=call)
 
 
-def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = basename(words[i].value)
+def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
+    name = command_name(words[i]) or basename(words[i].value)
     letters = ""
     j = i + 1
     while j < len(words):
@@ -333,7 +480,7 @@ def _process_substitution(word: Word) -> bool:
     )
 
 
-def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if i + 1 >= len(words):
         return None
     return Invocation("eval", i, tuple(words[i + 1 :]), False, "bash")
@@ -352,10 +499,8 @@ def _option_value(words: Sequence[Word], start: int, names: tuple[str, ...]) -> 
 
 def _named_string(
     label: str, names: tuple[str, ...], remote: bool, shell: str
-) -> Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]:
-    def resolve_named(
-        words: Sequence[Word], i: int, wrappers: Mapping[str, str]
-    ) -> Invocation | None:
+) -> Callable[[Sequence[Word], int, Mapping[str, str]], Step]:
+    def resolve_named(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         j = _option_value(words, i + 1, names)
         if j is not None:
             return Invocation(label, i, (words[j],), remote, shell)
@@ -371,14 +516,14 @@ def _named_string(
     return resolve_named
 
 
-def _gcloud(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _gcloud(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     rest = [_static(w) for w in words[i + 1 : i + 3]]
     if rest != ["compute", "ssh"]:
         return None
     return _named_string("gcloud compute ssh", ("--command",), True, "login")(words, i, wrappers)
 
 
-def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if i + 1 >= len(words) or _static(words[i + 1]) != "ssh":
         return None
     return _named_string("vagrant ssh", ("-c", "--command"), True, "login")(words, i, wrappers)
@@ -387,7 +532,7 @@ def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invo
 _TMUX_ARG_OPTIONS = frozenset({"-s", "-n", "-t", "-c", "-e", "-x", "-y", "-F", "-l", "-f"})
 
 
-def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
     while j < len(words) and (_static(words[j]) or "").startswith("-"):
         j += 1
@@ -415,20 +560,20 @@ def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocat
         return None
     if len(words) - j == 1:
         return Invocation("tmux", i, (words[j],), False, "sh")
-    return resolve(words[j:], wrappers, offset=j)
+    return _Through(j)
 
 
-def _find(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _find(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     for j in range(i + 1, len(words)):
         if _static(words[j]) in ("-exec", "-execdir", "-ok", "-okdir"):
             end = j + 1
             while end < len(words) and _static(words[end]) not in (";", "+"):
                 end += 1
-            return resolve(words[j + 1 : end], wrappers, offset=j + 1)
+            return _Through(j + 1, end)
     return None
 
 
-def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
     exec_mode = False
     while j < len(words):
@@ -445,18 +590,18 @@ def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invoca
     if j >= len(words):
         return None
     if exec_mode:
-        return resolve(words[j:], wrappers, offset=j)
+        return _Through(j)
     return Invocation("watch", i, tuple(words[j:]), False, "sh")
 
 
-def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = _option_value(words, i + 1, ("-c", "--command"))
     if j is not None:
         return Invocation("flock -c", i, (words[j],), False, "sh")
     k = i + 1
     while k < len(words) and (_static(words[k]) or "").startswith("-"):
         k += 2 if _static(words[k]) in ("-w", "--timeout", "-E", "--conflict-exit-code") else 1
-    return resolve(words[k + 1 :], wrappers, offset=k + 1) if k < len(words) else None
+    return _Through(k + 1) if k < len(words) else None
 
 
 def _form_option(
@@ -511,9 +656,7 @@ def _one_operand(words: Sequence[Word], j: int, form: Form, matched: int, operan
     return matched == len(form.path) and operands > 0 and after is not None and after.static
 
 
-def read_form(
-    words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]
-) -> Invocation | None:
+def read_form(words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]) -> Step:
     """The layer words[i] starts by the table row `form`, if the words are that form and
     its shape is known: the options, the subcommand words, the operands, the command."""
     j = i + 1
@@ -586,7 +729,7 @@ def _form_layer(
     form: Form,
     seen: Mapping[str, Word | None],
     wrappers: Mapping[str, str],
-) -> Invocation | None:
+) -> Step:
     """The layer of a form whose command starts at words[j]."""
     if form.takes == "option":
         strings = [seen[name] for name in sorted(form.option) if seen.get(name) is not None]
@@ -604,25 +747,11 @@ def _form_layer(
         return Invocation(form.label, i, tuple(words[j:end]), form.remote, form.shell)
     if j >= len(words):
         return None
-    inner = resolve(words[j:], wrappers, offset=j)
-    if inner is None:
-        return None
-    return Invocation(
-        f"{form.label} {inner.wrapper}",
-        i,
-        inner.words,
-        form.remote or inner.remote,
-        inner.shell,
-        inner.stdin_script,
-        inner.ssh,
-        inner.script_file,
-    )
+    return _Through(j, label=form.label, remote=form.remote)
 
 
 def _by_forms(forms: tuple[Form, ...]) -> Resolver:
-    def resolve_forms(
-        words: Sequence[Word], i: int, wrappers: Mapping[str, str]
-    ) -> Invocation | None:
+    def resolve_forms(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         for form in forms:
             found = read_form(words, i, form, wrappers)
             if found is not None:
@@ -633,7 +762,7 @@ def _by_forms(forms: tuple[Form, ...]) -> Resolver:
 
 
 # autossh(1): `autossh [-V] [-M port[:echo_port]] [-f] [SSH_OPTIONS]`: the rest is ssh's.
-def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
     while j < len(words) and _static(words[j]) in ("-M", "-f", "-V"):
         j += 2 if _static(words[j]) == "-M" else 1
@@ -720,7 +849,7 @@ def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
 
 def _after_prefix(words: Sequence[Word], i: int) -> int | None:
     """Index of the command that the prefix command words[i] runs, if any."""
-    name = basename(words[i].value)
+    name = command_name(words[i]) or basename(words[i].value)
     arg_options = _PREFIX_ARG_OPTIONS.get(name, frozenset())
     j = i + 1
     while j < len(words):
@@ -746,16 +875,16 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
     return j if j < len(words) else None
 
 
-def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = _after_prefix(words, i)
-    return None if j is None else resolve(words[j:], wrappers, offset=j)
+    return None if j is None else _Through(j)
 
 
 def unwrap_prefixes(words: Sequence[Word]) -> int | None:
     """Index of the real command behind `sudo`, `env`, `nohup`, `timeout`...; None if none."""
     i = 0
     while i < len(words) and words[i].static:
-        if basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
+        if command_name(words[i]) not in _PREFIX_ARG_OPTIONS:
             return i
         j = _after_prefix(words, i)
         if j is None:
@@ -764,17 +893,17 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
     return None
 
 
-def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = basename(words[i].value)
+def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
+    name = command_name(words[i]) or basename(words[i].value)
     values = [_static(w) for w in words]
     if "--" in values[i + 1 :]:
         dash = values.index("--", i + 1)
         if "-c" not in values[i + 1 : dash] and "--command" not in values[i + 1 : dash]:
-            return resolve(words[dash + 1 :], wrappers, offset=dash + 1)  # runuser -u u -- cmd
+            return _Through(dash + 1)  # runuser -u u -- cmd
     return _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
 
 
-Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]
+Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Step]
 
 WRAPPERS: dict[str, Resolver] = {
     "ssh": _ssh,
@@ -801,49 +930,55 @@ PREFIXES = frozenset(_PREFIX_ARG_OPTIONS)  # sudo, env, nohup, timeout...: run t
 WRAPPER_KINDS = {"ssh": _ssh, "shell": _shell, "eval": _eval, "prefix": _prefix}
 
 
-def resolve(
-    words: Sequence[Word], wrappers: Mapping[str, str] | None = None, offset: int = 0
-) -> Invocation | None:
+def resolve(words: Sequence[Word], wrappers: Mapping[str, str] | None = None) -> Invocation | None:
     """The layer that the command `words` starts, if any.
 
-    `wrappers` maps extra command names to a kind of WRAPPER_KINDS.  Word
-    indexes in the result count from the start of the original command
-    (`offset` is how many words were looked through already).
+    `wrappers` maps extra command names to a kind of WRAPPER_KINDS.  The chain of
+    prefixes and wrappers (`sudo env nice docker exec c sudo ssh h CMD`) is followed in a
+    loop, not by recursion: any depth is resolved, and nothing here can run out of stack.
     """
     extra = wrappers or {}
-    if not words or not words[0].static:
-        return None
-    name = basename(words[0].value)
-    resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
-    if resolver is None:
-        return None
-    try:
-        found = resolver(words, 0, extra)
-    except RecursionError:
-        return None  # `sudo sudo ... sudo` 800 deep: nothing a person writes; give up
-
-    if found is None or offset == 0:
-        return found
-    return _shift(found, offset)
+    found = _resolve(words, extra)
+    if found is not None and found.ssh is not None and found.words and found.stdin_script:
+        # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
+        # One level down is enough: an inner ssh with a command has words of its own.
+        inner = _resolve(found.words, extra)
+        reads = inner is not None and inner.stdin_script and not inner.words
+        found = replace(found, stdin_script=reads)
+    return found
 
 
-def _shift(found: Invocation, offset: int) -> Invocation:
-    ssh = found.ssh
-    if ssh is not None:
-        ssh = SshCall(
-            ssh.index + offset,
-            tuple((o, a, k + offset) for o, a, k in ssh.options),
-            None if ssh.host_index is None else ssh.host_index + offset,
-            None if ssh.command_start is None else ssh.command_start + offset,
-            ssh.open_options,
-        )
-    return Invocation(
-        found.wrapper,
-        found.index + offset,
-        found.words,
-        found.remote,
-        found.shell,
-        found.stdin_script,
-        ssh,
-        found.script_file,
-    )
+def _resolve(words: Sequence[Word], extra: Mapping[str, str]) -> Invocation | None:
+    start = 0
+    labels: list[str] = []
+    anchor: int | None = None  # the outermost row's word: the layer's anchor
+    remote = False
+    while start < len(words):  # every step moves `start` on: the loop ends
+        name = command_name(words[start], extra)
+        if name is None:
+            return None
+        resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
+        if resolver is None:
+            return None
+        step = resolver(words, start, extra)
+        if not isinstance(step, _Through):
+            if step is None:
+                return None
+            if not labels:
+                return step
+            return replace(
+                step,
+                wrapper=" ".join((*labels, step.wrapper)),
+                index=step.index if anchor is None else anchor,
+                remote=remote or step.remote,
+            )
+        if step.label is not None:
+            labels.append(step.label)
+            anchor = start if anchor is None else anchor
+            remote = remote or step.remote
+        if step.end is not None:
+            words = words[: step.end]
+        if step.start <= start:
+            return None  # a resolver that does not move on would loop
+        start = step.start
+    return None
