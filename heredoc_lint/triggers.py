@@ -46,6 +46,7 @@ ALL_TRIGGERS = frozenset(
         "podman-compose",
         "runuser",
         "scp",
+        "script",
         "sh",
         "ssh",
         "su",

@@ -35,10 +35,11 @@ class ShortOptions:
 # command's shape is then unknown, and nothing is said about it.
 OPTION_GRAMMARS: dict[str, ShortOptions] = {
     "ssh": ShortOptions(
-        # `-P`: a flag that did nothing before OpenSSH 9.4, `-P tag` since (its release
-        # notes): its shape depends on the installed version, so it is unknown here.
+        # `-P tag` since OpenSSH 9.4 (its release notes); before, `-P` was a flag that did
+        # nothing, left from the removed UsePrivilegedPort.  A script that writes `-P`
+        # means the tag: read as 9.4 and later read it (docs/wrappers.md).
         frozenset("46AaCfGgKkMNnqsTtVvXxYy"),
-        frozenset("BbcDEeFIiJLlmOopQRSWw"),
+        frozenset("BbcDEeFIiJLlmOoPpQRSWw"),
         "OpenSSH ssh(1): ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-B bind_interface] [-b bind_address] "
         "[-c cipher_spec] [-D port] [-E log_file] [-e escape_char] [-F configfile] "
         "[-I pkcs11] [-i identity_file] [-J destination] [-L address] [-l login_name] "
@@ -134,6 +135,8 @@ class _Through:
     end: int | None = None  # where the command's words stop (find's `;`)
     label: str | None = None  # a row's label, put before the inner wrapper's
     remote: bool = False  # the command runs on another host or in a container
+    # words[a:b] stand for these words (`env -S STRING`): resolve goes on over them
+    splice: tuple[int, int, tuple[Word, ...]] | None = None
 
 
 # What one wrapper makes of its words: a layer, a command to look through to, or nothing.
@@ -831,9 +834,30 @@ _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
     "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
     "chroot": frozenset(),
     "screen": frozenset({"-S", "-t", "-c", "-e", "-p", "-T", "-h", "-L", "-Logfile"}),
+    # bash(1): `builtin NAME ARGS` runs the builtin NAME (`builtin command ssh ...`), and
+    # `coproc CMD` runs a simple command as a coprocess (a NAME only before a compound one).
+    "builtin": frozenset(),
+    "coproc": frozenset(),
+    # chrt(1), taskset(1), util-linux: `chrt [options] [priority] command [arg...]`,
+    # `taskset [options] mask command [arg...]`.
+    "chrt": frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"}),
+    "taskset": frozenset(),
 }
 # Prefixes whose first non-option word is not the command (it is a duration, a directory...).
-_PREFIX_OPERANDS = {"timeout": 1, "chroot": 1}
+_PREFIX_OPERANDS = {"timeout": 1, "chroot": 1, "taskset": 1}
+# Options after which a prefix runs no command: it looks a name up, or works on a pid.
+_PREFIX_NO_COMMAND: dict[str, frozenset[str]] = {
+    "command": frozenset({"-v", "-V"}),
+    "chrt": frozenset({"-p", "--pid", "-m", "--max"}),
+    "taskset": frozenset({"-p", "--pid"}),
+}
+
+
+def _runs_no_command(value: str, options: frozenset[str]) -> bool:
+    """Whether the option word `value` (`-p`, `--pid`, a cluster `-ap`) is one of `options`."""
+    if value in options:
+        return True
+    return not value.startswith("--") and any("-" + c in options for c in value[1:])
 
 
 def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
@@ -862,7 +886,9 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
         if name == "env" and "=" in value and not value.startswith("-"):
             j += 1
             continue
-        if name == "command" and value in ("-v", "-V"):
+        if value.startswith("-") and _runs_no_command(
+            value, _PREFIX_NO_COMMAND.get(name, frozenset())
+        ):
             return None
         if value in arg_options or _cluster_ends_with_value(value, arg_options):
             j += 2
@@ -872,12 +898,110 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
             continue
         break
     j += _PREFIX_OPERANDS.get(name, 0)
+    if name == "chrt" and j < len(words) and (_static(words[j]) or "").isdigit():
+        j += 1  # the priority, which newer versions let the policies without one leave out
     return j if j < len(words) else None
 
 
 def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
+    if command_name(words[i]) == "env":
+        split = _env_split(words, i)
+        if split is not None:
+            return split
     j = _after_prefix(words, i)
     return None if j is None else _Through(j)
+
+
+_ENV_S = re.compile(r"-([0iv]*)S(.*)", re.DOTALL)  # `-S STR`, `-iS STR`, `-SSTR`
+
+
+def _env_split(words: Sequence[Word], i: int) -> _Through | None:
+    """`env -S STRING`, `--split-string=STRING`: env splits the string into arguments
+    and reads them in its place, options first (coreutils env(1)).  None when no -S is
+    given; a splice with no words when the string holds what is not read here."""
+    j = i + 1
+    while j < len(words):
+        value = _static(words[j])
+        if value is None or value == "--" or not value.startswith("-") or len(value) < 2:
+            return None
+        short = _ENV_S.fullmatch(value)
+        if value == "--split-string" or short is not None and not short[2]:
+            end, string = j + 2, words[j + 1] if j + 1 < len(words) else None
+        elif short is not None:
+            end, string = j + 1, _slice_word(words[j], 2 + len(short[1]))
+        elif value.startswith("--split-string="):
+            end, string = j + 1, _slice_word(words[j], len("--split-string="))
+        else:
+            arg_options = _PREFIX_ARG_OPTIONS["env"]
+            j += 2 if value in arg_options or _cluster_ends_with_value(value, arg_options) else 1
+            continue
+        if string is None or not string.static:
+            return _Through(i, splice=(j, end, ()))  # known at run time only: no layer
+        return _Through(i, splice=(j, end, split_string(string) or ()))
+    return None
+
+
+# env(1)'s escapes in a split string, outside single quotes.
+_ENV_ESCAPES = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "#": "#"}
+_ENV_ESCAPES.update({c: c for c in "\\'\"$"})
+
+
+def split_string(word: Word) -> tuple[Word, ...] | None:
+    """The arguments coreutils env makes of `-S STRING`: split at blanks outside quotes,
+    quotes removed, `\\` escapes read, a `#` at a word's start ends it.  None for a
+    `${VAR}`, `\\c` or `\\_` (not read here): the words are then not known."""
+    value, offsets = word.value, word.offsets
+    found: list[Word] = []
+    chars: list[str] = []
+    where: list[int] = []
+    start: int | None = None
+    quote = ""
+    k = 0
+
+    def close(at: int) -> None:
+        nonlocal start
+        if start is not None:
+            found.append(Word(start, at, "".join(chars), (*where, at)))
+            chars.clear()
+            where.clear()
+            start = None
+
+    while k < len(value):
+        c = value[k]
+        if quote != "'" and c == "$":
+            return None
+        if not quote and c in " \t\n\v\f\r":
+            close(offsets[k])
+            k += 1
+            continue
+        if not quote and c == "#" and start is None:
+            break
+        if start is None:
+            start = offsets[k]
+        if c in "'\"" and quote in ("", c):
+            quote = "" if quote else c
+            k += 1
+            continue
+        if c == "\\" and k + 1 < len(value):
+            nxt = value[k + 1]
+            if quote == "'" and nxt not in "\\'":
+                chars.append(c)
+                where.append(offsets[k])
+                k += 1
+                continue
+            if nxt not in _ENV_ESCAPES:
+                return None
+            chars.append(_ENV_ESCAPES[nxt])
+            where.append(offsets[k])
+            k += 2
+            continue
+        chars.append(c)
+        where.append(offsets[k])
+        k += 1
+    if quote:
+        return None  # env refuses an unterminated quote
+    close(offsets[len(value)])
+    return tuple(found)
 
 
 def unwrap_prefixes(words: Sequence[Word]) -> int | None:
@@ -937,23 +1061,20 @@ def resolve(words: Sequence[Word], wrappers: Mapping[str, str] | None = None) ->
     prefixes and wrappers (`sudo env nice docker exec c sudo ssh h CMD`) is followed in a
     loop, not by recursion: any depth is resolved, and nothing here can run out of stack.
     """
-    extra = wrappers or {}
-    found = _resolve(words, extra)
-    if found is not None and found.ssh is not None and found.words and found.stdin_script:
-        # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
-        # One level down is enough: an inner ssh with a command has words of its own.
-        inner = _resolve(found.words, extra)
-        reads = inner is not None and inner.stdin_script and not inner.words
-        found = replace(found, stdin_script=reads)
-    return found
+    return _resolve(words, wrappers or {}, deep=True)
 
 
-def _resolve(words: Sequence[Word], extra: Mapping[str, str]) -> Invocation | None:
+_MAX_SPLICES = 8
+
+
+def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Invocation | None:
     start = 0
     labels: list[str] = []
     anchor: int | None = None  # the outermost row's word: the layer's anchor
     remote = False
-    while start < len(words):  # every step moves `start` on: the loop ends
+    origin: list[int] | None = None  # each word's index in `words` as given, once spliced
+    splices = 0
+    while start < len(words):  # every step moves `start` on, or splices (a few times)
         name = command_name(words[start], extra)
         if name is None:
             return None
@@ -961,24 +1082,48 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str]) -> Invocation | No
         if resolver is None:
             return None
         step = resolver(words, start, extra)
-        if not isinstance(step, _Through):
-            if step is None:
-                return None
-            if not labels:
-                return step
-            return replace(
-                step,
-                wrapper=" ".join((*labels, step.wrapper)),
-                index=step.index if anchor is None else anchor,
-                remote=remote or step.remote,
-            )
+        if step is None:
+            return None
+        if isinstance(step, Invocation):
+            found = _reads_script(step, extra) if deep else step
+            if labels:
+                found = replace(
+                    found,
+                    wrapper=" ".join((*labels, found.wrapper)),
+                    index=found.index if anchor is None else anchor,
+                    remote=remote or found.remote,
+                )
+            if origin is not None:
+                # Indexes into words that are not the command's own: the anchor is the
+                # word they came from, and ssh's option places are not known.
+                found = replace(found, index=origin[found.index], ssh=None)
+            return found
         if step.label is not None:
             labels.append(step.label)
             anchor = start if anchor is None else anchor
             remote = remote or step.remote
+        if step.splice is not None:
+            splices += 1
+            a, b, new = step.splice
+            if splices > _MAX_SPLICES or not a < b:
+                return None
+            where = origin if origin is not None else list(range(len(words)))
+            origin = [*where[:a], *[where[a]] * len(new), *where[b:]]
+            words = (*words[:a], *new, *words[b:])
+            continue
         if step.end is not None:
             words = words[: step.end]
         if step.start <= start:
             return None  # a resolver that does not move on would loop
         start = step.start
     return None
+
+
+def _reads_script(found: Invocation, extra: Mapping[str, str]) -> Invocation:
+    """`ssh h bash -s <<'EOF'`: whether the remote shell reads its script from ssh's stdin.
+    One level down is enough: an inner ssh with a command has words of its own."""
+    if found.ssh is None or not found.words or not found.stdin_script:
+        return found
+    inner = _resolve(found.words, extra, deep=False)
+    reads = inner is not None and inner.stdin_script and not inner.words
+    return replace(found, stdin_script=reads)
