@@ -11,6 +11,7 @@ listed in `local_expansions`, so that rules can say what will really happen.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -272,7 +273,7 @@ def _child(
         kind=kind,
         remote=invocation.remote or parent.remote,
         shell=shell,
-        cmdline=f"{shell} -c {text}" if kind == "string" else None,
+        cmdline=_cmdline(parent, invocation, shell, text, kind),
         parent=parent,
         command=command,
         invocation=invocation,
@@ -280,6 +281,14 @@ def _child(
         wrappers=parent.wrappers,
         **extra,  # type: ignore[arg-type]
     )
+
+
+def _cmdline(parent: Layer, invocation: Invocation, shell: str, text: str, kind: str) -> str | None:
+    """What the process that runs a child layer shows as its command line: a new shell's
+    `bash -c TEXT`; for `eval`, which starts no process, its parent's own."""
+    if invocation.wrapper.endswith("eval"):
+        return parent.cmdline
+    return f"{shell} -c {text}" if kind == "string" else None
 
 
 def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
@@ -362,10 +371,67 @@ def child_layers(layer: Layer) -> Iterator[Layer]:
                         yield child
                 elif redirect.op == "<<<" and redirect.target is not None:
                     yield _herestring_layer(layer, command, invocation, redirect.target)
+        if invocation.stdin_script and not invocation.words:
+            child = _piped_layer(layer, command, invocation)
+            if child is not None:
+                yield child
         if invocation.script_file is not None:
             child = _substitution_layer(layer, command, invocation, invocation.script_file)
             if child is not None:
                 yield child
+
+
+def _piped_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer | None:
+    """`echo 'S' | bash`, `printf '%s\\n' 'S' | bash`: the shell reads what the command
+    before the pipe prints as its script, when that is known: static words, and no
+    backslash that an `echo -e` (or dash's echo) would read."""
+    writer = _pipe_writer(parent, command)
+    if writer is None or not writer.words or not all(w.static for w in writer.words):
+        return None
+    words = writer.words
+    name = command_name(words[0])
+    newline = True
+    if name == "echo":
+        k = 1
+        while k < len(words) and re.fullmatch(r"-[neE]+", words[k].value):
+            newline = newline and "n" not in words[k].value
+            k += 1
+        printed = words[k:]
+        escapes = any("e" in w.value for w in words[1:k]) or parent.shell in ("sh", "dash")
+        if escapes and any("\\" in w.value for w in printed):
+            return None
+    elif name == "printf" and len(words) >= 3 and words[1].value == "%s\\n":
+        if len(words) != 3:
+            return None  # one line per argument: not the words joined
+        printed = words[2:]
+    else:
+        return None
+    if not printed:
+        return None
+    text, offsets, expansions, continuations = _join_words(printed)
+    end = printed[-1].end
+    layer = _child(
+        parent,
+        text + ("\n" if newline else ""),
+        (*offsets[:-1], end, end) if newline else offsets,
+        command,
+        invocation,
+        "stdin",
+        continuations=continuations,
+        source_words=printed,
+    )
+    return layer
+
+
+def _pipe_writer(layer: Layer, command: Command) -> Command | None:
+    """The command whose output `command` reads through a pipe (`A | command`)."""
+    for other in layer.script.commands:
+        if other.end > command.start or other.next_op not in ("|", "|&"):
+            continue
+        between = layer.text[other.next_op_start + len(other.next_op or "") : command.start]
+        if not between.replace("\\\n", "").strip(" \t\n"):
+            return other
+    return None
 
 
 def _substitution_layer(

@@ -145,6 +145,14 @@ def own_cmdline(layer: Layer, path: str | None) -> str | None:
 
 
 def _alone(layer: Layer, command: Command) -> bool:
+    parent, eval_command = layer.parent, layer.command
+    # eval runs its string in its parent's shell: alone only if eval is alone there
+    if layer.wrapper == "eval" and parent is not None and eval_command is not None:
+        return _alone(parent, eval_command) and _alone_here(layer, command)
+    return _alone_here(layer, command)
+
+
+def _alone_here(layer: Layer, command: Command) -> bool:
     others = [c for c in layer.script.commands if c is not command]
     return not others and command.next_op in (None, ";", "\n")
 

@@ -581,7 +581,9 @@ class _Builder:
         redirects: list[Node] = []
 
         def add(groups: list[list[Node]], child: Node) -> None:
-            if groups and groups[-1][-1].end_byte == child.start_byte:
+            # A backslash-newline between two nodes is no break: `ss\\<newline>h` is `ssh`.
+            gap = self.offsets.data[groups[-1][-1].end_byte : child.start_byte] if groups else b""
+            if groups and (not gap or gap == b"\\\n" * (len(gap) // 2)):
                 groups[-1].append(child)
             else:
                 groups.append([child])
