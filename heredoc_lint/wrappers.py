@@ -429,6 +429,41 @@ def _slice_word(word: Word, start: int) -> Word:
     )
 
 
+def ifs_split(words: Sequence[Word]) -> tuple[Word, ...]:
+    """The words as bash splits them at an unquoted `$IFS` or `${IFS}` in a word that has
+    no other expansion: `pkill${IFS}-f${IFS}x` is `pkill -f x`.  Whatever non-empty value
+    IFS holds, its expansion is all separators; a layer that assigns or unsets IFS is the
+    caller's to leave out."""
+    if not any(e.name == "IFS" for w in words for e in w.expansions):
+        return tuple(words)
+    found: list[Word] = []
+    for word in words:
+        cuts = word.expansions
+        if not cuts or any(e.name != "IFS" or e.quoted or e.kind != "variable" for e in cuts):
+            found.append(word)
+            continue
+        bounds = [0, *(k for e in cuts for k in (e.start, e.end)), len(word.value)]
+        for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+            if a < b:
+                found.append(_cut_word(word, a, b))
+    return tuple(found)
+
+
+def _cut_word(word: Word, start: int, end: int) -> Word:
+    """value[start:end] of a word as a word of its own, with no expansion in it."""
+    return Word(
+        word.offsets[start],
+        word.offsets[end - 1] + 1,
+        word.value[start:end],
+        (*word.offsets[start:end], word.offsets[end - 1] + 1),
+        (),
+        tuple(k - start for k in word.continuations if start <= k < end),
+        word.quoting,
+        word.globbing,
+        word.braces,
+    )
+
+
 def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
     call = parse_ssh(words, i)
     if call is None:
