@@ -660,8 +660,8 @@ def _safe_for_scanner(data: bytes) -> bytes:
 
 # A word that starts a statement and holds brace or glob characters: `{ssh,}`, `ss[h]`,
 # `/usr/bin/ss?`.  tree-sitter-bash reads it as a group or an array element and fails.
-_STATEMENT_START = re.compile(rb"(?:^|(?<=[\n;&|(]))[ \t]*", re.MULTILINE)
-_EXPANDED_NAME = re.compile(rb"[^\s;&|()<>'\"`$\\=]*[\[{*?][^\s;&|()<>'\"`$\\=]*")
+_STATEMENT_START = re.compile(rb"(?:^|(?<=[\n;&|]))[ \t]*", re.MULTILINE)
+_EXPANDED_NAME = re.compile(rb"[^\s;&|()<>'\"`$\\=]*[\[{*?][^\s;&|()<>'\"`$\\=]*(?=[ \t])")
 
 
 def _reparse_expanded_names(data: bytes, tree: Tree) -> Tree:
