@@ -29,7 +29,14 @@ from heredoc_lint.wrappers import (
     unwrap_prefixes,
 )
 
+# Shells nested deeper than this are refused (TooDeep), never passed as clean: written
+# by hand, nesting stops long before (each level escapes its quotes once more).
 MAX_DEPTH = 16
+
+
+class TooDeep(Exception):
+    """A shell nested deeper than MAX_DEPTH starts another: the text is not checked, and
+    the run says so (the CLI exits 2) instead of reporting nothing."""
 
 
 @dataclass(frozen=True)
@@ -357,6 +364,8 @@ def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, w
 def child_layers(layer: Layer) -> Iterator[Layer]:
     """The layers that the commands of `layer` start, one level down."""
     if layer.depth >= MAX_DEPTH:
+        if layer.invocations:
+            raise TooDeep(f"a shell nested {MAX_DEPTH} deep starts another: not checked")
         return
     for command, invocation in layer.invocations:
         if invocation.words:

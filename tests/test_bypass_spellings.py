@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from heredoc_lint.layers import MAX_DEPTH
+
 BAD_REMOTE = "pkill -f sglang; ./restart"
 BAD = f'ssh h "{BAD_REMOTE}"'
 PKILL = ["-f", "sglang"]  # what the remote pkill gets
@@ -254,3 +256,39 @@ def test_bash_runs_ssh_with_the_spelling(row: Row, tmp_path: Path) -> None:
 @pytest.mark.parametrize("row", NOT_RUN, ids=_ids(NOT_RUN))
 def test_bash_runs_no_ssh_with_the_spelling(row: Row, tmp_path: Path) -> None:
     assert _run_in_bash(row, tmp_path) == []
+
+
+# -- item 5: no shape of input turns into "clean" ------------------------------------------
+
+
+def _nested_heredocs(depth: int) -> str:
+    """`bash <<'E0'` ... around BAD: one more shell per level, and no escaping."""
+    head = "".join(f"bash <<'E{k}'\n" for k in range(depth))
+    tail = "".join(f"E{k}\n" for k in reversed(range(depth)))
+    return head + BAD + "\n" + tail
+
+
+def test_a_shell_within_the_depth_limit_is_checked() -> None:
+    assert MAX_DEPTH == 16
+    got = _cli(_nested_heredocs(MAX_DEPTH - 1).rstrip("\n"))
+    assert got.returncode == 1, got.stderr
+    assert sum(" HL103 [error] " in line for line in got.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _nested_heredocs(MAX_DEPTH),  # was exit 0: the ssh at depth 16 was never read
+        _nested_heredocs(300),
+        "ssh h " * 200 + "'pkill -f x; echo'",
+        "ssh h " * 1_000 + "echo hi",
+    ],
+    ids=["heredocs-16", "heredocs-300", "ssh-words-200", "ssh-words-1000"],
+)
+def test_shells_nested_past_the_limit_are_refused_not_passed(text: str) -> None:
+    got = _cli(text.rstrip("\n"))
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert got.stderr == (
+        f"heredoc-lint: -: internal error: TooDeep: a shell nested {MAX_DEPTH} deep "
+        "starts another: not checked\n"
+    )
