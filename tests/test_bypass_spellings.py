@@ -292,3 +292,23 @@ def test_shells_nested_past_the_limit_are_refused_not_passed(text: str) -> None:
         f"heredoc-lint: -: internal error: TooDeep: a shell nested {MAX_DEPTH} deep "
         "starts another: not checked\n"
     )
+
+
+def test_a_python_expression_too_deep_to_read_is_refused(tmp_path: Path) -> None:
+    """30,000 `'' +` before the command: the reader runs out of stack, and that was a
+    silent "no finding" (exit 0)."""
+    script = tmp_path / "deep.py"
+    chain = "'' + " * 30_000
+    script.write_text(f"import subprocess\nsubprocess.run({chain}'{BAD}', shell=True)\n")
+    got = subprocess.run(
+        [sys.executable, "-m", "heredoc_lint", "--no-cache", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert got.stderr == (
+        f"heredoc-lint: {script}: internal error: RecursionError: a Python expression "
+        "nested too deep to be checked\n"
+    )

@@ -117,7 +117,8 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
     sys.setrecursionlimit(max(limit, 20_000))
     try:
         return analyse(text, path=path)[1]
-    except RecursionError:
-        return []  # deeper than anything written by hand: not worth a crash
+    except RecursionError as error:
+        # Deeper than anything written by hand, and not checked: never "clean" (exit 2).
+        raise RecursionError("a Python expression nested too deep to be checked") from error
     finally:
         sys.setrecursionlimit(limit)
