@@ -165,7 +165,7 @@ def command_name(word: Word, extra: Mapping[str, str] | None = None) -> str | No
         return None
     value = word.received()
     unquoted = word.quoting == {Quoting.UNQUOTED} and "\\" not in value
-    if (word.braces or word.globbing) and not unquoted:
+    if (word.braces or word.globbing) and (not unquoted or len(value) > _MAX_PATTERN):
         return None  # quoted parts of the word: which braces expand is not kept
     if word.braces:
         expanded = brace_expand(value)
@@ -179,6 +179,7 @@ def command_name(word: Word, extra: Mapping[str, str] | None = None) -> str | No
 
 
 _MAX_BRACE_WORDS = 64
+_MAX_PATTERN = 256  # a longer brace or glob word names no program of the table
 
 
 def brace_expand(value: str) -> list[str] | None:
@@ -258,7 +259,8 @@ def _glob_regex(pattern: str) -> re.Pattern[str] | None:
     while i < len(pattern):
         c = pattern[i]
         if c == "*":
-            out.append(".*")
+            if not out or out[-1] != ".*":
+                out.append(".*")
         elif c == "?":
             out.append(".")
         elif c == "[":
