@@ -942,8 +942,8 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
 
 def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if command_name(words[i]) == "env":
-        split = _env_split(words, i)
-        if split is not None:
+        given, split = _env_split(words, i)
+        if given:
             return split
     j = _after_prefix(words, i)
     return None if j is None else _Through(j)
@@ -952,15 +952,16 @@ def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
 _ENV_S = re.compile(r"-([0iv]*)S(.*)", re.DOTALL)  # `-S STR`, `-iS STR`, `-SSTR`
 
 
-def _env_split(words: Sequence[Word], i: int) -> _Through | None:
+def _env_split(words: Sequence[Word], i: int) -> tuple[bool, Step]:
     """`env -S STRING`, `--split-string=STRING`: env splits the string into arguments
-    and reads them in its place, options first (coreutils env(1)).  None when no -S is
-    given; a splice with no words when the string holds what is not read here."""
+    and reads them in its place, options first (coreutils env(1)).  Whether a -S is
+    given, and the step: None when the string holds what is not read here (`$X`,
+    `${VAR}`): the command env runs is then not known."""
     j = i + 1
     while j < len(words):
         value = _static(words[j])
         if value is None or value == "--" or not value.startswith("-") or len(value) < 2:
-            return None
+            return False, None
         short = _ENV_S.fullmatch(value)
         if value == "--split-string" or short is not None and not short[2]:
             end, string = j + 2, words[j + 1] if j + 1 < len(words) else None
@@ -972,10 +973,9 @@ def _env_split(words: Sequence[Word], i: int) -> _Through | None:
             arg_options = _PREFIX_ARG_OPTIONS["env"]
             j += 2 if value in arg_options or _cluster_ends_with_value(value, arg_options) else 1
             continue
-        if string is None or not string.static:
-            return _Through(i, splice=(j, end, ()))  # known at run time only: no layer
-        return _Through(i, splice=(j, end, split_string(string) or ()))
-    return None
+        split = split_string(string) if string is not None and string.static else None
+        return True, None if split is None else _Through(i, splice=(j, end, split))
+    return False, None
 
 
 # env(1)'s escapes in a split string, outside single quotes.

@@ -25,7 +25,18 @@ from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.grammars import FORMS
 from heredoc_lint.layers import child_layers, file_layer
 from heredoc_lint.shell.syntax import parse_script
-from heredoc_lint.wrappers import OPTION_GRAMMARS, Invocation, parse_ssh, read_form, resolve
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import (
+    OPTION_GRAMMARS,
+    Invocation,
+    brace_expand,
+    command_name,
+    ifs_split,
+    parse_ssh,
+    read_form,
+    resolve,
+    split_string,
+)
 
 
 def _resolve(line: str) -> Invocation | None:
@@ -486,3 +497,77 @@ def test_python_fstring_with_options_of_unknown_count() -> None:
     )
     found = check_text(source, "python", "t.py", None)
     assert [f.code for f in found if f.code in ("HL102", "HL104", "HL106", "HL110")] == []
+
+
+# -- words read as bash and env read them (issue 18, item 10) -----------------------------
+ENV_SPLITS = [
+    "a b  c",
+    "'a b' \"c d\" e",
+    "a\\ b",  # not an escape env knows: refused (None)
+    "x\\tz 'q\\'r' \"s\\\"t\"",
+    "one #two three",
+    'sudo ssh h "a; b"',
+]
+
+
+@pytest.mark.parametrize("string", ENV_SPLITS)
+def test_env_split_string_agrees_with_env(string: str) -> None:
+    word = Word(0, len(string), string, tuple(range(len(string) + 1)))
+    split = split_string(word)
+    done = subprocess.run(
+        ["env", "-S", "printf <%s>\\\\n " + string],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    if split is None:
+        assert done.returncode == 125 and "invalid sequence" in done.stderr, done
+        return
+    assert done.returncode == 0, done.stderr
+    assert [w.value for w in split] == [line[1:-1] for line in done.stdout.splitlines()]
+    for w in split:  # each character maps back to where it stands in the string
+        assert all(string[k] in (w.value[n], "\\", "'", '"') for n, k in enumerate(w.offsets[:-1]))
+
+
+BRACES = ["{ssh,}", "x{a,b}y", "{a,{b,c}}", "{1..3}", "{c..a}", "{a}", "a{b,}{,c}"]
+
+
+@pytest.mark.parametrize("word", BRACES)
+def test_brace_expansion_agrees_with_bash(word: str) -> None:
+    done = subprocess.run(
+        ["bash", "-c", f"printf '<%s>\\n' {word}"], capture_output=True, text=True, check=True
+    )
+    assert brace_expand(word) == [line[1:-1] for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("$'ssh' h x", "ssh"),
+        ('"ss"h h x', "ssh"),
+        ("{ssh,} h x", "ssh"),
+        ("{ssh,h} x", None),  # two words in the command's place: a static limit
+        ("ss[h] h x", "ssh"),
+        ("/usr/bin/ss? h x", "ssh"),
+        ("ss[x] h x", None),
+        ("s* h x", None),  # matches several names of the table
+        ('"ss[h]" h x', "ss[h]"),  # quoted: no glob
+    ],
+)
+def test_command_name_as_bash_reads_it(line: str, name: str | None) -> None:
+    assert command_name(parse_script(line).commands[0].words[0]) == name
+
+
+def test_ifs_split_cuts_at_unquoted_ifs_only() -> None:
+    words = parse_script('pkill${IFS}-f$IFS"x" "a${IFS}b" c$IFS$d').commands[0].words
+    assert [w.value for w in ifs_split(words)] == ["pkill", "-f", "x", "a${IFS}b", "c$IFS$d"]
+    (pattern,) = [w for w in ifs_split(words) if w.value == "x"]
+    assert pattern.offsets == (18, 19)  # the x inside its quotes, and its end
+
+
+def test_env_split_string_with_a_variable_gives_no_layer() -> None:
+    assert _resolve('env -S "$X" ssh h "a; b"') is None  # $X may be `echo`: not known
+    assert _resolve("env -S 'ssh h ${X}'") is None
+    found = _resolve("env -S '' ssh h \"a; b\"")
+    assert found is not None and [w.value for w in found.words] == ["a; b"]
