@@ -34,6 +34,17 @@ from heredoc_lint.wrappers import (
 MAX_DEPTH = 16
 
 
+def _holds_checked_text(layer: Layer) -> bool:
+    """Whether the text below a layer at MAX_DEPTH holds anything a rule looks for besides
+    more wrappers (`pkill`, a heredoc, `sudo`, `scp`...).  A chain of wrapper words alone
+    (`ssh h ssh h ... echo hi`, `eval eval ...`) loses a level of quoting at each shell, so
+    it carries nothing deeper that a rule could check: there the walk just stops."""
+    from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
+
+    others = ALL_TRIGGERS - WRAPPERS.keys() - layer.wrappers.keys()
+    return bool(present_triggers(layer.text, others))
+
+
 class TooDeep(Exception):
     """A shell nested deeper than MAX_DEPTH starts another: the text is not checked, and
     the run says so (the CLI exits 2) instead of reporting nothing."""
@@ -364,7 +375,7 @@ def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, w
 def child_layers(layer: Layer) -> Iterator[Layer]:
     """The layers that the commands of `layer` start, one level down."""
     if layer.depth >= MAX_DEPTH:
-        if layer.invocations:
+        if layer.invocations and _holds_checked_text(layer):
             raise TooDeep(f"a shell nested {MAX_DEPTH} deep starts another: not checked")
         return
     for command, invocation in layer.invocations:

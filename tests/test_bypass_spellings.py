@@ -281,7 +281,7 @@ def test_a_shell_within_the_depth_limit_is_checked() -> None:
         _nested_heredocs(MAX_DEPTH),  # was exit 0: the ssh at depth 16 was never read
         _nested_heredocs(300),
         "ssh h " * 200 + "'pkill -f x; echo'",
-        "ssh h " * 1_000 + "echo hi",
+        "ssh h " * 1_000 + BAD,
     ],
     ids=["heredocs-16", "heredocs-300", "ssh-words-200", "ssh-words-1000"],
 )
@@ -312,3 +312,17 @@ def test_a_python_expression_too_deep_to_read_is_refused(tmp_path: Path) -> None
         f"heredoc-lint: {script}: internal error: RecursionError: a Python expression "
         "nested too deep to be checked\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "reported"),
+    [("ssh h " * 1_000 + "echo hi", ["-:1:1: HL111"]), ("eval " * 200 + "echo hi", [])],
+    ids=["ssh-words-1000", "eval-words-200"],
+)
+def test_a_chain_of_wrapper_words_alone_stops_at_the_limit(text: str, reported: list[str]) -> None:
+    """Each shell of a word chain removes a level of quoting: past the limit there is only
+    `echo hi` and more wrappers, nothing a rule checks, and the walk just stops there.
+    Only the nesting itself is reported (HL111 for the ssh hops), once."""
+    got = _cli(text)
+    assert got.returncode == (1 if reported else 0) and got.stderr == "", got.stderr
+    assert [line.split(" [")[0] for line in got.stdout.splitlines()] == reported
