@@ -323,6 +323,21 @@ FORMS: tuple[Form, ...] = (
         ),
         "argv",
     ),
+    Form(
+        "script",
+        (),
+        "script(1), util-linux: script [options] [file]: `-c command` is run by the "
+        "user's $SHELL with -c (sh when SHELL is unset)",
+        _names(
+            "-I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format -c "
+            "--command -E --echo -o --output-limit"
+        ),
+        _names("-a --append -e --return -f --flush --force -q --quiet"),
+        "option",
+        option=_names("-c --command"),
+        optional=_names("-t --timing"),  # `-t[file]`, `--timing[=file]`
+        shell="sh",
+    ),
     # -- command strings run on many hosts -------------------------------------------------
     Form(
         "pdsh",

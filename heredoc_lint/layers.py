@@ -11,7 +11,8 @@ listed in `local_expansions`, so that rules can say what will really happen.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from heredoc_lint.frontends import EditEncoder, Fragment
@@ -19,9 +20,35 @@ from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.spans import Spans
-from heredoc_lint.wrappers import PREFIXES, WRAPPERS, Invocation, basename, resolve, unwrap_prefixes
+from heredoc_lint.wrappers import (
+    PREFIXES,
+    WRAPPERS,
+    Invocation,
+    basename,
+    command_name,
+    resolve,
+    unwrap_prefixes,
+)
 
+# Shells nested deeper than this are refused (TooDeep), never passed as clean: written
+# by hand, nesting stops long before (each level escapes its quotes once more).
 MAX_DEPTH = 16
+
+
+def _holds_checked_text(layer: Layer) -> bool:
+    """Whether the text below a layer at MAX_DEPTH holds anything a rule looks for besides
+    more wrappers (`pkill`, a heredoc, `sudo`, `scp`...).  A chain of wrapper words alone
+    (`ssh h ssh h ... echo hi`, `eval eval ...`) loses a level of quoting at each shell, so
+    it carries nothing deeper that a rule could check: there the walk just stops."""
+    from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
+
+    others = ALL_TRIGGERS - WRAPPERS.keys() - layer.wrappers.keys()
+    return bool(present_triggers(layer.text, others))
+
+
+class TooDeep(Exception):
+    """A shell nested deeper than MAX_DEPTH starts another: the text is not checked, and
+    the run says so (the CLI exits 2) instead of reporting nothing."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +93,7 @@ class Layer:
         for command in self.script.commands:
             # Only a command that can be named as a wrapper is de-quoted: de-quoting every
             # level of `$(` nested 10,000 deep would cost quadratic time.
-            if not command.may_be(names):
+            if not may_be(command, names):
                 continue
             invocation = resolve(command.words, self.wrappers)
             if invocation is not None:
@@ -188,6 +215,18 @@ class Layer:
         return None if k is None else self.script.heredocs[k]
 
 
+def may_be(command: Command, names: Collection[str]) -> bool:
+    """`Command.may_be`, and a head that names its program as bash resolves a word
+    (`wrappers.command_name`): an ANSI-C quoted `$'ssh'`, a brace expansion `{ssh,}`, a
+    glob `ss[h]`.  Those are de-quoted to be sure; a head with `$(` or a backtick never."""
+    if command.may_be(names):
+        return True
+    head = command.head
+    if "$(" in head or "`" in head or head in ("[", "[["):
+        return False
+    return "$'" in head or any(c in head for c in "{[?*")
+
+
 @dataclass(frozen=True)
 class Call:
     """A command of a layer that runs a named program, maybe behind `sudo`, `env`, ..."""
@@ -208,12 +247,12 @@ def calls(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
     heads = names | PREFIXES
     for command in layer.script.commands:
         # A look at the head before de-quoting, as in `Layer.invocations`.
-        if not command.may_be(heads):
+        if not may_be(command, heads):
             continue
         index = unwrap_prefixes(command.words)
         if index is None:
             continue
-        name = basename(command.words[index].value)
+        name = command_name(command.words[index]) or basename(command.words[index].value)
         if name in names:
             yield Call(command, index, name)
 
@@ -289,7 +328,7 @@ def _child(
         kind=kind,
         remote=invocation.remote or parent.remote,
         shell=shell,
-        cmdline=f"{shell} -c {text}" if kind == "string" else None,
+        cmdline=_cmdline(parent, invocation, shell, text, kind),
         parent=parent,
         command=command,
         invocation=invocation,
@@ -297,6 +336,14 @@ def _child(
         wrappers=parent.wrappers,
         **extra,  # type: ignore[arg-type]
     )
+
+
+def _cmdline(parent: Layer, invocation: Invocation, shell: str, text: str, kind: str) -> str | None:
+    """What the process that runs a child layer shows as its command line: a new shell's
+    `bash -c TEXT`; for `eval`, which starts no process, its parent's own."""
+    if invocation.wrapper.endswith("eval"):
+        return parent.cmdline
+    return f"{shell} -c {text}" if kind == "string" else None
 
 
 def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]) -> Script:
@@ -363,6 +410,8 @@ def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, w
 def child_layers(layer: Layer) -> Iterator[Layer]:
     """The layers that the commands of `layer` start, one level down."""
     if layer.depth >= MAX_DEPTH:
+        if layer.invocations and _holds_checked_text(layer):
+            raise TooDeep(f"a shell nested {MAX_DEPTH} deep starts another: not checked")
         return
     for command, invocation in layer.invocations:
         if invocation.words:
@@ -377,10 +426,67 @@ def child_layers(layer: Layer) -> Iterator[Layer]:
                         yield child
                 elif redirect.op == "<<<" and redirect.target is not None:
                     yield _herestring_layer(layer, command, invocation, redirect.target)
+        if invocation.stdin_script and not invocation.words:
+            child = _piped_layer(layer, command, invocation)
+            if child is not None:
+                yield child
         if invocation.script_file is not None:
             child = _substitution_layer(layer, command, invocation, invocation.script_file)
             if child is not None:
                 yield child
+
+
+def _piped_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer | None:
+    """`echo 'S' | bash`, `printf '%s\\n' 'S' | bash`: the shell reads what the command
+    before the pipe prints as its script, when that is known: static words, and no
+    backslash that an `echo -e` (or dash's echo) would read."""
+    writer = _pipe_writer(parent, command)
+    if writer is None or not writer.words or not all(w.static for w in writer.words):
+        return None
+    words = writer.words
+    name = command_name(words[0])
+    newline = True
+    if name == "echo":
+        k = 1
+        while k < len(words) and re.fullmatch(r"-[neE]+", words[k].value):
+            newline = newline and "n" not in words[k].value
+            k += 1
+        printed = words[k:]
+        escapes = any("e" in w.value for w in words[1:k]) or parent.shell in ("sh", "dash")
+        if escapes and any("\\" in w.value for w in printed):
+            return None
+    elif name == "printf" and len(words) >= 3 and words[1].value == "%s\\n":
+        if len(words) != 3:
+            return None  # one line per argument: not the words joined
+        printed = words[2:]
+    else:
+        return None
+    if not printed:
+        return None
+    text, offsets, expansions, continuations = _join_words(printed)
+    end = printed[-1].end
+    layer = _child(
+        parent,
+        text + ("\n" if newline else ""),
+        (*offsets[:-1], end, end) if newline else offsets,
+        command,
+        invocation,
+        "stdin",
+        continuations=continuations,
+        source_words=printed,
+    )
+    return layer
+
+
+def _pipe_writer(layer: Layer, command: Command) -> Command | None:
+    """The command whose output `command` reads through a pipe (`A | command`)."""
+    for other in layer.script.commands:
+        if other.end > command.start or other.next_op not in ("|", "|&"):
+            continue
+        between = layer.text[other.next_op_start + len(other.next_op or "") : command.start]
+        if not between.replace("\\\n", "").strip(" \t\n"):
+            return other
+    return None
 
 
 def _substitution_layer(

@@ -8,7 +8,8 @@ new layer and how that layer is run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from heredoc_lint.grammars import Form, forms_by_command
@@ -34,10 +35,11 @@ class ShortOptions:
 # command's shape is then unknown, and nothing is said about it.
 OPTION_GRAMMARS: dict[str, ShortOptions] = {
     "ssh": ShortOptions(
-        # `-P`: a flag that did nothing before OpenSSH 9.4, `-P tag` since (its release
-        # notes): its shape depends on the installed version, so it is unknown here.
+        # `-P tag` since OpenSSH 9.4 (its release notes); before, `-P` was a flag that did
+        # nothing, left from the removed UsePrivilegedPort.  A script that writes `-P`
+        # means the tag: read as 9.4 and later read it (docs/wrappers.md).
         frozenset("46AaCfGgKkMNnqsTtVvXxYy"),
-        frozenset("BbcDEeFIiJLlmOopQRSWw"),
+        frozenset("BbcDEeFIiJLlmOoPpQRSWw"),
         "OpenSSH ssh(1): ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-B bind_interface] [-b bind_address] "
         "[-c cipher_spec] [-D port] [-E log_file] [-e escape_char] [-F configfile] "
         "[-I pkcs11] [-i identity_file] [-J destination] [-L address] [-l login_name] "
@@ -124,6 +126,23 @@ class Invocation:
     script_file: Word | None = None  # `bash <(...)`: the script is what the substitution prints
 
 
+@dataclass(frozen=True)
+class _Through:
+    """A wrapper that runs the command at words[start:end] as an argv (`sudo CMD`,
+    `find -exec CMD ;`, `docker exec c CMD`): `resolve` goes on from there."""
+
+    start: int
+    end: int | None = None  # where the command's words stop (find's `;`)
+    label: str | None = None  # a row's label, put before the inner wrapper's
+    remote: bool = False  # the command runs on another host or in a container
+    # words[a:b] stand for these words (`env -S STRING`): resolve goes on over them
+    splice: tuple[int, int, tuple[Word, ...]] | None = None
+
+
+# What one wrapper makes of its words: a layer, a command to look through to, or nothing.
+Step = Invocation | _Through | None
+
+
 def _static(word: Word) -> str | None:
     return word.value if word.static else None
 
@@ -131,6 +150,140 @@ def _static(word: Word) -> str | None:
 def basename(value: str) -> str:
     """A command name without its directory: `/usr/bin/ssh` is `ssh`."""
     return value.rsplit("/", 1)[-1]
+
+
+def command_name(word: Word, extra: Mapping[str, str] | None = None) -> str | None:
+    """The name of the program bash runs for a command word, without its directory; None
+    when it is not known before run time.
+
+    The word is resolved as bash resolves it: quotes removed and `$'...'` decoded (the
+    word's value), backslash-newlines removed (`ss\\<newline>h`), a brace expansion
+    that makes one word expanded (`{ssh,}`), and a glob read as the one name of the
+    wrapper table (or `extra`) it can match (`ss[h]`, `/usr/bin/ss?`): bash runs that
+    name when a file of that name is where the pattern looks, and nothing else."""
+    if not word.static:
+        return None
+    value = word.received()
+    unquoted = word.quoting == {Quoting.UNQUOTED} and "\\" not in value
+    if (word.braces or word.globbing) and (not unquoted or len(value) > _MAX_PATTERN):
+        return None  # quoted parts of the word: which braces expand is not kept
+    if word.braces:
+        expanded = brace_expand(value)
+        if expanded is None or len(expanded) != 1:
+            return None  # several words: see docs/wrappers.md, static limits
+        value = expanded[0]
+    name = basename(value)
+    if word.globbing:
+        return _glob_name(name, WRAPPERS.keys() | (extra or {}).keys())
+    return name
+
+
+_MAX_BRACE_WORDS = 64
+_MAX_PATTERN = 256  # a longer brace or glob word names no program of the table
+
+
+def brace_expand(value: str) -> list[str] | None:
+    """bash's brace expansion of an unquoted word (`{a,b}`, `x{1..3}`), without the words
+    it leaves empty (bash drops them); None for more than a few dozen words."""
+    done: list[str] = []
+    todo = [value]
+    while todo:
+        text = todo.pop()
+        parts = _first_brace(text)
+        if parts is None:
+            if text:
+                done.append(text)
+        else:
+            before, choices, after = parts
+            todo.extend(before + c + after for c in reversed(choices))
+        if len(done) + len(todo) > _MAX_BRACE_WORDS:
+            return None
+    return done
+
+
+def _first_brace(text: str) -> tuple[str, list[str], str] | None:
+    """The first `{...}` of `text` that bash expands: its text before, its choices (a
+    comma list or a `..` sequence), and its text after."""
+    for open_at, c in enumerate(text):
+        if c != "{" or (open_at and text[open_at - 1] == "$"):
+            continue
+        depth = 0
+        commas: list[int] = []
+        for k in range(open_at, len(text)):
+            if text[k] == "{":
+                depth += 1
+            elif text[k] == "}":
+                depth -= 1
+                if depth == 0:
+                    body = text[open_at + 1 : k]
+                    choices = _choices(body, [a - open_at - 1 for a in commas])
+                    if choices is not None:
+                        return text[:open_at], choices, text[k + 1 :]
+                    break
+            elif text[k] == "," and depth == 1:
+                commas.append(k)
+    return None
+
+
+def _choices(body: str, commas: list[int]) -> list[str] | None:
+    if commas:
+        bounds = [-1, *commas, len(body)]
+        return [body[a + 1 : b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    ends = body.split("..")
+    if len(ends) == 2 and all(e.lstrip("-").isdigit() for e in ends):
+        first, last = int(ends[0]), int(ends[1])
+        if abs(last - first) >= _MAX_BRACE_WORDS:
+            return None
+        step = 1 if last >= first else -1
+        return [str(n) for n in range(first, last + step, step)]
+    if len(ends) == 2 and all(len(e) == 1 and e.isalpha() for e in ends):
+        first, last = ord(ends[0]), ord(ends[1])
+        step = 1 if last >= first else -1
+        return [chr(n) for n in range(first, last + step, step)]
+    return None
+
+
+def _glob_name(pattern: str, names: Collection[str]) -> str | None:
+    """The one name of `names` that the glob `pattern` matches; None for none or several."""
+    regex = _glob_regex(pattern)
+    if regex is None:
+        return None
+    matched = [name for name in names if regex.fullmatch(name)]
+    return matched[0] if len(matched) == 1 else None
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """A bash pathname pattern (`*`, `?`, `[...]`) as a regex; None for extglob."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "*":
+            if not out or out[-1] != ".*":
+                out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : end]
+                negate = body[:1] in ("!", "^")
+                body = body[1:] if negate else body
+                if "[" in body:
+                    return None  # [[:alpha:]] and the like: not read here
+                members = "".join("\\" + ch if ch in "\\^]" else ch for ch in body)
+                out.append(f"[{'^' if negate else ''}{members}]")
+                i = end
+        elif c in "@+!(":
+            if pattern[i + 1 : i + 2] == "(" or c == "(":
+                return None
+            out.append(re.escape(c))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out))
 
 
 class _Unknown(Exception):
@@ -278,6 +431,41 @@ def _slice_word(word: Word, start: int) -> Word:
     )
 
 
+def ifs_split(words: Sequence[Word]) -> tuple[Word, ...]:
+    """The words as bash splits them at an unquoted `$IFS` or `${IFS}` in a word that has
+    no other expansion: `pkill${IFS}-f${IFS}x` is `pkill -f x`.  Whatever non-empty value
+    IFS holds, its expansion is all separators; a layer that assigns or unsets IFS is the
+    caller's to leave out."""
+    if not any(e.name == "IFS" for w in words for e in w.expansions):
+        return tuple(words)
+    found: list[Word] = []
+    for word in words:
+        cuts = word.expansions
+        if not cuts or any(e.name != "IFS" or e.quoted or e.kind != "variable" for e in cuts):
+            found.append(word)
+            continue
+        bounds = [0, *(k for e in cuts for k in (e.start, e.end)), len(word.value)]
+        for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+            if a < b:
+                found.append(_cut_word(word, a, b))
+    return tuple(found)
+
+
+def _cut_word(word: Word, start: int, end: int) -> Word:
+    """value[start:end] of a word as a word of its own, with no expansion in it."""
+    return Word(
+        word.offsets[start],
+        word.offsets[end - 1] + 1,
+        word.value[start:end],
+        (*word.offsets[start:end], word.offsets[end - 1] + 1),
+        (),
+        tuple(k - start for k in word.continuations if start <= k < end),
+        word.quoting,
+        word.globbing,
+        word.braces,
+    )
+
+
 def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
     call = parse_ssh(words, i)
     if call is None:
@@ -289,14 +477,13 @@ def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocati
     if call.command_start is None:
         return Invocation("ssh", i, (), True, "login", stdin_script=reads_stdin, ssh=call)
     remote = tuple(words[call.command_start :])
-    # `ssh h bash -s <<'EOF'`: the remote shell reads its script from ssh's stdin.
-    inner = resolve(remote, wrappers)
-    reads_script = reads_stdin and inner is not None and inner.stdin_script and not inner.words
-    return Invocation("ssh", i, remote, True, "login", stdin_script=reads_script, ssh=call)
+    # Whether the remote shell reads its script from ssh's stdin (`ssh h bash -s <<'EOF'`)
+    # depends on the remote command: `resolve` looks at it, one level down.
+    return Invocation("ssh", i, remote, True, "login", stdin_script=reads_stdin, ssh=call)
 
 
-def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = basename(words[i].value)
+def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
+    name = command_name(words[i]) or basename(words[i].value)
     letters = ""
     j = i + 1
     while j < len(words):
@@ -333,7 +520,7 @@ def _process_substitution(word: Word) -> bool:
     )
 
 
-def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if i + 1 >= len(words):
         return None
     return Invocation("eval", i, tuple(words[i + 1 :]), False, "bash")
@@ -352,10 +539,8 @@ def _option_value(words: Sequence[Word], start: int, names: tuple[str, ...]) -> 
 
 def _named_string(
     label: str, names: tuple[str, ...], remote: bool, shell: str
-) -> Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]:
-    def resolve_named(
-        words: Sequence[Word], i: int, wrappers: Mapping[str, str]
-    ) -> Invocation | None:
+) -> Callable[[Sequence[Word], int, Mapping[str, str]], Step]:
+    def resolve_named(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         j = _option_value(words, i + 1, names)
         if j is not None:
             return Invocation(label, i, (words[j],), remote, shell)
@@ -371,14 +556,14 @@ def _named_string(
     return resolve_named
 
 
-def _gcloud(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _gcloud(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     rest = [_static(w) for w in words[i + 1 : i + 3]]
     if rest != ["compute", "ssh"]:
         return None
     return _named_string("gcloud compute ssh", ("--command",), True, "login")(words, i, wrappers)
 
 
-def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if i + 1 >= len(words) or _static(words[i + 1]) != "ssh":
         return None
     return _named_string("vagrant ssh", ("-c", "--command"), True, "login")(words, i, wrappers)
@@ -387,7 +572,7 @@ def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invo
 _TMUX_ARG_OPTIONS = frozenset({"-s", "-n", "-t", "-c", "-e", "-x", "-y", "-F", "-l", "-f"})
 
 
-def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
     while j < len(words) and (_static(words[j]) or "").startswith("-"):
         j += 1
@@ -415,20 +600,20 @@ def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocat
         return None
     if len(words) - j == 1:
         return Invocation("tmux", i, (words[j],), False, "sh")
-    return resolve(words[j:], wrappers, offset=j)
+    return _Through(j)
 
 
-def _find(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _find(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     for j in range(i + 1, len(words)):
         if _static(words[j]) in ("-exec", "-execdir", "-ok", "-okdir"):
             end = j + 1
             while end < len(words) and _static(words[end]) not in (";", "+"):
                 end += 1
-            return resolve(words[j + 1 : end], wrappers, offset=j + 1)
+            return _Through(j + 1, end)
     return None
 
 
-def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
     exec_mode = False
     while j < len(words):
@@ -445,18 +630,18 @@ def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invoca
     if j >= len(words):
         return None
     if exec_mode:
-        return resolve(words[j:], wrappers, offset=j)
+        return _Through(j)
     return Invocation("watch", i, tuple(words[j:]), False, "sh")
 
 
-def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = _option_value(words, i + 1, ("-c", "--command"))
     if j is not None:
         return Invocation("flock -c", i, (words[j],), False, "sh")
     k = i + 1
     while k < len(words) and (_static(words[k]) or "").startswith("-"):
         k += 2 if _static(words[k]) in ("-w", "--timeout", "-E", "--conflict-exit-code") else 1
-    return resolve(words[k + 1 :], wrappers, offset=k + 1) if k < len(words) else None
+    return _Through(k + 1) if k < len(words) else None
 
 
 def _form_option(
@@ -511,9 +696,7 @@ def _one_operand(words: Sequence[Word], j: int, form: Form, matched: int, operan
     return matched == len(form.path) and operands > 0 and after is not None and after.static
 
 
-def read_form(
-    words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]
-) -> Invocation | None:
+def read_form(words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, str]) -> Step:
     """The layer words[i] starts by the table row `form`, if the words are that form and
     its shape is known: the options, the subcommand words, the operands, the command."""
     j = i + 1
@@ -586,7 +769,7 @@ def _form_layer(
     form: Form,
     seen: Mapping[str, Word | None],
     wrappers: Mapping[str, str],
-) -> Invocation | None:
+) -> Step:
     """The layer of a form whose command starts at words[j]."""
     if form.takes == "option":
         strings = [seen[name] for name in sorted(form.option) if seen.get(name) is not None]
@@ -604,25 +787,11 @@ def _form_layer(
         return Invocation(form.label, i, tuple(words[j:end]), form.remote, form.shell)
     if j >= len(words):
         return None
-    inner = resolve(words[j:], wrappers, offset=j)
-    if inner is None:
-        return None
-    return Invocation(
-        f"{form.label} {inner.wrapper}",
-        i,
-        inner.words,
-        form.remote or inner.remote,
-        inner.shell,
-        inner.stdin_script,
-        inner.ssh,
-        inner.script_file,
-    )
+    return _Through(j, label=form.label, remote=form.remote)
 
 
 def _by_forms(forms: tuple[Form, ...]) -> Resolver:
-    def resolve_forms(
-        words: Sequence[Word], i: int, wrappers: Mapping[str, str]
-    ) -> Invocation | None:
+    def resolve_forms(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         for form in forms:
             found = read_form(words, i, form, wrappers)
             if found is not None:
@@ -633,7 +802,7 @@ def _by_forms(forms: tuple[Form, ...]) -> Resolver:
 
 
 # autossh(1): `autossh [-V] [-M port[:echo_port]] [-f] [SSH_OPTIONS]`: the rest is ssh's.
-def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
     while j < len(words) and _static(words[j]) in ("-M", "-f", "-V"):
         j += 2 if _static(words[j]) == "-M" else 1
@@ -702,9 +871,30 @@ _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
     "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
     "chroot": frozenset(),
     "screen": frozenset({"-S", "-t", "-c", "-e", "-p", "-T", "-h", "-L", "-Logfile"}),
+    # bash(1): `builtin NAME ARGS` runs the builtin NAME (`builtin command ssh ...`), and
+    # `coproc CMD` runs a simple command as a coprocess (a NAME only before a compound one).
+    "builtin": frozenset(),
+    "coproc": frozenset(),
+    # chrt(1), taskset(1), util-linux: `chrt [options] [priority] command [arg...]`,
+    # `taskset [options] mask command [arg...]`.
+    "chrt": frozenset({"-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"}),
+    "taskset": frozenset(),
 }
 # Prefixes whose first non-option word is not the command (it is a duration, a directory...).
-_PREFIX_OPERANDS = {"timeout": 1, "chroot": 1}
+_PREFIX_OPERANDS = {"timeout": 1, "chroot": 1, "taskset": 1}
+# Options after which a prefix runs no command: it looks a name up, or works on a pid.
+_PREFIX_NO_COMMAND: dict[str, frozenset[str]] = {
+    "command": frozenset({"-v", "-V"}),
+    "chrt": frozenset({"-p", "--pid", "-m", "--max"}),
+    "taskset": frozenset({"-p", "--pid"}),
+}
+
+
+def _runs_no_command(value: str, options: frozenset[str]) -> bool:
+    """Whether the option word `value` (`-p`, `--pid`, a cluster `-ap`) is one of `options`."""
+    if value in options:
+        return True
+    return not value.startswith("--") and any("-" + c in options for c in value[1:])
 
 
 def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
@@ -720,7 +910,7 @@ def _cluster_ends_with_value(value: str, arg_options: frozenset[str]) -> bool:
 
 def _after_prefix(words: Sequence[Word], i: int) -> int | None:
     """Index of the command that the prefix command words[i] runs, if any."""
-    name = basename(words[i].value)
+    name = command_name(words[i]) or basename(words[i].value)
     arg_options = _PREFIX_ARG_OPTIONS.get(name, frozenset())
     j = i + 1
     while j < len(words):
@@ -733,7 +923,9 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
         if name == "env" and "=" in value and not value.startswith("-"):
             j += 1
             continue
-        if name == "command" and value in ("-v", "-V"):
+        if value.startswith("-") and _runs_no_command(
+            value, _PREFIX_NO_COMMAND.get(name, frozenset())
+        ):
             return None
         if value in arg_options or _cluster_ends_with_value(value, arg_options):
             j += 2
@@ -743,19 +935,117 @@ def _after_prefix(words: Sequence[Word], i: int) -> int | None:
             continue
         break
     j += _PREFIX_OPERANDS.get(name, 0)
+    if name == "chrt" and j < len(words) and (_static(words[j]) or "").isdigit():
+        j += 1  # the priority, which newer versions let the policies without one leave out
     return j if j < len(words) else None
 
 
-def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
+def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
+    if command_name(words[i]) == "env":
+        given, split = _env_split(words, i)
+        if given:
+            return split
     j = _after_prefix(words, i)
-    return None if j is None else resolve(words[j:], wrappers, offset=j)
+    return None if j is None else _Through(j)
+
+
+_ENV_S = re.compile(r"-([0iv]*)S(.*)", re.DOTALL)  # `-S STR`, `-iS STR`, `-SSTR`
+
+
+def _env_split(words: Sequence[Word], i: int) -> tuple[bool, Step]:
+    """`env -S STRING`, `--split-string=STRING`: env splits the string into arguments
+    and reads them in its place, options first (coreutils env(1)).  Whether a -S is
+    given, and the step: None when the string holds what is not read here (`$X`,
+    `${VAR}`): the command env runs is then not known."""
+    j = i + 1
+    while j < len(words):
+        value = _static(words[j])
+        if value is None or value == "--" or not value.startswith("-") or len(value) < 2:
+            return False, None
+        short = _ENV_S.fullmatch(value)
+        if value == "--split-string" or short is not None and not short[2]:
+            end, string = j + 2, words[j + 1] if j + 1 < len(words) else None
+        elif short is not None:
+            end, string = j + 1, _slice_word(words[j], 2 + len(short[1]))
+        elif value.startswith("--split-string="):
+            end, string = j + 1, _slice_word(words[j], len("--split-string="))
+        else:
+            arg_options = _PREFIX_ARG_OPTIONS["env"]
+            j += 2 if value in arg_options or _cluster_ends_with_value(value, arg_options) else 1
+            continue
+        split = split_string(string) if string is not None and string.static else None
+        return True, None if split is None else _Through(i, splice=(j, end, split))
+    return False, None
+
+
+# env(1)'s escapes in a split string, outside single quotes.
+_ENV_ESCAPES = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "#": "#"}
+_ENV_ESCAPES.update({c: c for c in "\\'\"$"})
+
+
+def split_string(word: Word) -> tuple[Word, ...] | None:
+    """The arguments coreutils env makes of `-S STRING`: split at blanks outside quotes,
+    quotes removed, `\\` escapes read, a `#` at a word's start ends it.  None for a
+    `${VAR}`, `\\c` or `\\_` (not read here): the words are then not known."""
+    value, offsets = word.value, word.offsets
+    found: list[Word] = []
+    chars: list[str] = []
+    where: list[int] = []
+    start: int | None = None
+    quote = ""
+    k = 0
+
+    def close(at: int) -> None:
+        nonlocal start
+        if start is not None:
+            found.append(Word(start, at, "".join(chars), (*where, at)))
+            chars.clear()
+            where.clear()
+            start = None
+
+    while k < len(value):
+        c = value[k]
+        if quote != "'" and c == "$":
+            return None
+        if not quote and c in " \t\n\v\f\r":
+            close(offsets[k])
+            k += 1
+            continue
+        if not quote and c == "#" and start is None:
+            break
+        if start is None:
+            start = offsets[k]
+        if c in "'\"" and quote in ("", c):
+            quote = "" if quote else c
+            k += 1
+            continue
+        if c == "\\" and k + 1 < len(value):
+            nxt = value[k + 1]
+            if quote == "'" and nxt not in "\\'":
+                chars.append(c)
+                where.append(offsets[k])
+                k += 1
+                continue
+            if nxt not in _ENV_ESCAPES:
+                return None
+            chars.append(_ENV_ESCAPES[nxt])
+            where.append(offsets[k])
+            k += 2
+            continue
+        chars.append(c)
+        where.append(offsets[k])
+        k += 1
+    if quote:
+        return None  # env refuses an unterminated quote
+    close(offsets[len(value)])
+    return tuple(found)
 
 
 def unwrap_prefixes(words: Sequence[Word]) -> int | None:
     """Index of the real command behind `sudo`, `env`, `nohup`, `timeout`...; None if none."""
     i = 0
     while i < len(words) and words[i].static:
-        if basename(words[i].value) not in _PREFIX_ARG_OPTIONS:
+        if command_name(words[i]) not in _PREFIX_ARG_OPTIONS:
             return i
         j = _after_prefix(words, i)
         if j is None:
@@ -764,17 +1054,17 @@ def unwrap_prefixes(words: Sequence[Word]) -> int | None:
     return None
 
 
-def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocation | None:
-    name = basename(words[i].value)
+def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
+    name = command_name(words[i]) or basename(words[i].value)
     values = [_static(w) for w in words]
     if "--" in values[i + 1 :]:
         dash = values.index("--", i + 1)
         if "-c" not in values[i + 1 : dash] and "--command" not in values[i + 1 : dash]:
-            return resolve(words[dash + 1 :], wrappers, offset=dash + 1)  # runuser -u u -- cmd
+            return _Through(dash + 1)  # runuser -u u -- cmd
     return _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
 
 
-Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Invocation | None]
+Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Step]
 
 WRAPPERS: dict[str, Resolver] = {
     "ssh": _ssh,
@@ -801,49 +1091,76 @@ PREFIXES = frozenset(_PREFIX_ARG_OPTIONS)  # sudo, env, nohup, timeout...: run t
 WRAPPER_KINDS = {"ssh": _ssh, "shell": _shell, "eval": _eval, "prefix": _prefix}
 
 
-def resolve(
-    words: Sequence[Word], wrappers: Mapping[str, str] | None = None, offset: int = 0
-) -> Invocation | None:
+def resolve(words: Sequence[Word], wrappers: Mapping[str, str] | None = None) -> Invocation | None:
     """The layer that the command `words` starts, if any.
 
-    `wrappers` maps extra command names to a kind of WRAPPER_KINDS.  Word
-    indexes in the result count from the start of the original command
-    (`offset` is how many words were looked through already).
+    `wrappers` maps extra command names to a kind of WRAPPER_KINDS.  The chain of
+    prefixes and wrappers (`sudo env nice docker exec c sudo ssh h CMD`) is followed in a
+    loop, not by recursion: any depth is resolved, and nothing here can run out of stack.
     """
-    extra = wrappers or {}
-    if not words or not words[0].static:
-        return None
-    name = basename(words[0].value)
-    resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
-    if resolver is None:
-        return None
-    try:
-        found = resolver(words, 0, extra)
-    except RecursionError:
-        return None  # `sudo sudo ... sudo` 800 deep: nothing a person writes; give up
+    return _resolve(words, wrappers or {}, deep=True)
 
-    if found is None or offset == 0:
+
+_MAX_SPLICES = 8
+
+
+def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Invocation | None:
+    start = 0
+    labels: list[str] = []
+    anchor: int | None = None  # the outermost row's word: the layer's anchor
+    remote = False
+    origin: list[int] | None = None  # each word's index in `words` as given, once spliced
+    splices = 0
+    while start < len(words):  # every step moves `start` on, or splices (a few times)
+        name = command_name(words[start], extra)
+        if name is None:
+            return None
+        resolver = WRAPPER_KINDS.get(extra[name]) if name in extra else WRAPPERS.get(name)
+        if resolver is None:
+            return None
+        step = resolver(words, start, extra)
+        if step is None:
+            return None
+        if isinstance(step, Invocation):
+            found = _reads_script(step, extra) if deep else step
+            if labels:
+                found = replace(
+                    found,
+                    wrapper=" ".join((*labels, found.wrapper)),
+                    index=found.index if anchor is None else anchor,
+                    remote=remote or found.remote,
+                )
+            if origin is not None:
+                # Indexes into words that are not the command's own: the anchor is the
+                # word they came from, and ssh's option places are not known.
+                found = replace(found, index=origin[found.index], ssh=None)
+            return found
+        if step.label is not None:
+            labels.append(step.label)
+            anchor = start if anchor is None else anchor
+            remote = remote or step.remote
+        if step.splice is not None:
+            splices += 1
+            a, b, new = step.splice
+            if splices > _MAX_SPLICES or not a < b:
+                return None
+            where = origin if origin is not None else list(range(len(words)))
+            origin = [*where[:a], *[where[a]] * len(new), *where[b:]]
+            words = (*words[:a], *new, *words[b:])
+            continue
+        if step.end is not None:
+            words = words[: step.end]
+        if step.start <= start:
+            return None  # a resolver that does not move on would loop
+        start = step.start
+    return None
+
+
+def _reads_script(found: Invocation, extra: Mapping[str, str]) -> Invocation:
+    """`ssh h bash -s <<'EOF'`: whether the remote shell reads its script from ssh's stdin.
+    One level down is enough: an inner ssh with a command has words of its own."""
+    if found.ssh is None or not found.words or not found.stdin_script:
         return found
-    return _shift(found, offset)
-
-
-def _shift(found: Invocation, offset: int) -> Invocation:
-    ssh = found.ssh
-    if ssh is not None:
-        ssh = SshCall(
-            ssh.index + offset,
-            tuple((o, a, k + offset) for o, a, k in ssh.options),
-            None if ssh.host_index is None else ssh.host_index + offset,
-            None if ssh.command_start is None else ssh.command_start + offset,
-            ssh.open_options,
-        )
-    return Invocation(
-        found.wrapper,
-        found.index + offset,
-        found.words,
-        found.remote,
-        found.shell,
-        found.stdin_script,
-        ssh,
-        found.script_file,
-    )
+    inner = _resolve(found.words, extra, deep=False)
+    reads = inner is not None and inner.stdin_script and not inner.words
+    return replace(found, stdin_script=reads)

@@ -705,7 +705,8 @@ SHAPES: dict[str, Callable[[], str]] = {
     "10,000 heredocs in ssh strings": lambda: "ssh h \"cat > /f <<'EOF'\nx\nEOF\"\n" * 10_000,
     "ssh nested 12 deep, double quotes": lambda: _nested_dq(12),
     "bash -c and ssh nested 8 deep, single quotes": lambda: _nested_sq(8),
-    "200 ssh words deep": lambda: "ssh h " * 200 + "'pkill -f x; echo'\n",
+    # 200 `ssh h` words deep before a pkill: refused (exit 2) past layers.MAX_DEPTH,
+    # tests/test_bypass_spellings.py
     "200 eval words deep": lambda: "eval " * 200 + "echo hi\n",
     "10,000 subshells": lambda: "ssh h x\n" + "(" * 10_000 + "x" + ")" * 10_000 + "\n",
     "10,000 backticks": lambda: "ssh h echo " + "`" * 10_001 + "\n",

@@ -14,6 +14,7 @@ what the example means. Shapes the table cannot know make no layer. Here-strings
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -24,7 +25,18 @@ from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.grammars import FORMS
 from heredoc_lint.layers import child_layers, file_layer
 from heredoc_lint.shell.syntax import parse_script
-from heredoc_lint.wrappers import OPTION_GRAMMARS, Invocation, parse_ssh, read_form, resolve
+from heredoc_lint.shell.words import Word
+from heredoc_lint.wrappers import (
+    OPTION_GRAMMARS,
+    Invocation,
+    brace_expand,
+    command_name,
+    ifs_split,
+    parse_ssh,
+    read_form,
+    resolve,
+    split_string,
+)
 
 
 def _resolve(line: str) -> Invocation | None:
@@ -45,7 +57,6 @@ UNCERTAIN = [
     "ssh $OPTS $host 'ls \"my dir\"' x",
     'ssh "$@" "$host" "a; b"',
     'ssh -Z host "a; b"',  # -Z: not in ssh(1)
-    'ssh -P tag host "a; b"',  # a flag before OpenSSH 9.4, `-P tag` since
     'ssh -$FLAGS host "a; b"',  # letters known only at run time
     # the Python f-string `f"ssh {proxy_opts} -i {key} {user}@{ip} '...'"`, as its fragment
     "ssh ${__hl_0} -i ${__hl_1} ${__hl_2}@${__hl_3} 'find . | xargs cat'",
@@ -67,6 +78,8 @@ CERTAIN = [
     ('ssh -p "$PORT" "$host" "a; b"', ["a; b"]),  # an option's value is one word
     ('ssh -p$PORT "$host" "a; b"', ["a; b"]),
     ("ssh -B eth0 h cmd", ["cmd"]),  # -B takes a value (OpenSSH 8.9)
+    # `-P tag` since OpenSSH 9.4; before, a flag that did nothing: a script means the tag
+    ('ssh -P tag host "a; b"', ["a; b"]),
     ("ssh -o BatchMode=yes -- h -x", ["-x"]),
     ('ssh h -l ops "a; b"', ["a; b"]),  # ssh reads options after the host too
 ]
@@ -120,6 +133,13 @@ def _getopt_says(command: str, *args: str) -> str:
     return proc.stderr
 
 
+def _openssh_version() -> tuple[int, int]:
+    said = subprocess.run(["ssh", "-V"], capture_output=True, text=True, check=True).stderr
+    found = re.match(r"OpenSSH_(\d+)\.(\d+)", said)
+    assert found, said
+    return int(found[1]), int(found[2])
+
+
 @pytest.mark.parametrize("command", ["ssh", "scp", "sftp"])
 def test_option_letters_match_the_client(command: str) -> None:
     grammar = OPTION_GRAMMARS[command]
@@ -127,6 +147,8 @@ def test_option_letters_match_the_client(command: str) -> None:
         said = _getopt_says(command, f"-{letter}", "h")
         assert "unknown option" not in said and "requires an argument" not in said, letter
     for letter in grammar.values:
+        if (command, letter) == ("ssh", "P") and _openssh_version() < (9, 4):
+            continue  # `-P tag` came in 9.4: this older client reads a flag
         said = _getopt_says(command, f"-{letter}")
         assert f"requires an argument -- {letter}" in said, (letter, said)
     for letter in "HjUuZz":
@@ -159,6 +181,8 @@ ROWS = [
         "bash",
     ),
     ('vagrant ssh -c "echo a; echo b"', "vagrant ssh", "echo a; echo b", True, "bash"),
+    # script(1)'s own example is `script -c 'ls -l'`; -q and a log file as scripts write it
+    ("script -qc 'echo a; echo b' /dev/null", "script", "echo a; echo b", False, "sh"),
     (
         'docker exec -it my_container sh -c "echo a; echo b"',
         "docker exec sh -c",
@@ -473,3 +497,77 @@ def test_python_fstring_with_options_of_unknown_count() -> None:
     )
     found = check_text(source, "python", "t.py", None)
     assert [f.code for f in found if f.code in ("HL102", "HL104", "HL106", "HL110")] == []
+
+
+# -- words read as bash and env read them (issue 18, item 10) -----------------------------
+ENV_SPLITS = [
+    "a b  c",
+    "'a b' \"c d\" e",
+    "a\\ b",  # not an escape env knows: refused (None)
+    "x\\tz 'q\\'r' \"s\\\"t\"",
+    "one #two three",
+    'sudo ssh h "a; b"',
+]
+
+
+@pytest.mark.parametrize("string", ENV_SPLITS)
+def test_env_split_string_agrees_with_env(string: str) -> None:
+    word = Word(0, len(string), string, tuple(range(len(string) + 1)))
+    split = split_string(word)
+    done = subprocess.run(
+        ["env", "-S", "printf <%s>\\\\n " + string],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    if split is None:
+        assert done.returncode == 125 and "invalid sequence" in done.stderr, done
+        return
+    assert done.returncode == 0, done.stderr
+    assert [w.value for w in split] == [line[1:-1] for line in done.stdout.splitlines()]
+    for w in split:  # each character maps back to where it stands in the string
+        assert all(string[k] in (w.value[n], "\\", "'", '"') for n, k in enumerate(w.offsets[:-1]))
+
+
+BRACES = ["{ssh,}", "x{a,b}y", "{a,{b,c}}", "{1..3}", "{c..a}", "{a}", "a{b,}{,c}"]
+
+
+@pytest.mark.parametrize("word", BRACES)
+def test_brace_expansion_agrees_with_bash(word: str) -> None:
+    done = subprocess.run(
+        ["bash", "-c", f"printf '<%s>\\n' {word}"], capture_output=True, text=True, check=True
+    )
+    assert brace_expand(word) == [line[1:-1] for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("$'ssh' h x", "ssh"),
+        ('"ss"h h x', "ssh"),
+        ("{ssh,} h x", "ssh"),
+        ("{ssh,h} x", None),  # two words in the command's place: a static limit
+        ("ss[h] h x", "ssh"),
+        ("/usr/bin/ss? h x", "ssh"),
+        ("ss[x] h x", None),
+        ("s* h x", None),  # matches several names of the table
+        ('"ss[h]" h x', "ss[h]"),  # quoted: no glob
+    ],
+)
+def test_command_name_as_bash_reads_it(line: str, name: str | None) -> None:
+    assert command_name(parse_script(line).commands[0].words[0]) == name
+
+
+def test_ifs_split_cuts_at_unquoted_ifs_only() -> None:
+    words = parse_script('pkill${IFS}-f$IFS"x" "a${IFS}b" c$IFS$d').commands[0].words
+    assert [w.value for w in ifs_split(words)] == ["pkill", "-f", "x", "a${IFS}b", "c$IFS$d"]
+    (pattern,) = [w for w in ifs_split(words) if w.value == "x"]
+    assert pattern.offsets == (18, 19)  # the x inside its quotes, and its end
+
+
+def test_env_split_string_with_a_variable_gives_no_layer() -> None:
+    assert _resolve('env -S "$X" ssh h "a; b"') is None  # $X may be `echo`: not known
+    assert _resolve("env -S 'ssh h ${X}'") is None
+    found = _resolve("env -S '' ssh h \"a; b\"")
+    assert found is not None and [w.value for w in found.words] == ["a; b"]

@@ -51,7 +51,7 @@ from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
+from heredoc_lint.wrappers import PREFIXES, ifs_split, unwrap_prefixes
 
 # procps-ng pgrep/pkill options that take an argument.
 _ARG_OPTIONS = frozenset("dgGPstuUFrq")
@@ -146,6 +146,14 @@ def own_cmdline(layer: Layer, path: str | None) -> str | None:
 
 
 def _alone(layer: Layer, command: Command) -> bool:
+    parent, eval_command = layer.parent, layer.command
+    # eval runs its string in its parent's shell: alone only if eval is alone there
+    if layer.wrapper == "eval" and parent is not None and eval_command is not None:
+        return _alone(parent, eval_command) and _alone_here(layer, command)
+    return _alone_here(layer, command)
+
+
+def _alone_here(layer: Layer, command: Command) -> bool:
     others = [c for c in layer.script.commands if c is not command]
     return not others and command.next_op in (None, ";", "\n")
 
@@ -348,16 +356,22 @@ def _filled_in(layer: Layer, word: Word) -> bool:
     return regex is not None and regex.search(shown) is not None
 
 
+_SETS_IFS = re.compile(r"\bIFS\+?=|\b(?:unset|local|declare|typeset|read)\b[^\n;]*\bIFS\b")
+
+
 def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
     if layer.kind == "stdin":
         return  # a script read from stdin is on no command line
+    # `pkill${IFS}-f${IFS}x` is `pkill -f x` where the layer leaves IFS as it came.
+    split_ifs = "IFS" in layer.text and not _SETS_IFS.search(layer.text)
     for command in layer.script.commands:
-        if not command.may_be(_NAMES):
+        if not command.may_be(_NAMES) and not (split_ifs and "IFS" in command.head):
             continue
-        index = unwrap_prefixes(command.words)
+        argv = ifs_split(command.words) if split_ifs else command.words
+        index = unwrap_prefixes(argv)
         if index is None:
             continue
-        words = command.words[index:]
+        words = argv[index:]
         tool = words[0].value.rsplit("/", 1)[-1]
         if tool not in _TOOLS:
             continue

@@ -598,7 +598,9 @@ class _Builder:
         redirects: list[Node] = []
 
         def add(groups: list[list[Node]], child: Node) -> None:
-            if groups and groups[-1][-1].end_byte == child.start_byte:
+            # A backslash-newline between two nodes is no break: `ss\\<newline>h` is `ssh`.
+            gap = self.offsets.data[groups[-1][-1].end_byte : child.start_byte] if groups else b""
+            if groups and (not gap or gap == b"\\\n" * (len(gap) // 2)):
                 groups[-1].append(child)
             else:
                 groups.append([child])
@@ -673,11 +675,47 @@ def _safe_for_scanner(data: bytes) -> bytes:
     )
 
 
+# A word that starts a statement and holds brace or glob characters: `{ssh,}`, `ss[h]`,
+# `/usr/bin/ss?`.  tree-sitter-bash reads it as a group or an array element and fails.
+_STATEMENT_START = re.compile(rb"(?:^|(?<=[\n;&|]))[ \t]*", re.MULTILINE)
+_EXPANDED_NAME = re.compile(rb"[^\s;&|()<>'\"`$\\=]*[\[{*?][^\s;&|()<>'\"`$\\=]*(?=[ \t])")
+
+
+def _reparse_expanded_names(data: bytes, tree: Tree) -> Tree:
+    """Parse again with the brace and glob characters of the command names where parse
+    errors start handed to the parser as word bytes (the same count: every offset stays,
+    and the words are de-quoted from the text itself), when bash would read such a word
+    as a command name (`{ssh,} h CMD`, `ss[h] h CMD`) and the new parse has no error."""
+    masked = bytearray(data)
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        # `{ssh,} h CMD` also parses as a `{ ...` group missing its `}`.
+        if node.type in ("ERROR", "compound_statement"):
+            starts = _STATEMENT_START.finditer(data, node.start_byte, node.end_byte)
+            for at in (node.start_byte, *(place.end() for place in starts)):
+                found = _EXPANDED_NAME.match(data, at)
+                word = found.group() if found else b""
+                if found is None or not word.strip(b"{}[]*?,") or word == b"[[":
+                    continue
+                for k in range(found.start(), found.end()):
+                    if data[k] in b"{}[]*?,":
+                        masked[k] = ord("x")
+        stack.extend(child for child in node.children if child.has_error)
+    if masked == data:
+        return tree
+    again = _parser().parse(bytes(masked))
+    return tree if again.root_node.has_error else again
+
+
 def parse_script(text: str) -> Script:
     builder = _Builder(text)
     # The commands de-quote their words later, from nodes of this tree: the builder,
     # which they hold, keeps the tree alive as long as they need it.
-    builder.tree = _parser().parse(_safe_for_scanner(builder.offsets.data))
+    data = _safe_for_scanner(builder.offsets.data)
+    builder.tree = _parser().parse(data)
+    if builder.tree.root_node.has_error:
+        builder.tree = _reparse_expanded_names(data, builder.tree)
     builder.walk(builder.tree.root_node)
     commands = tuple(sorted(builder.commands, key=lambda c: c.start))
     # The commands' closures hold the builder: without its list of them there is no

@@ -1,6 +1,7 @@
 """The promises every input must keep, shared by tests/test_fuzz.py and the atheris harness.
 
-`assert_sound(text, kind, ...)` runs `check_text` and `fix_kind` and asserts: no exception;
+`assert_sound(text, kind, ...)` runs `check_text` and `fix_kind` and asserts: no exception
+(but the documented refusal of shells nested too deep, `layers.TooDeep`);
 every finding's span inside the text (0 <= start < end <= len); every fix edit inside the
 text; a fix's new file stays beside the script (relative, no `..`, no newline or NUL); the
 remaining findings inside the fixed text; fixing the fixed text again changes nothing
@@ -13,6 +14,7 @@ from pathlib import PurePosixPath
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.fixer import MAX_PASSES
+from heredoc_lint.layers import TooDeep
 from heredoc_lint.model import Finding
 
 KINDS = ("shell", "command")
@@ -34,7 +36,10 @@ def assert_sound(
 ) -> list[Finding]:
     """check_text and fix_kind on `text` keep every promise this file tests."""
     config = engine_settings(strategy, prefilter)
-    findings = check_text(text, kind, path, config)
+    try:
+        findings = check_text(text, kind, path, config)
+    except TooDeep:
+        return []  # shells nested past layers.MAX_DEPTH are refused (the CLI exits 2)
     for f in findings:
         assert 0 <= f.start < f.end <= len(text), (f.code, f.start, f.end, len(text))
         if f.fix is not None:

@@ -140,8 +140,9 @@ def _fragments(text: str, path: str | None, *, fixable: bool = True) -> list[Fra
     sys.setrecursionlimit(max(limit, 20_000))
     try:
         analysis, found = analyse(text, path=path, fixable=fixable)
-    except RecursionError:
-        return []  # deeper than anything written by hand: not worth a crash
+    except RecursionError as error:
+        # Deeper than anything written by hand, and not checked: never "clean" (exit 2).
+        raise RecursionError("a Python expression nested too deep to be checked") from error
     finally:
         sys.setrecursionlimit(limit)
     if analysis.unread:
