@@ -154,8 +154,9 @@ def _alone(layer: Layer, command: Command) -> bool:
 
 
 def _alone_here(layer: Layer, command: Command) -> bool:
-    others = [c for c in layer.script.commands if c is not command]
-    return not others and command.next_op in (None, ";", "\n")
+    # all(): a list of the others per call made many pkill calls quadratic
+    alone = all(c is command for c in layer.script.commands)
+    return alone and command.next_op in (None, ";", "\n")
 
 
 def _severity(layer: Layer, command: Command) -> tuple[Severity | None, str]:
