@@ -91,13 +91,39 @@ def replace_atomically(path: Path, data: bytes, expected: bytes | None) -> None:
             _copy_xattrs(path, handle.fileno())
             os.fsync(handle.fileno())
         _check_unchanged(path, expected)
-        os.replace(tmp, path)
+        if _exchange(tmp, path):
+            # Swapped in one step: `tmp` now holds exactly what the rename displaced. A
+            # writer that replaced the file after the check above gets its file back.
+            if expected is not None and tmp.read_bytes() != expected:
+                _exchange(tmp, path)
+                _check_unchanged(path, expected)
+        else:
+            os.replace(tmp, path)
         _fsync_dir(directory)
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where the
+    system or the file system has no such call, and a plain rename must do."""
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _check_unchanged(path: Path, expected: bytes | None) -> None:

@@ -54,3 +54,28 @@ def test_create_beside_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: 
         target.mkdir()
     with pytest.raises(WriteError, match="is not a regular file"):
         create_beside(script, NewFile("s.sh.d/f", b"body\n"))
+
+
+def test_a_writer_between_the_check_and_the_rename_keeps_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The race test_robustness.py's 2000-file run once lost: another writer replaces the
+    # file just after the fixer found it unchanged and before its rename.
+    from heredoc_lint import writer
+
+    target = tmp_path / "s.sh"
+    target.write_bytes(b"old\n")
+    checked = writer._check_unchanged
+
+    def check_then_race(path: Path, expected: bytes | None) -> None:
+        checked(path, expected)
+        monkeypatch.setattr(writer, "_check_unchanged", checked)  # the race happens once
+        other = tmp_path / ".other"
+        other.write_bytes(b"theirs\n")
+        os.replace(other, path)
+
+    monkeypatch.setattr(writer, "_check_unchanged", check_then_race)
+    with pytest.raises(writer.WriteError, match="changed by someone else"):
+        writer.replace_atomically(target, b"fixed\n", b"old\n")
+    assert target.read_bytes() == b"theirs\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sh"]  # no temp file left
