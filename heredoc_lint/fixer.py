@@ -108,7 +108,9 @@ def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, list[Fix]]:
     taken: list[Fix] = []
     edits: list[Edit] = []
     seen: set[Edit] = set()
-    unique = set(fixes)
+    # Deduplicated in the order given: a set's order follows string hashes, which change
+    # with PYTHONHASHSEED, and two fixes that start at the same place must not take turns.
+    unique = list(dict.fromkeys(fixes))
     index = _Taken(max([len(text)] + [e.end for f in unique for e in f.edits]))
     for fix in sorted(unique, key=lambda f: min((e.start for e in f.edits), default=0)):
         # An edit that another fix makes too (the same `import shlex`) is shared, not a clash.

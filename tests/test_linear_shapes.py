@@ -63,9 +63,10 @@ def test_three_heredocs_in_one_ssh_string() -> None:
         ("HL101", Severity.INFO, span) for span in spans_of(text, "<<")
     ]
     # base64 of "x\n" is eAo=: each body is sent as data, through the one word.
-    assert fixed(text, result) == 'ssh h "' + "\n".join(
-        ["printf %s eAo= | base64 -d > /f"] * 3
-    ) + '"\n'
+    assert (
+        fixed(text, result)
+        == 'ssh h "' + "\n".join(["printf %s eAo= | base64 -d > /f"] * 3) + '"\n'
+    )
 
 
 def test_pkill_lines() -> None:
@@ -158,7 +159,11 @@ def _plain_apply(text: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     taken: list[Fix] = []
     edits: list[Edit] = []
     seen: set[Edit] = set()
-    for fix in sorted(set(fixes), key=lambda f: min((e.start for e in f.edits), default=0)):
+
+    def first_start(fix: Fix) -> int:
+        return min((e.start for e in fix.edits), default=0)
+
+    for fix in sorted(dict.fromkeys(fixes), key=first_start):
         new = [e for e in fix.edits if e not in seen]
         if any(_overlaps(e, other) for e in new for other in edits):
             continue
@@ -219,3 +224,31 @@ def test_spans_answer_as_a_scan(pairs: list[tuple[int, int]], offset: int) -> No
 @given(st.text(alphabet="a\n\r", max_size=20), st.integers(-25, 25))
 def test_line_number_counts_newlines(text: str, offset: int) -> None:
     assert line_number(text, offset) == text.count("\n", 0, offset) + 1
+
+
+_TIE = """
+from heredoc_lint.fixer import apply_fixes
+from heredoc_lint.model import Applicability, Edit, Fix
+fixes = [Fix((Edit(2, 4, w),), Applicability.SAFE, w) for w in ("first", "second", "third")]
+print(apply_fixes("0123456", fixes)[0])
+"""
+
+
+def test_apply_fixes_breaks_ties_in_the_order_given_whatever_the_hash_seed() -> None:
+    """Two fixes that start at one place: the first given wins, on every run, not the one a
+    set of string hashes happens to put first (PYTHONHASHSEED changes between runs)."""
+    import os
+    import subprocess
+    import sys
+
+    results = {
+        subprocess.run(
+            [sys.executable, "-c", _TIE],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(8)
+    }
+    assert results == {"01first456\n"}
