@@ -90,18 +90,20 @@ def checked_root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def remote_shell_lines(pgrep_output: str) -> list[str]:
+def remote_shell_lines(pgrep_output: str, remote_file: Path) -> list[str]:
     """The `pgrep -af sglang` lines of the remote login shell (`bash -c <the string>`).
 
     Client and server share this host, so pgrep also lists the local ssh client, whose
     argv holds the same string (`/usr/bin/ssh -F ... root@host pgrep -af sglang ...`).
     On a real remote host only the shell line would be there; it is the one pkill -9
     would have killed, ending the session before `cat >` ran. pgrep prints the argv
-    joined by spaces, with newlines as spaces.
+    joined by spaces, with newlines as spaces. pgrep sees the whole machine, so only the
+    lines that write this test's `remote_file` count: another run of this test at the same
+    time (a second test session on the machine) has its own.
     """
-    return re.findall(
-        r"^\d+ \S*sh -c pgrep -af sglang 2>/dev/null; sleep 2; cat > .*$", pgrep_output, re.M
-    )
+    writes = re.escape(f"cat > {remote_file} ")
+    shell = r"^\d+ \S*sh -c pgrep -af sglang 2>/dev/null; sleep 2; "
+    return re.findall(shell + writes + ".*$", pgrep_output, re.M)
 
 
 def test_runtime_seed000_expands_locally_and_self_matches(sshd: SshServer, tmp_path: Path) -> None:
@@ -127,7 +129,7 @@ def test_runtime_seed000_expands_locally_and_self_matches(sshd: SshServer, tmp_p
     assert "\\" not in received and "$" not in received
     assert len(intended.splitlines()) == 7 and len(received.splitlines()) == 4  # joined
     # (b) pgrep -f, run by the remote shell, lists that shell itself.
-    [line] = remote_shell_lines(proc.stdout)
+    [line] = remote_shell_lines(proc.stdout, remote_file)
     assert f"cat > {remote_file} << 'EOF'" in line
     assert "CUDA_VISIBLE_DEVICES= " in line  # its argv is the locally expanded string
 
@@ -152,7 +154,7 @@ def test_runtime_seed003_single_quotes_deliver_body_but_self_match(
     intended = heredoc_body(script, "<< '\\''EOF'\\''")
     assert remote_file.read_text() == intended
     assert re.search(r"^Launched PID: \d+$", proc.stdout, re.M), proc.stdout
-    [line] = remote_shell_lines(proc.stdout)
+    [line] = remote_shell_lines(proc.stdout, remote_file)
     assert f"cat > {remote_file} << 'EOF'" in line
 
 
