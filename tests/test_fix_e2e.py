@@ -1,10 +1,11 @@
 """`heredoc-lint --fix` end to end: the fixed scripts run against a real OpenSSH sshd.
 
-For every fixable heredoc case of shared/cases (seed000, seed003, push_env, write_cron) and
+For every fixable heredoc case of tests/cases (seed000, seed003, push_env, write_cron) and
 every strategy (base64, scp, stdin), the case is fixed with the real CLI, the fixed script is
 run unmodified (`run_local`: the ssh/scp wrappers on PATH send every host and port to the
 loopback server) and the file the "remote" side wrote is compared byte for byte with the
-INTENDED body (SPEC §4), written out by hand below from the case text.
+INTENDED body, written out by hand below from the case text: the source text with the
+outer layer's escapes undone and nothing expanded, as the author meant it.
 
 The cases are adapted only where they must be:
 * remote paths go under a temp dir (`/workspace/...` -> `<tmp>/remote/workspace/...`);
@@ -33,7 +34,7 @@ from sshd import SshServer, run_local
 REPO_ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("base64", "scp", "stdin")
 
-# --- the cases, byte for byte as in shared/cases ------------------------------------------
+# --- the cases, byte for byte as in tests/cases --------------------------------------------
 
 SEED000 = """\
 #!/bin/bash
@@ -75,7 +76,7 @@ ssh admin@db-2 "cat > /etc/cron.d/vacuum << 'CRON'
 CRON"
 """
 
-# --- the intended bodies (SPEC §4), by hand -----------------------------------------------
+# --- the intended bodies, by hand --------------------------------------------------------
 # seed000: double-quoted layer, nothing escaped in the body: `$1`, `$2` stay, and each
 # backslash-newline stays a backslash-newline.
 SEED000_INTENDED = (
@@ -212,7 +213,8 @@ def remote_mode(path: Path) -> int:
 
 
 def check_strategy_shape(strategy: str, script: Path, fixed: str, case: Adapted) -> None:
-    """What each strategy's rewrite looks like (SPEC §4)."""
+    """What each strategy's rewrite looks like: base64 piped to a file, scp then exec,
+    or the body on ssh's stdin."""
     if strategy == "base64":
         assert re.search(r"printf %s '?[A-Za-z0-9+/=]*'? \| base64 -d > ", fixed), fixed
         assert "<<" not in fixed, fixed

@@ -1,4 +1,4 @@
-"""The guarantees of SPEC §4 for `--fix`, checked on the real cases and the real CLI.
+"""The guarantees of `--fix`, checked on the real cases and the real CLI.
 
 * fixing twice changes nothing the second time;
 * a re-check of a fixed file has no finding that the fix was for;

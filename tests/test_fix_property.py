@@ -12,8 +12,8 @@ end it in the source) and puts it into a seed-shaped command:
 
 in one of three spellings: `dq` (every `\\`, `$`, backtick and `"` escaped), `dq-min` (only
 what must be: `$1`/`$name` and backslashes before ordinary characters or a newline left as
-they are, which SPEC §4 says stay literal), and `sq` (a single-quoted string, `'` spelled
-`'\\''`). The intended body is what hypothesis drew.
+they are: they stay literal in the body the author wrote), and `sq` (a single-quoted
+string, `'` spelled `'\\''`). The intended body is what hypothesis drew.
 
 Each example is fixed in-process through the runner (`heredoc_lint.runner.run`, the code
 behind `--fix`, which also writes the scp strategy's file); then all fixed scripts of a

@@ -13,7 +13,7 @@ For every input, `check_text` and `fix_kind` (kinds shell and command; markdown,
 and python with the text embedded in that format) must return normally; every finding's
 span lies inside the text (0 <= start < end <= len); every edit of every fix lies inside
 the text; a fix never creates a file outside the script's directory; fixing the fixed text
-again changes nothing (SPEC §4).
+again changes nothing (a fix is idempotent).
 
 Run time is not asserted here: bench/bench_shapes.py prints how the cost of each input
 shape grows with its size.

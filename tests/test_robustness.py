@@ -5,11 +5,11 @@ its one-line note (or is checked normally), the exit code is the documented one,
 good.sh is still checked.  Notes are lines `heredoc-lint: PATH: REASON` on stderr; no
 traceback ever reaches the user.
 
-Exit codes (SPEC §6): 1 when findings remain; 2 for unreadable input (a file that cannot
-be read, a path that is not a regular file, a symlink loop or a missing path named on the
-command line, a file or stdin over 10 MiB).  Files deleted during the run and Python
-files with a NUL byte (python3 refuses them) are skipped with a note and do not change
-the exit code; a shell script with a NUL byte is checked (bash sources it).
+Exit codes, as the CLI documents them: 1 when findings remain; 2 for unreadable input (a
+file that cannot be read, a path that is not a regular file, a symlink loop or a missing
+path named on the command line, a file or stdin over 10 MiB). Files deleted during the run
+and Python files with a NUL byte (python3 refuses them) are skipped with a note and do not
+change the exit code; a shell script with a NUL byte is checked (bash sources it).
 
 Unreadable files: the tests run as root, which reads a mode-000 file anyway, so the CLI
 runs under `setpriv --bounding-set=-dac_override,-dac_read_search` (root without the

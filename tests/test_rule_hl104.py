@@ -114,7 +114,7 @@ NEGATIVES = [
     "bash -c 'sleep 3 &'\n",
     "docker exec c sh -c 'nohup ./srv &'\n",
     "ssh h \"echo 'a & b'\"\n",
-    # SPEC negatives (the shared cases)
+    # negatives among the labelled cases of tests/cases
     kit.case_text("seed003.sh"),
     kit.case_text("clean_ok.sh"),
 ]

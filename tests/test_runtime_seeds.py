@@ -1,6 +1,7 @@
 """The seed incidents, run for real against a loopback sshd, then linted.
 
-Seeds 000 and 003 (see shared/cases) are adapted in two ways only: remote files go under
+Seeds 000 and 003 (tests/cases/seed000.sh and seed003.sh) are adapted in two ways only:
+remote files go under
 a temp dir instead of /workspace, /root and /tmp, and `pgrep -af sglang` stands in for
 `pkill -9 -f sglang`, so that the test kills nothing and shows what pkill would have
 killed. The host and port in the scripts stay as written: the `ssh` wrapper on PATH sends
@@ -158,7 +159,7 @@ def test_runtime_seed003_single_quotes_deliver_body_but_self_match(
     assert f"cat > {remote_file} << 'EOF'" in line
 
 
-# --- the linter on the same scripts (SPEC §6 JSON contract) ----------------------------
+# --- the linter on the same scripts (the JSON output's keys and values) -----------------
 
 KEYS = {
     "code",
