@@ -7,19 +7,28 @@ import subprocess
 import sys
 from pathlib import Path
 
+# How every test starts the CLI; tests that need a Popen, bytes or a special stdout build
+# their own call around it.
+CLI = (sys.executable, "-m", "heredoc_lint")
+
 
 def run_cli(
-    *args: str, stdin: str | None = None, cwd: Path | None = None, timeout: float = 60
+    *args: str | Path,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    timeout: float = 60,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m heredoc_lint ARGS` (without NO_COLOR: colour stays decided by the tty)."""
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    """`python -m heredoc_lint ARGS` (without NO_COLOR: colour stays decided by the tty),
+    in the test's environment updated with `env`."""
+    merged = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | (env or {})
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", *args],
+        [*CLI, *map(str, args)],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=env,
+        env=merged,
         timeout=timeout,
         check=False,
     )

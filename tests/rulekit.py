@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cli_process import run_cli
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, fix_shell
@@ -122,12 +122,7 @@ def heredoc_span(text: str, op: str = "<<EOF", nth: int = 0) -> tuple[int, int]:
 
 def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     """Run `python -m heredoc_lint ARGS`, capturing its text output, whatever its status."""
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", *map(str, args)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_cli(*args, timeout=120)
 
 
 def cli_json(path: Path, *args: str, returncode: int | None = None) -> list[dict[str, Any]]:

@@ -5,15 +5,13 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cli_process import run_cli
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends.actions import SCRIPT_PATH, fragments, placeholders
@@ -261,14 +259,7 @@ def test_cli_finds_workflows_under_dot_github(tmp_path: Path) -> None:
     text = workflow("      - run: scp -p 22 f h:/x\n")
     (workflows / "w.yml").write_text(text)
     (tmp_path / "other.yml").write_text(workflow("      - run: scp -p 22 f h:/x\n"))
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    result = run_cli("--format", "json", tmp_path)
     assert result.returncode == 1, result.stderr
     (item,) = json.loads(result.stdout)
     assert Path(item["path"]).name == "w.yml"
@@ -319,6 +310,6 @@ def test_anchors_aliases_tags_and_several_documents() -> None:
 def test_a_step_run_only_on_windows_is_powershell(condition: str, checked: bool) -> None:
     """On a Windows runner the default shell is pwsh: a step whose `if:` runs it only there
     is PowerShell, not bash (the precision corpus's pwsh-step pattern)."""
-    step = f"      - if: {condition}\n        run: |\n          ssh $env:H -v echo \"a; b\"\n"
+    step = f'      - if: {condition}\n        run: |\n          ssh $env:H -v echo "a; b"\n'
     text = workflow(step, top="").replace("runs-on: ubuntu-latest", "runs-on: ${{ matrix.os }}")
     assert bool(fragments(text)) is checked

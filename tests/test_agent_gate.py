@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import CLI
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = 'ssh h "pkill -f sglang; ./restart"'  # HL103: the remote shell kills itself
@@ -29,7 +29,7 @@ CLAUDE_CAP = 10_000  # characters of hook output Claude Code keeps
 
 def hook(*args: str, data: bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", *args],
+        [*CLI, "hook", *args],
         input=data,
         capture_output=True,
         timeout=120,

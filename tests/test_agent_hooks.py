@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import CLI
 from probe import loaded_modules
 
 from heredoc_lint.agents import hook
@@ -103,7 +104,7 @@ def run_hook(
 ) -> subprocess.CompletedProcess[str]:
     raw = data if isinstance(data, bytes) else json.dumps(data).encode()
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", agent, *args],
+        [*CLI, "hook", agent, *args],
         input=raw,
         capture_output=True,
         cwd=ROOT,
@@ -346,7 +347,7 @@ def test_no_fix_leaves_the_fixed_command_out() -> None:
 )
 def test_usage_errors_exit_1_not_2(args: list[str]) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", *args],
+        [*CLI, "hook", *args],
         input=b"{}",
         capture_output=True,
         cwd=ROOT,
@@ -359,7 +360,7 @@ def test_usage_errors_exit_1_not_2(args: list[str]) -> None:
 
 def test_help_exits_0() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", "--help"],
+        [*CLI, "hook", "--help"],
         capture_output=True,
         cwd=ROOT,
         timeout=60,

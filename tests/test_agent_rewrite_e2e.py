@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import CLI
 from sshd import SshServer, run_local
 from test_runtime_seeds import (
     adapt_seed000,
@@ -39,7 +39,7 @@ def ours(lines: list[str], root: Path) -> list[str]:
 def rewrite(agent: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The hook's answer to `payload`, which must let a rewritten command run."""
     got = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", agent, "--rewrite"],
+        [*CLI, "hook", agent, "--rewrite"],
         input=json.dumps(payload).encode(),
         capture_output=True,
         timeout=120,
@@ -121,7 +121,7 @@ def test_the_rewritten_seed_does_what_its_author_meant(
 
     # The command as written (run for comparison): the remote shell matches itself.
     before = run_local("#!/bin/bash\n" + command, sshd)
-    assert ours(remote_shell_lines(before.stdout), root), before.stdout
+    assert remote_shell_lines(before.stdout, remote_file), before.stdout
 
     remote_file.unlink()
     fixed = fixed_command(agent, command)
@@ -129,7 +129,7 @@ def test_the_rewritten_seed_does_what_its_author_meant(
     assert after.returncode == 0, after.stderr
     assert remote_file.read_text() == intended  # $1, $2 and the backslashes arrive
     assert remote_file.stat().st_mode & 0o111  # chmod +x ran after the file was written
-    assert ours(remote_shell_lines(after.stdout), root) == []
+    assert remote_shell_lines(after.stdout, remote_file) == []
     shells = re.findall(r"^\d+ \S*sh -c pgrep -af .*$", after.stdout, re.M)
     assert ours(shells, root) == [], after.stdout
     if seed == "seed000":

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import CLI, run_cli
 from probe import loaded_modules
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -134,7 +133,7 @@ def test_a_run_keeps_what_a_run_beside_it_saved(tmp_path: Path) -> None:
         (tmp_path / f"s{i:03}.sh").write_text(BROKEN if i % 2 else f"echo {i}\n")
     (tmp_path / "small.sh").write_text(BROKEN)
     slow = subprocess.Popen(
-        [sys.executable, "-m", "heredoc_lint", "--jobs", "1", *[f"s{i:03}.sh" for i in range(300)]],
+        [*CLI, "--jobs", "1", *[f"s{i:03}.sh" for i in range(300)]],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
     )
@@ -152,7 +151,7 @@ def test_concurrent_runs_never_break_the_pack(tmp_path: Path) -> None:
     names = sorted(p.name for p in tmp_path.glob("*.sh"))
     runs = [
         subprocess.Popen(
-            [sys.executable, "-m", "heredoc_lint", "--format", "json", "--jobs", "2", *chunk],
+            [*CLI, "--format", "json", "--jobs", "2", *chunk],
             cwd=tmp_path,
             stdout=subprocess.PIPE,
             text=True,

@@ -17,21 +17,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 BAD = 'ssh h "pkill -f sglang; ./restart"\n'
 CACHE = ".heredoc_lint_cache"
 
 
 def lint(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_cli("--format", "json", *args, cwd=cwd, env={"XDG_CACHE_HOME": str(home)})
 
 
 def codes(proc: subprocess.CompletedProcess[str]) -> list[str]:

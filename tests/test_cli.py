@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import CLI, run_cli
 from probe import loaded_modules
 
 CASES = Path(__file__).parent / "cases"
@@ -211,7 +210,7 @@ def test_output_that_cannot_be_written_is_exit_2(tmp_path: Path, buffered: bool)
         env["PYTHONUNBUFFERED"] = "1"
     with open("/dev/full", "w") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "heredoc_lint", "a.sh"],
+            [*CLI, "a.sh"],
             cwd=tmp_path,
             stdout=full,
             stderr=subprocess.PIPE,
@@ -315,7 +314,7 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: list
     """`heredoc-lint scripts/ | head -1`: exit 1 without a word, as click does."""
     (tmp_path / "a.sh").write_text((CASES / "seed000.sh").read_text())
     proc = subprocess.Popen(
-        [sys.executable, "-m", "heredoc_lint", *args],
+        [*CLI, *args],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

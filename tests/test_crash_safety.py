@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 
 from heredoc_lint.discover import TEMP_SUFFIX, kind_of
 
@@ -114,7 +115,7 @@ def snapshot(root: Path) -> dict[str, State]:
 
 def heredoc_lint(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", *args],
+        [*CLI, "--no-cache", *args],
         cwd=cwd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -23,12 +23,12 @@ import re
 import shlex
 import stat
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 from sshd import SshServer, run_local
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -183,7 +183,7 @@ def heredoc_lint(*args: str, cwd: Path | None = None,
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     env.pop("NO_COLOR", None)
     return subprocess.run(
-        [*prefix, sys.executable, "-m", "heredoc_lint", *args],
+        [*prefix, *CLI, *args],
         cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_process import CLI
+
 from heredoc_lint.agents.sessions import bounded_lines
 
 BAD = 'ssh h "pkill -f sglang; ./restart"'
@@ -39,7 +41,7 @@ def transcript(
     *args: str | Path, cwd: Path, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "transcript", "--format", "json", *map(str, args)],
+        [*CLI, "transcript", "--format", "json", *map(str, args)],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -112,7 +114,7 @@ def test_a_line_without_end_is_read_in_bounded_memory(tmp_path: Path) -> None:
         handle.truncate(200 * 1024 * 1024)
     with (tmp_path / "zeros.jsonl").open("ab") as handle:
         handle.write(b"\n" + CLAUDE_LINE.encode() + b"\n")
-    argv = [sys.executable, "-m", "heredoc_lint", "transcript", "zeros.jsonl"]
+    argv = [*CLI, "transcript", "zeros.jsonl"]
     status, peak = peak_rss_mb(argv, tmp_path)
     assert status == 1  # the line after the long one is still checked
     assert peak < 64 + 120, peak  # one MAX_LINE buffer and the interpreter

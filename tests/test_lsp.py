@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from cli_process import CLI
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
@@ -63,7 +64,7 @@ class Session:
         resolve: bool = False,
     ) -> types.InitializeResult:
         await self.client.start_io(
-            sys.executable, "-m", "heredoc_lint", "lsp", cwd=str(self.cwd), env=_env()
+            *CLI, "lsp", cwd=str(self.cwd), env=_env()
         )
         general = types.GeneralClientCapabilities(position_encodings=encodings)
         resolving = types.CodeActionClientCapabilities(
@@ -421,7 +422,7 @@ def _cli_fix(tmp_path: Path, text: str, name: str = "cli.sh") -> str:
     path = tmp_path / name
     path.write_text(text)
     subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--fix", "--no-cache", str(path)],
+        [*CLI, "--fix", "--no-cache", str(path)],
         env=_env(),
         capture_output=True,
         check=False,
@@ -577,7 +578,7 @@ def test_hover_in_markdown(tmp_path: Path) -> None:
     path.write_text(MARKDOWN)
     line = MARKDOWN.split("\n").index("```bash") + 1  # 0-based: the ssh line
     explained = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "explain", f"{path}:{line + 1}"],
+        [*CLI, "explain", f"{path}:{line + 1}"],
         env=_env(), capture_output=True, text=True, check=True,
     ).stdout
 
@@ -598,7 +599,7 @@ def test_hover_shows_the_layer_view(tmp_path: Path) -> None:
     path = tmp_path / "seed.sh"
     path.write_text(SEED_WIDE)
     explained = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "explain", f"{path}:2"],
+        [*CLI, "explain", f"{path}:2"],
         env=_env(),
         capture_output=True,
         text=True,
@@ -804,7 +805,7 @@ def _await_id(stream: Any, wanted: int) -> dict[str, Any]:
 
 def _raw_server(tmp_path: Path) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
-        [sys.executable, "-m", "heredoc_lint", "lsp"],
+        [*CLI, "lsp"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

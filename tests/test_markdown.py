@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends.markdown import fragments, needs_more
@@ -257,7 +258,7 @@ def test_cli_reads_markdown_files(tmp_path: Path) -> None:
     doc.write_text("# x\n\n```sh\nssh h 'pkill -f app; echo'\n```\n")
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(tmp_path)],
+        [*CLI, "--format", "json", str(tmp_path)],
         capture_output=True,
         text=True,
         env=env,

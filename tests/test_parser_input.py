@@ -14,10 +14,10 @@ from __future__ import annotations
 import base64
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 
 from heredoc_lint.shell.syntax import parse_script
 
@@ -26,7 +26,7 @@ WIDE = ["\U0005353b", "\U00100000", "\u0100", "\uffff", "é"]
 
 def _run(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "json", str(path)],
+        [*CLI, "--no-cache", "--format", "json", str(path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -64,7 +64,7 @@ def test_lone_surrogate_in_an_agent_command_is_checked_not_allowed_unchecked() -
     command = "cat <<$'\ud800'\nx\n"
     event = {"tool_name": "Bash", "tool_input": {"command": command}}
     done = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", "claude"],
+        [*CLI, "hook", "claude"],
         input=json.dumps(event),
         capture_output=True,
         text=True,

@@ -10,11 +10,10 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import CLI, run_cli
 
 import heredoc_lint
 from heredoc_lint.engine import Settings, check_text
@@ -101,7 +100,7 @@ def test_same_size_edit_of_the_tool_invalidates_the_cache(tmp_path: Path) -> Non
     script.write_text(PKILL)
     # cwd is tmp_path: `python -m` puts it first on sys.path, so the copy is the tool run.
     env = {**os.environ, "PYTHONPATH": str(tool), "PYTHONDONTWRITEBYTECODE": "1"}
-    argv = [sys.executable, "-m", "heredoc_lint", "--cache-dir", str(tmp_path / "c"), str(script)]
+    argv = [*CLI, "--cache-dir", str(tmp_path / "c"), str(script)]
 
     def run() -> str:
         proc = subprocess.run(
@@ -193,7 +192,7 @@ def test_fix_without_bash_on_path(tmp_path: Path) -> None:
     script = tmp_path / "deploy.sh"
     script.write_text("ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n")
     env = {**os.environ, "PATH": str(tmp_path / "empty")}
-    argv = [sys.executable, "-m", "heredoc_lint", "--fix", "--no-cache", str(script)]
+    argv = [*CLI, "--fix", "--no-cache", str(script)]
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "base64 -d" in script.read_text()

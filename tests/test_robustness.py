@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import CLI
 
 from heredoc_lint.discover import MAX_BYTES, read_text
 from heredoc_lint.engine import Settings
@@ -54,7 +55,7 @@ def cli(
 ) -> subprocess.CompletedProcess[str]:
     """Run the CLI; output is decoded here, as a bad file's bytes may reach it."""
     done = subprocess.run(
-        [*prefix, sys.executable, "-m", "heredoc_lint", *map(str, args)],
+        [*prefix, *CLI, *map(str, args)],
         cwd=cwd,
         env=dict(os.environ, NO_COLOR="1"),
         input=stdin,
@@ -320,7 +321,7 @@ def test_odd_bytes_never_crash(tree: Path, data: bytes) -> None:
 def test_fix_from_stdin_keeps_non_utf8_bytes(tmp_path: Path) -> None:
     original = b'# caf\xe9\nssh h "pkill -f sglang; echo \xe9t\xe9"\n'
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--fix", "-"],
+        [*CLI, "--no-cache", "--fix", "-"],
         input=original,
         capture_output=True,
         cwd=tmp_path,
@@ -589,7 +590,7 @@ def test_files_deleted_during_the_run(tmp_path: Path) -> None:
             time.sleep(0.0005)
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "concise", "t"],
+        [*CLI, "--no-cache", "--format", "concise", "t"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -668,7 +669,7 @@ def test_files_changed_during_a_fix_run_keep_the_other_writer(tmp_path: Path) ->
             time.sleep(0.001)
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--fix", "t"],
+        [*CLI, "--no-cache", "--fix", "t"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

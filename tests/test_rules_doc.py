@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from cli_process import CLI
 
 from heredoc_lint.rules import RULES, Rule
 
@@ -114,7 +115,7 @@ def test_generator_check_mode(tmp_path: Path) -> None:
 @pytest.mark.parametrize("rule", RULES, ids=CODES)
 def test_cli_rule_prints_the_doc(rule: Rule) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "rule", rule.code.lower()],
+        [*CLI, "rule", rule.code.lower()],
         capture_output=True,
         text=True,
         check=False,
@@ -126,7 +127,7 @@ def test_cli_rule_prints_the_doc(rule: Rule) -> None:
 
 def test_cli_rules_prints_the_table() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "rules"], capture_output=True, text=True, check=False
+        [*CLI, "rules"], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

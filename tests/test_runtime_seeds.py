@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from cli_process import CLI
 from sshd import SshServer, run_local
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -178,7 +178,7 @@ KEYS = {
 
 def lint_json(path: Path) -> tuple[list[dict[str, Any]], subprocess.CompletedProcess[str]]:
     proc = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--format", "json", str(path)],
+        [*CLI, "--format", "json", str(path)],
         cwd=REPO_ROOT,
         stdin=subprocess.DEVNULL,
         capture_output=True,

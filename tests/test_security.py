@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sshd import SshServer, multiplexed, run_local
@@ -161,7 +162,7 @@ class Sandbox:
 
     def cli(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "heredoc_lint", *args],
+            [*CLI, *args],
             cwd=self.root,
             env=self.env,
             input=stdin,

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import CLI, run_cli
 
 from heredoc_lint.agents import hook
 from heredoc_lint.engine import Settings, check_text
@@ -44,14 +44,7 @@ def cli(tmp_path: Path, name: str, text: str) -> subprocess.CompletedProcess[str
     target = tmp_path / name
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text)
-    return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "json", name],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli("--no-cache", "--format", "json", name, cwd=tmp_path, timeout=120)
 
 
 # Each spelling of the issue that is no comment of its file's language: HL103 stays.
@@ -202,7 +195,7 @@ def test_hook_process_denies_a_command_with_its_own_directive() -> None:
         "tool_input": {"command": COMMAND},
     }
     done = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", "claude"],
+        [*CLI, "hook", "claude"],
         input=json.dumps(data),
         capture_output=True,
         text=True,

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import CLI
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "tests" / "cases" / "seed000.sh"
@@ -296,7 +296,7 @@ def write_opencode_db(root: Path) -> Path:
 
 def transcript(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "transcript", *map(str, args)],
+        [*CLI, "transcript", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -493,7 +493,7 @@ def test_default_locations(tmp_path: Path) -> None:
     write_all(tmp_path)
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "XDG_DATA_HOME": "", "CODEX_HOME": ""}
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "transcript", "--format", "json"],
+        [*CLI, "transcript", "--format", "json"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -506,7 +506,7 @@ def test_default_locations(tmp_path: Path) -> None:
     empty.mkdir()
     env["HOME"] = str(empty)
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "transcript"],
+        [*CLI, "transcript"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -592,7 +592,7 @@ def test_archived_codex_sessions_and_claude_config_dir_are_default_locations(
         "CLAUDE_CONFIG_DIR": str(tmp_path / "claude" / ".claude"),
     }
     result = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "transcript", "--format", "json"],
+        [*CLI, "transcript", "--format", "json"],
         capture_output=True,
         text=True,
         cwd=ROOT,

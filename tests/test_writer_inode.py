@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 
 BAD = '#!/bin/bash\nssh h "pkill -f sglang; ./restart"\n'
 FIXED = "#!/bin/bash\nssh h \"pkill -f '[s]'glang; ./restart\"\n"
@@ -20,7 +20,7 @@ FIXED = "#!/bin/bash\nssh h \"pkill -f '[s]'glang; ./restart\"\n"
 
 def fix(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--fix", str(path)],
+        [*CLI, "--no-cache", "--fix", str(path)],
         capture_output=True,
         text=True,
         check=False,
