@@ -15,7 +15,9 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
+from heredoc_lint.shell.definitions import Definitions, definitions
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
@@ -29,6 +31,8 @@ from heredoc_lint.wrappers import (
     resolve,
     unwrap_prefixes,
 )
+
+_QUOTES = str.maketrans("", "", "'\"\\")
 
 # Shells nested deeper than this are refused (TooDeep), never passed as clean: written
 # by hand, nesting stops long before (each level escapes its quotes once more).
@@ -90,15 +94,46 @@ class Layer:
         """The commands of this layer that start another layer, with how they do it."""
         found = []
         names = WRAPPERS.keys() | self.wrappers.keys()
+        defined = self.definitions
         for command in self.script.commands:
             # Only a command that can be named as a wrapper is de-quoted: de-quoting every
             # level of `$(` nested 10,000 deep would cost quadratic time.
-            if not may_be(command, names):
-                continue
-            invocation = resolve(command.words, self.wrappers)
+            named = may_be(command, names)
+            invocation = resolve(command.words, self.wrappers) if named else None
+            if invocation is None and defined is not None and self._may_forward(command, named):
+                invocation = forwarded(defined, command, self.wrappers)
             if invocation is not None:
                 found.append((command, invocation))
         return tuple(found)
+
+    @functools.cached_property
+    def definitions(self) -> Definitions | None:
+        """The functions and literal variables this layer defines for its commands to use
+        as wrappers (`remote() { ssh "$HOST" "$@"; }`, `SSH="ssh -p 2222"`); None when
+        it plainly defines neither (no look at the tree then)."""
+        text = self.text
+        if not self.script.assigned and "(" not in text and "function" not in text:
+            return None
+        found = definitions(self.script)
+        if not found.functions and not found.literals:
+            return None
+        return found
+
+    def _may_forward(self, command: Command, named: bool) -> bool:
+        """A cheap look at whether `command` may call a forwarding function or use a
+        literal variable: its head names a function, or it may hold a `$NAME`."""
+        defined = self.definitions
+        assert defined is not None
+        head = command.head
+        if head.translate(_QUOTES) in defined.functions:
+            return True
+        if not defined.literals:
+            return False
+        if any(command.start <= e.start < command.end for e in self.local_expansions):
+            return False  # a `$NAME` there is the parent's, not a value this layer set
+        if "$" in head:
+            return True
+        return named and "$" in self.text[command.start : command.end]
 
     @functools.cached_property
     def bindings(self) -> dict[str, int]:
