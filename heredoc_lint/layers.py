@@ -19,6 +19,7 @@ from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.definitions import Definitions, definitions
 from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.heredoc_body import read_unquoted
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.spans import Spans
@@ -85,6 +86,9 @@ class Layer:
     parent_offsets: tuple[int, ...] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
     verbatim: bool = False  # a root whose characters are the file's characters one for one
+    # An unquoted heredoc's body: the parent did its escapes (`\$` is `$` here), so an
+    # edit is its characters one for one only where no escape or expansion stands.
+    expanded: bool = False
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
     origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
     wrappers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -416,12 +420,39 @@ def _stdin_layer(
     parent: Layer, command: Command, invocation: Invocation, heredoc: Heredoc
 ) -> Layer | None:
     if not heredoc.quoted:
-        return None  # expanded by the parent first: see HL107, which reports it there
+        if not invocation.remote:
+            return None  # a local shell's script: see docs/wrappers.md
+        return _unquoted_stdin_layer(parent, command, invocation, heredoc)
     pieces = heredoc.body_lines(parent.text)
     text = "".join(line for _, line in pieces)
     offsets = [start + k for start, line in pieces for k in range(len(line))]
     offsets.append(heredoc.body_end)
     return _child(parent, text, tuple(offsets), command, invocation, "stdin")
+
+
+def _unquoted_stdin_layer(
+    parent: Layer, command: Command, invocation: Invocation, heredoc: Heredoc
+) -> Layer:
+    """`ssh h <<EOF`: the remote shell reads the body after the parent shell expanded it.
+    The escapes are done (`\\$` is `$`); each expansion stays as written and is listed as
+    the parent's, as in a string layer: HL107 reports it in the parent, and the rules of
+    the remote commands (HL104, HL103, HL109) read the rest."""
+    body = read_unquoted(parent.text, heredoc)
+    expansions = tuple(
+        LocalExpansion(start, end, expansion, body.offsets[start])
+        for start, end, expansion in body.expansions
+    )
+    layer = _child(
+        parent,
+        body.text,
+        (*body.offsets, heredoc.body_end),
+        command,
+        invocation,
+        "stdin",
+        local_expansions=expansions,
+        expanded=True,
+    )
+    return replace(layer, script=without_local_regions(layer.script, expansions))
 
 
 def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, word: Word) -> Layer:
