@@ -137,7 +137,7 @@ class Layer:
             return False  # a `$NAME` there is the parent's, not a value this layer set
         if "$" in head:
             return True
-        return named and "$" in self.text[command.start : command.end]
+        return named and self.text.find("$", command.start, command.end) >= 0
 
     @functools.cached_property
     def bindings(self) -> dict[str, int]:

@@ -132,10 +132,11 @@ def definitions(script: Script) -> Definitions:
             functions[label] = FunctionBody(label, char(node.end_byte), command)
 
     assigned = collections.Counter(name for name, _ in script.assigned)
+    # A look at each head before de-quoting: most commands are never de-quoted at all.
     rebound = {
         word.value.partition("=")[0]
         for command in script.commands
-        if command.name in _BINDERS
+        if command.may_be(_BINDERS) and command.name in _BINDERS
         for word in command.words[1:]
         if word.static
     }
