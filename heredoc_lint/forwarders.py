@@ -23,15 +23,16 @@ from dataclasses import replace
 from heredoc_lint.shell.definitions import Definitions, FunctionBody, Literal
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Expansion, Quoting, Word
-from heredoc_lint.wrappers import WRAPPERS, Invocation, command_name, resolve
+from heredoc_lint.wrappers import WRAPPERS, Invocation, SshCall, command_name, resolve
 
 # `${@:2}`: the arguments from the second on.
 _FROM = re.compile(r"\$\{@:([1-9][0-9]*)\}")
 _BLANKS = re.compile(r"[^ \t\n]+")
 _GLOB = frozenset("*?[")
-# ssh options whose effect a rule reads from the ssh call itself (a tty, a background
-# session, no stdin): behind a rewritten command their places are not the command's.
-_SSH_FLAGS_READ = frozenset("tfn")
+# What a rule reads from the ssh call itself (a tty, a background session: HL104; the
+# login user: HL109): behind a rewritten command their places are not the command's
+# words, so a layer that has them is not given (the rules would read them as absent).
+_SSH_FLAGS_READ = frozenset("tf")
 
 
 class _Unknown(Exception):
@@ -60,11 +61,23 @@ def forwarded(
         return None
     if not all(id(w) in own for w in found.words):
         return None  # the layer holds words of the body or the value, checked where written
-    if found.ssh is not None and any(found.ssh.has_flag(f) for f in _SSH_FLAGS_READ):
+    if found.ssh is not None and _reads_the_call(found.ssh, new_words):
         return None
     # The anchor is the call's word the wrapper came from; ssh's option places are in the
     # rewritten words, not the command's.
     return replace(found, index=origin[found.index], ssh=None)
+
+
+def _reads_the_call(call: SshCall, words: Sequence[Word]) -> bool:
+    """Whether a rule would read something of this ssh call from its words that changes
+    what it says: a `-t` or `-f` (HL104), a root login (HL109: `-l root`, `root@host`)."""
+    if any(call.has_flag(f) for f in _SSH_FLAGS_READ):
+        return True
+    login = call.option("l")
+    if login is not None and login.static:
+        return login.value == "root"
+    host = words[call.host_index] if call.host_index is not None else None
+    return host is not None and host.static and host.value.rsplit("@", 1)[0] == "root"
 
 
 _Rewritten = tuple[tuple[Word, ...], list[int], set[int]]

@@ -21,7 +21,9 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
+from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.settings import Settings
 
 MARK = "hlfwdmark"  # no other process on this machine has it on its command line
 REMOTE = f"pkill -f {MARK}; echo after-pkill"
@@ -172,3 +174,43 @@ def test_scp_array_with_the_port_flag_is_clean() -> None:
     # assigned twice: not known
     text = 'O=(-p 2022)\n[ -n "$X" ] && O=(-P 2022)\nscp "${O[@]}" f h:/tmp/\n'
     assert kit.findings(text, "HL108") == []
+
+
+# -- the rules say of the call what they say of the command it stands for ------------------
+STRINGS = [
+    "sudo echo x > /etc/f; ./x",  # HL109
+    "nohup ./server &",  # HL104
+    f"pkill -f {MARK}; ./x",  # HL103
+]
+
+
+def _said(text: str) -> list[tuple[str, Severity, str]]:
+    return [(f.code, f.severity, f.message) for f in check_shell(text, "t.sh", Settings())]
+
+
+@pytest.mark.parametrize("remote", STRINGS)
+@pytest.mark.parametrize("host", ["h", "deploy@web-1", '"$HOST"'])
+def test_the_call_reads_as_the_command(remote: str, host: str) -> None:
+    direct = f'ssh {host} "{remote}"\n'
+    called = f'remote() {{ ssh {host} "$@"; }}\nremote "{remote}"\n'
+    held = f'SSH="ssh -o BatchMode=yes"\n$SSH {host} "{remote}"\n'
+    said = [s for s in _said(direct) if s[0] != "HL102"]
+    assert said  # each string is a finding of its own
+    assert [s for s in _said(called) if s[0] != "HL102"] == said
+    assert _said(held) == said
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        'remote() { ssh root@h "$@"; }',  # HL109 reads the root login off the ssh call
+        'remote() { ssh -l root h "$@"; }',
+        'remote() { ssh -t h "$@"; }',  # HL104 reads -t (a tty hangs the job up)
+        'remote() { ssh -f h "$@"; }',
+    ],
+)
+def test_an_ssh_call_a_rule_reads_gives_no_layer(definition: str) -> None:
+    """Behind a call, the ssh's options are not the call's words: rather than read them
+    as absent, the call gives no layer."""
+    for remote in STRINGS[:2]:
+        assert _said(f'{definition}\nremote "{remote}"\n') == _said(f"{definition}\n")
