@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
-from heredoc_lint.shell.definitions import Definitions, definitions
+from heredoc_lint.shell.definitions import Definitions, read_definitions
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.heredoc_body import read_unquoted
 from heredoc_lint.shell.syntax import Command, Script, parse_script
@@ -118,7 +118,7 @@ class Layer:
         text = self.text
         if not self.script.assigned and "(" not in text and "function" not in text:
             return None
-        found = definitions(self.script)
+        found = read_definitions(self.script)
         if not found.functions and not found.literals:
             return None
         return found

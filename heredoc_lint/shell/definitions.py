@@ -1,6 +1,6 @@
 """What a layer defines for its later commands to use: shell functions and literal values.
 
-`definitions(script)` reads, from the tree-sitter tree of one layer:
+`read_definitions(script)` reads, from the tree-sitter tree of one layer:
 
 * the functions defined at the top level whose body is one simple command (or the last
   command of an `&&`/`||` list): `remote() { ssh "$HOST" "$@"; }`.  A call of such a
@@ -94,7 +94,7 @@ _BINDERS = frozenset(
 _BINDERS |= {"readarray", "getopts", "printf"}
 
 
-def definitions(script: Script) -> Definitions:
+def read_definitions(script: Script) -> Definitions:
     tree = script.tree
     if tree is None:
         return Definitions({}, {})
