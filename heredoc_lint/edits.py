@@ -154,6 +154,8 @@ def lift_once(layer: Layer, start: int, end: int, content: str) -> tuple[int, in
         return start, end, content
     offsets = layer.parent_offsets
     if layer.kind == "stdin":
+        if layer.expanded and not _literal_in_unquoted_heredoc(layer, start, end, content):
+            return None
         # A quoted heredoc body is literal: its characters are the parent's characters.
         return offsets[start], offsets[end] if end < len(offsets) else offsets[-1], content
     size = len(layer.text)
@@ -178,6 +180,19 @@ def lift_once(layer: Layer, start: int, end: int, content: str) -> tuple[int, in
     if state_in is None or state_out is None or Quote.INSIDE in (state_in, state_out):
         return None
     return a, b, encode(content, state_in) + transition(state_in, state_out)
+
+
+def _literal_in_unquoted_heredoc(layer: Layer, start: int, end: int, content: str) -> bool:
+    """Whether an edit of an unquoted heredoc's body reads the same before and after the
+    parent's expansion: no `$`, backtick or backslash written, and no escape or
+    expansion of the body in the span or at its edges."""
+    if set(content) & set("$`\\"):
+        return False
+    offsets = layer.parent_offsets
+    span = offsets[max(0, start - 1) : min(end + 1, len(offsets))]
+    if any(b != a + 1 for a, b in zip(span, span[1:], strict=False)):
+        return False
+    return not any(e.start <= end and start <= e.end for e in layer.local_expansions)
 
 
 def _root_edit(root: Layer, start: int, end: int, content: str) -> Edit | None:

@@ -15,8 +15,11 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
+from heredoc_lint.shell.definitions import Definitions, read_definitions
 from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.heredoc_body import read_unquoted
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.spans import Spans
@@ -29,6 +32,8 @@ from heredoc_lint.wrappers import (
     resolve,
     unwrap_prefixes,
 )
+
+_QUOTES = str.maketrans("", "", "'\"\\")
 
 # Shells nested deeper than this are refused (TooDeep), never passed as clean: written
 # by hand, nesting stops long before (each level escapes its quotes once more).
@@ -81,6 +86,9 @@ class Layer:
     parent_offsets: tuple[int, ...] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
     verbatim: bool = False  # a root whose characters are the file's characters one for one
+    # An unquoted heredoc's body: the parent did its escapes (`\$` is `$` here), so an
+    # edit is its characters one for one only where no escape or expansion stands.
+    expanded: bool = False
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
     origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
     wrappers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
@@ -90,15 +98,46 @@ class Layer:
         """The commands of this layer that start another layer, with how they do it."""
         found = []
         names = WRAPPERS.keys() | self.wrappers.keys()
+        defined = self.definitions
         for command in self.script.commands:
             # Only a command that can be named as a wrapper is de-quoted: de-quoting every
             # level of `$(` nested 10,000 deep would cost quadratic time.
-            if not may_be(command, names):
-                continue
-            invocation = resolve(command.words, self.wrappers)
+            named = may_be(command, names)
+            invocation = resolve(command.words, self.wrappers) if named else None
+            if invocation is None and defined is not None and self._may_forward(command, named):
+                invocation = forwarded(defined, command, self.wrappers)
             if invocation is not None:
                 found.append((command, invocation))
         return tuple(found)
+
+    @functools.cached_property
+    def definitions(self) -> Definitions | None:
+        """The functions and literal variables this layer defines for its commands to use
+        as wrappers (`remote() { ssh "$HOST" "$@"; }`, `SSH="ssh -p 2222"`); None when
+        it plainly defines neither (no look at the tree then)."""
+        text = self.text
+        if not self.script.assigned and "(" not in text and "function" not in text:
+            return None
+        found = read_definitions(self.script)
+        if not found.functions and not found.literals:
+            return None
+        return found
+
+    def _may_forward(self, command: Command, named: bool) -> bool:
+        """A cheap look at whether `command` may call a forwarding function or use a
+        literal variable: its head names a function, or it may hold a `$NAME`."""
+        defined = self.definitions
+        assert defined is not None
+        head = command.head
+        if head.translate(_QUOTES) in defined.functions:
+            return True
+        if not defined.literals:
+            return False
+        if any(command.start <= e.start < command.end for e in self.local_expansions):
+            return False  # a `$NAME` there is the parent's, not a value this layer set
+        if "$" in head:
+            return True
+        return named and self.text.find("$", command.start, command.end) >= 0
 
     @functools.cached_property
     def bindings(self) -> dict[str, int]:
@@ -381,12 +420,39 @@ def _stdin_layer(
     parent: Layer, command: Command, invocation: Invocation, heredoc: Heredoc
 ) -> Layer | None:
     if not heredoc.quoted:
-        return None  # expanded by the parent first: see HL107, which reports it there
+        if not invocation.remote:
+            return None  # a local shell's script: see docs/wrappers.md
+        return _unquoted_stdin_layer(parent, command, invocation, heredoc)
     pieces = heredoc.body_lines(parent.text)
     text = "".join(line for _, line in pieces)
     offsets = [start + k for start, line in pieces for k in range(len(line))]
     offsets.append(heredoc.body_end)
     return _child(parent, text, tuple(offsets), command, invocation, "stdin")
+
+
+def _unquoted_stdin_layer(
+    parent: Layer, command: Command, invocation: Invocation, heredoc: Heredoc
+) -> Layer:
+    """`ssh h <<EOF`: the remote shell reads the body after the parent shell expanded it.
+    The escapes are done (`\\$` is `$`); each expansion stays as written and is listed as
+    the parent's, as in a string layer: HL107 reports it in the parent, and the rules of
+    the remote commands (HL104, HL103, HL109) read the rest."""
+    body = read_unquoted(parent.text, heredoc)
+    expansions = tuple(
+        LocalExpansion(start, end, expansion, body.offsets[start])
+        for start, end, expansion in body.expansions
+    )
+    layer = _child(
+        parent,
+        body.text,
+        (*body.offsets, heredoc.body_end),
+        command,
+        invocation,
+        "stdin",
+        local_expansions=expansions,
+        expanded=True,
+    )
+    return replace(layer, script=without_local_regions(layer.script, expansions))
 
 
 def _herestring_layer(parent: Layer, command: Command, invocation: Invocation, word: Word) -> Layer:

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from heredoc_lint.edits import layer_fix
+from heredoc_lint.forwarders import with_literals
 from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
@@ -116,11 +117,20 @@ def _message(flag: PortFlag) -> str:
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for call in calls(layer, _SCP):
-        flags, has_port = scan_scp(call.words)
+        # `scp "${OPTS[@]}" f h:` with `OPTS=(-p 2222)` set once before: its words
+        words, origin = with_literals(layer.definitions, call.command.start, call.words)
+        flags, has_port = scan_scp(words)
         if has_port:
             continue
         for flag in flags:
             at = flag.word.offsets[flag.letter]
+            used = call.words[origin[next(k for k, w in enumerate(words) if w is flag.word)]]
+            if used is not flag.word:
+                # The value may serve other commands too (`ssh "${OPTS[@]}"`, where -p
+                # is the port): reported where scp uses it, with no fix.
+                message = f"{_message(flag)}; the `-p` comes from `{used.value}`"
+                yield finding(layer, "HL108", Severity.ERROR, message, used.start, used.end)
+                continue
             fix = layer_fix(
                 layer, [(at, at + 1, "P")], Applicability.SAFE, "Use scp's port flag `-P`"
             )

@@ -1,0 +1,209 @@
+"""What a layer defines for its later commands to use: shell functions and literal values.
+
+`read_definitions(script)` reads, from the tree-sitter tree of one layer:
+
+* the functions defined at the top level whose body is one simple command (or the last
+  command of an `&&`/`||` list): `remote() { ssh "$HOST" "$@"; }`.  A call of such a
+  function after its definition runs that command with the call's arguments in `$@`.
+* the variables assigned a literal at the top level (`SSH="ssh -p 2222"`,
+  `OPTS=(-p 2222)`): no expansion in the value, so its words are known before run time.
+
+A name defined more than once anywhere in the layer (a second definition, a `local`, an
+assignment in a branch, a `read`, an `unset`) is left out: which value reaches a use is
+then a guess, and a guess is no evidence (docs/wrappers.md, "Function and variable
+wrappers").
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from heredoc_lint.shell.syntax import Command, Script
+from heredoc_lint.shell.words import Word, dequote
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+@dataclass(frozen=True)
+class FunctionBody:
+    """A top-level function whose body is one command: the command a call runs."""
+
+    name: str
+    end: int  # where the definition ends: calls after it use it
+    command: Command
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A top-level assignment of a value without expansions."""
+
+    name: str
+    end: int  # where the assignment ends: uses after it see the value
+    words: tuple[Word, ...]  # an array's elements; a string value as one word
+    array: bool
+
+
+@dataclass(frozen=True)
+class Definitions:
+    functions: dict[str, FunctionBody]
+    literals: dict[str, Literal]
+
+
+# Statements that hold other statements, where a second definition may hide.
+_CONTAINERS = frozenset(
+    {
+        "program",
+        "compound_statement",
+        "subshell",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "do_group",
+        "case_statement",
+        "case_item",
+        "redirected_statement",
+        "function_definition",
+        "list",
+        "pipeline",
+        "negated_command",
+    }
+)
+# What a value may not hold to be known before run time: an expansion of any kind.
+_NOT_LITERAL = frozenset("$`~")
+_EXPANSIONS = frozenset(
+    {
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "arithmetic_expansion",
+        "process_substitution",
+        "brace_expression",
+    }
+)
+# Commands that bind or drop a name they are given as a word.
+_BINDERS = frozenset(
+    {"unset", "local", "declare", "typeset", "readonly", "export", "read", "mapfile"}
+)
+_BINDERS |= {"readarray", "getopts", "printf"}
+
+
+def read_definitions(script: Script) -> Definitions:
+    tree = script.tree
+    if tree is None:
+        return Definitions({}, {})
+    char = script.char
+    text = script.text
+
+    def source(node: Node) -> str:
+        return text[char(node.start_byte) : char(node.end_byte)]
+
+    defined: collections.Counter[str] = collections.Counter()
+    top_functions: list[Node] = []
+    stack = [(tree.root_node, False)]
+    while stack:
+        node, top = stack.pop()
+        if node.type == "function_definition":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                defined[source(name)] += 1
+                if top:
+                    top_functions.append(node)
+        for child in node.children:
+            if child.type in _CONTAINERS:
+                stack.append((child, node.type == "program"))
+    by_start = {c.start: c for c in script.commands}
+    functions: dict[str, FunctionBody] = {}
+    for node in top_functions:
+        name = node.child_by_field_name("name")
+        assert name is not None
+        label = source(name)
+        body = _body_command(node)
+        if defined[label] != 1 or body is None:
+            continue
+        command = by_start.get(char(body.start_byte))
+        if command is not None:
+            functions[label] = FunctionBody(label, char(node.end_byte), command)
+
+    assigned = collections.Counter(name for name, _ in script.assigned)
+    # A look at each head before de-quoting: most commands are never de-quoted at all.
+    rebound = {
+        word.value.partition("=")[0]
+        for command in script.commands
+        if command.may_be(_BINDERS) and command.name in _BINDERS
+        for word in command.words[1:]
+        if word.static
+    }
+    literals: dict[str, Literal] = {}
+    for node in tree.root_node.children:
+        if node.type != "variable_assignment":
+            continue
+        name_node = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name_node is None or value is None or _has_expansion(value):
+            continue
+        label = source(name_node)
+        if assigned[label] != 1 or label in rebound:
+            continue
+        if source(node)[len(label) : len(label) + 1] != "=":
+            continue  # `A+=x`: appends to a value set elsewhere
+        if value.type == "array":
+            elements = [c for c in value.children if c.is_named and c.type != "comment"]
+            words = tuple(_literal_word(text, char, c) for c in elements)
+            array = True
+        elif "IFS" in assigned or "IFS" in rebound:
+            continue  # a string value is split at $IFS: its words are not known
+        else:
+            words = (_literal_word(text, char, value),)
+            array = False
+        if all(w is not None for w in words):
+            end = char(node.end_byte)
+            literals[label] = Literal(label, end, tuple(w for w in words if w), array)
+    return Definitions(functions, literals)
+
+
+def _body_command(node: Node) -> Node | None:
+    """The one simple command a function body runs last: `{ cmd; }`, `( cmd )`,
+    `{ cd /x && cmd; }`; None for any other body."""
+    body = node.child_by_field_name("body")
+    if body is None or body.type not in ("compound_statement", "subshell"):
+        return None
+    statements = [c for c in body.children if c.is_named and c.type != "comment"]
+    if len(statements) != 1:
+        return None
+    statement = statements[0]
+    if statement.type == "redirected_statement":
+        inner = statement.child_by_field_name("body")
+        statement = inner if inner is not None else statement
+    while statement.type == "list":
+        if any(c.type == "||" for c in statement.children):
+            return None  # `a || b`: b runs only when a fails
+        named = [c for c in statement.children if c.is_named]
+        statement = named[-1]
+    return statement if statement.type == "command" else None
+
+
+def _has_expansion(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in _EXPANSIONS:
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def _literal_word(text: str, char: Callable[[int], int], node: Node) -> Word | None:
+    start, end = char(node.start_byte), char(node.end_byte)
+    if _NOT_LITERAL & set(text[start:end]):
+        return None
+    word = dequote(text, start, end)
+    if not word.static or word.globbing or word.braces:
+        return None
+    return word
