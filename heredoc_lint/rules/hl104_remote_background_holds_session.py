@@ -54,8 +54,8 @@ from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Redirect, Script
-from heredoc_lint.wrappers import SHELLS
 
 if TYPE_CHECKING:
     from tree_sitter import Node
