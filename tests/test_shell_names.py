@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from test_actions import workflow
 
 from heredoc_lint.agents.commands import script_from_argv, unwrap_shell_c
+from heredoc_lint.discover import kind_of
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.actions import fragments
 from heredoc_lint.shell.names import MULTICALL, SHELLS
@@ -134,3 +136,10 @@ def test_actions_step_with_any_shell_is_read(name: str) -> None:
     (fragment,) = fragments(text)
     assert fragment.cmdline.split()[0] == name
     assert [f.code for f in check_text(text, "actions", "w.yml")] == ["HL108"]
+
+
+@pytest.mark.parametrize("name", sorted(SHELLS))
+def test_a_shebang_of_every_shell_is_a_shell_script(name: str) -> None:
+    for head in (f"#!/bin/{name}\n", f"#!/usr/bin/env {name}\n", f"#! /usr/bin/{name} -e\n"):
+        assert kind_of(Path("deploy"), head.encode()) == "shell"
+    assert kind_of(Path("deploy"), f"#!/bin/{name}x\n".encode()) is None
