@@ -85,23 +85,17 @@ _JOB_CONTROL = frozenset({"wait", "fg"})
 # -- the redirections -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Redir:
-    op: str
-    fd: int | None
-    target: str | None  # the target word's text; None for heredocs and `>&-`
+def _from_redirects(redirects: Iterable[Redirect]) -> list[Redirect]:
+    """In the order they are written: bash does them left to right."""
+    return sorted(redirects, key=lambda r: r.start)
 
 
-def _from_redirects(redirects: Iterable[Redirect]) -> list[Redir]:
-    ordered = sorted(redirects, key=lambda r: r.start)
-    return [Redir(r.op, r.fd, r.target.value if r.target is not None else None) for r in ordered]
-
-
-def apply(state: State, redirects: Iterable[Redir]) -> dict[int, str]:
+def apply(state: State, redirects: Iterable[Redirect]) -> dict[int, str]:
     """The descriptor table after `redirects`, done left to right as bash does."""
     table = dict(state)
     for r in redirects:
-        op, target = r.op, r.target
+        op = r.op
+        target = r.target.value if r.target is not None else None  # de-quoted
         if op.endswith("-") and op in (">&-", "<&-"):
             table[r.fd if r.fd is not None else (1 if op == ">&-" else 0)] = CLOSED
         elif op in (">&", "<&"):
@@ -170,7 +164,7 @@ def _passes_through(layer: Layer) -> bool:
 
 def session_state(layer: Layer) -> dict[int, str] | None:
     """The descriptors this layer's shell starts with, if it runs in an ssh session."""
-    chain: list[list[Redir]] = []
+    chain: list[list[Redirect]] = []
     current: Layer | None = layer
     while current is not None and current.depth > 0 and current.wrapper is not None:
         if _channel_root(current) is current:
@@ -192,7 +186,7 @@ def session_state(layer: Layer) -> dict[int, str] | None:
     return None
 
 
-def _start_table(chain: list[list[Redir]]) -> dict[int, str]:
+def _start_table(chain: list[list[Redirect]]) -> dict[int, str]:
     table = dict(_START)
     for redirects in reversed(chain):
         table = apply(table, redirects)
@@ -325,9 +319,9 @@ def _sequence_job(
     return Job(Severity.INFO, _word_anchor(script, statement), state, what, group)
 
 
-def _exec_prelude(script: Script, before: int) -> list[Redir]:
+def _exec_prelude(script: Script, before: int) -> list[Redirect]:
     """Redirections of `exec > log 2>&1` lines before `before`: they move the shell's own."""
-    found: list[Redir] = []
+    found: list[Redirect] = []
     for command in script.commands:
         if command.start >= before:
             break
