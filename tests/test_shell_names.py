@@ -143,3 +143,17 @@ def test_a_shebang_of_every_shell_is_a_shell_script(name: str) -> None:
     for head in (f"#!/bin/{name}\n", f"#!/usr/bin/env {name}\n", f"#! /usr/bin/{name} -e\n"):
         assert kind_of(Path("deploy"), head.encode()) == "shell"
     assert kind_of(Path("deploy"), f"#!/bin/{name}x\n".encode()) is None
+
+
+@pytest.mark.parametrize("name", sorted(SHELLS))
+def test_only_dash_keeps_its_process_for_a_lone_command(name: str) -> None:
+    # HL103 exempts a lone `pkill -f P` in `NAME -c` unless the shell is sh or dash: the
+    # others exec the command, so no process with P on its command line is left to kill.
+    # (/bin/sh is dash here, as on Debian and Ubuntu.)
+    argv = _require(_argv(name), name)
+    mark = f"hlzqlone{os.getpid()}{name}"
+    done = subprocess.run(
+        [*argv, "-c", f"pkill -f {mark}"], capture_output=True, text=True, timeout=10, check=False
+    )
+    killed = done.returncode == -15
+    assert killed == (name in ("sh", "dash")), done.returncode
