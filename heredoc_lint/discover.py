@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from heredoc_lint.shell.names import SHELLS
+
 MAX_BYTES = 10 * 1024 * 1024
 SHELL_SUFFIXES = frozenset({".sh", ".bash", ".ksh", ".zsh"})
 PYTHON_SUFFIXES = frozenset({".py", ".pyi"})
@@ -19,7 +21,7 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 TEMP_SUFFIX = ".heredoc-lint"
 _PYTHON_SHEBANG = re.compile(rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)python[0-9.]*\b")
 _SHEBANG = re.compile(
-    rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)(sh|bash|dash|ksh|zsh|mksh|ash)\b"
+    rb"^#![ \t]*\S*?(?:/|env[ \t]+(?:-\S+[ \t]+)*)(%s)\b" % "|".join(sorted(SHELLS)).encode()
 )
 _ALWAYS_SKIPPED = frozenset(
     {

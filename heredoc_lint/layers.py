@@ -29,6 +29,7 @@ from heredoc_lint.wrappers import (
     Invocation,
     basename,
     command_name,
+    ifs_split,
     resolve,
     unwrap_prefixes,
 )
@@ -271,29 +272,56 @@ class Call:
     """A command of a layer that runs a named program, maybe behind `sudo`, `env`, ..."""
 
     command: Command
-    index: int  # the program's word in command.words
+    index: int  # the program's word in `argv`
     name: str  # its name, without its directory
+    # The command's words: `command.words`, or as bash splits them at `$IFS` (`split_ifs`).
+    argv: tuple[Word, ...]
 
     @property
     def words(self) -> tuple[Word, ...]:
         """The program's argv: its name first."""
-        return self.command.words[self.index :]
+        return self.argv[self.index :]
+
+    def behind(self, prefixes: frozenset[str]) -> int | None:
+        """Index in `argv` of the first prefix command named one of `prefixes` that runs
+        the program (`sudo` in `env A=1 sudo -u x CMD`); None if none."""
+        for k in range(self.index):
+            if command_name(self.argv[k]) in prefixes:
+                return k
+        return None
 
 
-def calls(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
+def calls(layer: Layer, names: frozenset[str], *, split_ifs: bool = False) -> Iterator[Call]:
     """The commands of `layer` that run one of `names` (ShellCheck's `CommandCheck
-    (Basename "scp")`): by name without its directory, through prefix commands."""
-    heads = names | PREFIXES
+    (Basename "scp")`): by name without its directory, through prefix commands.
+
+    `split_ifs`: read the words as bash splits them at an unquoted `$IFS`
+    (`pkill${IFS}-f${IFS}x`), for a layer that leaves IFS as it came."""
+    for call in _resolved_calls(layer, names | PREFIXES, split_ifs):
+        if call.name in names:
+            yield call
+
+
+def calls_behind(layer: Layer, prefixes: frozenset[str]) -> Iterator[Call]:
+    """The commands of `layer` run behind one of the prefix commands `prefixes`
+    (`sudo CMD`, `env A=1 doas CMD`), whatever program they run."""
+    for call in _resolved_calls(layer, PREFIXES, False):
+        if call.behind(prefixes) is not None:
+            yield call
+
+
+def _resolved_calls(layer: Layer, heads: frozenset[str], split_ifs: bool) -> Iterator[Call]:
+    """Each command whose head may be one of `heads`, resolved through its prefixes."""
     for command in layer.script.commands:
         # A look at the head before de-quoting, as in `Layer.invocations`.
-        if not may_be(command, heads):
+        if not may_be(command, heads) and not (split_ifs and "IFS" in command.head):
             continue
-        index = unwrap_prefixes(command.words)
+        argv = ifs_split(command.words) if split_ifs else command.words
+        index = unwrap_prefixes(argv)
         if index is None:
             continue
-        name = command_name(command.words[index]) or basename(command.words[index].value)
-        if name in names:
-            yield Call(command, index, name)
+        name = command_name(argv[index]) or basename(argv[index].value)
+        yield Call(command, index, name, argv)
 
 
 def file_layer(

@@ -20,7 +20,6 @@ ALL_TRIGGERS = frozenset(
         "ash",
         "autossh",
         "bash",
-        "busybox-sh",
         "clush",
         "dash",
         "doas",

@@ -13,9 +13,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from heredoc_lint.grammars import Form, forms_by_command
+from heredoc_lint.shell.names import MULTICALL, SHELLS
 from heredoc_lint.shell.words import Quoting, Word
-
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
 
 
 @dataclass(frozen=True)
@@ -843,6 +842,8 @@ _PREFIX_ARG_OPTIONS: dict[str, frozenset[str]] = {
     "doas": frozenset({"-u", "-C"}),
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
     "nohup": frozenset(),
+    # `busybox sh -c S` runs the applet its first word names, here `sh -c S`.
+    **{name: frozenset() for name in MULTICALL},
     "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
     "nice": frozenset({"-n", "--adjustment"}),
     "ionice": frozenset({"-c", "--class", "-n", "--classdata", "-p", "-P", "-u"}),

@@ -11,8 +11,8 @@ import re
 import shlex
 from collections.abc import Sequence
 
-# Shells whose `-c` argument is the command text an argv-style tool call runs.
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
+from heredoc_lint.shell.names import MULTICALL, SHELLS
+
 _C_FLAG = re.compile(r"^-[A-Za-z]*c[A-Za-z]*$")  # -c, -lc, -ec, -xc, ...
 
 
@@ -28,7 +28,7 @@ def script_from_argv(argv: Sequence[str]) -> str:
         return ""
     name = os.path.basename(words[0])
     start = 1
-    if name == "busybox" and len(words) > 1:  # busybox sh -c ...
+    if name in MULTICALL and len(words) > 1:  # busybox sh -c ...
         name, start = os.path.basename(words[1]), 2
     if name in SHELLS:
         for i in range(start, len(words)):
@@ -60,7 +60,7 @@ def unwrap_shell_c(text: str) -> str:
         words = shlex.split(text)
     except ValueError:
         return text
-    if len(words) < 3 or os.path.basename(words[0]) not in SHELLS:
+    if len(words) < 3 or os.path.basename(words[0]) not in SHELLS | MULTICALL:
         return text
     script = script_from_argv(words)
     if words[-1] == script and _C_FLAG.match(words[-2]):

@@ -29,9 +29,9 @@ from typing import Any
 
 from heredoc_lint.frontends import Fragment, SourceError
 from heredoc_lint.frontends.blocks import Prefix, TextBuilder, block_encoder, is_verbatim
+from heredoc_lint.shell.names import SHELLS
 
 SCRIPT_PATH = "/home/runner/work/_temp/0f5e4d3c-2b1a-4c9d-8e7f-6a5b4c3d2e1f.sh"
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 BUILTIN_COMMANDS = {
     None: "bash -e {0}",
     "bash": "bash --noprofile --norc -eo pipefail {0}",

@@ -46,12 +46,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from heredoc_lint.edits import Quote, encode, lift, quote_states
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import PREFIXES, ifs_split, unwrap_prefixes
 
 # procps-ng pgrep/pkill options that take an argument.
 _ARG_OPTIONS = frozenset("dgGPstuUFrq")
@@ -330,8 +329,7 @@ class PkillCall:
         return word.value if self.filled_in else word.received()
 
 
-_TOOLS = frozenset({"pkill", "pgrep"})
-_NAMES = _TOOLS | PREFIXES  # a command that can be a pkill or pgrep call
+TOOLS = frozenset({"pkill", "pgrep"})  # the commands HL103 reads (and its triggers)
 
 
 def _filled_in(layer: Layer, word: Word) -> bool:
@@ -365,17 +363,8 @@ def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
         return  # a script read from stdin is on no command line
     # `pkill${IFS}-f${IFS}x` is `pkill -f x` where the layer leaves IFS as it came.
     split_ifs = "IFS" in layer.text and not _SETS_IFS.search(layer.text)
-    for command in layer.script.commands:
-        if not command.may_be(_NAMES) and not (split_ifs and "IFS" in command.head):
-            continue
-        argv = ifs_split(command.words) if split_ifs else command.words
-        index = unwrap_prefixes(argv)
-        if index is None:
-            continue
-        words = argv[index:]
-        tool = words[0].value.rsplit("/", 1)[-1]
-        if tool not in _TOOLS:
-            continue
+    for call in calls(layer, TOOLS, split_ifs=split_ifs):
+        command, words, tool = call.command, call.words, call.name
         full, exact, pattern_index = parse_pkill(words)
         if not full or exact or pattern_index is None:
             continue
@@ -486,5 +475,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
-    triggers=frozenset({"pkill", "pgrep"}),
+    triggers=TOOLS,
 )

@@ -54,12 +54,21 @@ from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
-from heredoc_lint.shell.syntax import Command, Redirect, Script
-from heredoc_lint.wrappers import SHELLS
+from heredoc_lint.shell.names import SHELLS
+from heredoc_lint.shell.structure import (
+    AndOr,
+    Compound,
+    Group,
+    Pipeline,
+    Redirected,
+    Simple,
+    Statement,
+    Subshell,
+    structure,
+)
+from heredoc_lint.shell.syntax import Redirect, Script
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
-
     from heredoc_lint.frontends.python.waits import Wait
 
 SESSION = "session"  # the ssh channel
@@ -70,45 +79,23 @@ PIPE = "pipe"
 State = Mapping[int, str]
 _START: State = {0: SESSION, 1: SESSION, 2: SESSION}
 
-_COMPOUNDS = frozenset(
-    {
-        "subshell",
-        "compound_statement",
-        "while_statement",
-        "for_statement",
-        "c_style_for_statement",
-        "if_statement",
-        "case_statement",
-    }
-)
-# `$(a &)` waits on its own pipe; `$(( a & b ))` and `[[ ]]` hold no jobs.
-_OPAQUE = frozenset(
-    {"command_substitution", "process_substitution", "arithmetic_expansion", "test_command"}
-)
-_REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _JOB_CONTROL = frozenset({"wait", "fg"})
 
 
 # -- the redirections -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Redir:
-    op: str
-    fd: int | None
-    target: str | None  # the target word's text; None for heredocs and `>&-`
+def _from_redirects(redirects: Iterable[Redirect]) -> list[Redirect]:
+    """In the order they are written: bash does them left to right."""
+    return sorted(redirects, key=lambda r: r.start)
 
 
-def _from_redirects(redirects: Iterable[Redirect]) -> list[Redir]:
-    ordered = sorted(redirects, key=lambda r: r.start)
-    return [Redir(r.op, r.fd, r.target.value if r.target is not None else None) for r in ordered]
-
-
-def apply(state: State, redirects: Iterable[Redir]) -> dict[int, str]:
+def apply(state: State, redirects: Iterable[Redirect]) -> dict[int, str]:
     """The descriptor table after `redirects`, done left to right as bash does."""
     table = dict(state)
     for r in redirects:
-        op, target = r.op, r.target
+        op = r.op
+        target = r.target.value if r.target is not None else None  # de-quoted
         if op.endswith("-") and op in (">&-", "<&-"):
             table[r.fd if r.fd is not None else (1 if op == ">&-" else 0)] = CLOSED
         elif op in (">&", "<&"):
@@ -177,7 +164,7 @@ def _passes_through(layer: Layer) -> bool:
 
 def session_state(layer: Layer) -> dict[int, str] | None:
     """The descriptors this layer's shell starts with, if it runs in an ssh session."""
-    chain: list[list[Redir]] = []
+    chain: list[list[Redirect]] = []
     current: Layer | None = layer
     while current is not None and current.depth > 0 and current.wrapper is not None:
         if _channel_root(current) is current:
@@ -199,76 +186,11 @@ def session_state(layer: Layer) -> dict[int, str] | None:
     return None
 
 
-def _start_table(chain: list[list[Redir]]) -> dict[int, str]:
+def _start_table(chain: list[list[Redirect]]) -> dict[int, str]:
     table = dict(_START)
     for redirects in reversed(chain):
         table = apply(table, redirects)
     return table
-
-
-# -- the shell structure ----------------------------------------------------------------
-
-
-class _Tree:
-    """tree-sitter's view of a layer, in character offsets, with its commands."""
-
-    def __init__(self, script: Script) -> None:
-        self.script = script
-        assert script.tree is not None
-        self.root = script.tree.root_node
-        self.char = script.char
-        self.by_start = {c.start: c for c in script.commands}
-
-    def start(self, node: Node) -> int:
-        return self.char(node.start_byte)
-
-    def end(self, node: Node) -> int:
-        return self.char(node.end_byte)
-
-    def text(self, node: Node) -> str:
-        return self.script.text[self.start(node) : self.end(node)]
-
-    def command(self, node: Node) -> Command | None:
-        return self.by_start.get(self.start(node))
-
-    def redirects(self, statement: Node) -> list[Redir]:
-        found: list[Redir] = []
-        for child in statement.children:
-            if child.type not in _REDIRECT_NODES:
-                continue
-            fd: int | None = None
-            op = ""
-            target: str | None = None
-            for part in child.children:
-                if part.type == "file_descriptor":
-                    digits = self.text(part)
-                    fd = int(digits) if digits.isdigit() else None
-                elif not part.is_named:
-                    op = op or self.text(part)
-                elif target is None and part.type not in ("heredoc_body", "heredoc_start"):
-                    target = self.text(part).strip("'\"")
-            if child.type != "file_redirect":
-                op, target = "<<", None
-            found.append(Redir(op, fd, target))
-        return found
-
-
-def _body(node: Node) -> Node | None:
-    """The statement a redirected_statement redirects."""
-    for child in node.named_children:
-        if child.type not in _REDIRECT_NODES:
-            return child
-    return None
-
-
-def _walk(node: Node) -> Iterator[Node]:
-    """The nodes under `node`, not entering substitutions or arithmetic (their `&` differ)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if current.type not in _OPAQUE:
-            stack.extend(reversed(current.children))
 
 
 # -- the analysis of one background job ---------------------------------------------------
@@ -283,153 +205,123 @@ class Job:
     edits: tuple[tuple[int, int, str], ...]  # layer text edits that fix it
 
 
-class _Analysis:
-    def __init__(self, layer: Layer, tree: _Tree) -> None:
-        self.layer = layer
-        self.tree = tree
+def _word_anchor(script: Script, statement: Statement) -> tuple[int, int]:
+    """The first command word inside the statement; else its first token."""
+    for command in script.commands:
+        if statement.start <= command.start < statement.end and command.words:
+            word = command.words[0]
+            return word.start, word.end
+    return statement.opener
 
-    def _word_anchor(self, node: Node) -> tuple[int, int]:
-        tree = self.tree
-        start, end = tree.start(node), tree.end(node)
-        for command in tree.script.commands:
-            if start <= command.start < end and command.words:
-                word = command.words[0]
-                return word.start, word.end
-        first = node.children[0] if node.children else node
-        return tree.start(first), tree.end(first)
 
-    def _simple(self, node: Node, state: State) -> dict[int, str] | None:
-        command = self.tree.command(node)
-        if command is None:
-            return None
-        return apply(state, _from_redirects(command.redirects))
-
-    def process_holds(self, node: Node, state: State) -> bool:
-        """Whether some process this statement starts keeps a session descriptor."""
-        kind = node.type
-        if kind == "command":
-            table = self._simple(node, state)
-            return table is not None and holds(table)
-        if kind == "redirected_statement":
-            body = _body(node)
-            if body is None:
-                return False
-            if body.type in ("command", "list", "pipeline"):
-                # The redirections belong to the (last) simple command: the Command has them.
-                return self.process_holds(body, state)
-            return self.process_holds(body, apply(state, self.tree.redirects(node)))
-        if kind == "pipeline":
-            members = [c for c in node.named_children]
-            for index, member in enumerate(members):
-                table = dict(state)
-                if index < len(members) - 1:
-                    table[1] = PIPE
-                    op = member.next_sibling
-                    if op is not None and self.tree.text(op) == "|&":
-                        table[2] = PIPE
-                if self.process_holds(member, table):
-                    return True
-            return False
-        if kind == "subshell":
-            inner = [c for c in node.named_children if c.type != "comment"]
-            if len(inner) == 1 and inner[0].type in ("command", "redirected_statement"):
-                return self.process_holds(inner[0], state)  # bash execs a lone command
-            return holds(state)
-        if kind in _COMPOUNDS or kind == "list":
-            return holds(state)
-        return False
-
-    def job(self, node: Node, state: State) -> Job | None:
-        """The background job `node &` started with descriptors `state`."""
-        tree = self.tree
-        kind = node.type
-        statement = node
-        if kind == "redirected_statement":
-            body = _body(node)
-            if body is None:
-                return None
-            kind = body.type
-            if kind not in ("command", "list", "pipeline"):
-                state = apply(state, tree.redirects(node))
-                node = body
-        end = tree.end(statement)
-        if kind == "command":
-            simple = node if node.type == "command" else _body(node)
-            command = tree.command(simple) if simple is not None else None
-            if command is None:
-                return None
-            table = apply(state, _from_redirects(command.redirects))
-            if not holds(table):
-                return None
-            anchor = (
-                (command.words[0].start, command.words[0].end)
-                if command.words
-                else (command.start, command.end)
-            )
-            return Job(
-                Severity.WARNING,
-                anchor,
-                table,
-                "background command",
-                ((end, end, " " + missing(table)),),
-            )
-        if kind in ("list", "pipeline"):
-            if not self.process_holds(statement, state):
-                return None
-            start = tree.start(statement)
-            group = (
-                (start, start, "{ "),
-                (end, end, "; } " + missing(state)),
-            )
-            if kind == "pipeline":
-                return Job(
-                    Severity.WARNING,
-                    self._word_anchor(statement),
-                    state,
-                    "background pipeline",
-                    group,
-                )
-            last = self._last_element(statement)
-            last_holds = last is not None and self.process_holds(last, state)
-            if last_holds and last is not None:
-                return Job(
-                    Severity.WARNING, self._word_anchor(last), state, "background command", group
-                )
-            return Job(
-                Severity.INFO,
-                self._word_anchor(statement),
-                state,
-                "background subshell that runs this list",
-                group,
-            )
-        if kind in _COMPOUNDS:
-            if not self.process_holds(node, state):
-                return None
-            first = node.children[0] if node.children else node
-            edits = ((end, end, " " + missing(state)),)
-            return Job(
-                Severity.WARNING,
-                (tree.start(first), tree.end(first)),
-                state,
-                "background " + ("subshell" if kind == "subshell" else "group"),
-                edits,
-            )
+def _simple_table(statement: Simple, state: State) -> dict[int, str] | None:
+    if statement.command is None:
         return None
-
-    def _last_element(self, statement: Node) -> Node | None:
-        node: Node | None = statement
-        while node is not None and node.type in ("redirected_statement", "list"):
-            if node.type == "redirected_statement":
-                node = _body(node)
-            else:
-                named = [c for c in node.named_children if c.type != "comment"]
-                node = named[-1] if named else None
-        return node
+    return apply(state, _from_redirects(statement.command.redirects))
 
 
-def _exec_prelude(script: Script, before: int) -> list[Redir]:
+def process_holds(statement: Statement, state: State) -> bool:
+    """Whether some process this statement starts keeps a session descriptor."""
+    if isinstance(statement, Simple):
+        table = _simple_table(statement, state)
+        return table is not None and holds(table)
+    if isinstance(statement, Redirected):
+        body = statement.body
+        if body is None:
+            return False
+        if isinstance(body, (Simple, AndOr, Pipeline)):
+            # The redirections belong to the (last) simple command: the Command has them.
+            return process_holds(body, state)
+        return process_holds(body, apply(state, _from_redirects(statement.redirects)))
+    if isinstance(statement, Pipeline):
+        last = len(statement.members) - 1
+        for index, member in enumerate(statement.members):
+            table = dict(state)
+            if index < last:
+                table[1] = PIPE
+                if statement.stderr_piped[index]:
+                    table[2] = PIPE
+            if process_holds(member, table):
+                return True
+        return False
+    if isinstance(statement, Subshell):
+        inner = statement.body
+        if len(inner) == 1 and isinstance(inner[0], (Simple, Redirected)):
+            return process_holds(inner[0], state)  # bash execs a lone command
+        return holds(state)
+    if isinstance(statement, (Group, Compound, AndOr)):
+        return holds(state)
+    return False
+
+
+def _last_element(statement: Statement) -> Statement | None:
+    node: Statement | None = statement
+    while isinstance(node, (Redirected, AndOr)):
+        if isinstance(node, AndOr):
+            if not node.items:
+                return None
+            node = node.items[-1]
+        else:
+            node = node.body
+    return node
+
+
+def analyse(script: Script, statement: Statement, state: State) -> Job | None:
+    """The background job `statement &` started with descriptors `state`."""
+    end = statement.end
+    node = statement
+    if isinstance(statement, Redirected):
+        if statement.body is None:
+            return None
+        node = statement.body
+        if not isinstance(node, (Simple, AndOr, Pipeline)):
+            state = apply(state, _from_redirects(statement.redirects))
+    if isinstance(node, Simple):
+        table = _simple_table(node, state)
+        if table is None or not holds(table):
+            return None
+        command = node.command
+        assert command is not None
+        anchor = (
+            (command.words[0].start, command.words[0].end)
+            if command.words
+            else (command.start, command.end)
+        )
+        edits = ((end, end, " " + missing(table)),)
+        return Job(Severity.WARNING, anchor, table, "background command", edits)
+    if isinstance(node, (AndOr, Pipeline)):
+        return _sequence_job(script, statement, node, state)
+    if isinstance(node, (Subshell, Group, Compound)):
+        if not process_holds(node, state):
+            return None
+        edits = ((end, end, " " + missing(state)),)
+        what = "background " + ("subshell" if isinstance(node, Subshell) else "group")
+        return Job(Severity.WARNING, node.opener, state, what, edits)
+    return None
+
+
+def _sequence_job(
+    script: Script, statement: Statement, node: AndOr | Pipeline, state: State
+) -> Job | None:
+    """`a | b &`, `a && b &`: the job is the whole sequence, grouped by the fix."""
+    if not process_holds(statement, state):
+        return None
+    start, end = statement.start, statement.end
+    group = ((start, start, "{ "), (end, end, "; } " + missing(state)))
+    if isinstance(node, Pipeline):
+        anchor = _word_anchor(script, statement)
+        return Job(Severity.WARNING, anchor, state, "background pipeline", group)
+    last = _last_element(statement)
+    if last is not None and process_holds(last, state):
+        anchor = _word_anchor(script, last)
+        return Job(Severity.WARNING, anchor, state, "background command", group)
+    what = "background subshell that runs this list"
+    return Job(Severity.INFO, _word_anchor(script, statement), state, what, group)
+
+
+def _exec_prelude(script: Script, before: int) -> list[Redirect]:
     """Redirections of `exec > log 2>&1` lines before `before`: they move the shell's own."""
-    found: list[Redir] = []
+    found: list[Redirect] = []
     for command in script.commands:
         if command.start >= before:
             break
@@ -452,16 +344,6 @@ def _waited(script: Script, after: int) -> bool:
     return False
 
 
-def _candidates(tree: _Tree) -> Iterator[tuple[Node, int]]:
-    """(statement, offset of its `&`) for each background job, outside substitutions."""
-    for node in _walk(tree.root):
-        if node.type != "&" or node.is_named:
-            continue
-        previous = node.prev_sibling
-        if previous is not None and previous.is_named:
-            yield previous, tree.start(node)
-
-
 def _fix(layer: Layer, edits: tuple[tuple[int, int, str], ...]) -> Fix | None:
     added = edits[-1][2].strip().removeprefix("; }").strip()
     return layer_fix(
@@ -482,18 +364,17 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     channel = _channel(root) if root is not None else None
     if channel is not None and channel.returns_at_once:
         return
-    tree = _Tree(layer.script)
-    analysis = _Analysis(layer, tree)
-    for statement, at in _candidates(tree):
+    for found in structure(layer.script).jobs:
+        statement, at = found.statement, found.amp
         if _waited(layer.script, at):
             continue
         state = apply(base, _exec_prelude(layer.script, at))
         if not holds(state):
             continue
-        job = analysis.job(statement, state)
+        job = analyse(layer.script, statement, state)
         if job is None:
             continue
-        source = layer.text[tree.start(statement) : at + 1]
+        source = layer.text[statement.start : at + 1]
         snippet = quote_snippet(source, 50)
         detach = next((w for w in ("nohup", "setsid", "disown") if w in source), None)
         note = f" (`{detach}` does not detach it from the session)" if detach else ""

@@ -46,9 +46,10 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Loop, Script
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import SHELLS, Invocation, SshCall, basename
+from heredoc_lint.wrappers import Invocation, SshCall, basename
 
 _DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
 # Remote commands that read standard input when given no file operand.
@@ -264,39 +265,44 @@ def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocati
     read in the ssh invocation's child layer, the remote string as the shell parses it."""
     if not invocation.words:
         return True  # a login shell that runs what arrives on stdin
-    for command in string_layer(layer, ssh_command, invocation).script.commands:
-        if not command.words or not command.reads_stdin:
-            continue
-        name = basename(command.words[0].value)
-        values = [w.value for w in command.words[1:]]
-        operands, letters = _operands(command.words, name)
-        if name in _ALWAYS:
-            return True
-        if any(c in letters for c in _CODE_OPTIONS.get(name, "")):
-            return True  # `python3 -c CODE`: the code may read stdin
-        if any(c in letters for c in _PROGRAM_OPTIONS.get(name, "")):
-            if not operands or operands == ["-"]:
-                return True  # `grep -e x`: the program given, no file: stdin
-            continue
-        if (
-            name in SHELLS
-            and not any(v.startswith("-") and "c" in v for v in values)
-            and (not operands or any(v.startswith("-") and "s" in v for v in values))
-        ):
-            return True
-        if name in _FILTERS and (not operands or operands == ["-"]):
-            return True
-        if name in _PROGRAM_FIRST and len(operands) <= 1:
-            return True
-        if name in _INTERPRETERS and (not operands or operands[0] == "-"):
-            return True
-        if name == "dd" and not any(v.startswith("if=") for v in values):
-            return True
-        if name in _CLIENTS and not any(
-            v in ("-c", "-e", "--execute", "--command") for v in values
-        ):
-            return True
+    return any(
+        command.words and command.reads_stdin and _command_reads_stdin(command)
+        for command in string_layer(layer, ssh_command, invocation).script.commands
+    )
+
+
+def _command_reads_stdin(command: Command) -> bool:
+    """Whether one remote command (not redirected from elsewhere) reads stdin, by name."""
+    name = basename(command.words[0].value)
+    values = [w.value for w in command.words[1:]]
+    operands, letters = _operands(command.words, name)
+    if name in _ALWAYS:
+        return True
+    if any(c in letters for c in _CODE_OPTIONS.get(name, "")):
+        return True  # `python3 -c CODE`: the code may read stdin
+    if any(c in letters for c in _PROGRAM_OPTIONS.get(name, "")):
+        return not operands or operands == ["-"]  # `grep -e x`: the program given, no file
+    if name in SHELLS:
+        return _shell_reads_stdin(values, operands)
+    if name in _FILTERS:
+        return not operands or operands == ["-"]
+    if name in _PROGRAM_FIRST:
+        return len(operands) <= 1
+    if name in _INTERPRETERS:
+        return not operands or operands[0] == "-"
+    if name == "dd":
+        return not any(v.startswith("if=") for v in values)
+    if name in _CLIENTS:
+        return not any(v in ("-c", "-e", "--execute", "--command") for v in values)
     return False
+
+
+def _shell_reads_stdin(values: Sequence[str], operands: Sequence[str]) -> bool:
+    """`bash`, `sh -s ARG`: a shell with no -c and no script file reads its script from
+    stdin."""
+    if any(v.startswith("-") and "c" in v for v in values):
+        return False
+    return not operands or any(v.startswith("-") and "s" in v for v in values)
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:

@@ -64,15 +64,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Call, Layer, calls_behind
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, Rule, finding
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import PREFIXES, unwrap_prefixes
+from heredoc_lint.wrappers import command_name
 
-PRIVILEGE = frozenset({"sudo", "doas"})
+PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its triggers)
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
 NO_PRIVILEGE_NEEDED = frozenset({"echo", "printf", "yes"})
 HARMLESS_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
@@ -81,10 +81,6 @@ USER_AREAS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/home/", "/run/user/")
 USER_OPTIONS = frozenset({"-u", "--user"})
 STDOUT_WRITES = frozenset({">", ">>", ">|"})
 BOTH_WRITES = frozenset({"&>", "&>>"})
-
-
-def _basename(word: Word) -> str:
-    return word.value.rsplit("/", 1)[-1] if word.static else ""
 
 
 def _is_dup(redirect: Redirect) -> bool:
@@ -107,9 +103,9 @@ def _system_path(value: str) -> bool:
     return not any(value.startswith(area) or value == area.rstrip("/") for area in USER_AREAS)
 
 
-def _stdin_cat(words: tuple[Word, ...]) -> bool:
+def _stdin_cat(call: Call) -> bool:
     """`cat` or `cat -`: it only copies its stdin."""
-    return _basename(words[0]) == "cat" and all(w.static and w.value == "-" for w in words[1:])
+    return call.name == "cat" and all(w.static and w.value == "-" for w in call.words[1:])
 
 
 def _user_of_ssh(layer: Layer) -> str | None:
@@ -152,17 +148,10 @@ def _caller_is_root(layer: Layer) -> bool:
                 return _user_of_ssh(current) == "root"
             prefix = command.words[: invocation.index]
             for k, word in enumerate(prefix):
-                if _basename(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
+                if command_name(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
                     return True
         current = current.parent
     return False
-
-
-def _sudo_index(words: tuple[Word, ...], real: int) -> int | None:
-    for k in range(real):
-        if _basename(words[k]) in PRIVILEGE:
-            return k
-    return None
 
 
 def _offending(redirect: Redirect) -> str | None:
@@ -216,13 +205,12 @@ def _tee_can_take(command: Command, redirect: Redirect) -> bool | None:
 
 def _fix(
     layer: Layer,
-    command: Command,
+    call: Call,
     redirect: Redirect,
     sudo: int,
-    real: int,
     target_path: str,
 ) -> Fix | None:
-    words = command.words
+    command, words, real = call.command, call.argv, call.index
     text = layer.text
     if sudo != 0 or redirect.target is None or command.next_op in ("|", "|&"):
         return None
@@ -234,10 +222,10 @@ def _fix(
     separator = "-- " if redirect.target.value.startswith("-") else ""
     prefix_src = text[words[0].start : words[real].start].rstrip()
     tee = f"{prefix_src} tee{' -a' if append else ''} {separator}{target_src} > /dev/null"
-    real_words = words[real:]
+    real_words = call.words
     spans: list[tuple[int, int, str]]
-    pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED
-    if _stdin_cat(real_words):
+    pointless = call.name in NO_PRIVILEGE_NEEDED
+    if _stdin_cat(call):
         spans = [
             (
                 real_words[0].start,
@@ -269,22 +257,19 @@ def _fix(
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # sudo is a prefix (behind env, nohup... too): only a command named as one can hold it.
-    commands = [c for c in layer.script.commands if c.may_be(PREFIXES)]
-    if not any(r.writes for c in commands for r in c.redirects):
+    found = list(calls_behind(layer, PRIVILEGE))
+    if not any(r.writes for c in found for r in c.command.redirects):
         return
     if _caller_is_root(layer):
         return
-    for command in commands:
-        guard = evidence.root_guard_before(layer.script, command.start)
-        real = unwrap_prefixes(command.words)
-        if real is None:
-            continue
-        sudo = _sudo_index(command.words, real)
+    for call in found:
+        command, real_words = call.command, call.words
+        sudo = call.behind(PRIVILEGE)
         if sudo is None:
             continue
-        runs_as = _target_user(command.words[sudo + 1 : real])
-        real_words = command.words[real:]
-        pointless = _basename(real_words[0]) in NO_PRIVILEGE_NEEDED or _stdin_cat(real_words)
+        guard = evidence.root_guard_before(layer.script, command.start)
+        runs_as = _target_user(call.argv[sudo + 1 : call.index])
+        pointless = call.name in NO_PRIVILEGE_NEEDED or _stdin_cat(call)
         if runs_as not in ("root", "#0") and not pointless:
             # `sudo -u postgres pg_dump > /var/backups/db.sql`: dropping privileges, often
             # from a root script whose own shell is meant to write the file.
@@ -328,7 +313,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 message,
                 redirect.start,
                 op_end,
-                _fix(layer, command, redirect, sudo, real, path),
+                _fix(layer, call, redirect, sudo, path),
             )
 
 
@@ -340,5 +325,5 @@ RULE = Rule(
     __doc__ or "",
     check,
     fixable=True,
-    triggers=frozenset({"sudo", "doas"}),
+    triggers=PRIVILEGE,
 )

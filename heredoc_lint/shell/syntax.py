@@ -730,3 +730,11 @@ def parse_script(text: str) -> Script:
         builder.tree,
         builder.offsets.char,
     )
+
+
+def redirect_reader(text: str) -> Callable[[Node], Redirect]:
+    """Reads a redirection node of `parse_script(text)`'s tree as the commands' own are
+    read (operator, descriptor, de-quoted target, heredoc): for the redirections that a
+    statement puts on a group, a subshell or a loop (`( a; b ) > f`), which belong to no
+    simple command.  Reads the text once; call it once per script."""
+    return _Builder(text).redirect
