@@ -19,11 +19,18 @@ class Callers:
     def __init__(self, analysis: Analysis) -> None:
         self._analysis = analysis
         self._index: dict[str, list[tuple[ast.Call, Scope]]] | None = None
+        self._numbers: frozenset[str] | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
         if self._index is None:
             self._index = self._build()
         return self._index.get(function, [])
+
+    def numeric_options(self) -> frozenset[str]:
+        """The argparse destinations the file declares only as numbers or flags."""
+        if self._numbers is None:
+            self._numbers = numeric_options(self._analysis.tree)
+        return self._numbers
 
     def _build(self) -> dict[str, list[tuple[ast.Call, Scope]]]:
         # Every statement read in full, on an analysis of its own: the file's own one
@@ -57,3 +64,46 @@ def argument_for(call: ast.Call, owner: Scope, name: str) -> ast.expr | None:
     if any(keyword.arg is None for keyword in call.keywords):
         return UNKNOWN
     return None
+
+
+# argparse actions whose value is a number or a bool: `True`/`False` are one shell word.
+_FLAG_ACTIONS = frozenset({"store_true", "store_false", "count"})
+_NUMBER_TYPES = frozenset({"int", "float"})
+
+
+def numeric_options(tree: ast.Module) -> frozenset[str]:
+    """Destinations of `add_argument` calls that declare a number (`type=int`) or a flag,
+    left out where another `add_argument` of the same destination declares something else."""
+    kinds: dict[str, set[bool]] = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+        ):
+            dest = _destination(node)
+            if dest:
+                kinds.setdefault(dest, set()).add(_numeric_declaration(node))
+    return frozenset(dest for dest, found in kinds.items() if found == {True})
+
+
+def _destination(call: ast.Call) -> str:
+    """`dest=`, else the first long option (`--out-dir` is `out_dir`), else the name."""
+    for keyword in call.keywords:
+        if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant):
+            return str(keyword.value.value)
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    longs = [n for n in names if n.startswith("--")]
+    chosen = longs[0] if longs else (names[0] if names else "")
+    return chosen.lstrip("-").replace("-", "_")
+
+
+def _numeric_declaration(call: ast.Call) -> bool:
+    """`type=int`/`float` of one value (no `nargs`, no `append`), or a flag action."""
+    given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    action, kind, nargs = given.get("action"), given.get("type"), given.get("nargs")
+    if nargs is not None and not (isinstance(nargs, ast.Constant) and nargs.value == "?"):
+        return False  # a list of values: its text holds blanks and brackets
+    if action is not None:
+        return isinstance(action, ast.Constant) and action.value in _FLAG_ACTIONS
+    return isinstance(kind, ast.Name) and kind.id in _NUMBER_TYPES

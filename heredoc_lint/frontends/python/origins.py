@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 
 from heredoc_lint.frontends.python.callers import UNKNOWN, Callers, argument_for
-from heredoc_lint.frontends.python.scopes import LoopValue, Scope
+from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
 from heredoc_lint.frontends.python.values import MAX_DEPTH, qualname
 
 _ENVIRONMENT = frozenset({"os.environ", "os.environb"})
@@ -37,6 +37,13 @@ _REQUEST_PARTS = frozenset(
     {"args", "form", "values", "json", "get_json", "data", "cookies", "headers", "files"}
 )
 _LOOKUPS = frozenset({"get", "getlist", "pop", "getvalue"})
+# Methods that read what their receiver holds (`response.json()`, `resp.read()`).
+_READS = frozenset({"json", "read", "readline", "readlines", "iter_lines", "iter_content"})
+# HTTP clients: what their requests return is the network's text.
+_HTTP_CLIENTS = ("requests.", "httpx.", "urllib.request.urlopen", "urllib2.urlopen")
+# Variables a batch scheduler or MPI launcher sets for the job it starts (`SLURM_NODELIST`,
+# `OMPI_COMM_WORLD_RANK`): host lists, ids and counts of the program's own job, not input.
+_SCHEDULER_VARIABLE = re.compile(r"(?:SLURM|PBS|LSB|OMPI|PMI|PMIX|SGE|COBALT|FLUX)_[A-Z0-9_]+\Z")
 _CLI_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 # Text that only the shell gives a meaning to: the author meant the shell to read it.
 _GLOB = re.compile(r"[*?]|\[[^\]]*\]")
@@ -52,6 +59,22 @@ _MAKES_ITS_OWN = re.compile(r"quote|escape|shell|safe|temp|tmp", re.IGNORECASE)
 _SAME_TEXT = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode", "split", "rsplit"}
 )
+
+
+# The words of `evidence` for text that may hold anything: what the network, a person at
+# the keyboard or an HTTP client sent. A chain of calls keeps its origin's words first.
+_FREE_TEXT = ("it is read from", "it comes from an HTTP request")
+_PARAMETER = "it is a parameter of the public function"
+
+
+def free_text(evidence: str) -> bool:
+    """Whether `evidence` says the value is text from outside that may hold anything."""
+    return evidence.startswith(_FREE_TEXT)
+
+
+def only_a_parameter(evidence: str) -> bool:
+    """Whether the only evidence is that the value is a public function's parameter."""
+    return evidence.startswith(_PARAMETER)
 
 
 def _name(node: ast.expr) -> str:
@@ -115,6 +138,8 @@ def evidence(
     if depth > MAX_DEPTH or id(node) in seen:
         return ""
     seen.add(id(node))  # a name bound from itself (`p = p.strip()`) is read once
+    if _scheduler_variable(node, imports) or _numeric_option(node, scope, callers):
+        return ""
     direct = _direct_evidence(node, scope, imports)
     if direct:
         return direct
@@ -132,7 +157,7 @@ def evidence(
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return evidence(node.value, scope, imports, depth + 1, seen, callers)
     func = node.func if isinstance(node, ast.Call) else None
-    if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS:  # `.get(...)` in it
+    if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS | _READS:  # `.get(...)`
         return evidence(func.value, scope, imports, depth + 1, seen, callers)
     for part in _parts(node, imports):
         found = evidence(part, scope, imports, depth + 1, seen, callers)
@@ -150,6 +175,40 @@ def evidence(
             if found:
                 return f"{found}, through `{node.func.id}()`"
     return ""
+
+
+def _scheduler_variable(node: ast.expr, imports: Mapping[str, str]) -> bool:
+    """`os.environ["SLURM_NODELIST"]`, `os.getenv("PMI_RANK")`: set by the job's launcher."""
+    if isinstance(node, ast.Subscript):
+        container, key = node.value, node.slice
+    elif isinstance(node, ast.Call) and node.args:
+        container, key = node.func, node.args[0]
+    else:
+        return False
+    name = qualname(container, imports) or ""
+    known = name in _ENVIRONMENT or name in _ENVIRONMENT_CALLS
+    return (
+        known
+        and isinstance(key, ast.Constant)
+        and isinstance(key.value, str)
+        and _SCHEDULER_VARIABLE.match(key.value) is not None
+    )
+
+
+def _numeric_option(node: ast.expr, scope: Scope, callers: Callers | None) -> bool:
+    """`args.port` where `args = parser.parse_args()` and `--port` is declared `type=int`."""
+    if callers is None or not isinstance(node, ast.Attribute):
+        return False
+    if node.attr not in callers.numeric_options():
+        return False
+    if not isinstance(node.value, ast.Name):
+        return False
+    value, _, _ = follow(node.value, scope)
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in _CLI_PARSERS
+    )
 
 
 def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -> str:
@@ -175,6 +234,8 @@ def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -
         return f"it comes from the environment (`{called}`)"
     if called in _CONFIG_CALLS:
         return f"it comes from configuration (`{called}`)"
+    if called.startswith(_HTTP_CLIENTS):
+        return f"it is read from the network (`{called}`)"
     if isinstance(node.func, ast.Name) and last in ("input", "raw_input") and last not in imports:
         return f"it is read from input (`{last}()`)"
     if last in ("recv", "recvfrom", "recv_into"):
@@ -210,7 +271,7 @@ def _parameter(
         return ""
     if node.id in ("self", "cls") or owner.function is None:
         return ""
-    parameter = f"it is a parameter of the public function `{owner.function}`"
+    parameter = f"{_PARAMETER} `{owner.function}`"
     module_function = owner.parent is not None and owner.parent.parent is None
     sites = callers.of(owner.function) if callers is not None and module_function else []
     if not sites:
