@@ -270,3 +270,44 @@ def test_a_number_from_the_network_is_still_no_finding() -> None:
         "os.system(f'sleep {int(r[\"n\"])}')\n"
     )
     assert hl201(text) == []
+
+
+# -- a long way from the reply to the command (rfbackend makemp3.py:39) -------------------------
+
+LONG_WAY = """import subprocess
+
+import requests
+
+
+def synthesize(text, voice, slow):
+    text = text.replace("\\n", "")
+    if slow:
+        text = "<speak>" + text + "</speak>"
+    else:
+        text = "<speak><prosody rate='50%'>" + text + "</prosody></speak>"
+    subprocess.run('polly --voice-id "' + voice + '" --text "' + text + '"', shell=True)
+
+
+def both(english, chinese):
+    synthesize(english, "Danielle", False)
+    synthesize(chinese, "Hiujin", True)
+
+
+def fetch(url):
+    response = requests.post(url, json={})
+    data = response.json()
+    result = data["result"]
+    for item in result:
+        english = item["english"]
+        chinese = item["chinese"]
+        both(english, chinese)
+"""
+
+
+def test_evidence_is_followed_through_rebindings_loops_and_two_callers() -> None:
+    assert severities(LONG_WAY) == {"voice": Severity.INFO, "text": Severity.WARNING}
+    (finding,) = (f for f in hl201(LONG_WAY) if f.severity is Severity.WARNING)
+    assert (
+        "it is read from the network (`requests.post`), passed to `both()` on line 27, "
+        "passed to `synthesize()` on line 16"
+    ) in finding.message

@@ -65,6 +65,9 @@ _SAME_TEXT = frozenset(
 # the keyboard or an HTTP client sent. A chain of calls keeps its origin's words first.
 _FREE_TEXT = ("it is read from", "it comes from an HTTP request")
 _PARAMETER = "it is a parameter of the public function"
+# How far `evidence` follows a value: farther than `values.MAX_DEPTH`, as outside data often
+# reaches a command through a reply, a loop, a caller and a few rebindings.
+_DEPTH = 2 * MAX_DEPTH
 
 
 def free_text(evidence: str) -> bool:
@@ -130,14 +133,17 @@ def evidence(
     scope: Scope,
     imports: Mapping[str, str],
     depth: int = 0,
-    seen: set[int] | None = None,
+    seen: dict[int, int] | None = None,
     callers: Callers | None = None,
 ) -> str:
     """Why `node`'s value comes from outside the program, as words; "" if nothing shows it."""
-    seen = set() if seen is None else seen
-    if depth > MAX_DEPTH or id(node) in seen:
+    seen = {} if seen is None else seen
+    if depth > _DEPTH or seen.get(id(node), _DEPTH + 1) <= depth:
         return ""
-    seen.add(id(node))  # a name bound from itself (`p = p.strip()`) is read once
+    # A node is read again only from a shorter path: a name bound from itself (`p =
+    # p.strip()`) is read once, and a path that ran out of depth does not hide the node
+    # from a shorter one (a parameter reached through its rebindings, then its callers).
+    seen[id(node)] = depth
     if _scheduler_variable(node, imports) or _numeric_option(node, scope, callers):
         return ""
     direct = _direct_evidence(node, scope, imports)
@@ -256,7 +262,7 @@ def _parameter(
     scope: Scope,
     imports: Mapping[str, str],
     depth: int,
-    seen: set[int],
+    seen: dict[int, int],
     callers: Callers | None,
 ) -> str:
     """A parameter of a public function: its callers decide the value.
