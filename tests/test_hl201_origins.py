@@ -311,3 +311,39 @@ def test_evidence_is_followed_through_rebindings_loops_and_two_callers() -> None
         "it is read from the network (`requests.post`), passed to `both()` on line 27, "
         "passed to `synthesize()` on line 16"
     ) in finding.message
+
+
+# -- a helper of the file that returns its argument quoted (boilerplates) ----------------------
+
+QUOTING_HELPER = """import shlex
+import subprocess
+
+
+def remote_path(path):
+    return shlex.quote(path.rstrip("/"))
+
+
+def listing(path):
+    target = remote_path(path)
+    return subprocess.run(f"ls -d -- {target}", shell=True, capture_output=True, text=True).stdout
+"""
+
+
+def test_a_value_a_helper_returns_quoted_is_no_evidence() -> None:
+    assert set(severities(QUOTING_HELPER).values()) <= {Severity.INFO}
+    helper = QUOTING_HELPER.replace("shlex.quote(path", "(path")
+    assert severities(helper) == {"{target}": Severity.WARNING}
+
+
+def test_the_helpers_quoting_holds_in_sh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where a `$(touch ran)` that ran would leave its file
+    module = types.ModuleType("listing")
+    exec(compile(QUOTING_HELPER, "listing.py", "exec"), module.__dict__)
+    odd = tmp_path / "my dir; $(touch ran)"
+    odd.mkdir()
+    assert module.listing(f"{odd}/") == f"{odd}\n"
+    assert not (tmp_path / "ran").exists()
+    unquoted = QUOTING_HELPER.replace("shlex.quote(path", "(path")
+    exec(compile(unquoted, "listing.py", "exec"), module.__dict__)
+    module.listing(f"{odd}/")
+    assert (tmp_path / "ran").exists()  # the same value without the helper's quoting runs

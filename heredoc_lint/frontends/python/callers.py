@@ -11,6 +11,7 @@ import ast
 
 from heredoc_lint.frontends.python.model import Analysis
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder
+from heredoc_lint.frontends.python.values import is_quoter
 
 
 class Callers:
@@ -31,6 +32,22 @@ class Callers:
         if self._numbers is None:
             self._numbers = numeric_options(self._analysis.tree)
         return self._numbers
+
+    def quotes_its_result(self, function: str) -> bool:
+        """Whether the file's module function `function` returns only `...quote(...)` calls
+        (`return shlex.quote(path.rstrip("/"))`): what it returns is quoted already."""
+        defs = [
+            node
+            for node in self._analysis.tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function
+        ]
+        if len(defs) != 1:
+            return False
+        returns = [n.value for n in ast.walk(defs[0]) if isinstance(n, ast.Return)]
+        return bool(returns) and all(
+            isinstance(value, ast.Call) and is_quoter(value, self._analysis.imports)
+            for value in returns
+        )
 
     def _build(self) -> dict[str, list[tuple[ast.Call, Scope]]]:
         # Every statement read in full, on an analysis of its own: the file's own one

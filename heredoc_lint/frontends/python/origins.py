@@ -175,7 +175,10 @@ def evidence(
         and not _MAKES_ITS_OWN.search(node.func.id)
     ):
         # A helper of the file's own made the value from it (`get_dir(args.tmp)`,
-        # `parse_paths(paths)`): what it was made from is where it comes from.
+        # `parse_paths(paths)`): what it was made from is where it comes from, unless
+        # the helper returns it quoted (`return shlex.quote(p)`).
+        if callers is not None and callers.quotes_its_result(node.func.id):
+            return ""
         for argument in node.args:
             found = evidence(argument, scope, imports, depth + 1, seen, callers)
             if found:
