@@ -347,3 +347,48 @@ def test_the_helpers_quoting_holds_in_sh(tmp_path: Path, monkeypatch: pytest.Mon
     exec(compile(unquoted, "listing.py", "exec"), module.__dict__)
     module.listing(f"{odd}/")
     assert (tmp_path / "ran").exists()  # the same value without the helper's quoting runs
+
+
+# -- an attribute of `self` set from the environment (gpt-neox corpora.py) --------------------
+
+ATTRIBUTES = """import os
+
+
+class Dataset:
+    def __init__(self, data_dir=None, name="pile"):
+        if data_dir is None:
+            data_dir = os.environ.get("DATA_DIR", "./data")
+        self._data_dir = data_dir
+        self.name = name
+
+    @property
+    def base_dir(self):
+        return self._data_dir
+
+    def download(self, url):
+        os.system(f"wget {url} -O {os.path.join(self.base_dir, self.name)}")
+"""
+
+
+def test_an_attribute_set_from_the_environment_is_evidence_a_parameter_is_not() -> None:
+    found = severities(ATTRIBUTES)
+    assert found["{os.path.join(self.base_dir, self.name)}"] is Severity.WARNING
+    assert found["{url}"] is Severity.WARNING  # a parameter of the public method
+    (finding,) = (f for f in hl201(ATTRIBUTES) if "self.base_dir" in f.message)
+    assert (
+        "it comes from the environment (`os.environ.get`), through `self._data_dir`, "
+        "through `self.base_dir`"
+    ) in finding.message
+    # stored from a parameter alone, the attribute shows nothing
+    plain = ATTRIBUTES.replace('os.environ.get("DATA_DIR", "./data")', '"./data"')
+    (finding,) = (f for f in hl201(plain) if "self.base_dir" in f.message)
+    assert "parameter" not in finding.message.split("; ")[-1]
+
+
+def test_a_directory_with_a_blank_breaks_that_wget(tmp_path: Path) -> None:
+    """The premise, from sh: `-O` takes the first word; the rest is another URL."""
+    out = tmp_path / "my data" / "pile"
+    done = subprocess.run(
+        f"set -- -O {out}; echo $#", shell=True, capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "3\n"

@@ -21,11 +21,19 @@ class Callers:
         self._analysis = analysis
         self._index: dict[str, list[tuple[ast.Call, Scope]]] | None = None
         self._numbers: frozenset[str] | None = None
+        self._attributes: dict[str, list[tuple[ast.expr, Scope]]] | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
         if self._index is None:
-            self._index = self._build()
+            self._index, self._attributes = self._build()
         return self._index.get(function, [])
+
+    def attribute(self, name: str) -> list[tuple[ast.expr, Scope]]:
+        """What `self.NAME` holds in the file's classes: the values its methods assign to
+        it (`self.NAME = value`) and a `@property NAME`'s returns, each with its scope."""
+        if self._attributes is None:
+            self._index, self._attributes = self._build()
+        return self._attributes.get(name, [])
 
     def numeric_options(self) -> frozenset[str]:
         """The argparse destinations the file declares only as numbers or flags."""
@@ -49,7 +57,9 @@ class Callers:
             for value in returns
         )
 
-    def _build(self) -> dict[str, list[tuple[ast.Call, Scope]]]:
+    def _build(
+        self,
+    ) -> tuple[dict[str, list[tuple[ast.Call, Scope]]], dict[str, list[tuple[ast.expr, Scope]]]]:
         # Every statement read in full, on an analysis of its own: the file's own one
         # read only the statements with a call of interest.
         a = self._analysis
@@ -60,7 +70,47 @@ class Callers:
         for call, scope in builder.calls:
             if isinstance(call.func, ast.Name):
                 index.setdefault(call.func.id, []).append((call, scope))
-        return index
+        attributes: dict[str, list[tuple[ast.expr, Scope]]] = {}
+        for method in _methods(a.tree):
+            inner = builder.scopes.get(id(method))
+            if inner is None or not inner.params:
+                continue
+            for name, value in _assigned(method, inner.params[0]):
+                attributes.setdefault(name, []).append((value, inner))
+        return index, attributes
+
+
+def _methods(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [
+        node
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for node in cls.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+
+
+def _assigned(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, this: str
+) -> list[tuple[str, ast.expr]]:
+    """(attribute, value) of `this.NAME = value` in `method`, and of a property's returns."""
+    found: list[tuple[str, ast.expr]] = []
+    if any(isinstance(d, ast.Name) and d.id == "property" for d in method.decorator_list):
+        found += [
+            (method.name, n.value)
+            for n in ast.walk(method)
+            if isinstance(n, ast.Return) and n.value is not None
+        ]
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == this
+                ):
+                    found.append((target.attr, node.value))
+    return found
 
 
 UNKNOWN = ast.expr()  # what a call passes through `*args` or `**kwargs`

@@ -160,6 +160,8 @@ def evidence(
             if found:
                 return found
         return _parameter(node, scope, imports, depth, seen, callers)
+    if isinstance(node, ast.Attribute) and _on_self(node, scope) and callers is not None:
+        return _attribute(node.attr, imports, depth, seen, callers)
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return evidence(node.value, scope, imports, depth + 1, seen, callers)
     func = node.func if isinstance(node, ast.Call) else None
@@ -183,6 +185,33 @@ def evidence(
             found = evidence(argument, scope, imports, depth + 1, seen, callers)
             if found:
                 return f"{found}, through `{node.func.id}()`"
+    return ""
+
+
+def _on_self(node: ast.Attribute, scope: Scope) -> bool:
+    """`self.x` in a method: `self` is the first parameter of a function of a class."""
+    if not isinstance(node.value, ast.Name):
+        return False
+    owner = scope.owner(node.value.id)
+    return (
+        owner is not None
+        and owner.params[:1] == [node.value.id]
+        and owner.parent is not None
+        and owner.parent.is_class
+    )
+
+
+def _attribute(
+    name: str, imports: Mapping[str, str], depth: int, seen: dict[int, int], callers: Callers
+) -> str:
+    """Where `self.NAME` comes from: what the class's methods assign to it.
+
+    Only a source outside the program counts: a method's parameter stored on `self` is
+    no evidence by itself, as the objects' callers are not in sight."""
+    for value, owner in callers.attribute(name):
+        found = evidence(value, owner, imports, depth + 1, seen, callers)
+        if found and not only_a_parameter(found):
+            return f"{found}, through `self.{name}`"
     return ""
 
 
