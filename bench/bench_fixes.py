@@ -89,40 +89,51 @@ def _sound(path: Path) -> bool | None:
     return None
 
 
-def _hl001(found: list[dict[str, object]]) -> int:
-    return sum(1 for f in found if f["code"] == "HL001")
-
-
-def check_file(root: Path, relative: str, fixes: int, work: Path) -> Outcome:
-    copy = work / relative
-    copy.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(root / relative, copy)
-    original = copy.read_bytes()
-    sound_before = _sound(copy)
-    parse_errors_before = _hl001(_findings([copy]))
-    subprocess.run(
-        [*LINT, "--severity", "info", "--fix", "--unsafe-fixes", str(copy)],
-        capture_output=True,
-        text=True,
-        check=False,
+def _per_file(found: list[dict[str, object]], root: Path) -> Counter[str]:
+    """HL001 findings per file, by path relative to `root`."""
+    return Counter(
+        Path(str(f["path"])).relative_to(root).as_posix() for f in found if f["code"] == "HL001"
     )
-    broken = ""
-    if sound_before and not _sound(copy):
-        broken = "no longer parses (bash -n / compile)"
-    elif _hl001(_findings([copy])) > parse_errors_before:
-        broken = "more HL001 after the fix"
-    return Outcome(relative, fixes, copy.read_bytes() != original, broken)
 
 
 def check_repo(name: str, root: Path) -> list[Outcome]:
+    """Three runs of the tool per repository: list, fix the copies, list the copies."""
     found = _findings([root])
     fixable: Counter[str] = Counter()
     for item in found:
         fix = item.get("fix")
         if isinstance(fix, dict) and fix.get("applicability") in ("safe", "unsafe"):
             fixable[Path(str(item["path"])).relative_to(root).as_posix()] += 1
+    if not fixable:
+        return []
+    before = _per_file(found, root)
     with tempfile.TemporaryDirectory(prefix="heredoc-lint-fixes-") as tmp:
-        return [check_file(root, rel, n, Path(tmp)) for rel, n in sorted(fixable.items())]
+        work = Path(tmp)
+        copies = {rel: work / rel for rel in fixable}
+        originals: dict[str, bytes] = {}
+        sound: dict[str, bool | None] = {}
+        for rel, copy in copies.items():
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / rel, copy)
+            originals[rel] = copy.read_bytes()
+            sound[rel] = _sound(copy)
+        subprocess.run(
+            [*LINT, "--severity", "info", "--fix", "--unsafe-fixes", *map(str, copies.values())],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        after = _per_file(_findings(list(copies.values())), work)
+        outcomes = []
+        for rel, copy in sorted(copies.items()):
+            broken = ""
+            if sound[rel] and not _sound(copy):
+                broken = "no longer parses (bash -n / compile)"
+            elif after[rel] > before[rel]:
+                broken = f"HL001 {before[rel]} -> {after[rel]} after the fix"
+            changed = copy.read_bytes() != originals[rel]
+            outcomes.append(Outcome(rel, fixable[rel], changed, broken))
+        return outcomes
 
 
 def main(argv: list[str] | None = None) -> int:
