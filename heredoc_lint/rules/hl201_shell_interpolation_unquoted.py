@@ -7,19 +7,21 @@ one run by `subprocess.run(..., shell=True)`, `os.system`, paramiko's
 
 It warns where the file shows that the value comes from outside the program:
 `sys.argv`, options from `parse_args()`, `os.environ` and `os.getenv`,
-configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP
-request or response (`requests.post(...).json()`), or a parameter of a public
-function; the message names that evidence. Where the file calls that function
-itself, what its calls pass decides: a parameter given only the program's own
-values (a demo call with a literal path) is no evidence. A value whose origin
-nothing in the file shows is reported at info, and so are: an argparse option
-declared `type=int`/`float` or a flag (a number), a variable a batch scheduler
-sets (`SLURM_NODELIST`), a parameter inside double quotes (where only `$`,
-backtick, `\` and `"` break it, which a path does not show), and, in test code
-(`tests/`, `test_*.py`, `conftest.py`), anything but text from the network or
-input. Text from the network or input mixed with shell text of the program's
-own (`'--text "' + reply + '"'`) is reported without a fix: only its outside
-part needs quoting.
+configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP request
+or response (`requests.post(...).json()`), or a parameter of a public function,
+followed through names, loops, the file's own helpers and callers, and the
+attributes of `self` its methods set; the message names that evidence. Where the
+file calls that function itself, what its calls pass decides: a parameter given
+only the program's own values (a demo call with a literal path) is no evidence.
+A value whose origin nothing in the file shows is reported at info, and so are:
+an argparse option declared `type=int`/`float` or a flag (a number), a variable
+a batch scheduler sets (`SLURM_NODELIST`), what a helper of the file returns as
+`shlex.quote(...)`, a parameter inside double quotes (where only `$`, backtick,
+`\` and `"` break it, which a path does not show), and, in test code (`tests/`,
+`test_*.py`, `conftest.py`), anything but text from the network or input. Text
+from the network or input mixed with shell text of the program's own (`'--text
+"' + reply + '"'`) is reported without a fix: only its outside part needs
+quoting.
 
 ## Why is this bad?
 The shell parses the value. A space splits it into several arguments, a `*`
