@@ -329,10 +329,45 @@ def listing(path):
 """
 
 
-def test_a_value_a_helper_returns_quoted_is_no_evidence() -> None:
-    assert set(severities(QUOTING_HELPER).values()) <= {Severity.INFO}
-    helper = QUOTING_HELPER.replace("shlex.quote(path", "(path")
-    assert severities(helper) == {"{target}": Severity.WARNING}
+HOME_HELPER = """import shlex
+import subprocess
+
+
+def home_path(path, slash=False):
+    normalized = path.rstrip("/")
+    suffix = "/" if slash else ""
+    if normalized in ("~", ""):
+        return f'"$HOME"{suffix}'
+    if normalized.startswith("~/"):
+        quoted = shlex.quote(normalized[2:] + suffix)
+        return f'"$HOME"/{quoted}'
+    return shlex.quote(normalized + suffix)
+
+
+def make(host, path):
+    target = home_path(path)
+    subprocess.run(["ssh", host, f"mkdir -p -- {target}"], check=True)
+"""
+
+
+@pytest.mark.parametrize("text", [QUOTING_HELPER, HOME_HELPER], ids=["quote", "home"])
+def test_a_value_a_helper_returns_quoted_is_no_finding(text: str) -> None:
+    """Quoting it again (the fix) would make `mkdir` create a directory named `"$HOME"`."""
+    assert hl201(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        (QUOTING_HELPER, ("shlex.quote(path", "(path")),
+        (HOME_HELPER, ("return shlex.quote(normalized + suffix)", "return normalized")),
+        (HOME_HELPER, ("quoted = shlex.quote(normalized[2:] + suffix)", "quoted = path")),
+    ],
+)
+def test_a_helper_with_one_unquoted_return_is_evidence(text: str, change: tuple[str, str]) -> None:
+    changed = text.replace(*change)
+    assert changed != text
+    assert set(severities(changed).values()) == {Severity.WARNING}
 
 
 def test_the_helpers_quoting_holds_in_sh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

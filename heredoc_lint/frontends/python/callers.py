@@ -42,8 +42,9 @@ class Callers:
         return self._numbers
 
     def quotes_its_result(self, function: str) -> bool:
-        """Whether the file's module function `function` returns only `...quote(...)` calls
-        (`return shlex.quote(path.rstrip("/"))`): what it returns is quoted already."""
+        """Whether the file's module function `function` returns only quoted shell text:
+        `return shlex.quote(p)`, or an f-string of literal text and such quoted names
+        (`return f'"$HOME"/{quoted}'`, `quoted = shlex.quote(rel)`)."""
         defs = [
             node
             for node in self._analysis.tree.body
@@ -52,10 +53,30 @@ class Callers:
         if len(defs) != 1:
             return False
         returns = [n.value for n in ast.walk(defs[0]) if isinstance(n, ast.Return)]
+        bound = _local_values(defs[0])
         return bool(returns) and all(
-            isinstance(value, ast.Call) and is_quoter(value, self._analysis.imports)
-            for value in returns
+            value is not None and self._quoted(value, bound, 0) for value in returns
         )
+
+    def _quoted(self, value: ast.expr, bound: dict[str, list[ast.expr]], depth: int) -> bool:
+        if depth > 4:
+            return False
+        if isinstance(value, ast.Call):
+            return is_quoter(value, self._analysis.imports)
+        if isinstance(value, ast.Constant):
+            return isinstance(value.value, str) and not value.value.strip("/")  # "/" or ""
+        if isinstance(value, ast.IfExp):
+            return all(self._quoted(v, bound, depth + 1) for v in (value.body, value.orelse))
+        if isinstance(value, ast.Name):
+            values = bound.get(value.id, [])
+            return bool(values) and all(self._quoted(v, bound, depth + 1) for v in values)
+        if isinstance(value, ast.JoinedStr):
+            return all(
+                self._quoted(part.value, bound, depth + 1)
+                for part in value.values
+                if isinstance(part, ast.FormattedValue)
+            )
+        return False
 
     def _build(
         self,
@@ -78,6 +99,17 @@ class Callers:
             for name, value in _assigned(method, inner.params[0]):
                 attributes.setdefault(name, []).append((value, inner))
         return index, attributes
+
+
+def _local_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:
+    """The values each plain name is assigned in `function` (parameters have none)."""
+    values: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, []).append(node.value)
+    return values
 
 
 def _methods(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:

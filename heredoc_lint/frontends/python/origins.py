@@ -332,6 +332,7 @@ def shell_text(
     imports: Mapping[str, str],
     depth: int = 0,
     seen: set[int] | None = None,
+    callers: Callers | None = None,
 ) -> str:
     """Why `node` is meant for the shell to read as shell text; "" if it is not."""
     seen = set() if seen is None else seen
@@ -340,6 +341,13 @@ def shell_text(
     seen.add(id(node))
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _shell_constant(node.value)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and callers is not None
+        and callers.quotes_its_result(node.func.id)
+    ):
+        return f"`{node.func.id}()` returns it quoted for the shell"
     if _SHELL_NAMES.search(_name(node)):
         return f"its name `{_name(node)}` says it holds shell words"
     key = _key(node)
@@ -349,12 +357,12 @@ def shell_text(
         for value, owner in _bound(node, scope):
             if not isinstance(value, LoopValue):
                 step = 0 if isinstance(value, ast.Name) else 1  # as in `evidence`
-                found = shell_text(value, owner, imports, depth + step, seen)
+                found = shell_text(value, owner, imports, depth + step, seen, callers)
                 if found:
                     return found
         return ""
     for part in _parts(node, imports):
-        found = shell_text(part, scope, imports, depth + 1, seen)
+        found = shell_text(part, scope, imports, depth + 1, seen, callers)
         if found:
             return found
     return ""
