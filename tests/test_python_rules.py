@@ -88,7 +88,9 @@ def test_remote_py_fixed() -> None:
     [
         ('os.system(f"ls {p}")', [("HL201", "{p}")]),
         ("os.system(f\"ls '{p}'\")", [("HL201", "{p}")]),
-        ('os.system(f"ls \\"{p}\\"")', [("HL201", "{p}")]),
+        # in "...": a parameter alone is info; a value from the environment warns
+        ('os.system(f"ls \\"{p}\\"")', []),
+        ('os.system(f"ls \\"{os.environ[p]}\\"")', [("HL201", "{os.environ[p]}")]),
         ('os.system("ls %s" % p)', [("HL201", "%s")]),
         ('os.system("ls {}".format(p))', [("HL201", "{}")]),
         ('os.system("ls " + p)', [("HL201", "p")]),

@@ -7,12 +7,21 @@ one run by `subprocess.run(..., shell=True)`, `os.system`, paramiko's
 
 It warns where the file shows that the value comes from outside the program:
 `sys.argv`, options from `parse_args()`, `os.environ` and `os.getenv`,
-configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP
-request, or a parameter of a public function; the message names that evidence.
-Where the file calls that function itself, what its calls pass decides: a
-parameter given only the program's own values (a demo call with a literal path)
-is no evidence. A value whose origin nothing in the file shows is reported at
-info.
+configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP request
+or response (`requests.post(...).json()`), or a parameter of a public function,
+followed through names, loops, the file's own helpers and callers, and the
+attributes of `self` its methods set; the message names that evidence. Where the
+file calls that function itself, what its calls pass decides: a parameter given
+only the program's own values (a demo call with a literal path) is no evidence.
+A value whose origin nothing in the file shows is reported at info, and so are:
+an argparse option declared `type=int`/`float` or a flag (a number), a variable
+a batch scheduler sets (`SLURM_NODELIST`), what a helper of the file returns as
+`shlex.quote(...)`, a parameter inside double quotes (where only `$`, backtick,
+`\` and `"` break it, which a path does not show), and, in test code (`tests/`,
+`test_*.py`, `conftest.py`), anything but text from the network or input. Text
+from the network or input mixed with shell text of the program's own (`'--text
+"' + reply + '"'`) is reported without a fix: only its outside part needs
+quoting.
 
 ## Why is this bad?
 The shell parses the value. A space splits it into several arguments, a `*`
@@ -67,6 +76,7 @@ has no `shlex.quote`), nor for a value that passes through two shells (a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from heredoc_lint.edits import Quote, quote_states
@@ -148,6 +158,7 @@ def _escaped_for(state: Quote, escaped: str) -> bool:
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # Only Python fragments hold these values: the frontend is imported for them alone.
     from heredoc_lint.frontends.python import fragment_of, root_index, runtime_spans
+    from heredoc_lint.frontends.python.origins import free_text
 
     spans = runtime_spans(layer)
     if not spans:
@@ -167,32 +178,63 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue
         index = root_index(layer, start)
         interp = frag.interp_at(index) if index is not None else None
-        if interp is None or interp.safe or interp.words or interp.shell_text:
-            continue  # one safe word, or shell text on purpose (a glob, options, `~`)
+        if interp is None or interp.safe or interp.words:
+            continue  # one safe word, or several words on purpose
+        if interp.shell_text and not free_text(interp.evidence):
+            continue  # shell text on purpose (a glob, options, `~`) and nothing worse in it
         state = quote_states(layer.text, word).get(start)
         if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):
             continue
         fix = None
-        if layer.parent is None:
+        if layer.parent is None and not interp.shell_text:
             from heredoc_lint.fixes.python_fixes import quote_fix
 
             fix = quote_fix(layer, frag, start, end, word)
+        severity = _severity(interp.evidence, state, context.path)
         yield finding(
             layer,
             "HL201",
-            Severity.WARNING if interp.evidence else Severity.INFO,
+            severity,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            f"{_evidence_words(interp.evidence)}: quote it with shlex.quote()",
+            f"{_evidence_words(interp.evidence, severity)}: "
+            + (_MIXED if interp.shell_text else "quote it with shlex.quote()"),
             start,
             end,
             fix,
         )
 
 
-def _evidence_words(evidence: str) -> str:
+# A value that is shell text and text from outside at once: only its outside part needs quoting.
+_MIXED = "quote its part from outside with shlex.quote() and keep its shell text as it is"
+# Test code: the paths, hosts and variables a test uses are those of its authors' own runs.
+_TEST_CODE = re.compile(r"(?:\A|/)(?:tests?/|test_[^/]*\.py\Z|[^/]*_test\.py\Z|conftest\.py\Z)")
+
+
+def _severity(evidence: str, state: Quote, path: str | None) -> Severity:
+    """Warning only where the file shows the value comes from outside the program.
+
+    In test code, only text read from outside (the network, input) counts: its other
+    values are the test's own. Inside double quotes, where only `$`, backtick, `\\` and
+    `"` break the word, a parameter of a public function is no evidence: a path or name
+    passed to it holds none of them unless it comes from outside, which the file does
+    not show."""
+    from heredoc_lint.frontends.python.origins import free_text, only_a_parameter
+
+    if not evidence:
+        return Severity.INFO
+    if path is not None and _TEST_CODE.search(path.replace("\\", "/")) and not free_text(evidence):
+        return Severity.INFO
+    if state is Quote.DOUBLE and only_a_parameter(evidence):
+        return Severity.INFO
+    return Severity.WARNING
+
+
+def _evidence_words(evidence: str, severity: Severity) -> str:
     """What the message says of where the value comes from: the evidence of a warning."""
-    if evidence:
+    if evidence and severity is Severity.WARNING:
         return evidence
+    if evidence:
+        return f"{evidence}, which is no evidence of outside text here"
     return "nothing in this file shows where the value comes from"
 
 

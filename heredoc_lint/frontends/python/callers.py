@@ -11,6 +11,7 @@ import ast
 
 from heredoc_lint.frontends.python.model import Analysis
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder
+from heredoc_lint.frontends.python.values import is_quoter
 
 
 class Callers:
@@ -19,13 +20,67 @@ class Callers:
     def __init__(self, analysis: Analysis) -> None:
         self._analysis = analysis
         self._index: dict[str, list[tuple[ast.Call, Scope]]] | None = None
+        self._numbers: frozenset[str] | None = None
+        self._attributes: dict[str, list[tuple[ast.expr, Scope]]] | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
         if self._index is None:
-            self._index = self._build()
+            self._index, self._attributes = self._build()
         return self._index.get(function, [])
 
-    def _build(self) -> dict[str, list[tuple[ast.Call, Scope]]]:
+    def attribute(self, name: str) -> list[tuple[ast.expr, Scope]]:
+        """What `self.NAME` holds in the file's classes: the values its methods assign to
+        it (`self.NAME = value`) and a `@property NAME`'s returns, each with its scope."""
+        if self._attributes is None:
+            self._index, self._attributes = self._build()
+        return self._attributes.get(name, [])
+
+    def numeric_options(self) -> frozenset[str]:
+        """The argparse destinations the file declares only as numbers or flags."""
+        if self._numbers is None:
+            self._numbers = numeric_options(self._analysis.tree)
+        return self._numbers
+
+    def quotes_its_result(self, function: str) -> bool:
+        """Whether the file's module function `function` returns only quoted shell text:
+        `return shlex.quote(p)`, or an f-string of literal text and such quoted names
+        (`return f'"$HOME"/{quoted}'`, `quoted = shlex.quote(rel)`)."""
+        defs = [
+            node
+            for node in self._analysis.tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function
+        ]
+        if len(defs) != 1:
+            return False
+        returns = [n.value for n in ast.walk(defs[0]) if isinstance(n, ast.Return)]
+        bound = _local_values(defs[0])
+        return bool(returns) and all(
+            value is not None and self._quoted(value, bound, 0) for value in returns
+        )
+
+    def _quoted(self, value: ast.expr, bound: dict[str, list[ast.expr]], depth: int) -> bool:
+        if depth > 4:
+            return False
+        if isinstance(value, ast.Call):
+            return is_quoter(value, self._analysis.imports)
+        if isinstance(value, ast.Constant):
+            return isinstance(value.value, str) and not value.value.strip("/")  # "/" or ""
+        if isinstance(value, ast.IfExp):
+            return all(self._quoted(v, bound, depth + 1) for v in (value.body, value.orelse))
+        if isinstance(value, ast.Name):
+            values = bound.get(value.id, [])
+            return bool(values) and all(self._quoted(v, bound, depth + 1) for v in values)
+        if isinstance(value, ast.JoinedStr):
+            return all(
+                self._quoted(part.value, bound, depth + 1)
+                for part in value.values
+                if isinstance(part, ast.FormattedValue)
+            )
+        return False
+
+    def _build(
+        self,
+    ) -> tuple[dict[str, list[tuple[ast.Call, Scope]]], dict[str, list[tuple[ast.expr, Scope]]]]:
         # Every statement read in full, on an analysis of its own: the file's own one
         # read only the statements with a call of interest.
         a = self._analysis
@@ -36,7 +91,58 @@ class Callers:
         for call, scope in builder.calls:
             if isinstance(call.func, ast.Name):
                 index.setdefault(call.func.id, []).append((call, scope))
-        return index
+        attributes: dict[str, list[tuple[ast.expr, Scope]]] = {}
+        for method in _methods(a.tree):
+            inner = builder.scopes.get(id(method))
+            if inner is None or not inner.params:
+                continue
+            for name, value in _assigned(method, inner.params[0]):
+                attributes.setdefault(name, []).append((value, inner))
+        return index, attributes
+
+
+def _local_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:
+    """The values each plain name is assigned in `function` (parameters have none)."""
+    values: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, []).append(node.value)
+    return values
+
+
+def _methods(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [
+        node
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for node in cls.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+
+
+def _assigned(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, this: str
+) -> list[tuple[str, ast.expr]]:
+    """(attribute, value) of `this.NAME = value` in `method`, and of a property's returns."""
+    found: list[tuple[str, ast.expr]] = []
+    if any(isinstance(d, ast.Name) and d.id == "property" for d in method.decorator_list):
+        found += [
+            (method.name, n.value)
+            for n in ast.walk(method)
+            if isinstance(n, ast.Return) and n.value is not None
+        ]
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == this
+                ):
+                    found.append((target.attr, node.value))
+    return found
 
 
 UNKNOWN = ast.expr()  # what a call passes through `*args` or `**kwargs`
@@ -57,3 +163,46 @@ def argument_for(call: ast.Call, owner: Scope, name: str) -> ast.expr | None:
     if any(keyword.arg is None for keyword in call.keywords):
         return UNKNOWN
     return None
+
+
+# argparse actions whose value is a number or a bool: `True`/`False` are one shell word.
+_FLAG_ACTIONS = frozenset({"store_true", "store_false", "count"})
+_NUMBER_TYPES = frozenset({"int", "float"})
+
+
+def numeric_options(tree: ast.Module) -> frozenset[str]:
+    """Destinations of `add_argument` calls that declare a number (`type=int`) or a flag,
+    left out where another `add_argument` of the same destination declares something else."""
+    kinds: dict[str, set[bool]] = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+        ):
+            dest = _destination(node)
+            if dest:
+                kinds.setdefault(dest, set()).add(_numeric_declaration(node))
+    return frozenset(dest for dest, found in kinds.items() if found == {True})
+
+
+def _destination(call: ast.Call) -> str:
+    """`dest=`, else the first long option (`--out-dir` is `out_dir`), else the name."""
+    for keyword in call.keywords:
+        if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant):
+            return str(keyword.value.value)
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    longs = [n for n in names if n.startswith("--")]
+    chosen = longs[0] if longs else (names[0] if names else "")
+    return chosen.lstrip("-").replace("-", "_")
+
+
+def _numeric_declaration(call: ast.Call) -> bool:
+    """`type=int`/`float` of one value (no `nargs`, no `append`), or a flag action."""
+    given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    action, kind, nargs = given.get("action"), given.get("type"), given.get("nargs")
+    if nargs is not None and not (isinstance(nargs, ast.Constant) and nargs.value == "?"):
+        return False  # a list of values: its text holds blanks and brackets
+    if action is not None:
+        return isinstance(action, ast.Constant) and action.value in _FLAG_ACTIONS
+    return isinstance(kind, ast.Name) and kind.id in _NUMBER_TYPES

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 
 from heredoc_lint.frontends.python.callers import UNKNOWN, Callers, argument_for
-from heredoc_lint.frontends.python.scopes import LoopValue, Scope
+from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
 from heredoc_lint.frontends.python.values import MAX_DEPTH, qualname
 
 _ENVIRONMENT = frozenset({"os.environ", "os.environb"})
@@ -37,6 +37,13 @@ _REQUEST_PARTS = frozenset(
     {"args", "form", "values", "json", "get_json", "data", "cookies", "headers", "files"}
 )
 _LOOKUPS = frozenset({"get", "getlist", "pop", "getvalue"})
+# Methods that read what their receiver holds (`response.json()`, `resp.read()`).
+_READS = frozenset({"json", "read", "readline", "readlines", "iter_lines", "iter_content"})
+# HTTP clients: what their requests return is the network's text.
+_HTTP_CLIENTS = ("requests.", "httpx.", "urllib.request.urlopen", "urllib2.urlopen")
+# Variables a batch scheduler or MPI launcher sets for the job it starts (`SLURM_NODELIST`,
+# `OMPI_COMM_WORLD_RANK`): host lists, ids and counts of the program's own job, not input.
+_SCHEDULER_VARIABLE = re.compile(r"(?:SLURM|PBS|LSB|OMPI|PMI|PMIX|SGE|COBALT|FLUX)_[A-Z0-9_]+\Z")
 _CLI_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 # Text that only the shell gives a meaning to: the author meant the shell to read it.
 _GLOB = re.compile(r"[*?]|\[[^\]]*\]")
@@ -52,6 +59,25 @@ _MAKES_ITS_OWN = re.compile(r"quote|escape|shell|safe|temp|tmp", re.IGNORECASE)
 _SAME_TEXT = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "decode", "encode", "split", "rsplit"}
 )
+
+
+# The words of `evidence` for text that may hold anything: what the network, a person at
+# the keyboard or an HTTP client sent. A chain of calls keeps its origin's words first.
+_FREE_TEXT = ("it is read from", "it comes from an HTTP request")
+_PARAMETER = "it is a parameter of the public function"
+# How far `evidence` follows a value: farther than `values.MAX_DEPTH`, as outside data often
+# reaches a command through a reply, a loop, a caller and a few rebindings.
+_DEPTH = 2 * MAX_DEPTH
+
+
+def free_text(evidence: str) -> bool:
+    """Whether `evidence` says the value is text from outside that may hold anything."""
+    return evidence.startswith(_FREE_TEXT)
+
+
+def only_a_parameter(evidence: str) -> bool:
+    """Whether the only evidence is that the value is a public function's parameter."""
+    return evidence.startswith(_PARAMETER)
 
 
 def _name(node: ast.expr) -> str:
@@ -107,14 +133,19 @@ def evidence(
     scope: Scope,
     imports: Mapping[str, str],
     depth: int = 0,
-    seen: set[int] | None = None,
+    seen: dict[int, int] | None = None,
     callers: Callers | None = None,
 ) -> str:
     """Why `node`'s value comes from outside the program, as words; "" if nothing shows it."""
-    seen = set() if seen is None else seen
-    if depth > MAX_DEPTH or id(node) in seen:
+    seen = {} if seen is None else seen
+    if depth > _DEPTH or seen.get(id(node), _DEPTH + 1) <= depth:
         return ""
-    seen.add(id(node))  # a name bound from itself (`p = p.strip()`) is read once
+    # A node is read again only from a shorter path: a name bound from itself (`p =
+    # p.strip()`) is read once, and a path that ran out of depth does not hide the node
+    # from a shorter one (a parameter reached through its rebindings, then its callers).
+    seen[id(node)] = depth
+    if _scheduler_variable(node, imports) or _numeric_option(node, scope, callers):
+        return ""
     direct = _direct_evidence(node, scope, imports)
     if direct:
         return direct
@@ -129,10 +160,12 @@ def evidence(
             if found:
                 return found
         return _parameter(node, scope, imports, depth, seen, callers)
+    if isinstance(node, ast.Attribute) and _on_self(node, scope) and callers is not None:
+        return _attribute(node.attr, imports, depth, seen, callers)
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return evidence(node.value, scope, imports, depth + 1, seen, callers)
     func = node.func if isinstance(node, ast.Call) else None
-    if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS:  # `.get(...)` in it
+    if isinstance(func, ast.Attribute) and func.attr in _LOOKUPS | _READS:  # `.get(...)`
         return evidence(func.value, scope, imports, depth + 1, seen, callers)
     for part in _parts(node, imports):
         found = evidence(part, scope, imports, depth + 1, seen, callers)
@@ -144,12 +177,76 @@ def evidence(
         and not _MAKES_ITS_OWN.search(node.func.id)
     ):
         # A helper of the file's own made the value from it (`get_dir(args.tmp)`,
-        # `parse_paths(paths)`): what it was made from is where it comes from.
+        # `parse_paths(paths)`): what it was made from is where it comes from, unless
+        # the helper returns it quoted (`return shlex.quote(p)`).
+        if callers is not None and callers.quotes_its_result(node.func.id):
+            return ""
         for argument in node.args:
             found = evidence(argument, scope, imports, depth + 1, seen, callers)
             if found:
                 return f"{found}, through `{node.func.id}()`"
     return ""
+
+
+def _on_self(node: ast.Attribute, scope: Scope) -> bool:
+    """`self.x` in a method: `self` is the first parameter of a function of a class."""
+    if not isinstance(node.value, ast.Name):
+        return False
+    owner = scope.owner(node.value.id)
+    return (
+        owner is not None
+        and owner.params[:1] == [node.value.id]
+        and owner.parent is not None
+        and owner.parent.is_class
+    )
+
+
+def _attribute(
+    name: str, imports: Mapping[str, str], depth: int, seen: dict[int, int], callers: Callers
+) -> str:
+    """Where `self.NAME` comes from: what the class's methods assign to it.
+
+    Only a source outside the program counts: a method's parameter stored on `self` is
+    no evidence by itself, as the objects' callers are not in sight."""
+    for value, owner in callers.attribute(name):
+        found = evidence(value, owner, imports, depth + 1, seen, callers)
+        if found and not only_a_parameter(found):
+            return f"{found}, through `self.{name}`"
+    return ""
+
+
+def _scheduler_variable(node: ast.expr, imports: Mapping[str, str]) -> bool:
+    """`os.environ["SLURM_NODELIST"]`, `os.getenv("PMI_RANK")`: set by the job's launcher."""
+    if isinstance(node, ast.Subscript):
+        container, key = node.value, node.slice
+    elif isinstance(node, ast.Call) and node.args:
+        container, key = node.func, node.args[0]
+    else:
+        return False
+    name = qualname(container, imports) or ""
+    known = name in _ENVIRONMENT or name in _ENVIRONMENT_CALLS
+    return (
+        known
+        and isinstance(key, ast.Constant)
+        and isinstance(key.value, str)
+        and _SCHEDULER_VARIABLE.match(key.value) is not None
+    )
+
+
+def _numeric_option(node: ast.expr, scope: Scope, callers: Callers | None) -> bool:
+    """`args.port` where `args = parser.parse_args()` and `--port` is declared `type=int`."""
+    if callers is None or not isinstance(node, ast.Attribute):
+        return False
+    if node.attr not in callers.numeric_options():
+        return False
+    if not isinstance(node.value, ast.Name):
+        return False
+    value, _, _ = follow(node.value, scope)
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in _CLI_PARSERS
+    )
 
 
 def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -> str:
@@ -175,6 +272,8 @@ def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -
         return f"it comes from the environment (`{called}`)"
     if called in _CONFIG_CALLS:
         return f"it comes from configuration (`{called}`)"
+    if called.startswith(_HTTP_CLIENTS):
+        return f"it is read from the network (`{called}`)"
     if isinstance(node.func, ast.Name) and last in ("input", "raw_input") and last not in imports:
         return f"it is read from input (`{last}()`)"
     if last in ("recv", "recvfrom", "recv_into"):
@@ -195,7 +294,7 @@ def _parameter(
     scope: Scope,
     imports: Mapping[str, str],
     depth: int,
-    seen: set[int],
+    seen: dict[int, int],
     callers: Callers | None,
 ) -> str:
     """A parameter of a public function: its callers decide the value.
@@ -210,7 +309,7 @@ def _parameter(
         return ""
     if node.id in ("self", "cls") or owner.function is None:
         return ""
-    parameter = f"it is a parameter of the public function `{owner.function}`"
+    parameter = f"{_PARAMETER} `{owner.function}`"
     module_function = owner.parent is not None and owner.parent.parent is None
     sites = callers.of(owner.function) if callers is not None and module_function else []
     if not sites:
@@ -233,6 +332,7 @@ def shell_text(
     imports: Mapping[str, str],
     depth: int = 0,
     seen: set[int] | None = None,
+    callers: Callers | None = None,
 ) -> str:
     """Why `node` is meant for the shell to read as shell text; "" if it is not."""
     seen = set() if seen is None else seen
@@ -241,6 +341,13 @@ def shell_text(
     seen.add(id(node))
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _shell_constant(node.value)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and callers is not None
+        and callers.quotes_its_result(node.func.id)
+    ):
+        return f"`{node.func.id}()` returns it quoted for the shell"
     if _SHELL_NAMES.search(_name(node)):
         return f"its name `{_name(node)}` says it holds shell words"
     key = _key(node)
@@ -250,12 +357,12 @@ def shell_text(
         for value, owner in _bound(node, scope):
             if not isinstance(value, LoopValue):
                 step = 0 if isinstance(value, ast.Name) else 1  # as in `evidence`
-                found = shell_text(value, owner, imports, depth + step, seen)
+                found = shell_text(value, owner, imports, depth + step, seen, callers)
                 if found:
                     return found
         return ""
     for part in _parts(node, imports):
-        found = shell_text(part, scope, imports, depth + 1, seen)
+        found = shell_text(part, scope, imports, depth + 1, seen, callers)
         if found:
             return found
     return ""

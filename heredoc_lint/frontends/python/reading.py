@@ -53,7 +53,7 @@ class Reader:
         """The Interp fields that say where a value comes from and what it is meant as."""
         return {
             "evidence": evidence(node, scope, self.a.imports, callers=self.callers),
-            "shell_text": shell_text(node, scope, self.a.imports),
+            "shell_text": shell_text(node, scope, self.a.imports, callers=self.callers),
             "through": self.through[0] if self.through else "",
         }
 
