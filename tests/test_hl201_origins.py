@@ -129,7 +129,9 @@ def test_in_test_code_parameters_and_variables_are_info(path: str) -> None:
     assert "which is no evidence of outside text here" in first.message
 
 
-@pytest.mark.parametrize("path", ["deploy/utils.py", "contest.py", "latest_run.py"])
+@pytest.mark.parametrize(
+    "path", ["deploy/utils.py", "contest.py", "latest_run.py", "/home/u/tests/proj/deploy.py"]
+)
 def test_outside_test_code_the_same_values_warn(path: str) -> None:
     assert set(severities(TEST_HELPER, path).values()) == {Severity.WARNING}
 

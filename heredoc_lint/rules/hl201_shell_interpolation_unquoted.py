@@ -207,7 +207,17 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 # A value that is shell text and text from outside at once: only its outside part needs quoting.
 _MIXED = "quote its part from outside with shlex.quote() and keep its shell text as it is"
 # Test code: the paths, hosts and variables a test uses are those of its authors' own runs.
-_TEST_CODE = re.compile(r"(?:\A|/)(?:tests?/|test_[^/]*\.py\Z|[^/]*_test\.py\Z|conftest\.py\Z)")
+# A `tests/` directory counts only in a relative path (as pre-commit and `heredoc-lint .`
+# give them): in an absolute one it may be a directory above the checkout.
+_TEST_FILE = re.compile(r"(?:\A|/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py)\Z")
+_TEST_DIRECTORY = re.compile(r"(?:\A|/)tests?/")
+
+
+def _in_test_code(path: str) -> bool:
+    path = path.replace("\\", "/")
+    if _TEST_FILE.search(path):
+        return True
+    return not path.startswith("/") and _TEST_DIRECTORY.search(path) is not None
 
 
 def _severity(evidence: str, state: Quote, path: str | None) -> Severity:
@@ -222,7 +232,7 @@ def _severity(evidence: str, state: Quote, path: str | None) -> Severity:
 
     if not evidence:
         return Severity.INFO
-    if path is not None and _TEST_CODE.search(path.replace("\\", "/")) and not free_text(evidence):
+    if path is not None and _in_test_code(path) and not free_text(evidence):
         return Severity.INFO
     if state is Quote.DOUBLE and only_a_parameter(evidence):
         return Severity.INFO
