@@ -1,4 +1,6 @@
-r"""## What it does
+r"""ssh given several command words, one holding spaces or metacharacters: they are re-split.
+
+## What it does
 Finds `ssh` given its remote command as several words where one of the
 words after the first holds whitespace or a shell metacharacter
 (`ssh h ls "my dir"`, `ssh h git commit -m "fix the build"`,
@@ -46,7 +48,7 @@ from dataclasses import dataclass, replace
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, dequote
 from heredoc_lint.wrappers import Invocation
@@ -349,12 +351,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
-    "HL106",
-    "ssh-argument-rejoin",
-    Severity.WARNING,
-    "ssh given several command words, one holding spaces or metacharacters: they are re-split.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL106", "ssh-argument-rejoin", Severity.WARNING, check)
