@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Fix, Severity
 from heredoc_lint.rules.docstring import RuleDoc, read
@@ -16,7 +17,7 @@ class Context:
     """What a rule may know besides the layer: the file it came from."""
 
     path: str | None = None
-    kind: str = "shell"  # shell, command, python, markdown, actions
+    kind: SourceKind = "shell"  # shell, command, python, markdown, actions
     file_text: str = ""
     fix_strategy: str = "base64"
     wrappers: Mapping[str, str] = field(default_factory=dict)
