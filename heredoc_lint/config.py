@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from heredoc_lint.model import Severity
+from heredoc_lint.model import Severity, Strategy
 from heredoc_lint.options import FIX_STRATEGIES, SEVERITIES
 
 WRAPPER_KINDS = ("ssh", "shell", "eval", "prefix")
@@ -44,7 +44,7 @@ class Config:
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()
     severity: Severity | None = None
-    fix_strategy: str | None = None
+    fix_strategy: Strategy | None = None
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     wrappers: Mapping[str, str] = field(default_factory=dict)

@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.shell.heredoc import Heredoc
@@ -33,6 +34,10 @@ from heredoc_lint.wrappers import (
 # Shells nested deeper than this are refused (TooDeep), never passed as clean: written
 # by hand, nesting stops long before (each level escapes its quotes once more).
 MAX_DEPTH = 16
+
+# file: a file's own text (or a fragment at depth 0); string: an argument, on a command
+# line (`bash -c STRING`, ssh's remote command); stdin: a script fed to a shell (a heredoc).
+LayerKind = Literal["file", "string", "stdin"]
 
 
 def _holds_checked_text(layer: Layer) -> bool:
@@ -68,7 +73,7 @@ class Layer:
     depth: int
     script: Script
     wrapper: str | None = None  # "ssh", "bash -c", ...
-    kind: str = "file"  # file | string (an argument: on a command line) | stdin (a heredoc script)
+    kind: LayerKind = "file"
     remote: bool = False
     shell: str = "bash"
     cmdline: str | None = None  # what this shell's process shows as its command line
@@ -315,7 +320,7 @@ def _child(
     parent_offsets: tuple[int, ...],
     command: Command,
     invocation: Invocation,
-    kind: str,
+    kind: LayerKind,
     **extra: object,
 ) -> Layer:
     shell = invocation.shell if invocation.shell != "login" else "bash"
@@ -338,7 +343,9 @@ def _child(
     )
 
 
-def _cmdline(parent: Layer, invocation: Invocation, shell: str, text: str, kind: str) -> str | None:
+def _cmdline(
+    parent: Layer, invocation: Invocation, shell: str, text: str, kind: LayerKind
+) -> str | None:
     """What the process that runs a child layer shows as its command line: a new shell's
     `bash -c TEXT`; for `eval`, which starts no process, its parent's own."""
     if invocation.wrapper.endswith("eval"):

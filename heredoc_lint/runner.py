@@ -24,7 +24,7 @@ from heredoc_lint.discover import (
     script_kind,
 )
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding, Severity, Strategy
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
 
@@ -39,7 +39,7 @@ class Options:
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()  # added to the configuration's
     severity: Severity | None = None
-    fix_strategy: str | None = None
+    fix_strategy: Strategy | None = None
     exclude: tuple[str, ...] = ()
     force_exclude: bool = False  # exclude patterns apply to named paths too
     config: Path | None = None

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
     from heredoc_lint.config import Config, Finder
     from heredoc_lint.engine import Settings
-    from heredoc_lint.model import Finding
+    from heredoc_lint.model import Finding, Strategy
 
 AGENTS = ("claude", "codex", "gemini", "cursor")
 WARNING_MODES = ("ignore", "context", "deny")
@@ -88,7 +88,7 @@ class HookOptions:
     warnings: str = "ignore"
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()
-    fix_strategy: str = "base64"
+    fix_strategy: Strategy = "base64"
     timeout: float = DEFAULT_TIMEOUT
     fix: bool = True
     verbose: bool = False

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Fix, Severity
+from heredoc_lint.model import Finding, Fix, Severity, Strategy
 from heredoc_lint.rules.docstring import RuleDoc, read
 
 
@@ -19,7 +19,7 @@ class Context:
     path: str | None = None
     kind: SourceKind = "shell"  # shell, command, python, markdown, actions
     file_text: str = ""
-    fix_strategy: str = "base64"
+    fix_strategy: Strategy = "base64"
     wrappers: Mapping[str, str] = field(default_factory=dict)
 
 
