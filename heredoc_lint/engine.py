@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from heredoc_lint import suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
-from heredoc_lint.kinds import SourceKind
+from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, triggers
@@ -50,7 +50,7 @@ def _roots(
     text: str,
     path: str | None,
     needed: frozenset[str] | None = None,
-    wrappers: Mapping[str, str] | None = None,
+    wrappers: Mapping[str, WrapperKind] | None = None,
 ) -> tuple[list[Layer], bool]:
     """The root layer of each fragment, skipping those that hold none of `needed`; and
     whether none was skipped.

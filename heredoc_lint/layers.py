@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from heredoc_lint.frontends import EditEncoder, Fragment
+from heredoc_lint.kinds import WrapperKind
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Expansion, Word
@@ -88,7 +89,7 @@ class Layer:
     verbatim: bool = False  # a root whose characters are the file's characters one for one
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
     origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
-    wrappers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    wrappers: Mapping[str, WrapperKind] = field(default_factory=dict, repr=False, compare=False)
 
     @functools.cached_property
     def invocations(self) -> tuple[tuple[Command, Invocation], ...]:
@@ -263,12 +264,12 @@ def calls(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
 
 
 def file_layer(
-    text: str, cmdline: str | None = None, wrappers: Mapping[str, str] | None = None
+    text: str, cmdline: str | None = None, wrappers: Mapping[str, WrapperKind] | None = None
 ) -> Layer:
     return Layer(text, None, 0, parse_script(text), cmdline=cmdline, wrappers=wrappers or {})
 
 
-def root_layer(fragment: Fragment, wrappers: Mapping[str, str] | None = None) -> Layer:
+def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = None) -> Layer:
     """The layer a frontend's fragment starts: layer 0, or a remote string (depth 1)."""
     return Layer(
         fragment.text,

@@ -19,13 +19,17 @@ from pathlib import Path
 import pytest
 
 from heredoc_lint.engine import check_text
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules import RULES, Rule
 from heredoc_lint.rules.base import rule as make_rule
 from heredoc_lint.rules.docstring import RuleDocError, read
 
 TESTS = Path(__file__).resolve().parent
-KINDS = {"bash": ("shell", "example.sh"), "sh": ("shell", "example.sh")}
+KINDS: dict[str, tuple[SourceKind, str]] = {
+    "bash": ("shell", "example.sh"),
+    "sh": ("shell", "example.sh"),
+}
 KINDS |= {"python": ("python", "example.py"), "markdown": ("markdown", "example.md")}
 # Rules about the file itself rather than a command: nothing to show in an example.
 NO_EXAMPLE = {"HL002"}

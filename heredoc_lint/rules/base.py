@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from heredoc_lint.kinds import SourceKind
+from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Fix, Severity, Strategy
 from heredoc_lint.rules.docstring import RuleDoc, read
@@ -20,7 +20,7 @@ class Context:
     kind: SourceKind = "shell"  # shell, command, python, markdown, actions
     file_text: str = ""
     fix_strategy: Strategy = "base64"
-    wrappers: Mapping[str, str] = field(default_factory=dict)
+    wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
 
 
 Check = Callable[[Layer, Context], Iterable[Finding]]

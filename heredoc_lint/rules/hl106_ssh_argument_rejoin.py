@@ -44,6 +44,7 @@ import functools
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
@@ -57,6 +58,8 @@ _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _QUOTES = frozenset("'\"`")
 _SPECIAL = frozenset(" \t\n;&|<>()'\"\\`#")
 _REPARSES = 3  # words found wrong after which the others are read alone
+# What starts in a remote string: a word, a control operator, a redirection.
+ItemKind = Literal["word", "control", "redirect"]
 
 
 @dataclass(frozen=True)
@@ -67,10 +70,10 @@ class Fate:
     start: int  # the word's range in the remote string
     end: int
     # (start, end, kind: word|control|redirect, the operator's text) in the remote string
-    items: tuple[tuple[int, int, str, str], ...]
+    items: tuple[tuple[int, int, ItemKind, str], ...]
     unclosed: bool  # a quote opened in this word never closes in the remote string
 
-    def texts(self, kind: str) -> list[str]:
+    def texts(self, kind: ItemKind) -> list[str]:
         return [text for _, _, k, text in self.items if k == kind]
 
     def words(self, remote: str) -> list[str]:
@@ -86,7 +89,7 @@ class Fate:
 def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
     """For each word of ssh's remote command, what the remote shell's parse of the
     joined string (the child layer) makes of it."""
-    items: list[tuple[int, int, str, str]] = []
+    items: list[tuple[int, int, ItemKind, str]] = []
     for command in remote.commands:
         if command.in_substitution:
             continue  # a remote `$(...)` inside one word
@@ -150,7 +153,7 @@ def _alone(word: Word, start: int) -> Fate:
 
 
 @functools.lru_cache(maxsize=1024)
-def _alone_static(value: str) -> tuple[tuple[tuple[int, int, str, str], ...], bool]:
+def _alone_static(value: str) -> tuple[tuple[tuple[int, int, ItemKind, str], ...], bool]:
     """`_alone` of a static word: the same word comes back often in a long command line."""
     (fate,) = fates(
         parse_script(value), (Word(0, len(value), value, tuple(range(len(value) + 1))),)
