@@ -17,7 +17,7 @@ class Context:
     """What a rule may know besides the layer: the file it came from."""
 
     path: str | None = None
-    kind: SourceKind = "shell"  # shell, command, python, markdown, actions
+    kind: SourceKind = "shell"
     file_text: str = ""
     fix_strategy: Strategy = "base64"
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
