@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from heredoc_lint import __version__
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Severity
 from heredoc_lint.settings import Settings
 
@@ -116,7 +117,7 @@ def _read_or_make_secret(path: Path) -> bytes:
     return secret
 
 
-def entry_key(kind: str, name: str, settings: Settings, data: bytes) -> str:
+def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it) and effective settings."""
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)

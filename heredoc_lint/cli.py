@@ -14,6 +14,7 @@ import typer
 
 from heredoc_lint import __version__
 from heredoc_lint.entry import SUBCOMMANDS
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Severity
 from heredoc_lint.options import CHECK, Opt, UsageError, codes
 
@@ -173,6 +174,7 @@ def explain_command(
     if (command is None) == (target is None):
         raise _fail("give either --command STR or a FILE[:LINE] (or -)")
     line: int | None = None
+    kind: SourceKind
     if command is not None:
         text, kind, path = command, "command", None
     elif target == "-":

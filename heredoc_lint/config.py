@@ -15,10 +15,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from heredoc_lint.model import Severity
+from heredoc_lint.kinds import WrapperKind
+from heredoc_lint.model import Severity, Strategy
 from heredoc_lint.options import FIX_STRATEGIES, SEVERITIES
 
-WRAPPER_KINDS = ("ssh", "shell", "eval", "prefix")
+WRAPPER_KINDS: tuple[WrapperKind, ...] = ("ssh", "shell", "eval", "prefix")
 KEYS = frozenset(
     {
         "select",
@@ -44,10 +45,10 @@ class Config:
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()
     severity: Severity | None = None
-    fix_strategy: str | None = None
+    fix_strategy: Strategy | None = None
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
-    wrappers: Mapping[str, str] = field(default_factory=dict)
+    wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
     # Whether `# heredoc-lint: disable=...` inside an agent's command silences the hook:
     # the agent writes that text, so only the user's configuration can allow it.
     hook_suppressions: bool = False
@@ -121,7 +122,7 @@ def _strings(where: str, key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _wrappers(where: str, value: Any) -> tuple[dict[str, str], tuple[str, ...]]:
+def _wrappers(where: str, value: Any) -> tuple[dict[str, WrapperKind], tuple[str, ...]]:
     """The extra wrappers of a configuration, and a warning for each entry that would
     change how a built-in wrapper is read (`ssh = "prefix"` would hide every ssh
     string): those are dropped, the built-in reading stays."""
@@ -135,7 +136,7 @@ def _wrappers(where: str, value: Any) -> tuple[dict[str, str], tuple[str, ...]]:
         return {}, ()
     from heredoc_lint import wrappers
 
-    kept: dict[str, str] = {}
+    kept: dict[str, WrapperKind] = {}
     warnings = []
     for name, kind in value.items():
         built_in = wrappers.WRAPPERS.get(name)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from heredoc_lint.options import Format
     from heredoc_lint.runner import Result
 
 DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
@@ -47,7 +48,7 @@ class ProgressBar:
 
 def print_result(
     result: Result,
-    output_format: str,
+    output_format: Format,
     *,
     quiet: bool = False,
     statistics: bool = False,

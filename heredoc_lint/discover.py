@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.shell.names import SHELLS
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -46,7 +47,7 @@ class Source:
     path: Path
     # shell, python, markdown, actions; None for a file named without a suffix, whose
     # first line is read with the rest of it, once: see `script_kind`.
-    kind: str | None
+    kind: SourceKind | None
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,9 @@ def has_extension(path: Path) -> bool:
     return bool(path.suffix) and not path.suffix[1:].isdigit()
 
 
-def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> str | None:
+def kind_of(
+    path: Path, head: bytes | None = None, mode: int | None = None
+) -> SourceKind | None:
     """The kind of a file from its name, or its first line when it has no suffix.
     `head` and `mode` (its stat mode) save reading them again where they are known."""
     if path.suffix in SHELL_SUFFIXES:
@@ -96,7 +99,7 @@ def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> s
     return "python" if _PYTHON_SHEBANG.match(head) else None
 
 
-def script_kind(head: bytes) -> str:
+def script_kind(head: bytes) -> SourceKind:
     """The kind of a file named without a suffix: python by its shebang, else shell."""
     return "python" if _PYTHON_SHEBANG.match(head) else "shell"
 
@@ -309,7 +312,7 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def refused(kind: str, data: bytes) -> str | None:
+def refused(kind: SourceKind, data: bytes) -> str | None:
     """Why a file of `kind` that was read is still not checked (a note), or None.
 
     Only what the program that runs the file refuses: python3 refuses source code with

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from heredoc_lint import suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
+from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, triggers
@@ -45,11 +46,11 @@ def _has_work(
 
 
 def _roots(
-    kind: str,
+    kind: SourceKind,
     text: str,
     path: str | None,
     needed: frozenset[str] | None = None,
-    wrappers: Mapping[str, str] | None = None,
+    wrappers: Mapping[str, WrapperKind] | None = None,
 ) -> tuple[list[Layer], bool]:
     """The root layer of each fragment, skipping those that hold none of `needed`; and
     whether none was skipped.
@@ -70,14 +71,14 @@ def _roots(
 
 
 def check_text(
-    text: str, kind: str = "shell", path: str | None = None, settings: Settings | None = None
+    text: str, kind: SourceKind = "shell", path: str | None = None, settings: Settings | None = None
 ) -> list[Finding]:
     """Findings for `text` read as `kind` (shell, command, python, markdown, actions)."""
     return _check(text, kind, path, settings or Settings())[0]
 
 
 def _check(
-    text: str, kind: str, path: str | None, settings: Settings
+    text: str, kind: SourceKind, path: str | None, settings: Settings
 ) -> tuple[list[Finding], list[Layer] | None]:
     """check_text's findings, and the roots it parsed when they are all of the text's
     (no fragment left out for want of a trigger)."""
@@ -119,7 +120,7 @@ def _check(
 
 
 def _check_counting_errors(
-    text: str, kind: str, path: str | None, settings: Settings
+    text: str, kind: SourceKind, path: str | None, settings: Settings
 ) -> tuple[list[Finding], int]:
     """check_text and parse_error_count of `text`, from one parse where they can share it."""
     findings, roots = _check(text, kind, path, settings)
@@ -159,7 +160,9 @@ def check_shell(
     return check_text(text, "command" if command else "shell", path, settings)
 
 
-def parse_error_count(text: str, kind: str = "shell", settings: Settings | None = None) -> int:
+def parse_error_count(
+    text: str, kind: SourceKind = "shell", settings: Settings | None = None
+) -> int:
     """How many layers of `text` do not parse: a fix may never make this grow."""
     wrappers = (settings or Settings()).wrappers
     try:
@@ -169,7 +172,7 @@ def parse_error_count(text: str, kind: str = "shell", settings: Settings | None 
     return _errors(roots)
 
 
-def parses(text: str, kind: str = "shell") -> bool:
+def parses(text: str, kind: SourceKind = "shell") -> bool:
     """Whether every layer-0 text of the file parses: only such files are ever rewritten.
 
     A shell script is also read by bash itself (`bash -n` runs nothing): tree-sitter
@@ -190,7 +193,7 @@ def parses(text: str, kind: str = "shell") -> bool:
 
 def fix_kind(
     text: str,
-    kind: str = "shell",
+    kind: SourceKind = "shell",
     path: str | None = None,
     settings: Settings | None = None,
     *,

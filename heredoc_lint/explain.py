@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context
@@ -530,7 +531,7 @@ def _interesting(root: Layer, command: Command, places: _Places) -> bool:
 
 
 def _select(
-    roots: Sequence[Layer], places: _Places, line: int | None, kind: str, path: str | None
+    roots: Sequence[Layer], places: _Places, line: int | None, kind: SourceKind, path: str | None
 ) -> list[tuple[Layer, list[Command]]]:
     chosen: list[tuple[Layer, list[Command]]] = []
     for root in roots:
@@ -570,7 +571,7 @@ def _findings_block(
 def _fixed_block(
     report: _Report,
     text: str,
-    kind: str,
+    kind: SourceKind,
     path: str | None,
     lines: tuple[int, int] | None,
 ) -> None:
@@ -618,7 +619,7 @@ def _hunks(before: str, after: str, name: str, lines: tuple[int, int] | None) ->
 
 
 def explain(
-    text: str, kind: str = "command", path: str | None = None, line: int | None = None
+    text: str, kind: SourceKind = "command", path: str | None = None, line: int | None = None
 ) -> str:
     """The report for `text` read as `kind`; with `line`, only the commands on that line."""
     report = _Report()

@@ -14,9 +14,11 @@ import functools
 import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
+from heredoc_lint.kinds import WrapperKind
 from heredoc_lint.shell.definitions import Definitions, read_definitions
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.heredoc_body import read_unquoted
@@ -39,6 +41,10 @@ _QUOTES = str.maketrans("", "", "'\"\\")
 # Shells nested deeper than this are refused (TooDeep), never passed as clean: written
 # by hand, nesting stops long before (each level escapes its quotes once more).
 MAX_DEPTH = 16
+
+# file: a file's own text (or a fragment at depth 0); string: an argument, on a command
+# line (`bash -c STRING`, ssh's remote command); stdin: a script fed to a shell (a heredoc).
+LayerKind = Literal["file", "string", "stdin"]
 
 
 def _holds_checked_text(layer: Layer) -> bool:
@@ -74,7 +80,7 @@ class Layer:
     depth: int
     script: Script
     wrapper: str | None = None  # "ssh", "bash -c", ...
-    kind: str = "file"  # file | string (an argument: on a command line) | stdin (a heredoc script)
+    kind: LayerKind = "file"
     remote: bool = False
     shell: str = "bash"
     cmdline: str | None = None  # what this shell's process shows as its command line
@@ -92,7 +98,7 @@ class Layer:
     expanded: bool = False
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
     origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
-    wrappers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    wrappers: Mapping[str, WrapperKind] = field(default_factory=dict, repr=False, compare=False)
 
     @functools.cached_property
     def invocations(self) -> tuple[tuple[Command, Invocation], ...]:
@@ -325,12 +331,12 @@ def _resolved_calls(layer: Layer, heads: frozenset[str], split_ifs: bool) -> Ite
 
 
 def file_layer(
-    text: str, cmdline: str | None = None, wrappers: Mapping[str, str] | None = None
+    text: str, cmdline: str | None = None, wrappers: Mapping[str, WrapperKind] | None = None
 ) -> Layer:
     return Layer(text, None, 0, parse_script(text), cmdline=cmdline, wrappers=wrappers or {})
 
 
-def root_layer(fragment: Fragment, wrappers: Mapping[str, str] | None = None) -> Layer:
+def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = None) -> Layer:
     """The layer a frontend's fragment starts: layer 0, or a remote string (depth 1)."""
     return Layer(
         fragment.text,
@@ -382,7 +388,7 @@ def _child(
     parent_offsets: tuple[int, ...],
     command: Command,
     invocation: Invocation,
-    kind: str,
+    kind: LayerKind,
     **extra: object,
 ) -> Layer:
     shell = invocation.shell if invocation.shell != "login" else "bash"
@@ -405,7 +411,9 @@ def _child(
     )
 
 
-def _cmdline(parent: Layer, invocation: Invocation, shell: str, text: str, kind: str) -> str | None:
+def _cmdline(
+    parent: Layer, invocation: Invocation, shell: str, text: str, kind: LayerKind
+) -> str | None:
     """What the process that runs a child layer shows as its command line: a new shell's
     `bash -c TEXT`; for `eval`, which starts no process, its parent's own."""
     if invocation.wrapper.endswith("eval"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
 
 class Severity(StrEnum):
@@ -17,6 +18,12 @@ class Severity(StrEnum):
 
 
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+# How a remote heredoc is rewritten: the values of `--fix-strategy` and `fix-strategy`.
+Strategy = Literal["base64", "scp", "stdin"]
+# How a fix works, as the JSON output names it: a heredoc strategy, HL103's bracket or
+# split, HL201's shlex-quote.
+FixStrategy = Literal[Strategy, "bracket", "split", "shlex-quote"]
 
 
 class Applicability(StrEnum):
@@ -48,7 +55,7 @@ class Fix:
     edits: tuple[Edit, ...]
     applicability: Applicability
     message: str
-    strategy: str | None = None
+    strategy: FixStrategy | None = None
     new_files: tuple[NewFile, ...] = ()
 
 

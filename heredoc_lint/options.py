@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from heredoc_lint.model import Severity
+from heredoc_lint.model import Severity, Strategy
 
 Format = Literal["text", "concise", "json", "github", "sarif"]
 FORMATS: tuple[Format, ...] = get_args(Format)
-Strategy = Literal["base64", "scp", "stdin"]
 FIX_STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
 SEVERITIES = tuple(s.value for s in reversed(Severity))  # error, warning, info
 

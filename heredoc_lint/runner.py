@@ -23,7 +23,8 @@ from heredoc_lint.discover import (
     refused,
     script_kind,
 )
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.kinds import SourceKind
+from heredoc_lint.model import Finding, Severity, Strategy
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
 
@@ -38,7 +39,7 @@ class Options:
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()  # added to the configuration's
     severity: Severity | None = None
-    fix_strategy: str | None = None
+    fix_strategy: Strategy | None = None
     exclude: tuple[str, ...] = ()
     force_exclude: bool = False  # exclude patterns apply to named paths too
     config: Path | None = None
@@ -74,7 +75,7 @@ class Options:
 @dataclass(frozen=True)
 class Job:
     name: str  # how the file is named in output
-    kind: str | None  # None: by the file's first line (`script_kind`), once it is read
+    kind: SourceKind | None  # None: by the file's first line (`script_kind`), once it is read
     settings: Settings
     severity: Severity
     path: Path | None = None  # None: stdin or --command (the fixed text goes to stdout)
@@ -176,7 +177,7 @@ def _report(job: Job, text: str, findings: list[Finding], outcome: FileOutcome) 
     return outcome
 
 
-def _kind(job: Job, data: bytes | None) -> str:
+def _kind(job: Job, data: bytes | None) -> SourceKind:
     return job.kind or script_kind(data[:128] if data is not None else b"")
 
 
@@ -203,7 +204,7 @@ def _from_cache(job: Job, path: Path, cache: Cache) -> FileOutcome | None:
 
 def _fix(
     job: Job,
-    kind: str,
+    kind: SourceKind,
     options: Options,
     outcome: FileOutcome,
     text: str,
@@ -282,7 +283,7 @@ def jobs(
     resolved: dict[tuple[int, frozenset[str]], tuple[Settings, Severity]] = {}
     warned: set[int] = set()
 
-    def job(name: str, kind: str | None, path: Path | None, text: str | None = None) -> Job:
+    def job(name: str, kind: SourceKind | None, path: Path | None, text: str | None = None) -> Job:
         config = finder.for_directory(path.parent if path is not None else Path.cwd())
         if config.warnings and id(config) not in warned:
             warned.add(id(config))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import PurePosixPath
@@ -38,18 +37,13 @@ def artifact_uri(path: str) -> str:
     return quote(posix)
 
 
-def _section(doc: str, title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", doc, re.M | re.S)
-    return " ".join(match.group(1).split()) if match else ""
-
-
 def rule_descriptor(rule: Rule) -> dict[str, Any]:
     doc = rule.doc.strip()
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": _section(doc, "What it does") or rule.summary},
+        "fullDescription": {"text": " ".join(rule.docs.section("What it does").split())},
         "help": {"text": doc, "markdown": f"# {rule.code} {rule.name}\n\n{doc}"},
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {"fixable": rule.fixable, "tags": ["shell", "quoting"]},

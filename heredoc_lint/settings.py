@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from heredoc_lint.kinds import WrapperKind
+    from heredoc_lint.model import Strategy
     from heredoc_lint.rules import Rule
 
 
@@ -14,8 +16,8 @@ if TYPE_CHECKING:
 class Settings:
     select: frozenset[str] | None = None  # codes or prefixes; None: every rule
     ignore: frozenset[str] = frozenset()
-    fix_strategy: str = "base64"
-    wrappers: Mapping[str, str] = field(default_factory=dict)  # extra name -> kind
+    fix_strategy: Strategy = "base64"
+    wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)  # extra name -> kind
     warn_unused_suppressions: bool = False
     prefilter: bool = True  # skip texts without any trigger of the selected rules
     # Whether `# heredoc-lint: disable=...` comments in the text count: not in an agent's

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.source import LineIndex
 
@@ -82,7 +83,9 @@ def _shellcheck_codes(text: str) -> frozenset[str]:
     )
 
 
-def directives(text: str, kind: str = "shell", roots: Sequence[Layer] = ()) -> list[Directive]:
+def directives(
+    text: str, kind: SourceKind = "shell", roots: Sequence[Layer] = ()
+) -> list[Directive]:
     """The directives of `text` read as `kind`: those that are comments of its language.
     `roots`: layers the engine parsed already (the whole text of a script), to reuse."""
     python = kind == "python"
@@ -139,7 +142,7 @@ def _candidates(text: str, python: bool, shellcheck: bool, markdown: bool) -> li
 # --- which offsets are inside a comment of the file's language -----------------------------
 
 
-def _comment_test(text: str, kind: str, roots: Sequence[Layer]) -> Callable[[int], bool]:
+def _comment_test(text: str, kind: SourceKind, roots: Sequence[Layer]) -> Callable[[int], bool]:
     """A test of whether a file offset lies inside a comment of `text` read as `kind`."""
     if kind == "python":
         return _within(_python_comments(text))
@@ -180,7 +183,9 @@ def _python_comments(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _shell_comment_test(text: str, kind: str, roots: Sequence[Layer]) -> Callable[[int], bool]:
+def _shell_comment_test(
+    text: str, kind: SourceKind, roots: Sequence[Layer]
+) -> Callable[[int], bool]:
     """Whether an offset is in a comment of the shell the file holds at layer 0 (the
     file itself, a Markdown fence, a `run:` step).  Only fragments that spell a
     directive are parsed; a script the engine parsed already is not parsed again."""
@@ -301,7 +306,7 @@ def apply(
     findings: Sequence[Finding],
     statements: Iterable[tuple[int, int]],
     *,
-    kind: str = "shell",
+    kind: SourceKind = "shell",
     roots: Sequence[Layer] = (),
     enabled: bool = True,
     report_unused: bool = False,

@@ -5,9 +5,11 @@
     python scripts/gen_rules_doc.py --check    # exit 1 if docs/rules.md is out of date
 
 The page holds the table of every rule (code, name, default severity, whether
-it has a fix, summary) and then each rule's documentation: its module
-docstring, with the sections What it does / Why is this bad? / Example /
-Use instead / Fix safety one heading level down.
+it has a fix, summary) and then each rule's documentation, as
+`heredoc_lint.rules.docstring` read it from the rule module's docstring: the
+sections What it does / Why is this bad? / Example / Use instead / Fix safety,
+one heading level down (the docstring's first line is the table's summary, and
+whether the rule has a fix comes from its Fix safety section).
 """
 
 from __future__ import annotations

@@ -1,57 +1,68 @@
-"""Each rule's documentation runs: its "Example" must produce the rule's finding, and its
-"Use instead" must be clean of it (at the default severity, the one users see).
+"""Each rule's documentation runs, and says truly whether the rule has a fix.
 
-The examples are what `heredoc-lint rule CODE` and docs/rules.md show; an example that
-finds nothing teaches users a rule that does not exist.
+Its "Example" must produce the rule's finding, and its "Use instead" must be clean of it
+(at the default severity, the one users see): the examples are what `heredoc-lint rule
+CODE` and docs/rules.md show, and an example that finds nothing teaches users a rule that
+does not exist.
+
+`Rule.fixable` is read from the docstring's "Fix safety" section (a rule without a fix
+says "No fix" or "Display-only" there). Two things hold it to the code: the Example's
+finding carries a fix that `--fix` can apply exactly when the rule says it is fixable, and
+the rule's tests/test_rule_*.py applies a fix exactly then.
 """
 
 from __future__ import annotations
 
-import re
+import ast
+from pathlib import Path
 
 import pytest
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.model import Severity
+from heredoc_lint.kinds import SourceKind
+from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules import RULES, Rule
+from heredoc_lint.rules.base import rule as make_rule
+from heredoc_lint.rules.docstring import RuleDocError, read
 
-FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
-KINDS = {"bash": ("shell", "example.sh"), "sh": ("shell", "example.sh")}
+TESTS = Path(__file__).resolve().parent
+KINDS: dict[str, tuple[SourceKind, str]] = {
+    "bash": ("shell", "example.sh"),
+    "sh": ("shell", "example.sh"),
+}
 KINDS |= {"python": ("python", "example.py"), "markdown": ("markdown", "example.md")}
 # Rules about the file itself rather than a command: nothing to show in an example.
 NO_EXAMPLE = {"HL002"}
-
-
-def _section(doc: str, title: str) -> str:
-    """The text of `## title` up to the next heading (headings inside fences skipped)."""
-    lines = doc.splitlines()
-    out: list[str] = []
-    inside = fenced = False
-    for line in lines:
-        if line.startswith("```"):
-            fenced = not fenced
-        if not fenced and line.startswith("## "):
-            inside = line[3:].strip() == title
-            continue
-        if inside:
-            out.append(line)
-    return "\n".join(out)
+# What a test calls to apply a fix and look at the result (tests/rulekit.py, the engine).
+# `assert_display_only` is not one: it checks that the fix is *not* applied.
+APPLIERS = frozenset(
+    {
+        "fix_text",
+        "fix_shell",
+        "fix_kind",
+        "cli_fix",
+        "apply_fix",
+        "assert_fixed_clean_and_idempotent",
+    }
+)
 
 
 def _blocks(rule: Rule, title: str) -> list[tuple[str, str]]:
     """(language, text) of each fenced block of a section in a language this tool reads."""
+    return [(lang, body) for lang, body in rule.docs.blocks(title) if lang in KINDS]
+
+
+def _found(rule: Rule, language: str, text: str) -> list[Finding]:
+    kind, path = KINDS[language]
     return [
-        (lang, body) for lang, body in FENCE.findall(_section(rule.doc, title)) if lang in KINDS
+        f
+        for f in check_text(text, kind, path)
+        if f.code == rule.code and f.severity is not Severity.INFO
     ]
 
 
 def _reported(rule: Rule, language: str, text: str) -> list[str]:
-    kind, path = KINDS[language]
-    return [
-        f"{f.code} [{f.severity.value}] {f.message}"
-        for f in check_text(text, kind, path)
-        if f.code == rule.code and f.severity is not Severity.INFO
-    ]
+    return [f"{f.code} [{f.severity.value}] {f.message}" for f in _found(rule, language, text)]
 
 
 DOCUMENTED = [rule for rule in RULES if rule.code not in NO_EXAMPLE]
@@ -71,3 +82,112 @@ def test_use_instead_is_clean(rule: Rule) -> None:
     assert blocks, f"{rule.code}: no bash/python block under '## Use instead'"
     for language, text in blocks:
         assert not _reported(rule, language, text), (rule.code, text)
+
+
+# -- fixable: the docstring, the Example and the tests agree ---------------------------------
+
+
+def _applicable(finding: Finding) -> bool:
+    """A fix that `--fix` (with `--unsafe-fixes`) writes: not a display-only one."""
+    return finding.fix is not None and finding.fix.applicability is not Applicability.DISPLAY_ONLY
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_example_offers_a_fix_exactly_when_fixable(rule: Rule) -> None:
+    found = [f for lang, text in _blocks(rule, "Example") for f in _found(rule, lang, text)]
+    offered = [f for f in found if _applicable(f)]
+    if rule.fixable:
+        assert offered, f"{rule.code} says it is fixable; its Example's finding has no fix"
+    else:
+        assert not offered, f"{rule.code} says it has no fix; its Example offers one"
+
+
+def _applies_a_fix(source: str) -> set[str]:
+    """The test functions of a test module that apply a fix: they call one of APPLIERS,
+    directly or through a function of the module."""
+    functions = {
+        node.name: node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+
+    def called(node: ast.AST) -> set[str]:
+        names = set()
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call):
+                if isinstance(call.func, ast.Name):
+                    names.add(call.func.id)
+                elif isinstance(call.func, ast.Attribute):
+                    names.add(call.func.attr)
+        return names
+
+    calls = {name: called(node) for name, node in functions.items()}
+    applying = {name for name, names in calls.items() if names & APPLIERS}
+    while grown := {n for n, names in calls.items() if names & applying} - applying:
+        applying |= grown
+    return {name for name in applying if name.startswith("test_")}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_rule_tests_apply_a_fix_exactly_when_fixable(rule: Rule) -> None:
+    path = TESTS / f"test_rule_{rule.code.lower()}.py"
+    applying = _applies_a_fix(path.read_text(encoding="utf-8")) if path.exists() else set()
+    if rule.fixable:
+        assert applying, f"{rule.code} says it is fixable; {path.name} applies no fix"
+    else:
+        assert not applying, f"{rule.code} says it has no fix; {path.name}: {sorted(applying)}"
+
+
+def test_fix_detector_follows_module_helpers() -> None:
+    source = (
+        "def fixed(t):\n    return kit.fix_text(t, 'HL1')\n"
+        "def test_a():\n    assert fixed('x') == 'y'\n"
+        "def test_b():\n    kit.assert_display_only('x', 'HL1', 'y')\n"
+        "def test_c():\n    assert kit.findings('x', 'HL1') == []\n"
+    )
+    assert _applies_a_fix(source) == {"test_a"}
+
+
+# -- the docstring reader fails loudly -------------------------------------------------------
+
+GOOD = (
+    "One line.\n\n## What it does\nFinds x y z.\n## Why is this bad?\nIt breaks a b.\n"
+    "## Example\n```bash\nssh h x\n```\n## Use instead\n```bash\nssh h y\n```\n"
+    "## Fix safety\n{fix}\n"
+)
+
+
+def test_reader_splits_summary_sections_and_blocks() -> None:
+    doc = read(GOOD.format(fix="Safe: it only adds -n."), "HL999 t")
+    assert doc.summary == "One line."
+    assert doc.text.startswith("## What it does\nFinds x y z.\n")
+    assert doc.section("Why is this bad?") == "It breaks a b."
+    assert doc.blocks("Example") == (("bash", "ssh h x\n"),)
+    assert doc.fixable
+
+
+@pytest.mark.parametrize("fix", ["No fix: delete it.", "Display-only: the layers decide."])
+def test_reader_no_fix_wording_is_not_fixable(fix: str) -> None:
+    assert not read(GOOD.format(fix=fix), "HL999 t").fixable
+
+
+@pytest.mark.parametrize(
+    ("doc", "complaint"),
+    [
+        (GOOD.format(fix="Safe.").replace("One line.\n\n", ""), "one-line summary"),
+        ("One line.\n", "no `## What it does`"),
+        (GOOD.format(fix="Safe.").replace("## Use instead", "## Instead"), "sections"),
+        (GOOD.format(fix="Safe.").replace("It breaks a b.", ""), "'Why is this bad?' is empty"),
+        (GOOD.format(fix="Safe.").replace("```bash\nssh h y\n```", "y"), "has no code block"),
+    ],
+)
+def test_reader_names_what_is_missing(doc: str, complaint: str) -> None:
+    with pytest.raises(RuleDocError, match="HL999 t") as error:
+        read(doc, "HL999 t")
+    assert complaint in str(error.value)
+
+
+def test_rule_factory_reads_the_module_of_its_check() -> None:
+    built = make_rule("HL999", "x", Severity.INFO, RULES[0].check)
+    assert built.docs == RULES[0].docs and built.summary == RULES[0].summary
+    assert built.triggers is None

@@ -19,11 +19,11 @@ import pytest
 from cli_process import CLI
 
 from heredoc_lint.rules import RULES, Rule
+from heredoc_lint.rules.docstring import SECTIONS, sections
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "gen_rules_doc.py"
 PAGE = ROOT / "docs" / "rules.md"
-SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
 PLACEHOLDER = re.compile(r"placeholder|\bTODO\b|\bTBD\b|to be written|lorem ipsum", re.I)
 CODES = [rule.code for rule in RULES]
 
@@ -34,22 +34,6 @@ def _generator() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def sections(doc: str) -> list[tuple[str, str]]:
-    """The `## Heading` sections of a docstring, outside code fences, with their text."""
-    found: list[tuple[str, list[str]]] = []
-    fenced = False
-    for line in doc.strip().splitlines():
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        if not fenced and line.startswith("## "):
-            found.append((line[3:].strip(), []))
-        elif found:
-            found[-1][1].append(line)
-        elif line.strip():
-            found.append(("", [line]))  # text before the first heading
-    return [(title, "\n".join(body).strip()) for title, body in found]
 
 
 def test_codes_are_unique_and_ordered() -> None:

@@ -25,7 +25,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from heredoc_lint.agents.commands import command_text, unwrap_shell_c
 from heredoc_lint.options import (
@@ -45,10 +45,14 @@ if TYPE_CHECKING:
 
     from heredoc_lint.config import Config, Finder
     from heredoc_lint.engine import Settings
-    from heredoc_lint.model import Finding
+    from heredoc_lint.model import Finding, Strategy
 
-AGENTS = ("claude", "codex", "gemini", "cursor")
-WARNING_MODES = ("ignore", "context", "deny")
+Agent = Literal["claude", "codex", "gemini", "cursor"]
+AGENTS: tuple[Agent, ...] = ("claude", "codex", "gemini", "cursor")
+WarningMode = Literal["ignore", "context", "deny"]  # what a warning-only finding does
+WARNING_MODES: tuple[WarningMode, ...] = ("ignore", "context", "deny")
+# allow; context: allow, with a message for the agent; deny; rewrite: run the fixed command
+Decision = Literal["allow", "context", "deny", "rewrite"]
 DEFAULT_TIMEOUT = 10.0  # seconds for checking and fixing, then fail open
 MAX_LISTED = 20  # findings listed in a reason; the rest are counted
 MAX_FIXED = 6_000  # characters of a fixed command shown in a reason
@@ -84,11 +88,11 @@ class _Timeout(Exception):
 
 @dataclass(frozen=True)
 class HookOptions:
-    agent: str
-    warnings: str = "ignore"
+    agent: Agent
+    warnings: WarningMode = "ignore"
     select: frozenset[str] | None = None
     ignore: frozenset[str] = frozenset()
-    fix_strategy: str = "base64"
+    fix_strategy: Strategy = "base64"
     timeout: float = DEFAULT_TIMEOUT
     fix: bool = True
     verbose: bool = False
@@ -99,7 +103,7 @@ class HookOptions:
 class Verdict:
     """What the hook decided; `render` turns it into the agent's JSON."""
 
-    decision: str  # "allow", "context" (allow, with a message for the agent), "deny"
+    decision: Decision
     reason: str = ""  # the full text for the agent
     summary: str = ""  # one line for the user
     notes: tuple[str, ...] = field(default=())  # one-line stderr notes
@@ -135,7 +139,7 @@ def _tool_command(payload: Json, tools: frozenset[str], events: frozenset[str]) 
     return text
 
 
-def command_of(agent: str, payload: object) -> str | None:
+def command_of(agent: Agent, payload: object) -> str | None:
     """The shell command an agent is about to run, or None when the call is not one."""
     if not isinstance(payload, dict):
         raise InputError("hook input is not a JSON object")
@@ -163,7 +167,7 @@ def command_of(agent: str, payload: object) -> str | None:
     return text
 
 
-def speaker(agent: str, payload: object) -> str:
+def speaker(agent: Agent, payload: object) -> Agent:
     """Whose protocol the answer must speak: Cursor runs `.claude/settings.json` hooks
     (`hook claude`) with its own events and reads its own answer."""
     if (
@@ -197,7 +201,7 @@ def updated_input(payload: object, fixed: str) -> Json | None:
 # --- writing the agents' output -------------------------------------------------------
 
 
-def render(agent: str, verdict: Verdict, updated: Json | None = None) -> Json | None:
+def render(agent: Agent, verdict: Verdict, updated: Json | None = None) -> Json | None:
     """The JSON to print for `verdict`, or None to print nothing (allow by silence).
     `updated` is the tool input to run instead, for a "rewrite" verdict."""
     if agent in ("claude", "codex"):
@@ -253,7 +257,7 @@ def render(agent: str, verdict: Verdict, updated: Json | None = None) -> Json | 
     return {"permission": "allow"}
 
 
-def _rewritten(agent: str, verdict: Verdict, updated: Json) -> Json:
+def _rewritten(agent: Agent, verdict: Verdict, updated: Json) -> Json:
     """Gemini CLI's and Cursor's answer that runs `updated` instead of the tool input."""
     if agent == "gemini":
         # BeforeTool: `hookSpecificOutput.tool_input` is merged over the model's arguments
@@ -371,13 +375,13 @@ class _Checked:
     """What checking a command found: the findings shown, the decision, the fixed command."""
 
     shown: list[Finding]
-    decision: str
+    decision: Decision
     fixed: str | None = None
     left: list[Finding] = field(default_factory=list)  # findings left in `fixed`
     fix_note: str = ""  # why there is no fixed command, when that needs saying
 
 
-def _decision(shown: list[Finding], warnings: str) -> str:
+def _decision(shown: list[Finding], warnings: WarningMode) -> Decision:
     from heredoc_lint.model import Severity
 
     if any(f.severity is Severity.ERROR for f in shown):
@@ -667,7 +671,7 @@ def _parsed(argv: tuple[str, ...]) -> HookOptions:
 
 
 def _write(
-    agent: str, verdict: Verdict, out: Callable[[bytes], object], payload: object = None
+    agent: Agent, verdict: Verdict, out: Callable[[bytes], object], payload: object = None
 ) -> None:
     updated = None
     if verdict.decision == "rewrite":

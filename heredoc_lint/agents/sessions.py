@@ -28,7 +28,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal
 
 from heredoc_lint.agents.commands import command_text
 
@@ -394,8 +394,12 @@ def read_opencode_db(path: Path) -> Iterator[ShellCall]:
 
 # --- finding the files ----------------------------------------------------------------
 
+# A JSON-lines transcript (Claude Code, Codex, Gemini...), an opencode SQLite database, an
+# opencode `part` JSON file.
+SessionKind = Literal["jsonl", "db", "part"]
 
-def kind_of(path: Path, explicit: bool) -> str | None:
+
+def kind_of(path: Path, explicit: bool) -> SessionKind | None:
     """jsonl, part, db or None (not a session file).
 
     Inside a walked directory only the documented names count: `*.jsonl`,
@@ -419,7 +423,7 @@ def kind_of(path: Path, explicit: bool) -> str | None:
     return None
 
 
-def walk(root: Path) -> Iterator[tuple[Path, str]]:
+def walk(root: Path) -> Iterator[tuple[Path, SessionKind]]:
     """Session files under `root`, in a stable order; symlinks are not followed."""
     for directory, subdirs, files in os.walk(root):
         subdirs.sort()
@@ -435,7 +439,9 @@ def walk(root: Path) -> Iterator[tuple[Path, str]]:
                 yield path, kind
 
 
-def read(path: Path, kind: str, stats: ReadStats | None = None) -> Iterable[ShellCall]:
+def read(
+    path: Path, kind: SessionKind, stats: ReadStats | None = None
+) -> Iterable[ShellCall]:
     if kind == "db":
         return read_opencode_db(path)
     if kind == "part":

@@ -23,6 +23,7 @@ from heredoc_lint.agents.sessions import (
     MAX_LINE,
     ReadStats,
     SessionError,
+    SessionKind,
     ShellCall,
     default_roots,
     kind_of,
@@ -84,8 +85,8 @@ class Checker:
         return found
 
 
-def _targets(paths: Sequence[Path], scan: Scan) -> list[tuple[Path, str]]:
-    targets: list[tuple[Path, str]] = []
+def _targets(paths: Sequence[Path], scan: Scan) -> list[tuple[Path, SessionKind]]:
+    targets: list[tuple[Path, SessionKind]] = []
     for path in paths:
         if path.is_dir():
             found = list(walk(path))

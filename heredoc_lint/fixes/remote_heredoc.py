@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 
 from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Edit, Fix, NewFile
+from heredoc_lint.model import Applicability, Edit, Fix, NewFile, Strategy
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command
 from heredoc_lint.shell.words import Word, to_bytes
@@ -398,7 +398,7 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
 
 
 def heredoc_fix(
-    layer: Layer, heredoc: Heredoc, strategy: str, script_path: str | None = None
+    layer: Layer, heredoc: Heredoc, strategy: Strategy, script_path: str | None = None
 ) -> Fix | None:
     site = find_site(layer, heredoc)
     if site is None:

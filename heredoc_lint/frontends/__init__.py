@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from heredoc_lint.kinds import SourceKind
+
 if TYPE_CHECKING:
     from heredoc_lint.model import Edit
 
@@ -74,7 +76,7 @@ FRONTENDS = {
 }
 
 
-def fragments(kind: str, text: str, path: str | None = None) -> list[Fragment]:
+def fragments(kind: SourceKind, text: str, path: str | None = None) -> list[Fragment]:
     module = importlib.import_module(FRONTENDS[kind])
     if kind == "command":
         return module.command_fragments(text, path)  # type: ignore[no-any-return]

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from lsprotocol import types
 
 from heredoc_lint.engine import check_text, fix_kind, parse_error_count
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.lsp.diagnostics import to_range
 from heredoc_lint.lsp.positions import Lines
 from heredoc_lint.lsp.project import Project
@@ -38,7 +39,7 @@ class Target:
     uri: str
     version: int | None
     text: str
-    kind: str
+    kind: SourceKind
     path: str | None
     encoding: str
     versioned: bool  # the client takes documentChanges (edits tied to a version)
@@ -181,7 +182,7 @@ def directive_line(code: str, indent: str, newline: str) -> str:
     return f"{indent}# heredoc-lint: disable={code}{newline}"
 
 
-def _spans(text: str, kind: str, path: str | None) -> tuple[list[tuple[int, int]], ...]:
+def _spans(text: str, kind: SourceKind, path: str | None) -> tuple[list[tuple[int, int]], ...]:
     """File spans of each command (with its heredocs) and of each fragment: the statements
     `suppress` lets a directive cover (as engine._statements lists them)."""
     from heredoc_lint.frontends import SourceError, fragments

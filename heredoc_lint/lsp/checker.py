@@ -24,6 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from heredoc_lint.engine import check_text
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.lsp.project import Project, project_for
 from heredoc_lint.model import Finding
 
@@ -35,7 +36,7 @@ class Snapshot:
     uri: str
     version: int | None
     text: str
-    kind: str
+    kind: SourceKind
     path: str | None  # the file's path, for the configuration and the frontends
 
 

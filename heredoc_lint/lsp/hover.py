@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.source import LineIndex
 
 
 def passes_shells(
-    text: str, kind: str, path: str | None, line: int, wrappers: Mapping[str, str]
+    text: str, kind: SourceKind, path: str | None, line: int, wrappers: Mapping[str, WrapperKind]
 ) -> bool:
     """Whether a command on `line` (1-based) hands text to another shell (an ssh string,
     `bash -c`, a heredoc fed to a shell...), or is itself run by another shell."""
@@ -42,7 +43,7 @@ def markdown(report: str) -> str:
 
 
 def layer_view(
-    text: str, kind: str, path: str | None, line: int, wrappers: Mapping[str, str]
+    text: str, kind: SourceKind, path: str | None, line: int, wrappers: Mapping[str, WrapperKind]
 ) -> str | None:
     """The hover's Markdown for `line` (1-based), or None where there is nothing to show."""
     if not passes_shells(text, kind, path, line, wrappers):

@@ -7,12 +7,13 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Severity
 from heredoc_lint.settings import Settings
 
 # An editor's language ids (VS Code's, Neovim's and Helix's filetypes) for the kinds the
 # engine reads.  A workflow is known by its place (.github/workflows/), not by its id.
-LANGUAGES = {
+LANGUAGES: dict[str, SourceKind] = {
     "shellscript": "shell",
     "sh": "shell",
     "bash": "shell",
@@ -26,7 +27,9 @@ CONFIG_FILES = (".heredoc-lint.toml", "pyproject.toml")  # the names config.Find
 _EXECUTABLE = 0o100755  # read a name with a suffix for its shebang too: the editor says so
 
 
-def kind_of_document(language_id: str | None, path: str | None, text: str) -> str | None:
+def kind_of_document(
+    language_id: str | None, path: str | None, text: str
+) -> SourceKind | None:
     """The engine's kind for a document: by its file name first (as the CLI decides), then
     by the editor's language id, then by a shebang.  None: nothing for us to check."""
     from heredoc_lint.discover import kind_of

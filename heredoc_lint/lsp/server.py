@@ -19,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from heredoc_lint import __version__
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.lsp import actions, diagnostics, hover
 from heredoc_lint.lsp.checker import Checked, Checker, Snapshot
 from heredoc_lint.lsp.positions import UTF16, Lines
@@ -59,7 +60,8 @@ class HeredocServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("heredoc-lint", __version__)
         self.options = Options(rules_doc_url=diagnostics.default_rules_doc())
-        self.open: dict[str, str | None] = {}  # uri -> the engine's kind of each open document
+        # uri -> the engine's kind of each open document
+        self.open: dict[str, SourceKind | None] = {}
         self.checker = Checker(self.snapshot, self.publish, self.overran)
         self.shut_down = False
         self.memo = actions.Memo()

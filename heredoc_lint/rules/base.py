@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Fix, Severity
+from heredoc_lint.model import Finding, Fix, Severity, Strategy
+from heredoc_lint.rules.docstring import RuleDoc, read
 
 
 @dataclass(frozen=True)
@@ -14,10 +17,10 @@ class Context:
     """What a rule may know besides the layer: the file it came from."""
 
     path: str | None = None
-    kind: str = "shell"  # shell, command, python, markdown, actions
+    kind: SourceKind = "shell"
     file_text: str = ""
-    fix_strategy: str = "base64"
-    wrappers: Mapping[str, str] = field(default_factory=dict)
+    fix_strategy: Strategy = "base64"
+    wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
 
 
 Check = Callable[[Layer, Context], Iterable[Finding]]
@@ -25,16 +28,47 @@ Check = Callable[[Layer, Context], Iterable[Finding]]
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule's record. Built by `rule()`, which reads everything but the code from the
+    rule module's docstring."""
+
     code: str
     name: str
     severity: Severity  # the default; a finding may carry another tier
-    summary: str
-    doc: str  # the rule module's docstring, in ruff's sections
     check: Check
-    fixable: bool = False
     # Text without any of these cannot hold a finding of the rule, so it is never parsed
     # for it. None: the rule needs a layer ≥ 1, so the names of the wrapper commands.
-    triggers: frozenset[str] | None = None
+    triggers: frozenset[str] | None
+    docs: RuleDoc
+
+    @property
+    def summary(self) -> str:
+        return self.docs.summary
+
+    @property
+    def doc(self) -> str:
+        """The documentation sections, as `heredoc-lint rule CODE` prints them."""
+        return self.docs.text
+
+    @property
+    def fixable(self) -> bool:
+        """Derived from the Fix safety section; tests/test_rule_examples.py checks that the
+        Example offers a fix and that the rule's tests apply one exactly when it is true."""
+        return self.docs.fixable
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    check: Check,
+    *,
+    triggers: frozenset[str] | None = None,
+) -> Rule:
+    """The `RULE` of a rule module: its documentation, summary and whether it has a fix
+    come from the docstring of the module that defines `check`; a docstring without its
+    summary or one of its sections raises RuleDocError when the module is imported."""
+    module = sys.modules[check.__module__]
+    return Rule(code, name, severity, check, triggers, read(module.__doc__, f"{code} {name}"))
 
 
 def finding(

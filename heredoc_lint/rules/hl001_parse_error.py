@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A layer that cannot be parsed.
+
+## What it does
 Reports a layer that cannot be parsed as shell: a string that a wrapper
 (`ssh host "..."`, `bash -c '...'`) hands to another shell, or the file itself.
 
@@ -46,7 +48,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, where
+from heredoc_lint.rules.base import Context, finding, rule, where
 from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
 
@@ -157,6 +159,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     yield finding(layer, "HL001", severity, message, start, start + 1)
 
 
-RULE = Rule(
-    "HL001", "parse-error", Severity.ERROR, "A layer that cannot be parsed.", __doc__ or "", check
-)
+RULE = rule("HL001", "parse-error", Severity.ERROR, check)

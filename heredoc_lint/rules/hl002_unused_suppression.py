@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A suppression comment that silences nothing.
+
+## What it does
 Reports a `# heredoc-lint: disable=...` (or, in Python, `# noqa: HL...`) comment
 that silences no finding. Only with `--warn-unused-suppressions`.
 
@@ -26,7 +28,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule
+from heredoc_lint.rules.base import Context, rule
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -34,12 +36,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     return iter(())
 
 
-RULE = Rule(
+RULE = rule(
     "HL002",
     "unused-suppression",
     Severity.WARNING,
-    "A suppression comment that silences nothing.",
-    __doc__ or "",
     check,
     triggers=frozenset(),  # reported by the suppression filter, which always runs
 )

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A heredoc inside a string that another shell runs.
+
+## What it does
 Finds a heredoc inside a string that another shell runs after an outer shell
 has parsed it: an `ssh` command string or a `bash -c` string in a script, or in
 a Python `shell=True` string. A string that reaches its shell without an outer
@@ -45,7 +47,7 @@ from collections.abc import Iterator
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, script_path, where
+from heredoc_lint.rules.base import Context, finding, rule, script_path, where
 
 
 def _problems(layer: Layer, body_start: int, body_end: int) -> str:
@@ -78,9 +80,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         runtime = layer.is_runtime(heredoc.body_start, heredoc.body_end)
         width = 3 if heredoc.strip_tabs else 2
         problems = _problems(layer, heredoc.body_start, heredoc.body_end)
-        if not problems and (
-            runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)
-        ):
+        if not problems and (runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)):
             severity = Severity.INFO
             message = (
                 f"Heredoc inside {where(layer)}: it arrives as written (nothing in it is "
@@ -113,12 +113,4 @@ def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
     return context.file_text[a:b] == layer.text[start:end]
 
 
-RULE = Rule(
-    "HL101",
-    "heredoc-in-remote-string",
-    Severity.WARNING,
-    "A heredoc inside a string that another shell runs.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL101", "heredoc-in-remote-string", Severity.WARNING, check)

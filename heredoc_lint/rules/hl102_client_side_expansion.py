@@ -1,4 +1,6 @@
-r"""## What it does
+r"""An expansion that the local shell performs in a string meant for another shell.
+
+## What it does
 Finds `$x`, `${x}`, `$1`, `$@`, `$(...)` and backticks in a double-quoted or
 unquoted string that is handed to another shell (`ssh host "..."`,
 `bash -c "..."`), which the **local** shell expands before the inner shell
@@ -65,7 +67,7 @@ from heredoc_lint.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer, LocalExpansion
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, script_path
+from heredoc_lint.rules.base import Context, finding, rule, script_path
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
@@ -402,12 +404,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
-    "HL102",
-    "client-side-expansion",
-    Severity.ERROR,
-    "An expansion that the local shell performs in a string meant for another shell.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL102", "client-side-expansion", Severity.ERROR, check)

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""pkill -f / pgrep -f whose pattern matches the shell running it.
+
+## What it does
 Finds `pkill -f PATTERN` and `pgrep -f PATTERN` run by a shell whose own
 command line matches PATTERN: the remote `bash -c '...'` of an ssh command
 string, a `bash -c` string, or a script whose file name matches. A pattern
@@ -48,7 +50,7 @@ from dataclasses import dataclass
 from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 
@@ -467,13 +469,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
+RULE = rule(
     "HL103",
     "pkill-self-match",
     Severity.ERROR,
-    "pkill -f / pgrep -f whose pattern matches the shell running it.",
-    __doc__ or "",
     check,
-    fixable=True,
     triggers=TOOLS,
 )

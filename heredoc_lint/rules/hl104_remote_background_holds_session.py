@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A `&` job in an ssh command whose stdout/stderr still goes to the session: ssh waits.
+
+## What it does
 Finds a command started in the background with `&` (with or without
 `nohup` or `setsid`) in a command that ssh runs, whose standard output or
 standard error still goes to the ssh session.
@@ -53,7 +55,7 @@ from typing import TYPE_CHECKING
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.structure import (
     AndOr,
@@ -428,12 +430,4 @@ def _channel(root: Layer) -> Wait:
     return channel_wait(root.origin)
 
 
-RULE = Rule(
-    "HL104",
-    "remote-background-holds-session",
-    Severity.WARNING,
-    "A `&` job in an ssh command whose stdout/stderr still goes to the session: ssh waits.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL104", "remote-background-holds-session", Severity.WARNING, check)

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""ssh without -n inside a `while read` loop eats the loop's input.
+
+## What it does
 Finds `ssh` run inside a `while read` loop whose `read` takes its lines from
 standard input, when that ssh has no `-n` and no input of its own (no `<`
 redirection, heredoc, here-string or pipe into it).
@@ -45,7 +47,7 @@ from collections.abc import Iterator, Sequence
 from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Loop, Script
 from heredoc_lint.shell.words import Word
@@ -340,12 +342,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
-    "HL105",
-    "ssh-swallows-loop-stdin",
-    Severity.WARNING,
-    "ssh without -n inside a `while read` loop eats the loop's input.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL105", "ssh-swallows-loop-stdin", Severity.WARNING, check)

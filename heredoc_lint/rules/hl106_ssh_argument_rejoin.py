@@ -1,4 +1,6 @@
-r"""## What it does
+r"""ssh given several command words, one holding spaces or metacharacters: they are re-split.
+
+## What it does
 Finds `ssh` given its remote command as several words where one of the
 words after the first holds whitespace or a shell metacharacter
 (`ssh h ls "my dir"`, `ssh h git commit -m "fix the build"`,
@@ -42,11 +44,12 @@ import functools
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, dequote
 from heredoc_lint.wrappers import Invocation
@@ -55,6 +58,8 @@ _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _QUOTES = frozenset("'\"`")
 _SPECIAL = frozenset(" \t\n;&|<>()'\"\\`#")
 _REPARSES = 3  # words found wrong after which the others are read alone
+# What starts in a remote string: a word, a control operator, a redirection.
+ItemKind = Literal["word", "control", "redirect"]
 
 
 @dataclass(frozen=True)
@@ -65,10 +70,10 @@ class Fate:
     start: int  # the word's range in the remote string
     end: int
     # (start, end, kind: word|control|redirect, the operator's text) in the remote string
-    items: tuple[tuple[int, int, str, str], ...]
+    items: tuple[tuple[int, int, ItemKind, str], ...]
     unclosed: bool  # a quote opened in this word never closes in the remote string
 
-    def texts(self, kind: str) -> list[str]:
+    def texts(self, kind: ItemKind) -> list[str]:
         return [text for _, _, k, text in self.items if k == kind]
 
     def words(self, remote: str) -> list[str]:
@@ -84,7 +89,7 @@ class Fate:
 def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
     """For each word of ssh's remote command, what the remote shell's parse of the
     joined string (the child layer) makes of it."""
-    items: list[tuple[int, int, str, str]] = []
+    items: list[tuple[int, int, ItemKind, str]] = []
     for command in remote.commands:
         if command.in_substitution:
             continue  # a remote `$(...)` inside one word
@@ -148,7 +153,7 @@ def _alone(word: Word, start: int) -> Fate:
 
 
 @functools.lru_cache(maxsize=1024)
-def _alone_static(value: str) -> tuple[tuple[tuple[int, int, str, str], ...], bool]:
+def _alone_static(value: str) -> tuple[tuple[tuple[int, int, ItemKind, str], ...], bool]:
     """`_alone` of a static word: the same word comes back often in a long command line."""
     (fate,) = fates(
         parse_script(value), (Word(0, len(value), value, tuple(range(len(value) + 1))),)
@@ -349,12 +354,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
-    "HL106",
-    "ssh-argument-rejoin",
-    Severity.WARNING,
-    "ssh given several command words, one holding spaces or metacharacters: they are re-split.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL106", "ssh-argument-rejoin", Severity.WARNING, check)

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A remote script fed by an unquoted heredoc (`ssh h <<EOF`): its body expands locally.
+
+## What it does
 Finds a heredoc with an unquoted delimiter (`<<EOF`) that is fed as a script
 to a remote shell: `ssh host <<EOF`, `ssh host bash -s <<EOF`,
 `ssh host sudo sh <<EOF`, `docker exec -i c sh <<EOF`, when the body holds an
@@ -71,7 +73,7 @@ from dataclasses import dataclass
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, parse_script
@@ -372,12 +374,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             )
 
 
-RULE = Rule(
-    "HL107",
-    "unquoted-heredoc-to-remote",
-    Severity.WARNING,
-    "A remote script fed by an unquoted heredoc (`ssh h <<EOF`): its body expands locally.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL107", "unquoted-heredoc-to-remote", Severity.WARNING, check)

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""`scp -p N`: `-p` preserves times; scp's port flag is `-P`.
+
+## What it does
 Finds `scp -p N` where `N` is a number: a port given with the lower-case
 `-p`, which in scp means "preserve times and modes". The port flag of scp is
 the upper-case `-P` (ssh is the other way round: `ssh -p PORT`).
@@ -38,7 +40,7 @@ from heredoc_lint.edits import layer_fix
 from heredoc_lint.forwarders import with_literals
 from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.words import Word
 from heredoc_lint.wrappers import OPTION_GRAMMARS
 
@@ -145,13 +147,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             )
 
 
-RULE = Rule(
+RULE = rule(
     "HL108",
     "scp-port-flag",
     Severity.ERROR,
-    "`scp -p N`: `-p` preserves times; scp's port flag is `-P`.",
-    __doc__ or "",
     check,
-    fixable=True,
     triggers=frozenset({"scp"}),
 )

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""`sudo CMD > f`: the calling shell, not sudo, opens the file.
+
+## What it does
 Finds output redirections on a command run with `sudo` (or `doas`):
 `sudo echo 1 > /proc/sys/net/ipv4/ip_forward`, `sudo cat > /etc/motd << EOF`,
 `sudo echo x >> f`, `sudo sed ... > /etc/app.conf`.
@@ -66,7 +68,7 @@ from collections.abc import Iterator
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Call, Layer, calls_behind
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
@@ -317,13 +319,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             )
 
 
-RULE = Rule(
+RULE = rule(
     "HL109",
     "sudo-redirect",
     Severity.ERROR,
-    "`sudo CMD > f`: the calling shell, not sudo, opens the file.",
-    __doc__ or "",
     check,
-    fixable=True,
     triggers=PRIVILEGE,
 )

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""`ssh h cd /x && cmd`: the operator and the next command run locally.
+
+## What it does
 Finds an unquoted `&&`, `||`, `;` or `|` right after an `ssh` whose remote
 command only changes the state of the remote shell: `cd`, `pushd`, `export`,
 `source`/`.`, a variable assignment, `umask`, `ulimit`, `set`, `alias`, ...
@@ -39,7 +41,7 @@ from collections.abc import Iterator
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
 from heredoc_lint.wrappers import Invocation, SshCall
 
@@ -200,12 +202,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
-    "HL110",
-    "local-operator-after-ssh",
-    Severity.ERROR,
-    "`ssh h cd /x && cmd`: the operator and the next command run locally.",
-    __doc__ or "",
-    check,
-    fixable=True,
-)
+RULE = rule("HL110", "local-operator-after-ssh", Severity.ERROR, check)

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A command string parsed by two or more shells, or built with escape chains.
+
+## What it does
 Finds command strings that pass through two or more shells before they run
 (`ssh a "ssh b 'systemctl status x'"`, `ssh h "bash -c '...'"`), and strings
 that need the `'\''` or `\\\"` escape chains to get a quote through.
@@ -36,7 +38,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer, child_layers
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, at_file
+from heredoc_lint.rules.base import Context, at_file, rule
 
 ESCAPE_CHAINS = ("'\\''", '\\\\\\"')
 
@@ -116,11 +118,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
-    "HL111",
-    "nested-quoting-depth",
-    Severity.WARNING,
-    "A command string parsed by two or more shells, or built with escape chains.",
-    __doc__ or "",
-    check,
-)
+RULE = rule("HL111", "nested-quoting-depth", Severity.WARNING, check)

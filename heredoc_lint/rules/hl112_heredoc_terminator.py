@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A heredoc whose delimiter line never matches, so it swallows the rest of the text.
+
+## What it does
 Finds a heredoc whose delimiter never appears alone on a line of the text
 it is in, so that the heredoc has no terminator: the closing `EOF` is
 indented (with spaces, or at all without `<<-`), has trailing spaces or a
@@ -57,7 +59,7 @@ from dataclasses import dataclass
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, Rule, finding, quote_snippet, where
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule, where
 from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -272,13 +274,10 @@ def _finding(
     )
 
 
-RULE = Rule(
+RULE = rule(
     "HL112",
     "heredoc-terminator",
     Severity.ERROR,
-    "A heredoc whose delimiter line never matches, so it swallows the rest of the text.",
-    __doc__ or "",
     check,
-    fixable=True,
     triggers=frozenset({"<<"}),
 )

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A run-time value put into a shell command string without shlex.quote.
+
+## What it does
 Finds a value known only at run time (an f-string field, a `%s`, a `{}` of
 `str.format`, a variable added with `+`) that a Python program puts into a shell
 command string as a word, without `shlex.quote` or `shlex.join`. The string is
@@ -83,7 +85,7 @@ from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 from heredoc_lint.wrappers import resolve, unwrap_prefixes
@@ -248,13 +250,10 @@ def _evidence_words(evidence: str, severity: Severity) -> str:
     return "nothing in this file shows where the value comes from"
 
 
-RULE = Rule(
+RULE = rule(
     "HL201",
     "shell-interpolation-unquoted",
     Severity.WARNING,
-    "A run-time value put into a shell command string without shlex.quote.",
-    __doc__ or "",
     check,
-    fixable=True,
     triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

@@ -1,4 +1,6 @@
-r"""## What it does
+r"""A heredoc whose body is a value filled in at run time.
+
+## What it does
 Finds a heredoc in a Python-built shell string whose body is filled in at run
 time: `f"cat > {path} << 'EOF'\n{content}\nEOF"` given to paramiko's
 `exec_command`, `subprocess.run(..., shell=True)`, fabric's `run`, or an `ssh`
@@ -43,7 +45,7 @@ from collections.abc import Iterator
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.rules.base import Context, Rule, finding
+from heredoc_lint.rules.base import Context, finding, rule
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -98,13 +100,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(
+RULE = rule(
     "HL202",
     "runtime-heredoc-body",
     Severity.WARNING,
-    "A heredoc whose body is a value filled in at run time.",
-    __doc__ or "",
     check,
-    fixable=True,
     triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

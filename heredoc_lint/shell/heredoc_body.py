@@ -94,9 +94,10 @@ def _expansion(text: str) -> Expansion:
         return Expansion(0, n, "backtick", text[1:-1], True)
     if text.startswith("$(("):
         return Expansion(0, n, "arithmetic", text[3:-2], True)
-    if text.startswith(("$(", "$[")):
-        kind = "command" if text[1] == "(" else "arithmetic"
-        return Expansion(0, n, kind, text[2:-1], True)
+    if text.startswith("$("):
+        return Expansion(0, n, "command", text[2:-1], True)
+    if text.startswith("$["):
+        return Expansion(0, n, "arithmetic", text[2:-1], True)
     inner = text[2:] if text.startswith("${") else text[1:]
     name = _NAME.match(inner.lstrip("#!"))  # `${#x}`, `${!x}`
     if name is not None:

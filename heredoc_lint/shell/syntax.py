@@ -14,10 +14,10 @@ import re
 import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
-from heredoc_lint.shell.words import ExpansionNode, Word, dequote
+from heredoc_lint.shell.words import ExpansionKind, ExpansionNode, Word, dequote
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Tree
@@ -44,9 +44,12 @@ class Redirect:
         return 1 if self.writes else 0
 
 
+LoopKind = Literal["while", "until"]
+
+
 @dataclass(frozen=True)
 class Loop:
-    kind: str  # while, until
+    kind: LoopKind
     start: int
     end: int
     stdin_redirected: bool  # `done < file`, a heredoc or herestring, or a pipe into it
@@ -315,7 +318,7 @@ class _Offsets:
         return byte - (self.extra[k - 1] if k else 0)
 
 
-def _expansion_kind(node: Node, source: str) -> tuple[str, str]:
+def _expansion_kind(node: Node, source: str) -> tuple[ExpansionKind, str]:
     kind = node.type
     if kind == "command_substitution":
         inner = source.strip()
@@ -416,7 +419,7 @@ class _Builder:
                     # `$1y`, `$10`: bash takes one digit; the rest is text.
                     b = a + 2
                     name = self.text[a + 1]
-                    kind = "special" if name == "0" else "positional"
+                    kind: ExpansionKind = "special" if name == "0" else "positional"
                 else:
                     kind, name = _expansion_kind(current, self.text[a:b])
                 nodes[a] = ExpansionNode(b, kind, name)
@@ -541,7 +544,8 @@ class _Builder:
         fed = self._stdin_redirected(parent) or (
             parent is not None and parent.node.type == "pipeline" and place.index > 0
         )
-        return Loop(node.type.split("_")[0], start, end, fed, place.loop)
+        kind: LoopKind = "until" if node.type == "until_statement" else "while"
+        return Loop(kind, start, end, fed, place.loop)
 
     def inherited_redirects(self, place: _Place) -> list[Redirect]:
         """Redirections of the statements around a simple command that apply to it.

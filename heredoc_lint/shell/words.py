@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 
 class Quoting(str, Enum):  # noqa: UP042 - str() of members is relied on
@@ -37,13 +38,19 @@ class Quoting(str, Enum):  # noqa: UP042 - str() of members is relied on
     ESCAPED = "escaped"
 
 
+# `$x` `${x}`, `$1`, `$?` `$@`..., `$(...)`, backticks, `$((...))`, `<(...)`, `~user`
+ExpansionKind = Literal[
+    "variable", "positional", "special", "command", "backtick", "arithmetic", "process", "tilde"
+]
+
+
 @dataclass(frozen=True)
 class Expansion:
     """A `$x`, `${x}`, `$(...)`, backtick, arithmetic or tilde expansion."""
 
     start: int  # index into the word's value
     end: int
-    kind: str  # variable, positional, special, command, backtick, arithmetic, process, tilde
+    kind: ExpansionKind
     name: str  # the variable name, the command text, or "" when not meaningful
     quoted: bool  # inside double quotes (no word splitting)
 
@@ -79,7 +86,7 @@ class ExpansionNode:
     """An expansion's span in the source, as found by the parser."""
 
     end: int
-    kind: str
+    kind: ExpansionKind
     name: str
 
 
@@ -237,6 +244,7 @@ _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
 _SPECIAL = frozenset("@*#?$!-0123456789")
 _CLOSERS = {"{": "}", "(": ")", "[": "]"}
+_OPENED: dict[str, ExpansionKind] = {"{": "variable", "(": "command", "[": "arithmetic"}
 
 
 def _fallback_dollar(text: str, i: int, end: int) -> ExpansionNode | None:
@@ -254,11 +262,11 @@ def _fallback_dollar(text: str, i: int, end: int) -> ExpansionNode | None:
             stop = _skip_continuations(text, stop + 1, end)
         return ExpansionNode(stop, "variable", _logical(text, j, stop)[0])
     if nxt in _SPECIAL:
-        kind = "positional" if nxt.isdigit() and nxt != "0" else "special"
+        kind: ExpansionKind = "positional" if nxt.isdigit() and nxt != "0" else "special"
         return ExpansionNode(j + 1, kind, nxt)
     if nxt in _CLOSERS:
         stop = _matching(text, j, end, nxt, _CLOSERS[nxt])
-        kind = {"{": "variable", "(": "command", "[": "arithmetic"}[nxt]
+        kind = _OPENED[nxt]
         if text.startswith("((", j):
             kind = "arithmetic"
         return ExpansionNode(stop, kind, "")

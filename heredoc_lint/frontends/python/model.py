@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from heredoc_lint.frontends.python.positions import Lines
 
 if TYPE_CHECKING:
     from heredoc_lint.frontends.python.parsing import Unread
+
+# What a Unit is the source of: a character of a string token, an f-string field, a
+# format spec, a non-string `+` operand, or a character the reading made up (a space
+# joining the words of an argument list).
+UnitKind = Literal["char", "field", "spec", "expr", "synthetic"]
+AtomKind = Literal["token", "expr"]  # a string token or a non-string `+` operand
+Template = Literal["%", "format"]  # a `%` template or a `str.format` one
+# Where a run-time value comes from: an f-string field, a `%s`, a `{}`, an expression.
+InterpKind = Literal["field", "percent", "format", "expr"]
 
 
 @dataclass(frozen=True)
@@ -21,7 +30,7 @@ class Unit:
     template, the expression of a `+` operand.  `at` is where a finding on it points.
     """
 
-    kind: str  # char | field | spec | expr | synthetic
+    kind: UnitKind
     start: int
     end: int
     at: int
@@ -33,13 +42,13 @@ class Unit:
 class Atom:
     """A string token, or a non-string operand of a `+` concatenation."""
 
-    kind: str  # token | expr
+    kind: AtomKind
     start: int
     end: int
     group: int
     prefix: str = ""  # lower-case token prefix: "", "r", "b", "rb", "f", "rf", "u"
     quote: str = ""  # ', ", ''' or \"\"\"
-    template: str | None = None  # "%" or "format" when the token is such a template
+    template: Template | None = None  # when the token is such a template
     units: list[int] = field(default_factory=list)
 
     @property
@@ -70,7 +79,7 @@ class Group:
 class Interp:
     """A value known only at run time."""
 
-    kind: str  # field | percent | format | expr
+    kind: InterpKind
     source: str  # the expression, as written
     span: tuple[int, int] | None  # file span of the expression; None: not one place
     anchor: tuple[int, int]  # what findings point at: the field, the `%s`, the expression

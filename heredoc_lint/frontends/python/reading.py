@@ -16,7 +16,15 @@ from typing import TypedDict
 
 from heredoc_lint.frontends.python.callers import Callers
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
-from heredoc_lint.frontends.python.model import Analysis, Atom, Elems, Interp, Unit
+from heredoc_lint.frontends.python.model import (
+    Analysis,
+    Atom,
+    Elems,
+    Interp,
+    InterpKind,
+    Template,
+    Unit,
+)
 from heredoc_lint.frontends.python.origins import evidence, shell_text
 from heredoc_lint.frontends.python.scopes import COMPREHENSIONS, Scope, follow
 from heredoc_lint.frontends.python.values import (
@@ -309,7 +317,9 @@ class Reader:
                 elems.append(self.unknown(operand, scope, atom))
         return elems if known else None
 
-    def _template(self, node: ast.expr, scope: Scope, depth: int, kind: str) -> Elems | None:
+    def _template(
+        self, node: ast.expr, scope: Scope, depth: int, kind: Template
+    ) -> Elems | None:
         elems = self.string(node, scope, depth + 1)
         if elems is None:
             return None
@@ -338,7 +348,7 @@ class Reader:
         return "", self.a.add_unit(Unit("spec", span[0], span[1], span[0], units[0].atom, index))
 
     def _argument(
-        self, node: ast.expr | None, scope: Scope, kind: str, conversion: str | None
+        self, node: ast.expr | None, scope: Scope, kind: InterpKind, conversion: str | None
     ) -> Interp:
         if node is None:
             return Interp(kind, "?", None, (0, 0), conversion=conversion, spec="?")
