@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from heredoc_lint.frontends.python.parsing import Unread
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per character of every shell string (issue 18)
 class Unit:
     """The source of one character of a fragment (or of one placeholder).
 
