@@ -68,9 +68,9 @@ def present_triggers(text: str, needed: frozenset[str]) -> frozenset[str]:
 
     Only the triggers that are there as substrings are searched for, in one pass."""
     found = _literal(text, needed)
-    hidden = frozenset(t for t in needed - found if _is_name(t))
-    if hidden:
-        found |= _respelled(text, hidden)
+    names = _names(needed)
+    if not names <= found:
+        found |= _respelled(text, names)  # the same question for each rule: cached
     return found
 
 
@@ -78,7 +78,7 @@ def holds_trigger(text: str, needed: frozenset[str]) -> bool:
     """Whether `text` holds one of `needed`, as `present_triggers` finds them."""
     if trigger_pattern(needed).search(text):
         return True
-    names = frozenset(t for t in needed if _is_name(t))
+    names = _names(needed)
     return bool(names and _respelled(text, names))
 
 
@@ -91,6 +91,16 @@ def _literal(text: str, needed: frozenset[str]) -> frozenset[str]:
             if len(found) == len(candidates):
                 break
     return frozenset(found)
+
+
+def _names(needed: frozenset[str]) -> frozenset[str]:
+    """The command names among `needed` (not `<<`, `${__hl_`): those a shell can respell."""
+    return _names_of(needed if isinstance(needed, frozenset) else frozenset(needed))
+
+
+@functools.lru_cache(maxsize=64)
+def _names_of(needed: frozenset[str]) -> frozenset[str]:
+    return frozenset(t for t in needed if _is_name(t))
 
 
 def _is_name(trigger: str) -> bool:
@@ -106,45 +116,95 @@ def _is_name(trigger: str) -> bool:
 _ESCAPE = re.compile(
     r"\\(?:x([0-9A-Fa-f]{1,2})|([0-7]{1,3})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8}))"
 )
-# A word holding a glob or a brace group; each word is read once from its start (the
-# quantifiers never give back), so the search is linear even in a 10 MB word.
-_START = r"(?<![^\s;&|()<>`])"
-# A case pattern (`*)`, `a*|b)`) is no command name, nor an extglob (`*.o?(.gz)`).
-_GLOB_WORD = re.compile(_START + r"[^\s;&|()<>`*?[]*+[*?[][^\s;&|()<>`]*+(?![()|])")
-_BRACE_WORD = re.compile(
-    _START + r"(?=[^\s;&|()<>`]*?\{[^\s{}]*(?:,|\.\.)[^\s{}]*\})[^\s;&|()<>`]++"
-)
+# Where a brace group or a glob next to a character of a name is; the word around each
+# is then read out (its head at most _HEAD characters back).  Each pattern starts with a
+# rare character, so the search skips the rest of the text fast.
+_BRACE_AT = re.compile(r"\{(?<!\$\{)[^\s{}]*(?:,|\.\.)[^\s{}]*\}")
+_GLOB_AT = re.compile(r"[*?](?<=[a-z][*?])|[*?\]](?=[a-z])|\[(?<=[a-z]\[)[^]\s]*\](?=[a-z]|\s|$)")
+_WORD_TAIL = re.compile(r"[^\s;&|()<>`]*")
+_WORD_HEAD = re.compile(r"[^\s;&|()<>`]*\Z")
+_HEAD = 256
 _BRACE = re.compile(r"(?<!\$)\{([^\s{}]*(?:,|\.\.)[^\s{}]*)\}")
 _NAMED = re.compile(r"^(?:[^[]|\[[^]]*\])*?[a-z]")
 _LETTERS = re.compile(r"([A-Za-z])\.\.([A-Za-z])")
 _MANY = 256  # distinct glob or brace words past which every name counts as present
 
 
+@functools.lru_cache(maxsize=8)  # the engine asks for a text's root, then for its layer 0
 def _respelled(text: str, names: frozenset[str]) -> frozenset[str]:
     """Which of `names` (command names) `text` holds once a shell has resolved its words:
     line continuations removed, ANSI-C escapes decoded, quotes and backslashes removed,
     braces expanded, and a glob word matched against each name (as against a file of
     that name)."""
-    plain = text.replace("\\\n", "")
-    plain = _ESCAPE.sub(_decode, plain)
-    plain = re.sub("\\$(?=['\"])", "", plain).translate(_UNQUOTE)
-    found = set(_literal(plain, names))
-    braced = set(_BRACE_WORD.findall(plain)) if "{" in plain else set()
-    if len(braced) > _MANY:
-        return names
-    for word in braced:
-        expanded = _expand(word)
-        if expanded is None:
+    signed = _words_at(text, _SIGNS)
+    if not signed:
+        return frozenset()  # the usual command: nothing in it respells a name
+    if len(signed) <= _MANY:
+        text = " ".join(signed)  # a name is respelled within the word of a sign
+    plain = text.replace("\\\n", "") if "\\\n" in text else text
+    if "\\" in plain:
+        plain = _ESCAPE.sub(_decode, plain)
+    plain = _DOLLAR_QUOTE.sub("", plain).translate(_UNQUOTE)
+    found = set(_literal(plain, names)) if plain != text else set()
+    if "{" in plain:
+        braced = _words_at(plain, _BRACE_AT)
+        if len(braced) > _MANY:
             return names
-        found |= _literal(" ".join(expanded), names - found)
-    globbed = _GLOB_WORD.findall(plain) if any(c in plain for c in "*?[") else []
-    # Only a glob with a letter of the name outside brackets (`ss?`, `s*h`, `ss[h]`): `*`
-    # and `???` match any name (a static limit, docs/security.md).
-    globs = {g for w in globbed if _NAMED.search(g := w.rsplit("/", 1)[-1])}
-    if len(globs) > _MANY:
-        return names
-    found |= {n for n in names - found if any(fnmatch.fnmatchcase(n, g) for g in globs)}
+        for word in braced:
+            expanded = _expand(word)
+            if expanded is None:
+                return names
+            found |= _literal(" ".join(expanded), names - found)
+    if "*" in plain or "?" in plain or "[" in plain:
+        # Only a glob with a letter of the name outside brackets (`ss?`, `s*h`, `ss[h]`):
+        # `*` and `???` would match every name (a static limit: not looked for).  Not a
+        # case pattern (`*)`, `a*|b)`) nor an extglob (`*.o?(.gz)`).
+        globs = {
+            g
+            for w in _words_at(plain, _GLOB_AT)
+            if w[-1:] not in ("(", ")", "|") and _NAMED.search(g := w.rsplit("/", 1)[-1])
+        }
+        if len(globs) > _MANY:
+            return names
+        left = sorted(names - found)
+        for glob in globs:
+            found.update(fnmatch.filter(left, glob))
     return frozenset(found)
+
+
+# What can make a name of other characters, next to a character of one: a backslash-
+# newline inside a word, an escape that can make a letter (`\x73`, `\163`, `\u0073`),
+# quotes or a backslash inside a word (`"ss"h`, `pk""ill`, `p\kill`), a brace group
+# (`{ssh,}`), a glob next to a letter (`ss?`, `*sh`, `ss[h]`; not `-*`).  A text without
+# any is not read again.
+_SIGNS = re.compile(
+    r"\\(?<=\S\\)\n\S"
+    r"|\\[0-7xuU][0-9A-Fa-f]"
+    r"|[\"'\\](?<=[a-z_-][\"'\\])(?:[\"'\\]|\$')*[a-z_-]"
+    r"|\$'(?<=[a-z_-]\$')"
+    r"|\{(?<!\$\{)[^\s{}]*(?:,|\.\.)"
+    r"|[*?](?<=[a-z][*?])|[*?\]][a-z]|\[(?<=[a-z]\[)[^]\s]*\](?:[a-z]|\s|$)",
+    re.MULTILINE,
+)
+_DOLLAR_QUOTE = re.compile(r"\$(?=['\"])")
+
+
+def _words_at(text: str, pattern: re.Pattern[str]) -> set[str]:
+    """The words of `text` (between blanks and operators) that hold a match of `pattern`,
+    each with the character after it when that is `(`, `)` or `|`."""
+    words: set[str] = set()
+    end = -1
+    for match in pattern.finditer(text):
+        if match.start() < end:
+            continue  # in the word just read
+        tail = _WORD_TAIL.match(text, match.end())
+        end = tail.end() if tail else match.end()
+        head = _WORD_HEAD.search(text, max(0, match.start() - _HEAD), match.start())
+        start = head.start() if head else match.start()
+        words.add(text[start : end + (text[end : end + 1] in ("(", ")", "|"))])
+        if len(words) > _MANY:
+            break
+    return words
 
 
 _UNQUOTE = str.maketrans("", "", "'\"\\")

@@ -239,6 +239,7 @@ _DECLARATIONS = frozenset(
     {"export", "local", "declare", "readonly", "typeset", "unset", "unsetenv"}
 )
 _REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_COMMANDS = frozenset({"command", "declaration_command", "unset_command"})
 _STATEMENT_WRAPPERS = frozenset({"redirected_statement", "negated_command"})
 _SEQUENCES = frozenset({"list", "pipeline"})
 _POSITIONAL = frozenset("0123456789")
@@ -404,7 +405,9 @@ class _Place:
     @property
     def children(self) -> list[Node]:
         if self._children is None:
-            self._children = _children(self.node)
+            node = self.node
+            # A command's node is kept as long as the command: read through a copy.
+            self._children = _children(node) if node.type in _COMMANDS else node.children
         return self._children
 
     def forget_children(self) -> None:
@@ -522,7 +525,7 @@ class _Builder:
                 self.errors.append(ParseError(start, max(end, start + 1)))
                 continue
             loop, in_sub = place.loop, place.in_sub
-            if kind in ("command", "declaration_command", "unset_command"):
+            if kind in _COMMANDS:
                 self.command(place)
             elif kind == "variable_assignment":
                 self.assignment(node)
@@ -548,7 +551,7 @@ class _Builder:
                 ):
                     continue  # a word or expression without `$(`, backticks or `<(`
                 stack.append(_Place(child, place, index, loop, in_sub))
-            if kind in ("command", "declaration_command", "unset_command"):
+            if kind in _COMMANDS:
                 place.forget_children()  # read again on use: one list less per command
         self.errors.sort(key=lambda e: e.start)
 
