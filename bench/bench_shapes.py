@@ -14,13 +14,15 @@ test: it asserts nothing; a shape whose growth is over 2x the factor is marked `
     python3 bench/bench_shapes.py --memory
 
 measures instead the peak memory per input byte of the CLI on the shapes of issue 18
-item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal).
+item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal, a 2 MB
+command given to the agent hook), against the target: under 100 bytes per input byte.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import random
 import shutil
 import subprocess
@@ -171,14 +173,23 @@ def files_growth(count: int, factor: int) -> tuple[float, float]:
 
 # --- issue 18 item 8: memory per input byte (peak RSS of the real CLI) ------------------
 
-# Each: a file name, the sizes measured (the largest is the issue's) and the text of a
-# file of about `size` characters.
+MEMORY_TARGET = 100  # bytes of peak memory per input byte (issue 18 item 8)
+
+
+def _one_ssh_string(size: int) -> str:
+    return 'ssh h "' + "echo hello world; " * (size // 18) + '"\n'
+
+
+def _hook_payload(command: str) -> str:
+    return json.dumps(
+        {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+    )
+
+
+# Each: a file name (`-`: the command of an agent hook, on its stdin), the sizes measured
+# (the largest is the issue's), and the text of about `size` characters.
 MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
-    "script that is one ssh string": (
-        "s.sh",
-        (1_250_000, 10_000_000),
-        lambda size: 'ssh h "' + "echo hello world; " * (size // 18) + '"\n',
-    ),
+    "script that is one ssh string": ("s.sh", (1_250_000, 10_000_000), _one_ssh_string),
     "Python string literal to ssh": (
         "s.py",
         (200_000, 1_600_000),
@@ -186,41 +197,57 @@ MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
             'import subprocess\nsubprocess.run(["ssh", "h", "' + "x = 1; " * (size // 7) + '"])\n'
         ),
     ),
+    "hook command, one ssh string": ("-", (250_000, 2_000_000), _one_ssh_string),
 }
 _PEAK = (
     "import resource, subprocess, sys, time\n"
     "start = time.monotonic()\n"
-    "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "stdin = open(sys.argv[1]) if sys.argv[1] != '-' else subprocess.DEVNULL\n"
+    "subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL,"
+    " stderr=subprocess.DEVNULL)\n"
     "print(time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
 )
 
 
-def peak_of(argv: list[str], cwd: Path) -> tuple[float, int]:
-    """(wall seconds, peak resident bytes) of a command, alone under a fresh interpreter."""
+def peak_of(argv: list[str], cwd: Path, stdin: str = "-") -> tuple[float, int]:
+    """(wall seconds, peak resident bytes) of a command, alone under a fresh interpreter,
+    its stdin the file `stdin` (`-`: none)."""
     out = subprocess.run(
-        [sys.executable, "-c", _PEAK, *argv], cwd=cwd, capture_output=True, text=True, check=True
+        [sys.executable, "-c", _PEAK, stdin, *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     return float(out[0]), int(out[1]) * 1024
 
 
+def _memory_run(name: str, text: str, work: Path) -> tuple[float, int]:
+    """Peak of `heredoc-lint FILE` on `text`, or of the agent hook on it as a command."""
+    cli = [sys.executable, "-m", "heredoc_lint"]
+    if name == "-":
+        (work / "payload.json").write_text(_hook_payload(text))
+        return peak_of([*cli, "hook", "claude"], work, stdin="payload.json")
+    (work / name).write_text(text)
+    return peak_of([*cli, "--no-cache", name], work)
+
+
 def memory_shapes() -> None:
-    """Peak memory per input byte of `heredoc-lint FILE` for each memory shape at each of
-    its sizes (target: under 100), above the peak for an empty file of the same kind."""
+    """Peak memory per input byte of `heredoc-lint FILE` (or of the hook) for each memory
+    shape at each of its sizes, above the peak for a tiny input of the same kind."""
     work = Path(tempfile.mkdtemp(prefix="hl-memory-"))
     try:
-        cli = [sys.executable, "-m", "heredoc_lint", "--no-cache"]
-        print("peak memory per input byte (heredoc-lint FILE; target under 100):")
+        print(f"peak memory per input byte (target: under {MEMORY_TARGET} B/B):")
         for label, (name, sizes, make) in MEMORY_SHAPES.items():
-            (work / name).write_text("")
-            _, base = peak_of([*cli, name], work)
+            _, base = _memory_run(name, make(36), work)
             for size in sizes:
                 text = make(size)
-                (work / name).write_text(text)
-                seconds, peak = peak_of([*cli, name], work)
+                seconds, peak = _memory_run(name, text, work)
                 per_byte = (peak - base) / len(text)
+                mark = "" if per_byte < MEMORY_TARGET else "  <<"
                 print(
                     f"  {label:<32} {len(text) / 1e6:6.2f} MB: {seconds:6.1f} s, "
-                    f"{peak / 1e6:7.0f} MB peak, {per_byte:6.0f} B/B"
+                    f"{peak / 1e6:7.0f} MB peak, {per_byte:6.0f} B/B{mark}"
                 )
     finally:
         shutil.rmtree(work, ignore_errors=True)

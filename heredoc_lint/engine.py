@@ -12,7 +12,8 @@ from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import Context, Rule, triggers
 from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
-from heredoc_lint.triggers import present_triggers, trigger_pattern
+from heredoc_lint.triggers import holds_trigger, present_triggers
+from heredoc_lint.triggers import trigger_pattern as trigger_pattern  # part of the API
 from heredoc_lint.wrappers import LAYER_COMMANDS
 
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
@@ -59,13 +60,14 @@ def _roots(
     look at the values themselves; so is one a remote shell runs (paramiko's
     exec_command, fabric's run): the rules about layers look at every such layer.
     """
-    search = None if needed is None else trigger_pattern(needed).search
     whole_text = kind in ("shell", "command")  # one fragment: the text itself
-    if whole_text and search is not None and not search(text):
+    if whole_text and needed is not None and not holds_trigger(text, needed):
         return [], False
     every = fragments(kind, text, path)
     kept = [
-        f for f in every if search is None or f.interpolations or f.depth or search(f.text)
+        f
+        for f in every
+        if needed is None or f.interpolations or f.depth or holds_trigger(f.text, needed)
     ]
     return [root_layer(f, wrappers) for f in kept], len(kept) == len(every)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -23,7 +23,7 @@ from heredoc_lint.shell.definitions import Definitions, read_definitions
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.heredoc_body import read_unquoted
 from heredoc_lint.shell.syntax import Command, Script, parse_script
-from heredoc_lint.shell.words import Expansion, Word
+from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
 from heredoc_lint.spans import Spans
 from heredoc_lint.wrappers import (
     PREFIXES,
@@ -76,7 +76,7 @@ class LocalExpansion:
 @dataclass(frozen=True)
 class Layer:
     text: str
-    offsets: tuple[int, ...] | None  # file offset of each character (+ the end); None: the file
+    offsets: Sequence[int] | None  # file offset of each character (+ the end); None: the file
     depth: int
     script: Script
     wrapper: str | None = None  # "ssh", "bash -c", ...
@@ -90,7 +90,7 @@ class Layer:
     local_expansions: tuple[LocalExpansion, ...] = ()
     continuations: tuple[int, ...] = ()  # backslash-newlines the parent shell deletes
     source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
-    parent_offsets: tuple[int, ...] = ()  # parent text offset of each character (+ the end)
+    parent_offsets: Sequence[int] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
     verbatim: bool = False  # a root whose characters are the file's characters one for one
     # An unquoted heredoc's body: the parent did its escapes (`\$` is `$` here), so an
@@ -173,7 +173,7 @@ class Layer:
         index = max(0, min(index, len(self.offsets) - 1))
         return self.offsets[index]
 
-    def file_offsets(self, indexes: tuple[int, ...]) -> tuple[int, ...]:
+    def file_offsets(self, indexes: Sequence[int]) -> Sequence[int]:
         """`file_offset` of each index, in one pass (a child layer maps every character)."""
         offsets = self.offsets
         if offsets is None:
@@ -358,17 +358,17 @@ def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = 
 
 def _join_words(
     words: tuple[Word, ...],
-) -> tuple[str, tuple[int, ...], tuple[LocalExpansion, ...], tuple[int, ...]]:
+) -> tuple[str, Sequence[int], tuple[LocalExpansion, ...], tuple[int, ...]]:
     """The layer text ssh (or eval) makes of `words`, and where each character came from."""
     parts: list[str] = []
-    offsets: list[int] = []
+    offsets = OffsetRuns()
     expansions: list[LocalExpansion] = []
     continuations: list[int] = []
     base = 0
     for n, word in enumerate(words):
         if n:
             parts.append(" ")
-            offsets.append(words[n - 1].end)
+            offsets.add(words[n - 1].end)
             base += 1
         parts.append(word.value)
         offsets.extend(word.offsets[:-1])
@@ -378,14 +378,14 @@ def _join_words(
         )
         continuations.extend(base + k for k in word.continuations)
         base += len(word.value)
-    offsets.append(words[-1].end if words else 0)
-    return "".join(parts), tuple(offsets), tuple(expansions), tuple(continuations)
+    offsets.add(words[-1].end if words else 0)
+    return "".join(parts), offsets.build(), tuple(expansions), tuple(continuations)
 
 
 def _child(
     parent: Layer,
     text: str,
-    parent_offsets: tuple[int, ...],
+    parent_offsets: Sequence[int],
     command: Command,
     invocation: Invocation,
     kind: LayerKind,

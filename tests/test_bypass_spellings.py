@@ -82,6 +82,30 @@ ROWS = [
         "ssh h \"eval 'pkill -f sglang'; ./restart\"",
         ["h", "eval 'pkill -f sglang'; ./restart"],
     ),
+    Row(
+        "remote-ansi-c-hex",
+        "ssh h $'\\x70kill' -f sglang \\; ./restart",
+        ["h", "pkill", "-f", "sglang", ";", "./restart"],
+        remote="pkill -f sglang ; ./restart",
+    ),
+    # `pkill` (and `ssh`) only as bash resolves the words: the prefilter once passed these.
+    Row("ansi-c-hex-both", "$'\\x73\\x73h' h $'\\x70kill -f sglang; ./restart'", ["h", BAD_REMOTE]),
+    Row(
+        "continuation-both",
+        "ss\\\nh h 'pki\\\nll -f sglang; ./restart'",
+        ["h", "pki\\\nll -f sglang; ./restart"],
+    ),
+    Row(
+        "remote-quotes-inside",
+        "ssh h 'pk\"\"ill -f sglang; ./restart'",
+        ["h", 'pk""ill -f sglang; ./restart'],
+    ),
+    Row(
+        "remote-backslash",
+        "ssh h 'p\\kill -f sglang; ./restart'",
+        ["h", "p\\kill -f sglang; ./restart"],
+    ),
+    Row("glob-ansi-c", "/usr/bin/ss? h $'\\x70kill -f sglang; ./restart'", ["h", BAD_REMOTE]),
     Row("sudo-500", "sudo " * 500 + BAD, ["h", BAD_REMOTE]),
     Row("sudo-5000", "sudo " * 5000 + BAD, ["h", BAD_REMOTE]),
 ]

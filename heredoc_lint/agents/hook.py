@@ -534,9 +534,9 @@ def decide(command: str, options: HookOptions, cwd: object = None) -> Verdict:
     """Check `command` (run in `cwd`) and say what the agent should do with it."""
     if not command.strip():
         return Verdict("allow")
-    from heredoc_lint.triggers import ALL_TRIGGERS, trigger_pattern
+    from heredoc_lint.triggers import ALL_TRIGGERS, holds_trigger
 
-    if not trigger_pattern(ALL_TRIGGERS).search(command):
+    if not holds_trigger(command, ALL_TRIGGERS):
         return Verdict("allow")  # no rule has anything to look at: the engine stays unloaded
     settings, notes = project_settings(options, cwd)
     checked = _check(command, options, settings)

@@ -14,7 +14,7 @@ import re
 import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.words import ExpansionKind, ExpansionNode, Word, dequote
@@ -69,36 +69,61 @@ class Surroundings:
     piped_in: bool = False  # stdin is a pipe: the text before the command ends in `|`
 
 
-@dataclass(frozen=True, eq=False)
+class CommandSource(Protocol):
+    """Where a command reads its words and surroundings from, on first use."""
+
+    def words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]: ...
+    def spans(self) -> tuple[tuple[int, int], ...]: ...
+    def surroundings(self) -> Surroundings: ...
+
+
+@dataclass(frozen=True, eq=False, slots=True)
 class Command:
     """A simple command.  Commands compare by identity.  Its words and surroundings are
     read from the tree on first use, since most commands of a script are never looked at
-    past their name."""
+    past their name.  Slots and one `source` object (not three closures): a script of
+    short commands holds hundreds of thousands of them (issue 18 item 8)."""
 
     start: int
     end: int
     loop: Loop | None  # the innermost enclosing while/until loop
     in_substitution: bool  # inside $(...), `...` or <(...)
     head: str  # the first word as written, up to HEAD_LIMIT: a cheap look before de-quoting
-    dequote_words: Callable[[], tuple[tuple[Word, ...], tuple[Word, ...]]] = field(
-        repr=False, compare=False
+    source: CommandSource = field(repr=False, compare=False)
+    _read_words: tuple[tuple[Word, ...], tuple[Word, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
     )
-    read_surroundings: Callable[[], Surroundings] = field(repr=False, compare=False)
-    read_spans: Callable[[], tuple[tuple[int, int], ...]] = field(repr=False, compare=False)
+    _read_spans: tuple[tuple[int, int], ...] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _read_surroundings: Surroundings | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
-    @functools.cached_property
+    # Each cache is set once, from a pure function of the tree: two threads that race
+    # both compute the same value (no lock, unlike functools.cached_property in 3.11).
+    @property
     def _words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
-        return self.dequote_words()
+        if self._read_words is None:
+            object.__setattr__(self, "_read_words", self.source.words())
+        assert self._read_words is not None
+        return self._read_words
 
-    @functools.cached_property
+    @property
     def word_spans(self) -> tuple[tuple[int, int], ...]:
         """Where each word of `words` stands in the text, without de-quoting any (which
         costs more than the parse for a command of many words)."""
-        return self.read_spans()
+        if self._read_spans is None:
+            object.__setattr__(self, "_read_spans", self.source.spans())
+        assert self._read_spans is not None
+        return self._read_spans
 
-    @functools.cached_property
+    @property
     def _surroundings(self) -> Surroundings:
-        return self.read_surroundings()
+        if self._read_surroundings is None:
+            object.__setattr__(self, "_read_surroundings", self.source.surroundings())
+        assert self._read_surroundings is not None
+        return self._read_surroundings
 
     @property
     def loops(self) -> tuple[Loop, ...]:
@@ -217,6 +242,7 @@ _DECLARATIONS = frozenset(
     {"export", "local", "declare", "readonly", "typeset", "unset", "unsetenv"}
 )
 _REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_COMMANDS = frozenset({"command", "declaration_command", "unset_command"})
 _STATEMENT_WRAPPERS = frozenset({"redirected_statement", "negated_command"})
 _SEQUENCES = frozenset({"list", "pipeline"})
 _POSITIONAL = frozenset("0123456789")
@@ -351,6 +377,14 @@ HEAD_LIMIT = 256  # Command.head is cut here; a longer head is never taken at fa
 _QUOTE_MARKS = str.maketrans("", "", "'\"\\\n")  # quotes, escapes, line continuations
 
 
+def _children(node: Node) -> list[Node]:
+    """The children of `node`, read through a copy of it: a Node keeps the list of its
+    children once read, and a command's node is kept (by its place) as long as the
+    command: that list, and the Node of each word, was most of a script's memory."""
+    copy = node.walk().node
+    return (copy or node).children
+
+
 class _Place:
     """A node with the path to it, its children read once."""
 
@@ -374,8 +408,13 @@ class _Place:
     @property
     def children(self) -> list[Node]:
         if self._children is None:
-            self._children = self.node.children
+            node = self.node
+            # A command's node is kept as long as the command: read through a copy.
+            self._children = _children(node) if node.type in _COMMANDS else node.children
         return self._children
+
+    def forget_children(self) -> None:
+        self._children = None
 
     @property
     def last_named_index(self) -> int:
@@ -489,7 +528,7 @@ class _Builder:
                 self.errors.append(ParseError(start, max(end, start + 1)))
                 continue
             loop, in_sub = place.loop, place.in_sub
-            if kind in ("command", "declaration_command", "unset_command"):
+            if kind in _COMMANDS:
                 self.command(place)
             elif kind == "variable_assignment":
                 self.assignment(node)
@@ -515,6 +554,8 @@ class _Builder:
                 ):
                     continue  # a word or expression without `$(`, backticks or `<(`
                 stack.append(_Place(child, place, index, loop, in_sub))
+            if kind in _COMMANDS:
+                place.forget_children()  # read again on use: one list less per command
         self.errors.sort(key=lambda e: e.start)
 
     def holds_substitution(self, node: Node) -> bool:
@@ -592,11 +633,12 @@ class _Builder:
             break
         return None, -1, in_pipeline
 
-    def command(self, place: _Place) -> None:
-        node, loop, in_sub = place.node, place.loop, place.in_sub
-        start, end = self.span(node)
-        # Groups of nodes that make one word: tree-sitter-bash 0.25 splits some words in
-        # two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word wherever nodes touch.
+    def groups(self, place: _Place) -> tuple[list[list[Node]], list[list[Node]], list[Node]]:
+        """The nodes of each word, of each assignment word, and the redirections of the
+        simple command at `place`.  Groups of nodes make one word: tree-sitter-bash 0.25
+        splits some words in two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word
+        wherever nodes touch."""
+        node = place.node
         words: list[list[Node]] = []
         assignments: list[list[Node]] = []
         redirects: list[Node] = []
@@ -609,7 +651,7 @@ class _Builder:
             else:
                 groups.append([child])
 
-        for child in node.children:
+        for child in _children(node):
             kind = child.type
             if kind == "command_name":
                 name = child.children[0] if child.children else child
@@ -617,8 +659,6 @@ class _Builder:
                 add(assignments if glued and not words else words, name)
             elif kind == "variable_assignment":
                 add(words if words else assignments, child)
-                if not words:
-                    self.assignment(child)
             elif kind in _REDIRECT_TYPES:
                 redirects.append(child)
             elif not child.is_named:
@@ -626,36 +666,54 @@ class _Builder:
                     add(words, child)
             elif kind not in _NOT_WORDS:
                 add(words, child)
-        self.glue_descriptor(place, words)
+        self.glue_descriptor(place, words)  # the same each time: a pure function of the tree
+        return words, assignments, redirects
 
-        def dequote_words() -> tuple[tuple[Word, ...], tuple[Word, ...]]:
-            return (
-                tuple(self.word(*group) for group in words),
-                tuple(self.word(*group) for group in assignments),
-            )
-
-        def read_spans() -> tuple[tuple[int, int], ...]:
-            return tuple((self.span(g[0])[0], self.span(g[-1])[1]) for g in words)
-
-        def read_surroundings() -> Surroundings:
-            own = [self.redirect(child) for child in redirects]
-            return Surroundings(
-                (*own, *self.inherited_redirects(place)),
-                *self.following_operator(place),
-                _after_pipe(self.text, start),
-            )
-
+    def command(self, place: _Place) -> None:
+        words, assignments, _ = self.groups(place)
+        for group in assignments:
+            for child in group:
+                if child.type == "variable_assignment":
+                    self.assignment(child)
+        start, end = self.span(place.node)
         self.commands.append(
             Command(
                 start,
                 end,
-                loop,
-                in_sub,
+                place.loop,
+                place.in_sub,
                 self.head(words[0]) if words else "",
-                dequote_words,
-                read_surroundings,
-                read_spans,
+                _Pending(self, place),
             )
+        )
+
+
+class _Pending:
+    """What a command reads from the tree on first use: its nodes are found again then,
+    not kept (a Node, a list and a closure per word cost more than the text)."""
+
+    __slots__ = ("builder", "place")
+
+    def __init__(self, builder: _Builder, place: _Place) -> None:
+        self.builder = builder
+        self.place = place
+
+    def words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+        words, assignments, _ = self.builder.groups(self.place)
+        word = self.builder.word
+        return tuple(word(*g) for g in words), tuple(word(*g) for g in assignments)
+
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        span = self.builder.span
+        return tuple((span(g[0])[0], span(g[-1])[1]) for g in self.builder.groups(self.place)[0])
+
+    def surroundings(self) -> Surroundings:
+        builder, place = self.builder, self.place
+        own = [builder.redirect(child) for child in builder.groups(place)[2]]
+        return Surroundings(
+            (*own, *builder.inherited_redirects(place)),
+            *builder.following_operator(place),
+            _after_pipe(builder.text, builder.span(place.node)[0]),
         )
 
 

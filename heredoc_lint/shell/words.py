@@ -23,11 +23,13 @@ for it (U+DCE9), as `bytes.decode("utf-8", "surrogateescape")` does.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Literal, overload
 
 
 class Quoting(str, Enum):  # noqa: UP042 - str() of members is relied on
@@ -55,12 +57,118 @@ class Expansion:
     quoted: bool  # inside double quotes (no word splitting)
 
 
+class Offsets(Sequence[int]):
+    """A tuple of ints kept as runs of consecutive values: what `Word.offsets` and a
+    layer's offsets are.  A word's characters mostly come from consecutive source
+    characters, so a 10 MB ssh string is one run, where a tuple took an int object and
+    a reference per character (40 bytes per input byte, issue 18 item 8).  Equal to
+    (and hashed as) the tuple of the same ints."""
+
+    __slots__ = ("_firsts", "_values", "_length")
+
+    def __init__(self, firsts: array[int], values: array[int], length: int) -> None:
+        self._firsts = firsts  # index of the first element of each run
+        self._values = values  # the value of that element; the run counts up from it
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def _run_end(self, k: int) -> int:
+        return self._firsts[k + 1] if k + 1 < len(self._firsts) else self._length
+
+    def __iter__(self) -> Iterator[int]:
+        for k, value in enumerate(self._values):
+            yield from range(value, value + self._run_end(k) - self._firsts[k])
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Offsets: ...
+    def __getitem__(self, index: int | slice) -> int | Offsets:
+        if isinstance(index, slice):
+            return self._slice(index)
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("Offsets index out of range")
+        k = bisect.bisect_right(self._firsts, index) - 1
+        return self._values[k] + index - self._firsts[k]
+
+    def _slice(self, index: slice) -> Offsets:
+        start, stop, step = index.indices(self._length)
+        runs = OffsetRuns()
+        if step != 1:
+            for i in range(start, stop, step):
+                runs.add(self[i])
+            return runs.build()
+        k = bisect.bisect_right(self._firsts, start) - 1 if start < stop else len(self._firsts)
+        while k < len(self._firsts) and self._firsts[k] < stop:
+            first, end = max(self._firsts[k], start), min(self._run_end(k), stop)
+            value = self._values[k] + first - self._firsts[k]
+            runs.add_range(value, value + end - first)
+            k += 1
+        return runs.build()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Offsets):  # runs are always merged: one form per sequence
+            return (
+                self._firsts == other._firsts
+                and self._values == other._values
+                and (self._length == other._length)
+            )
+        if isinstance(other, tuple):
+            return len(other) == self._length and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Offsets({tuple(self)!r})"
+
+
+class OffsetRuns:
+    """Builds an `Offsets`, merging each value into the run before it when it follows."""
+
+    __slots__ = ("firsts", "values", "length")
+
+    def __init__(self) -> None:
+        self.firsts: array[int] = array("q")
+        self.values: array[int] = array("q")
+        self.length = 0
+
+    def add(self, value: int) -> None:
+        if self.values and self.values[-1] + self.length - self.firsts[-1] == value:
+            self.length += 1
+            return
+        self.firsts.append(self.length)
+        self.values.append(value)
+        self.length += 1
+
+    def add_range(self, start: int, stop: int) -> None:
+        if stop > start:
+            self.add(start)
+            self.length += stop - start - 1  # the rest follows on in the same run
+
+    def extend(self, values: Iterable[int]) -> None:
+        if isinstance(values, Offsets):
+            for k, value in enumerate(values._values):
+                self.add_range(value, value + values._run_end(k) - values._firsts[k])
+            return
+        for value in values:
+            self.add(value)
+
+    def build(self) -> Offsets:
+        return Offsets(self.firsts, self.values, self.length)
+
+
 @dataclass(frozen=True)
 class Word:
     start: int
     end: int
     value: str
-    offsets: tuple[int, ...]
+    offsets: Sequence[int]  # an Offsets, or a tuple where a word is made by hand
     expansions: tuple[Expansion, ...] = ()
     continuations: tuple[int, ...] = ()  # value indices of kept backslash-newlines
     quoting: frozenset[Quoting] = frozenset()
@@ -360,8 +468,8 @@ class _Dequoter:
         self.start = start
         self.end = end
         self.nodes = nodes
-        self.out: list[str] = []
-        self.offs: list[int] = []
+        self.out: list[str] = []  # pieces of the value (a run of source text is one)
+        self.offs = OffsetRuns()
         self.expansions: list[Expansion] = []
         self.continuations: list[int] = []
         self.quoting: set[Quoting] = set()
@@ -383,26 +491,27 @@ class _Dequoter:
     def emit(self, chars: str, at: int) -> None:
         for ch in chars:
             self.out.append(ch)
-            self.offs.append(at)
+            self.offs.add(at)
 
     def emit_source(self, a: int, b: int) -> None:
-        self.out.extend(self.text[a:b])
-        self.offs.extend(range(a, b))
+        self.out.append(self.text[a:b])
+        self.offs.add_range(a, b)
 
     def expansion(self, i: int, node: ExpansionNode, quoted: bool) -> int:
-        first = len(self.out)
+        first = self.offs.length
         self.emit_source(i, node.end)
-        self.expansions.append(Expansion(first, len(self.out), node.kind, node.name, quoted))
+        self.expansions.append(Expansion(first, self.offs.length, node.kind, node.name, quoted))
         return node.end
 
     def word(self) -> Word:
         if not self.quoting:
             self.quoting.add(Quoting.UNQUOTED)
+        self.offs.add(self.end)
         return Word(
             self.start,
             self.end,
             "".join(self.out),
-            (*self.offs, self.end),
+            self.offs.build(),
             tuple(self.expansions),
             tuple(self.continuations),
             frozenset(self.quoting),
@@ -496,7 +605,7 @@ class _Dequoter:
             nxt = text[i + 1] if i + 1 < self.end else ""
             if c == "\\" and nxt in ("$", "`", '"', "\\", "\n"):
                 if nxt == "\n":
-                    self.continuations.append(len(self.out))
+                    self.continuations.append(self.offs.length)
                     self.emit_source(i, i + 2)
                 else:
                     self.emit(nxt, i + 1)

@@ -21,7 +21,7 @@ Template = Literal["%", "format"]  # a `%` template or a `str.format` one
 InterpKind = Literal["field", "percent", "format", "expr"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per character of every shell string (issue 18)
 class Unit:
     """The source of one character of a fragment (or of one placeholder).
 
