@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from heredoc_lint.frontends import Fragment
@@ -14,6 +14,7 @@ from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Ses
 from heredoc_lint.frontends.python.reading import Reader, candidates
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
+from heredoc_lint.pywrappers import PyWrapper, matches
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import basename, resolve
 
@@ -84,9 +85,27 @@ def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
     return _keyword(call, name)
 
 
+def dotted(node: ast.expr) -> str:
+    """`self.node.ssh` as written; any other receiver (`Box().shell`) is the segment `()`,
+    which only a `*` of a pattern matches."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{dotted(node.value)}.{node.attr}"
+    return "()"
+
+
+_BUILT_IN = frozenset(
+    {*_POPEN, *_SHELL_STRING, *_EXEC_ARGV, *_FABRIC1, "invoke.run", "invoke.sudo"}
+)
+
+
 class Finder:
-    def __init__(self, analysis: Analysis, builder: ScopeBuilder) -> None:
+    def __init__(
+        self, analysis: Analysis, builder: ScopeBuilder, wrappers: tuple[PyWrapper, ...] = ()
+    ) -> None:
         self.a = analysis
+        self.wrappers = wrappers
         self.reader = Reader(analysis, builder.parents)
         self.scopes = builder.scopes
         modules = {q.split(".")[0] for q in analysis.imports.values()}
@@ -100,7 +119,10 @@ class Finder:
     def call(self, call: ast.Call, scope: Scope) -> Iterator[Fragment]:
         func = call.func
         name = qualname(func, self.a.imports)
-        if name in _POPEN:
+        wrapper = self._project_wrapper(func, name)
+        if wrapper is not None:
+            yield from self.project(call, scope, wrapper)
+        elif name in _POPEN:
             yield from self.popen(call, scope, name.split(".")[-1])
         elif name in _SHELL_STRING:
             target = _Target(_SHELL_STRING[name], 0, False, "sh", _SH.cmdline)
@@ -122,6 +144,46 @@ class Finder:
             yield from self.string(_argument(call, 0, "command"), scope, target)
         elif isinstance(func, ast.Attribute):
             yield from self.method(call, func, scope)
+
+    def _project_wrapper(self, func: ast.expr, name: str | None) -> PyWrapper | None:
+        """The configured wrapper the call matches, as written or by its import path; a
+        call of the library functions read above is theirs, whatever the patterns say."""
+        if not self.wrappers or name in _BUILT_IN:
+            return None
+        written = dotted(func)
+        for wrapper in self.wrappers:
+            if any(n is not None and matches(wrapper.pattern, n) for n in (written, name)):
+                return wrapper
+        return None
+
+    def project(self, call: ast.Call, scope: Scope, wrapper: PyWrapper) -> Iterator[Fragment]:
+        """A call of the project's own wrapper: its command argument, run as configured."""
+        if isinstance(wrapper.arg, int):
+            argument = _argument(call, wrapper.arg, "")
+        else:
+            argument = _keyword(call, wrapper.arg)
+        if argument is None:
+            return
+        label = wrapper.pattern
+        value, owner, _ = follow(argument, scope)
+        if wrapper.runs == "argv":
+            if isinstance(value, (ast.List, ast.Tuple)):
+                yield from self.argv(list(value.elts), owner, label)
+            return
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return  # a list where a string is configured: how it is joined is not known
+        if wrapper.runs == "ssh":
+            target = _Target(label, 1, True, "bash", _LOGIN)
+        else:
+            target = _Target(label, 0, False, wrapper.runs, f"/bin/{wrapper.runs} -c {{text}}")
+        for fragment in self.string(argument, scope, target):
+            if isinstance(fragment.origin, PyFragment):  # always: what `fragment` makes
+                origin = replace(fragment.origin, project=True)
+                yield replace(
+                    fragment, origin=origin, encode_edit=partial(encode_fragment_edit, origin)
+                )
+            else:
+                yield fragment
 
     def method(self, call: ast.Call, func: ast.Attribute, scope: Scope) -> Iterator[Fragment]:
         if func.attr == "exec_command":

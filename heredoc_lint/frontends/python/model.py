@@ -159,6 +159,7 @@ class PyFragment:
     # root layer, its quotes are the frontend's own; the layers below it are real.
     argv: bool = False
     session: Session | None = None  # the fragment is the remote command of an ssh argv list
+    project: bool = False  # a call of the project's own wrapper (`python-wrappers`)
 
     def interp_at(self, index: int) -> Interp | None:
         if not 0 <= index < len(self.unit_of):

@@ -43,6 +43,8 @@ def channel_wait(origin: object) -> Wait:
         return Wait("")
     if origin.session is not None:
         return _ssh_wait(origin.session)
+    if origin.project:
+        return Wait("")  # the project's own wrapper: how it waits is in its own code
     analysis = origin.analysis
     offsets = {analysis.units[i].at for i in origin.unit_of if i >= 0}
     call = _call_of(analysis.tree, analysis.lines, offsets, set(analysis.imports))
