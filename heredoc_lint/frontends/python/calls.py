@@ -381,15 +381,10 @@ class Finder:
     def _argv(
         self, elements: list[ast.expr], parts: list[Elems], wrapper: str, waits: bool
     ) -> Iterator[Fragment]:
-        """The fragment of one argv: `parts` are the elements' values, in order.
-
-        Its text is the argv written as one shell command line, each element one word
-        (quoted where it needs it, a run-time value `"${__hl_N}"`), so that the shell rules
-        and the wrapper table see the argv's own word boundaries and options: ssh joins
-        `["ssh", h, "ls", "/srv/my dir"]` into `ls /srv/my dir` (HL106), `["scp", "-p",
-        "2222", ...]` is scp's `-p` (HL108).  No shell runs that line: every quote in it is
-        the frontend's own (synthetic), so a fix that would change one is refused.
-        `waits`: whether the call waits for the program (`Popen` does not: `... &`)."""
+        """The fragment of one argv (`parts`: the elements' values, in order): the layer its
+        wrapper makes, as the Python string it is (`["bash", "-c", S]`, `["ssh", h, S]`:
+        its fixes rewrite S), or, where a rule needs the argv's own words (an ssh remote
+        command of several words, scp's options), the argv as a command line."""
         words = [self._word(n, elems) for n, elems in enumerate(parts)]
         invocation = resolve(words)
         if invocation is None or not invocation.words:
