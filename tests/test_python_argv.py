@@ -103,7 +103,7 @@ def test_scp_argv_lower_p_is_not_a_port_hl108(sshd: SshServer, tmp_path: Path) -
     # The number is taken for a local file (scp: the test's wrapper, the real scp).
     done, _ = _run(tmp_path, program, sshd)
     assert done.returncode != 0
-    assert f'stat local "{sshd.port}"' in done.stderr or "No such file" in done.stderr
+    assert f'stat local "{sshd.port}": No such file or directory' in done.stderr, done.stderr
     fixed = _fix(tmp_path, program)
     assert fixed == program.replace('"-p"', '"-P"')
     assert findings(fixed, "HL108") == []
