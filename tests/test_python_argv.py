@@ -167,3 +167,18 @@ def test_no_new_noise(call: str) -> None:
     text = f"import subprocess\ndef f(host, path, src, dst, port):\n    {call}\n"
     codes = {"HL104", "HL106", "HL108"}
     assert [f for f in check_text(text, "python", "p.py") if f.code in codes] == []
+
+
+def test_ssh_argv_of_several_words_holds_ssh_hl104(sshd: SshServer, tmp_path: Path) -> None:
+    """The remote command given as words: ssh joins them, the job still holds the session
+    (the ssh layer below the argv's own line: its options are read there)."""
+    words = '"nohup", "sleep", "4", ">", "/dev/null", "&"'
+    program = _ssh_program(sshd, f'subprocess.run(["ssh", "-F", CONFIG, "h", {words}])')
+    found = findings(program, "HL104")
+    assert [(program[f.start : f.end], f.severity) for f in found] == [("nohup", Severity.WARNING)]
+    assert "ssh does not return until this job exits" in found[0].message
+    assert findings(program, "HL106") == []  # `>` and `&` are for the remote shell
+    _, held = _run(tmp_path, program, sshd)
+    assert held >= 3.5, f"the program went on after {held:.2f}s"
+    detached = program.replace('"ssh", "-F"', '"ssh", "-f", "-F"')
+    assert findings(detached, "HL104") == []
