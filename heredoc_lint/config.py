@@ -18,6 +18,7 @@ from typing import Any
 from heredoc_lint.kinds import WrapperKind
 from heredoc_lint.model import Severity, Strategy
 from heredoc_lint.options import FIX_STRATEGIES, SEVERITIES
+from heredoc_lint.pywrappers import PyWrapper, parse_entries
 
 WRAPPER_KINDS: tuple[WrapperKind, ...] = ("ssh", "shell", "eval", "prefix")
 KEYS = frozenset(
@@ -30,6 +31,7 @@ KEYS = frozenset(
         "extend-exclude",
         "per-file-ignores",
         "wrappers",
+        "python-wrappers",
         "hook-suppressions",
     }
 )
@@ -49,6 +51,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
+    python_wrappers: tuple[PyWrapper, ...] = ()  # the project's own Python callables
     # Whether `# heredoc-lint: disable=...` inside an agent's command silences the hook:
     # the agent writes that text, so only the user's configuration can allow it.
     hook_suppressions: bool = False
@@ -165,6 +168,10 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
     wrappers, warnings = _wrappers(where, table.get("wrappers", {}))
+    try:
+        python_wrappers = parse_entries(where, table.get("python-wrappers", {}))
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     hook_suppressions = table.get("hook-suppressions", False)
     if not isinstance(hook_suppressions, bool):
         raise ConfigError(f"{where}: `hook-suppressions` must be true or false")
@@ -181,6 +188,7 @@ def parse(table: Mapping[str, Any], where: str, path: Path | None = None) -> Con
             for pattern, codes in per_file.items()
         ),
         wrappers=wrappers,
+        python_wrappers=python_wrappers,
         hook_suppressions=hook_suppressions,
         warnings=warnings,
     )

@@ -10,6 +10,7 @@ from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.pywrappers import PyWrapper
 from heredoc_lint.rules import Context, Rule, triggers
 from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
 from heredoc_lint.triggers import holds_trigger, present_triggers
@@ -52,6 +53,7 @@ def _roots(
     path: str | None,
     needed: frozenset[str] | None = None,
     wrappers: Mapping[str, WrapperKind] | None = None,
+    python_wrappers: tuple[PyWrapper, ...] = (),
 ) -> tuple[list[Layer], bool]:
     """The root layer of each fragment, skipping those that hold none of `needed`; and
     whether none was skipped.
@@ -63,7 +65,7 @@ def _roots(
     whole_text = kind in ("shell", "command")  # one fragment: the text itself
     if whole_text and needed is not None and not holds_trigger(text, needed):
         return [], False
-    every = fragments(kind, text, path)
+    every = fragments(kind, text, path, python_wrappers)
     kept = [
         f
         for f in every
@@ -95,7 +97,9 @@ def _check(
     findings: list[Finding] = []
     try:
         needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
-        roots, complete = _roots(kind, text, path, needed, settings.wrappers)
+        roots, complete = _roots(
+            kind, text, path, needed, settings.wrappers, settings.python_wrappers
+        )
     except SourceError as error:
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
         severity = Severity.INFO if error.info else Severity.WARNING

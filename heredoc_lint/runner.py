@@ -67,6 +67,7 @@ class Options:
             ignore=ignore,
             fix_strategy=self.fix_strategy or config.fix_strategy or "base64",
             wrappers=config.wrappers,
+            python_wrappers=config.python_wrappers,
             warn_unused_suppressions=self.warn_unused_suppressions,
         )
         return settings, self.severity or config.severity or Severity.WARNING

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from heredoc_lint.pywrappers import PyWrapper
+
 if TYPE_CHECKING:
     from heredoc_lint.kinds import WrapperKind
     from heredoc_lint.model import Strategy
@@ -18,6 +20,7 @@ class Settings:
     ignore: frozenset[str] = frozenset()
     fix_strategy: Strategy = "base64"
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)  # extra name -> kind
+    python_wrappers: tuple[PyWrapper, ...] = ()  # the project's own Python callables
     warn_unused_suppressions: bool = False
     prefilter: bool = True  # skip texts without any trigger of the selected rules
     # Whether `# heredoc-lint: disable=...` comments in the text count: not in an agent's

@@ -227,6 +227,10 @@ def test_every_settings_field_is_part_of_the_cache_key() -> None:
             changed = frozenset({"HL103"})
         elif f.name == "wrappers":
             changed = {"myssh": "ssh"}
+        elif f.name == "python_wrappers":
+            from heredoc_lint.pywrappers import PyWrapper
+
+            changed = (PyWrapper("myproj.remote.run", 0, "ssh"),)
         else:
             changed = other_values[type(value)]
         variant = dataclasses.replace(base, **{f.name: changed})

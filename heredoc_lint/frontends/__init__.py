@@ -17,6 +17,7 @@ from heredoc_lint.kinds import SourceKind
 
 if TYPE_CHECKING:
     from heredoc_lint.model import Edit
+    from heredoc_lint.pywrappers import PyWrapper
 
 # Maps an edit of a fragment's text (start, end, new text) to a file edit, re-encoded for
 # the file's own syntax (a Python string literal...); None when it cannot be done safely.
@@ -76,8 +77,15 @@ FRONTENDS = {
 }
 
 
-def fragments(kind: SourceKind, text: str, path: str | None = None) -> list[Fragment]:
+def fragments(
+    kind: SourceKind,
+    text: str,
+    path: str | None = None,
+    python_wrappers: tuple[PyWrapper, ...] = (),
+) -> list[Fragment]:
     module = importlib.import_module(FRONTENDS[kind])
+    if kind == "python" and python_wrappers:  # the project's own callables: Python only
+        return module.fragments(text, path, python_wrappers)  # type: ignore[no-any-return]
     if kind == "command":
         return module.command_fragments(text, path)  # type: ignore[no-any-return]
     return module.fragments(text, path)  # type: ignore[no-any-return]

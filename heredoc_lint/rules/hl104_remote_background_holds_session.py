@@ -416,9 +416,13 @@ def _channel_root(layer: Layer) -> Layer | None:
         if _is_ssh(current.wrapper or ""):
             return None
         current = current.parent
-    # An ssh argument list (`["ssh", "-f", h, cmd]`) is an ssh session whose options the
-    # layer does not keep (-f, -t): not judged.
-    if _is_ssh(current.wrapper or "") or current.depth == 0 or current.origin is None:
+    # An ssh argument list (`["ssh", "-f", h, cmd]`) is judged when the frontend kept its
+    # options (-f, -t): waits.py.
+    if current.depth == 0 or current.origin is None:
+        return None
+    from heredoc_lint.frontends.python.waits import judged_session
+
+    if _is_ssh(current.wrapper or "") and not judged_session(current.origin):
         return None
     return current
 

@@ -169,6 +169,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if found is None:
         return
     frag, _ = found
+    if frag.argv and layer.parent is None:
+        return  # an argv list: no shell reads its words (the layers below it are shells)
     for start, end in spans:
         if layer.heredoc_at(start) is not None:
             continue  # a heredoc body: HL202

@@ -81,9 +81,10 @@ from heredoc_lint.frontends.python.parsing import (
     unread_message,
 )
 from heredoc_lint.frontends.python.positions import Lines
-from heredoc_lint.frontends.python.prefilter import interesting
+from heredoc_lint.frontends.python.prefilter import calls_a_wrapper, interesting, wrapper_lines
 from heredoc_lint.frontends.python.queries import fragment_of, root_index, runtime_spans
 from heredoc_lint.frontends.python.scopes import ScopeBuilder
+from heredoc_lint.pywrappers import PyWrapper
 
 __all__ = [
     "Analysis",
@@ -103,7 +104,12 @@ __all__ = [
 
 
 def analyse(
-    text: str, *, whole: bool = False, path: str | None = None, fixable: bool = True
+    text: str,
+    *,
+    whole: bool = False,
+    path: str | None = None,
+    fixable: bool = True,
+    wrappers: tuple[PyWrapper, ...] = (),
 ) -> tuple[Analysis, list[Fragment]]:
     """The analysis of a Python file and its fragments (`whole`: read every statement)."""
     tree, unread = parse_partly(text)
@@ -111,19 +117,25 @@ def analyse(
     analysis.fixable = fixable
     analysis.unread = unread
     builder = ScopeBuilder(analysis)
-    module = builder.build(tree, None if whole else hot_lines(text, analysis.lines))
+    hot = None if whole else hot_lines(text, analysis.lines)
+    if hot is not None and wrappers:
+        hot = sorted({*hot, *wrapper_lines(text, analysis.lines, wrappers)})
+    module = builder.build(tree, hot)
     analysis.module_names = set(module.bindings)
-    finder = Finder(analysis, builder)
+    finder = Finder(analysis, builder, wrappers)
     return analysis, list(finder.fragments(builder.calls))
 
 
-def fragments(text: str, path: str | None = None) -> list[Fragment]:
-    """The shell strings of a Python file's subprocess, os, asyncio, paramiko, fabric calls."""
+def fragments(
+    text: str, path: str | None = None, wrappers: tuple[PyWrapper, ...] = ()
+) -> list[Fragment]:
+    """The shell strings of a Python file's subprocess, os, asyncio, paramiko, fabric calls
+    (and of the project's own wrappers, `wrappers`: pywrappers.py)."""
     decoded = decode(text)  # the text Python reads: its coding line decides
     if decoded is None:
-        return _fragments(text, path)
+        return _fragments(text, path, wrappers=wrappers)
     try:
-        found = _fragments(decoded.text, path, fixable=False)
+        found = _fragments(decoded.text, path, fixable=False, wrappers=wrappers)
     except SourceError as error:
         offset = decoded.file_offset(error.offset)
         partial = tuple(_in_file(fragment, decoded) for fragment in error.partial)
@@ -131,15 +143,17 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
     return [_in_file(fragment, decoded) for fragment in found]
 
 
-def _fragments(text: str, path: str | None, *, fixable: bool = True) -> list[Fragment]:
-    if not interesting(text):
+def _fragments(
+    text: str, path: str | None, *, fixable: bool = True, wrappers: tuple[PyWrapper, ...] = ()
+) -> list[Fragment]:
+    if not interesting(text) and not calls_a_wrapper(text, wrappers):
         return []
     # The readers recurse along the tree: a long `+` chain is deep.  Python 3.11 calls
     # between Python functions use no C stack, so a higher limit is safe here.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        analysis, found = analyse(text, path=path, fixable=fixable)
+        analysis, found = analyse(text, path=path, fixable=fixable, wrappers=wrappers)
     except RecursionError as error:
         # Deeper than anything written by hand, and not checked: never "clean" (exit 2).
         raise RecursionError("a Python expression nested too deep to be checked") from error

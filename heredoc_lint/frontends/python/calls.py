@@ -5,17 +5,18 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from heredoc_lint.frontends import Fragment
 from heredoc_lint.frontends.python.encode import encode_fragment_edit
-from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Unit
+from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Session, Unit
 from heredoc_lint.frontends.python.reading import Reader, candidates
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
+from heredoc_lint.pywrappers import PyWrapper, matches
 from heredoc_lint.shell.words import Expansion, Word
-from heredoc_lint.wrappers import resolve
+from heredoc_lint.wrappers import basename, resolve
 
 _POPEN = frozenset(
     f"subprocess.{name}" for name in ("run", "call", "check_call", "check_output", "Popen")
@@ -49,6 +50,11 @@ _FABRIC_CONNECTIONS = frozenset(
 _INVOKE_CONTEXTS = frozenset({"invoke.Context", "invoke.context.Context", "invoke.MockContext"})
 _FABRIC_NAMES = re.compile(r"(?:c|cxn|conn|connection|.*_conn|.*_connection|.*_cxn)\Z", re.I)
 _INVOKE_NAMES = re.compile(r"(?:c|ctx|context)\Z")
+# Commands whose argv alone some rule reads (HL108: scp's `-p`), wrapper or not.
+_ARGV_COMMANDS = frozenset({"scp"})
+# An argv element written as it is in the command line: no character the shell reads.
+_BARE = re.compile(r"[A-Za-z0-9_@%+=:,./-]\Z")
+_ESCAPED = frozenset('$`"\\')
 
 
 @dataclass(frozen=True)
@@ -79,9 +85,27 @@ def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
     return _keyword(call, name)
 
 
+def dotted(node: ast.expr) -> str:
+    """`self.node.ssh` as written; any other receiver (`Box().shell`) is the segment `()`,
+    which only a `*` of a pattern matches."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{dotted(node.value)}.{node.attr}"
+    return "()"
+
+
+_BUILT_IN = frozenset(
+    {*_POPEN, *_SHELL_STRING, *_EXEC_ARGV, *_FABRIC1, "invoke.run", "invoke.sudo"}
+)
+
+
 class Finder:
-    def __init__(self, analysis: Analysis, builder: ScopeBuilder) -> None:
+    def __init__(
+        self, analysis: Analysis, builder: ScopeBuilder, wrappers: tuple[PyWrapper, ...] = ()
+    ) -> None:
         self.a = analysis
+        self.wrappers = wrappers
         self.reader = Reader(analysis, builder.parents)
         self.scopes = builder.scopes
         modules = {q.split(".")[0] for q in analysis.imports.values()}
@@ -95,14 +119,17 @@ class Finder:
     def call(self, call: ast.Call, scope: Scope) -> Iterator[Fragment]:
         func = call.func
         name = qualname(func, self.a.imports)
-        if name in _POPEN:
+        wrapper = self._project_wrapper(func, name)
+        if wrapper is not None:
+            yield from self.project(call, scope, wrapper)
+        elif name in _POPEN:
             yield from self.popen(call, scope, name.split(".")[-1])
         elif name in _SHELL_STRING:
             target = _Target(_SHELL_STRING[name], 0, False, "sh", _SH.cmdline)
             yield from self.string(_argument(call, 0, "cmd"), scope, target)
         elif name in _EXEC_ARGV:
             if not any(isinstance(a, ast.Starred) for a in call.args):
-                yield from self.argv(list(call.args), scope)
+                yield from self.argv(list(call.args), scope, "create_subprocess_exec", False)
         elif name in ("invoke.run", "invoke.sudo"):
             target = _Target(name, 0, False, "bash", "/bin/bash -c {text}")
             if name == "invoke.sudo":
@@ -117,6 +144,46 @@ class Finder:
             yield from self.string(_argument(call, 0, "command"), scope, target)
         elif isinstance(func, ast.Attribute):
             yield from self.method(call, func, scope)
+
+    def _project_wrapper(self, func: ast.expr, name: str | None) -> PyWrapper | None:
+        """The configured wrapper the call matches, as written or by its import path; a
+        call of the library functions read above is theirs, whatever the patterns say."""
+        if not self.wrappers or name in _BUILT_IN:
+            return None
+        written = dotted(func)
+        for wrapper in self.wrappers:
+            if any(n is not None and matches(wrapper.pattern, n) for n in (written, name)):
+                return wrapper
+        return None
+
+    def project(self, call: ast.Call, scope: Scope, wrapper: PyWrapper) -> Iterator[Fragment]:
+        """A call of the project's own wrapper: its command argument, run as configured."""
+        if isinstance(wrapper.arg, int):
+            argument = _argument(call, wrapper.arg, "")
+        else:
+            argument = _keyword(call, wrapper.arg)
+        if argument is None:
+            return
+        label = wrapper.pattern
+        value, owner, _ = follow(argument, scope)
+        if wrapper.runs == "argv":
+            if isinstance(value, (ast.List, ast.Tuple)):
+                yield from self.argv(list(value.elts), owner, label)
+            return
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return  # a list where a string is configured: how it is joined is not known
+        if wrapper.runs == "ssh":
+            target = _Target(label, 1, True, "bash", _LOGIN)
+        else:
+            target = _Target(label, 0, False, wrapper.runs, f"/bin/{wrapper.runs} -c {{text}}")
+        for fragment in self.string(argument, scope, target):
+            if isinstance(fragment.origin, PyFragment):  # always: what `fragment` makes
+                origin = replace(fragment.origin, project=True)
+                yield replace(
+                    fragment, origin=origin, encode_edit=partial(encode_fragment_edit, origin)
+                )
+            else:
+                yield fragment
 
     def method(self, call: ast.Call, func: ast.Attribute, scope: Scope) -> Iterator[Fragment]:
         if func.attr == "exec_command":
@@ -206,7 +273,7 @@ class Finder:
         for candidate, owner, _ in candidates(args, scope):  # `[A] if c else [B]`: both
             value, value_scope, _ = follow(candidate, owner)
             if isinstance(value, (ast.List, ast.Tuple)):
-                yield from self.argv(list(value.elts), value_scope)
+                yield from self.argv(list(value.elts), value_scope, wrapper, function != "Popen")
 
     # -- fragments -------------------------------------------------------------------------
     def string(
@@ -237,7 +304,15 @@ class Finder:
             elems.append((char, self.a.add_unit(Unit("synthetic", spot, spot, spot))))
         return elems
 
-    def fragment(self, elems: Elems, target: _Target, wrapper: str | None = None) -> Fragment:
+    def fragment(
+        self,
+        elems: Elems,
+        target: _Target,
+        wrapper: str | None = None,
+        cmdline: str | None = None,
+        argv: bool = False,
+        session: Session | None = None,
+    ) -> Fragment:
         chars: list[str] = []
         offsets: list[int] = []
         unit_of: list[int] = []
@@ -262,7 +337,7 @@ class Finder:
             end = b
         offsets.append(end)
         text = "".join(chars)
-        origin = PyFragment(self.a, text, tuple(unit_of))
+        origin = PyFragment(self.a, text, tuple(unit_of), argv, session)
         return Fragment(
             text,
             tuple(offsets),
@@ -270,13 +345,17 @@ class Finder:
             wrapper=wrapper or target.wrapper,
             remote=target.remote,
             shell=target.shell,
-            cmdline=target.cmdline.format(text=PLACEHOLDERS.sub("", text)),
+            cmdline=cmdline
+            if cmdline is not None
+            else target.cmdline.format(text=PLACEHOLDERS.sub("", text)),
             interpolations=tuple(spans),
             encode_edit=partial(encode_fragment_edit, origin),
             origin=origin,
         )
 
-    def argv(self, elements: list[ast.expr], scope: Scope) -> Iterator[Fragment]:
+    def argv(
+        self, elements: list[ast.expr], scope: Scope, wrapper: str, waits: bool = True
+    ) -> Iterator[Fragment]:
         """`["ssh", host, CMD]`, `["bash", "-lc", S]`: the layer the wrapper table makes.
 
         An element that may have several values (`A if c else B`) makes one argv for each:
@@ -296,28 +375,25 @@ class Finder:
                 options.append(elems)
             choices.append(options)
         for k in range(max((len(c) for c in choices), default=0)):
-            yield from self._argv(elements, [c[min(k, len(c) - 1)] for c in choices])
+            parts = [c[min(k, len(c) - 1)] for c in choices]
+            yield from self._argv(elements, parts, wrapper, waits)
 
-    def _argv(self, elements: list[ast.expr], parts: list[Elems]) -> Iterator[Fragment]:
-        """The fragment of one argv: `parts` are the elements' values, in order."""
-        words: list[Word] = []
-        for n, elems in enumerate(parts):
-            value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems)
-            base = n << 20
-            expansions: tuple[Expansion, ...] = ()
-            if any(not c for c, _ in elems):
-                expansions = (Expansion(0, len(value), "variable", "__hl", False),)
-            words.append(
-                Word(
-                    base,
-                    base + 1,
-                    value,
-                    tuple(base + k for k in range(len(value) + 1)),
-                    expansions,
-                )
-            )
+    def _argv(
+        self, elements: list[ast.expr], parts: list[Elems], wrapper: str, waits: bool
+    ) -> Iterator[Fragment]:
+        """The fragment of one argv (`parts`: the elements' values, in order): the layer its
+        wrapper makes, as the Python string it is (`["bash", "-c", S]`, `["ssh", h, S]`:
+        its fixes rewrite S), or, where a rule needs the argv's own words (an ssh remote
+        command of several words, scp's options), the argv as a command line."""
+        words = [self._word(n, elems) for n, elems in enumerate(parts)]
         invocation = resolve(words)
         if invocation is None or not invocation.words:
+            if any(w.static and basename(w.value) in _ARGV_COMMANDS for w in words):
+                yield self._command_line(elements, parts, words, wrapper, waits)
+            return
+        if invocation.ssh is not None and len(invocation.words) > 1:
+            # ssh joins these words with spaces: which word held what is HL106's question.
+            yield self._command_line(elements, parts, words, wrapper, waits)
             return
         joined: Elems = []
         for k, word in enumerate(invocation.words):
@@ -333,7 +409,69 @@ class Finder:
             return
         shell = "bash" if invocation.shell == "login" else invocation.shell
         target = _Target(invocation.wrapper, 1, invocation.remote, shell, shell + " -c {text}")
-        yield self.fragment(joined, target)
+        session = None
+        if invocation.ssh is not None:
+            session = Session(wrapper, waits, frozenset(o for o, _, _ in invocation.ssh.options))
+        yield self.fragment(joined, target, session=session)
+
+    def _command_line(
+        self,
+        elements: list[ast.expr],
+        parts: list[Elems],
+        words: list[Word],
+        wrapper: str,
+        waits: bool,
+    ) -> Fragment:
+        """The argv written as one shell command line, each element one word (quoted where
+        it needs it, a run-time value `"${__hl_N}"`), so that the shell rules and the
+        wrapper table see the argv's own word boundaries and options: ssh joins `["ssh",
+        h, "ls", "/srv/my dir"]` into `ls /srv/my dir` (HL106), `["scp", "-p", "2222",
+        ...]` is scp's `-p` (HL108).  No shell reads that line: its quotes are the
+        frontend's own (synthetic), so a fix that would change one is refused.  `waits`:
+        whether the call waits for the program (`Popen` does not: the line ends in `&`)."""
+        joined: Elems = []
+        for n, elems in enumerate(parts):
+            if n:
+                spot = self.a.lines.span(elements[n - 1])[1]
+                joined.append((" ", self.a.add_unit(Unit("synthetic", spot, spot, spot))))
+            joined.extend(self._quoted(elems, elements[n]))
+        if not waits:
+            spot = self.a.lines.span(elements[len(parts) - 1])[1]
+            joined.extend((c, self.a.add_unit(Unit("synthetic", spot, spot, spot))) for c in " &")
+        # What the program shows as its command line: its argv (HL103).
+        cmdline = PLACEHOLDERS.sub("", " ".join(w.value for w in words))
+        target = _Target(wrapper, 0, False, "bash", "")
+        return self.fragment(joined, target, cmdline=cmdline, argv=True)
+
+    def _word(self, n: int, elems: Elems) -> Word:
+        """Element n of an argv as a word of the wrapper table (a run-time value: unknown)."""
+        value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems)
+        base = n << 20
+        expansions: tuple[Expansion, ...] = ()
+        if any(not c for c, _ in elems):
+            expansions = (Expansion(0, len(value), "variable", "__hl", False),)
+        return Word(
+            base, base + 1, value, tuple(base + k for k in range(len(value) + 1)), expansions
+        )
+
+    def _quoted(self, elems: Elems, element: ast.expr) -> Elems:
+        """One argv element as one shell word: as it is when it needs no quotes, else in
+        double quotes with `$`, `` ` ``, `"` and `\\` escaped; a run-time value stays an
+        expansion inside them, so that it is one word whatever it holds."""
+        if elems and all(c and _BARE.match(c) for c, _ in elems):
+            return elems
+        start, end = self.a.lines.span(element)
+
+        def synthetic(char: str, spot: int) -> tuple[str, int]:
+            return (char, self.a.add_unit(Unit("synthetic", spot, spot, spot)))
+
+        out: Elems = [synthetic('"', start)]
+        for char, unit in elems:
+            if char in _ESCAPED:
+                out.append(synthetic("\\", self.a.units[unit].at))
+            out.append((char, unit))
+        out.append(synthetic('"', max(start, end - 1)))
+        return out
 
     def _cut(self, elems: Elems, cut: int) -> Elems | None:
         """elems without their first `cut` value characters (`--command=S` keeps S)."""

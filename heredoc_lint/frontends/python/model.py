@@ -139,6 +139,16 @@ class Analysis:
         return len(self.interps) - 1
 
 
+@dataclass(frozen=True)
+class Session:
+    """The ssh of an argv list (`subprocess.run(["ssh", h, CMD])`) whose remote command is
+    the fragment: what HL104 asks of the session the command runs in."""
+
+    runner: str  # the Python function that starts ssh: "subprocess.run"
+    waits: bool  # whether it waits for ssh to exit (`run` does, `Popen` does not)
+    flags: frozenset[str]  # ssh's options: `-f` backgrounds it, `-t` gives the job a tty
+
+
 # A fragment under construction: (character or "" for a placeholder, unit index) pairs.
 Elems = list[tuple[str, int]]
 
@@ -154,6 +164,11 @@ class PyFragment:
     analysis: Analysis = field(repr=False)
     text: str
     unit_of: tuple[int, ...]  # unit index of each character
+    # The text is an argv list written as a command line (calls.py): no shell reads the
+    # root layer, its quotes are the frontend's own; the layers below it are real.
+    argv: bool = False
+    session: Session | None = None  # the fragment is the remote command of an ssh argv list
+    project: bool = False  # a call of the project's own wrapper (`python-wrappers`)
 
     def interp_at(self, index: int) -> Interp | None:
         if not 0 <= index < len(self.unit_of):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import re
+
+from heredoc_lint.frontends.python.positions import Lines
+from heredoc_lint.pywrappers import PyWrapper, last_names
 
 _FUNCTIONS = {
     "subprocess": (
@@ -80,3 +84,20 @@ def interesting(text: str) -> bool:
     if _spaced_call(text) or (" as " in text or "from " in text) and _called_by_other_name(text):
         return True
     return ("fabric" in text or "invoke" in text) and _TASK_IMPORT.search(text) is not None
+
+
+def _wrapper_call(wrappers: tuple[PyWrapper, ...]) -> re.Pattern[str]:
+    names = "|".join(sorted(re.escape(n) for n in last_names(wrappers)))
+    return re.compile(rf"\b(?:{names})[ \t]*\(")
+
+
+def calls_a_wrapper(text: str, wrappers: tuple[PyWrapper, ...]) -> bool:
+    """Whether `text` may call one of the project's wrappers (its last name, then `(`)."""
+    return bool(wrappers) and _wrapper_call(wrappers).search(text) is not None
+
+
+def wrapper_lines(text: str, lines: Lines, wrappers: tuple[PyWrapper, ...]) -> list[int]:
+    """The lines where a call of a project's wrapper may start (as parsing.hot_lines)."""
+    return [
+        bisect.bisect_right(lines.starts, m.start()) for m in _wrapper_call(wrappers).finditer(text)
+    ]

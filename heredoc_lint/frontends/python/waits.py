@@ -9,7 +9,11 @@ channel, measured through the test sshd:
 - paramiko's `exec_command` returns at once; reading its stdout or stderr (`.read()`,
   `.readlines()`, a `for` loop over it) waits for the channel's end of file, which comes
   only when every holder of the session's descriptors has exited; `recv_exit_status()`
-  does not wait for the job (the exit status is sent when the shell exits).
+  does not wait for the job (the exit status is sent when the shell exits);
+- an ssh argv list (`subprocess.run(["ssh", h, CMD])`): ssh itself waits for the channel to
+  close, and `run`/`call`/`check_call`/`check_output` wait for ssh; `Popen` and
+  `create_subprocess_exec` do not (what the program does later is not read); `ssh -f`
+  goes to the background and `-t` gives the job a terminal that hangs it up: neither holds.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from heredoc_lint.frontends.python.model import PyFragment
+from heredoc_lint.frontends.python.model import PyFragment, Session
 from heredoc_lint.frontends.python.positions import Lines
 
 _READS = frozenset({"read", "readlines", "readline", "read1", "readinto"})
@@ -37,6 +41,10 @@ def channel_wait(origin: object) -> Wait:
     """How the program behind the Python fragment `origin` uses its channel."""
     if not isinstance(origin, PyFragment):
         return Wait("")
+    if origin.session is not None:
+        return _ssh_wait(origin.session)
+    if origin.project:
+        return Wait("")  # the project's own wrapper: how it waits is in its own code
     analysis = origin.analysis
     offsets = {analysis.units[i].at for i in origin.unit_of if i >= 0}
     call = _call_of(analysis.tree, analysis.lines, offsets, set(analysis.imports))
@@ -53,6 +61,19 @@ def channel_wait(origin: object) -> Wait:
     if line is None:
         return Wait("")
     return Wait(f"reading its output (line {line}) waits for the channel to close")
+
+
+def judged_session(origin: object) -> bool:
+    """Whether `origin` is the remote command of an ssh argv list whose options are known."""
+    return isinstance(origin, PyFragment) and origin.session is not None
+
+
+def _ssh_wait(session: Session) -> Wait:
+    if session.flags & {"f", "t"}:
+        return Wait("", returns_at_once=True)
+    if not session.waits:
+        return Wait("")
+    return Wait(f"`{session.runner}` waits for ssh to exit")
 
 
 def _true(node: ast.expr | None) -> bool:
@@ -128,8 +149,6 @@ def _reader_line(tree: ast.Module, call: ast.Call) -> int | None:
 
 def _enclosing(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
     current = parents.get(id(node))
-    while current is not None and not isinstance(
-        current, (ast.FunctionDef, ast.AsyncFunctionDef)
-    ):
+    while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
         current = parents.get(id(current))
     return current
