@@ -21,11 +21,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 
 from heredoc_lint.layers import MAX_DEPTH
 
@@ -134,7 +134,7 @@ def _ids(rows: list[Row]) -> list[str]:
 
 def _cli(text: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "concise", "-"],
+        [*CLI, "--no-cache", "--format", "concise", "-"],
         input=text + "\n",
         capture_output=True,
         text=True,
@@ -155,7 +155,7 @@ def _hook(text: str) -> subprocess.CompletedProcess[bytes]:
         "tool_use_id": "toolu_01ABC",
     }
     return subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "hook", "claude"],
+        [*CLI, "hook", "claude"],
         input=json.dumps(payload).encode(),
         capture_output=True,
         timeout=120,
@@ -325,7 +325,7 @@ def test_a_python_expression_too_deep_to_read_is_refused(tmp_path: Path) -> None
     chain = "'' + " * 30_000
     script.write_text(f"import subprocess\nsubprocess.run({chain}'{BAD}', shell=True)\n")
     got = subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", str(script)],
+        [*CLI, "--no-cache", str(script)],
         capture_output=True,
         text=True,
         timeout=120,

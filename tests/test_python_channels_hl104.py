@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_process import CLI
 from sshd import SshServer
 
 from heredoc_lint.engine import check_text
@@ -65,7 +66,7 @@ def _fix(tmp_path: Path, text: str) -> str:
     script = tmp_path / "p.py"
     script.write_text(text)
     subprocess.run(
-        [sys.executable, "-m", "heredoc_lint", "--no-cache", "--fix", "--unsafe-fixes", script],
+        [*CLI, "--no-cache", "--fix", "--unsafe-fixes", script],
         capture_output=True,
         check=False,
     )
