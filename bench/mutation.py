@@ -101,6 +101,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_pinned_more_shell.py",
             *_FIX_TESTS,
             "tests/test_rule_hl106.py",
+            "tests/test_mut_a_edits.py",
         ),
     ),
     ("heredoc_lint/fixes/python_fixes.py", _PYTHON_TESTS),
@@ -129,7 +130,10 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
     ),
     ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, "tests/test_pinned_fixes.py")),
-    ("heredoc_lint/rules/hl105_*.py", (*_RULE_TESTS, "tests/test_pinned_more_hl105.py")),
+    (
+        "heredoc_lint/rules/hl105_*.py",
+        (*_RULE_TESTS, "tests/test_pinned_more_hl105.py", "tests/test_mut_a_hl105.py"),
+    ),
     (
         "heredoc_lint/rules/hl20*.py",
         (*_RULE_TESTS, "tests/test_python_rules.py", "tests/test_pinned_io.py"),
