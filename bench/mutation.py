@@ -71,6 +71,7 @@ _SHELL_TESTS = (
     "tests/test_heredoc.py",
     "tests/test_pinned_shell.py",
     "tests/test_pinned_more_shell.py",
+    "tests/test_mut_a_shell.py",
     "tests/test_layers.py",
     "tests/test_rules_core.py",
     "tests/test_pinned_rules.py",
@@ -111,8 +112,9 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "tests/test_pinned_io.py",
             "tests/test_fix_guarantees.py",
+            "tests/test_mut_a_io.py",
             "-k",
-            "pinned or crlf or newline or mode or symlink or latin1 or read_only",
+            "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a",
         ),
     ),
     (
@@ -124,7 +126,10 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_rules_core.py",
         ),
     ),
-    ("heredoc_lint/cache.py", ("tests/test_pinned_io.py", "tests/test_cache.py")),
+    (
+        "heredoc_lint/cache.py",
+        ("tests/test_pinned_io.py", "tests/test_cache.py", "tests/test_mut_a_io.py"),
+    ),
     (
         "heredoc_lint/rules/hl002_*.py",
         ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
