@@ -6,11 +6,16 @@ point `replace_atomically`."""
 from __future__ import annotations
 
 import os
+import shutil
+import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from cli_process import run_cli
+from probe import loaded_modules
 
 from heredoc_lint.writer import replace_atomically
 
@@ -84,3 +89,53 @@ def test_stale_temp_age_is_a_minute(tmp_path: Path, age: float, removed: bool) -
     replace_atomically(target, b"new\n", b"old\n")
     assert target.read_bytes() == b"new\n"
     assert temp.exists() is not removed
+
+
+# -- cache.py ----------------------------------------------------------------------------
+
+_PKILL = "ssh h 'pkill -f sglang; echo done'\n"
+
+
+def _cached_run(tmp_path: Path, env: dict[str, str]) -> str:
+    script = tmp_path / "s.sh"
+    script.write_text(_PKILL)
+    argv = [sys.executable, "-m", "heredoc_lint", "--cache-dir", str(tmp_path / "c"), str(script)]
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "HL103" in proc.stdout
+    return proc.stdout
+
+
+def test_first_run_makes_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no cache key yet, the first run makes one (32 bytes, this user's alone) and
+    keys its pack with it: the next run is answered from that pack (it never loads the
+    parser) and says the same."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    first = _cached_run(tmp_path, dict(os.environ))
+    key = tmp_path / "xdg" / "heredoc-lint" / "cache-key"
+    assert len(key.read_bytes()) == 32
+    assert stat.S_IMODE(key.stat().st_mode) & 0o077 == 0
+    args = ["--cache-dir", str(tmp_path / "c"), str(tmp_path / "s.sh")]
+    assert loaded_modules(args, ("tree_sitter",), tmp_path) == ([], 1)
+    assert _cached_run(tmp_path, dict(os.environ)) == first
+
+
+def test_a_new_yaml_install_starts_a_new_pack(tmp_path: Path) -> None:
+    """The findings depend on the parsers (PyYAML reads workflow files): installing
+    another version of one (its files' sizes or mtimes change) must not reuse the pack."""
+    import yaml
+
+    lib = tmp_path / "lib"
+    shutil.copytree(
+        Path(yaml.__file__).parent, lib / "yaml", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    path = os.pathsep.join(p for p in (str(lib), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
+    first = _cached_run(tmp_path, env)
+    (before,) = (tmp_path / "c").glob("findings-*.json")
+    init = lib / "yaml" / "__init__.py"
+    mtime = init.stat().st_mtime_ns + 2_000_000_000
+    os.utime(init, ns=(mtime, mtime))
+    assert _cached_run(tmp_path, env) == first
+    (after,) = (tmp_path / "c").glob("findings-*.json")
+    assert after.name != before.name
