@@ -134,7 +134,23 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         "heredoc_lint/rules/hl002_*.py",
         ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
     ),
-    ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, "tests/test_pinned_fixes.py")),
+    (
+        "heredoc_lint/rules/hl10[126]_*.py",
+        (*_RULE_TESTS, "tests/test_pinned_fixes.py", "tests/test_mut_a_rules.py"),
+    ),
+    # Part A of run 4 (bench/MUTATION-run4a.md): the rule table, its docs page and the
+    # helpers every rule uses, with the tests that reach them.
+    (
+        "heredoc_lint/rules/doc.py",
+        ("tests/test_rules_doc.py", "tests/test_lsp_rules_doc.py", *_RULE_TESTS),
+    ),
+    (
+        "heredoc_lint/rules/__init__.py",
+        (*_RULE_TESTS, "tests/test_rules_doc.py", "tests/test_mut_a_rules.py"),
+    ),
+    ("heredoc_lint/rules/base.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
+    ("heredoc_lint/rules/hl00[1]_*.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
+    ("heredoc_lint/rules/hl104_*.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
     (
         "heredoc_lint/rules/hl105_*.py",
         (*_RULE_TESTS, "tests/test_pinned_more_hl105.py", "tests/test_mut_a_hl105.py"),

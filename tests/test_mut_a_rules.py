@@ -1,0 +1,54 @@
+"""Pinned behaviours of rules/__init__.py, rules/base.py and the rules of part A (issue
+20, run 4a): each test kills a mutant that survived `bench/mutation.py`'s sample of 10
+points a module, through the engine or the CLI, by exact spans and message parts."""
+
+from __future__ import annotations
+
+import pytest
+from cli_process import run_cli
+
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.model import NewFile
+
+_BODY = "#!/bin/bash\nssh h \"cat > /srv/app.conf << 'EOF'\nkey=1\nEOF\"\n"
+
+
+def test_scp_fix_puts_the_body_beside_a_shell_script() -> None:
+    """A shell script run as a file has a place for the body (`NAME.d/`): the scp fix
+    is offered there; a command line (an agent's, no file of its own) has none."""
+    outcome = fix_shell(_BODY, "deploy.sh", Settings(fix_strategy="scp"))
+    assert (
+        outcome.text == '#!/bin/bash\nscp "$(dirname "$0")/deploy.sh.d/app.conf" h:/srv/app.conf\n'
+    )
+    assert outcome.new_files == (NewFile("deploy.sh.d/app.conf", b"key=1\n", 0o644),)
+    command = fix_shell(_BODY, "deploy.sh", Settings(fix_strategy="scp"), command=True)
+    assert command.new_files == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("ssh h bash <<'EOF'\necho (\nEOF\n", "The script fed to ssh"),
+        ("echo 'echo (' | bash\n", "The script fed to bash"),
+        ("ssh h 'echo ('\n", "The ssh command string"),
+        ("bash -c 'echo ('\n", "The bash -c command string"),
+    ],
+)
+def test_hl001_names_the_layer_that_does_not_parse(text: str, place: str) -> None:
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert found.message.startswith(f"{place} does not parse near `(`: ")
+    assert text[found.start : found.end] == "("
+
+
+@pytest.mark.parametrize("code", ["hl103", "HL103", " hl103"])
+def test_rule_is_found_by_its_code_in_any_case(code: str) -> None:
+    proc = run_cli("rule", code.strip())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# HL103 pkill-self-match\n")
+
+
+@pytest.mark.parametrize("code", ["HL10", "HL1031", "HL999"])
+def test_rule_needs_a_whole_code(code: str) -> None:
+    proc = run_cli("rule", code)
+    assert proc.returncode == 2
+    assert f"unknown rule `{code}`" in proc.stderr
