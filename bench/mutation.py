@@ -113,8 +113,11 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_pinned_io.py",
             "tests/test_fix_guarantees.py",
             "tests/test_mut_a_io.py",
+            "tests/test_writer_inode.py",
+            "tests/test_fix_hardening.py",
             "-k",
-            "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a",
+            "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a"
+            " or inode or hardening",
         ),
     ),
     (
