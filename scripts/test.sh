@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(openssh-server openssh-client netcat-openbsd bash-completion sudo opendoas autossh git nodejs) # node: the opencode plugin
+apt_packages=(openssh-server openssh-client netcat-openbsd bash-completion sudo opendoas autossh git nodejs postgresql) # node: the opencode plugin; postgresql: HL105 psql
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

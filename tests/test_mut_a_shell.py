@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Severity
+
 _SCRIPT = "ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n"
 
 
@@ -37,3 +40,33 @@ def test_fix_with_a_bash_that_cannot_start(tmp_path: Path) -> None:
     proc = _fix_with_path(script, str(bindir))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "base64 -d" in script.read_text()
+
+
+# -- shell/evidence.py: the commands that ask about the machine --------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "probes"),
+    [
+        ("hostname", True),
+        ("hostname -f", True),
+        ("/bin/hostname", True),
+        ("whoami", True),
+        ("uname -r", True),
+        ("nproc", True),
+        ("readlink /proc/self/exe", True),
+        ("readlink -f /etc/alternatives/java", True),
+        ("cat /etc/hostname", True),
+        ("readlink ./current", False),
+        ("cat ./VERSION", False),
+        ("date +%s", False),
+    ],
+)
+def test_hl102_a_substitution_that_asks_about_the_machine(command: str, probes: bool) -> None:
+    """`$(hostname)` in an ssh string runs here and describes this machine: a warning;
+    a substitution that asks nothing about the machine is an info."""
+    text = f'ssh h "echo $({command}) done"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == f"$({command})"
+    assert found.severity is (Severity.WARNING if probes else Severity.INFO)
+    assert ("describes this machine" in found.message) is probes
