@@ -70,3 +70,65 @@ def test_hl102_a_substitution_that_asks_about_the_machine(command: str, probes: 
     assert text[found.start : found.end] == f"$({command})"
     assert found.severity is (Severity.WARNING if probes else Severity.INFO)
     assert ("describes this machine" in found.message) is probes
+
+
+# -- shell/evidence.py: root guards, `read` bindings, function names -----------------------
+
+_ROOT_ONLY = "sudo echo x > /etc/motd\n"
+
+
+@pytest.mark.parametrize(
+    ("guard", "is_guard"),
+    [
+        ('[ "$(id -u)" -ne 0 ] && { echo need root; exit 1; }\n', True),
+        ('[ "$EUID" -eq 0 ] || exit 1\n', True),
+        ("if [ $EUID -ne 0 ]; then\n  echo root only\n  exit 1\nfi\n", True),
+        # Three commands: `exit` runs for root, after the test failed (not a guard).
+        ("[ $EUID -ne 0 ] && echo hi || exit\n", False),
+    ],
+)
+def test_hl109_after_a_root_guard(guard: str, is_guard: bool) -> None:
+    """A root check that exits unless the shell is root makes the sudo redirection work:
+    an info naming the check's line; without one it is an error.  bash shows which is a
+    guard: run as `nobody`, the script stops before the next line exactly then."""
+    as_nobody = subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=guard + "echo reached\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    assert as_nobody.stderr == ""
+    assert ("reached" not in as_nobody.stdout) is is_guard, as_nobody
+    text = guard + _ROOT_ONLY
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
+    assert text[found.start : found.end].startswith(">")
+    if is_guard:
+        assert found.severity is Severity.INFO
+        assert "the root check on line 1 exits unless that shell is root" in found.message
+    else:
+        assert found.severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("read", "shown"),
+    [
+        ("read -r name", "$name"),
+        ("read -r -a hosts", "${hosts[0]}"),
+        ("read -p x: -r name", "$name"),
+    ],
+)
+def test_hl102_names_the_variable_that_read_set(read: str, shown: str) -> None:
+    text = f'{read}\nssh h "echo {shown}"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == shown
+    assert found.message.startswith(f"`{shown}` is the local variable set on line 1, ")
+
+
+@pytest.mark.parametrize("head", ["deploy() {", "function deploy {", "function deploy() {"])
+def test_hl102_names_the_function_around_a_positional(head: str) -> None:
+    text = f'{head}\n  ssh h "echo $1"\n}}\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == "$1"
+    assert found.message.endswith("from the arguments of the function `deploy` around it")
