@@ -1,0 +1,41 @@
+"""Pinned behaviours of fixes/remote_heredoc.py (issue 20, run 4a): each test kills a
+mutant that survived `bench/mutation.py`'s sample of 10 points, through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_process import run_cli
+
+_SCRIPT = "#!/bin/bash\nssh h \"cat > /srv/app.conf << 'EOF'\nkey=1\nEOF\"\n"
+
+
+@pytest.mark.parametrize(
+    ("strategy", "content"),
+    [
+        ("scp", 'scp "$(dirname "$0")/deploy.sh.d/app.conf" h:/srv/app.conf'),
+        ("base64", "printf %s a2V5PTEK | base64 -d"),
+    ],
+)
+def test_json_names_the_fix_strategy(tmp_path: Path, strategy: str, content: str) -> None:
+    """`--format json` says which strategy made a heredoc fix (the scp one also writes a
+    file beside the script: a reader must know)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = run_cli(
+        "--no-cache",
+        "--format",
+        "json",
+        "--severity",
+        "info",
+        "--fix-strategy",
+        strategy,
+        str(script),
+    )
+    (found,) = json.loads(proc.stdout)
+    assert found["code"] == "HL101"
+    assert found["fix"]["strategy"] == strategy
+    assert found["fix"]["applicability"] == "safe"
+    assert [e["content"] for e in found["fix"]["edits"]][0].startswith(content)
