@@ -8,7 +8,7 @@ import pytest
 from cli_process import run_cli
 
 from heredoc_lint.engine import Settings, check_shell, fix_shell
-from heredoc_lint.model import NewFile
+from heredoc_lint.model import NewFile, Severity
 
 _BODY = "#!/bin/bash\nssh h \"cat > /srv/app.conf << 'EOF'\nkey=1\nEOF\"\n"
 
@@ -37,7 +37,44 @@ def test_scp_fix_puts_the_body_beside_a_shell_script() -> None:
 def test_hl001_names_the_layer_that_does_not_parse(text: str, place: str) -> None:
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
     assert found.message.startswith(f"{place} does not parse near `(`: ")
+    assert "the shell that runs it refuses it with a syntax error" in found.message
+    assert found.severity is Severity.ERROR
     assert text[found.start : found.end] == "("
+
+
+def test_hl001_at_the_end_of_the_text_points_at_its_last_character() -> None:
+    text = "ssh h 'echo a |'\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert "does not parse near `end of text`" in found.message
+    assert (found.start, found.end) == (14, 15)  # the `|`
+
+
+def test_hl001_a_console_transcript_is_not_a_script() -> None:
+    text = "root@web1:~# ssh h 'echo ('\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert found.severity is Severity.INFO
+    assert "looks like a console transcript (the prompt `root@web1:~#`)" in found.message
+
+
+@pytest.mark.parametrize("quote", ["'EOF'", "EOF"])
+def test_hl001_a_template_field_in_a_heredoc_body_is_data(quote: str) -> None:
+    """`{{ name }}` in a heredoc body is the body's text, not a template of the script:
+    the string that does not parse is still an error; outside a body it is a template."""
+    text = f'ssh h "cat > f <<{quote}\n{{{{ name }}}}\nEOF\necho ("\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert found.severity is Severity.ERROR
+    assert text[found.start : found.end] == "("
+    outside = "ssh h 'echo {{ name }} ('\n"
+    (found,) = [f for f in check_shell(outside, "t.sh") if f.code == "HL001"]
+    assert found.severity is Severity.INFO
+    assert "looks like a template (the field `{{ name }}`)" in found.message
+
+
+@pytest.mark.parametrize(("op", "body"), [("<<-", "\tx\n\tEOF"), ("<<", "x\nEOF")])
+def test_hl101_spans_the_whole_operator(op: str, body: str) -> None:
+    text = f'ssh h "cat {op}EOF\n{body}"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL101"]
+    assert text[found.start : found.end] == op
 
 
 @pytest.mark.parametrize("code", ["hl103", "HL103", " hl103"])
