@@ -14,6 +14,7 @@ import pytest
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Severity
+from heredoc_lint.shell.heredoc import scan_heredocs
 
 _SCRIPT = "ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n"
 
@@ -132,3 +133,25 @@ def test_hl102_names_the_function_around_a_positional(head: str) -> None:
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
     assert text[found.start : found.end] == "$1"
     assert found.message.endswith("from the arguments of the function `deploy` around it")
+
+
+# -- shell/heredoc.py ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "last", ["echo 'a'", 'echo "a"', "echo a\\\\", "echo $'a'", "echo `echo a`"]
+)
+def test_heredoc_scan_starts_at_the_first_character(last: str) -> None:
+    """A script that ends in a quote (a remote string: no newline at its end) still has
+    its heredoc: bash reads the body, and so does the scanner."""
+    text = f"cat <<EOF\nx\nEOF\n{last}"
+    done = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=False)
+    assert done.stdout.startswith("x\n"), done
+    (heredoc,) = scan_heredocs(text)
+    assert (heredoc.op_start, heredoc.delimiter, heredoc.terminated) == (4, "EOF", True)
+    assert text[heredoc.body_start : heredoc.body_end] == "x\n"
+    # The same script as an ssh string: double quotes, `\\ $ " ` escaped for them.
+    escaped = "".join("\\" + c if c in '\\$"`' else c for c in text)
+    ssh = f'ssh h "{escaped}"\n'
+    (found,) = [f for f in check_shell(ssh, "t.sh") if f.code == "HL101"]
+    assert ssh[found.start : found.end] == "<<"
