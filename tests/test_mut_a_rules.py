@@ -89,3 +89,16 @@ def test_rule_needs_a_whole_code(code: str) -> None:
     proc = run_cli("rule", code)
     assert proc.returncode == 2
     assert f"unknown rule `{code}`" in proc.stderr
+
+
+@pytest.mark.parametrize("size", [59, 60, 61])
+def test_long_commands_are_cut_to_sixty_characters_in_messages(size: int) -> None:
+    """A remote command quoted in a message (HL110's) is cut to 60 characters, the last
+    three of them `...`; one of 60 or fewer is shown whole."""
+    path = "/srv/" + "a" * (size - len("cd /srv/"))
+    remote = f"cd {path}"
+    assert len(remote) == size
+    text = f"ssh h {remote} && make\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL110"]
+    shown = remote if size <= 60 else remote[:57] + "..."
+    assert f"not by the remote one: `{shown}` only changes" in found.message

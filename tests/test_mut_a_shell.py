@@ -43,6 +43,15 @@ def test_fix_with_a_bash_that_cannot_start(tmp_path: Path) -> None:
     assert "base64 -d" in script.read_text()
 
 
+def test_fix_with_no_bash_on_path(tmp_path: Path) -> None:
+    """No bash at all: the fix is written all the same (tree-sitter alone decides)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = _fix_with_path(script, str(tmp_path / "empty"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()
+
+
 # -- shell/evidence.py: the commands that ask about the machine --------------------------
 
 
