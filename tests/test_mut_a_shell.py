@@ -164,3 +164,25 @@ def test_heredoc_scan_starts_at_the_first_character(last: str) -> None:
     ssh = f'ssh h "{escaped}"\n'
     (found,) = [f for f in check_shell(ssh, "t.sh") if f.code == "HL101"]
     assert ssh[found.start : found.end] == "<<"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "echo $'it\\'s'",  # an ANSI-C string: `\'` does not close it
+        "echo $'a\\n'",  # an escape right before the closing quote
+        "echo \"a\"'b'",  # a single-quoted part right after a double-quoted one
+        "cat <<<'a'",  # a here-string is no heredoc, and its word is quoted
+        "echo \"$'x'\"",  # `$'` inside double quotes is a `$` and a plain quote
+    ],
+)
+def test_heredoc_after_quoted_words_is_found(before: str) -> None:
+    """The scanner reads the quoting before a heredoc as bash does: bash runs the line,
+    then reads the body; the scanner finds the same heredoc and body."""
+    text = f"{before}; cat <<EOF\nbody\nEOF\n"
+    done = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.endswith("body\n"), done
+    (heredoc,) = scan_heredocs(text)
+    assert text[heredoc.op_start : heredoc.op_end] == "<<EOF"
+    assert text[heredoc.body_start : heredoc.body_end] == "body\n"
+    assert heredoc.terminated
