@@ -105,7 +105,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_mut_a_edits.py",
         ),
     ),
-    ("heredoc_lint/fixes/python_fixes.py", _PYTHON_TESTS),
+    ("heredoc_lint/fixes/python_fixes.py", (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py")),
     ("heredoc_lint/fixes/*.py", (*_FIX_TESTS, "tests/test_mut_a_fixes.py")),
     (
         "heredoc_lint/writer.py",

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
+from heredoc_lint.engine import check_text
+
 _SCRIPT = "#!/bin/bash\nssh h \"cat > /srv/app.conf << 'EOF'\nkey=1\nEOF\"\n"
 
 
@@ -39,3 +41,30 @@ def test_json_names_the_fix_strategy(tmp_path: Path, strategy: str, content: str
     assert found["fix"]["strategy"] == strategy
     assert found["fix"]["applicability"] == "safe"
     assert [e["content"] for e in found["fix"]["edits"]][0].startswith(content)
+
+
+# -- fixes/python_fixes.py ---------------------------------------------------------------
+
+_RM = 'import subprocess\n\ndef f(path):\n    subprocess.call("rm " + path, shell=True)\n'
+
+
+@pytest.mark.parametrize(
+    ("head", "fixable"),
+    [
+        ("", True),
+        ("#!/usr/bin/env python2\n", False),
+        ("from __future__ import print_function\n", False),
+        ("#!/usr/bin/env python3\n", True),
+    ],
+)
+def test_no_shlex_quote_fix_in_a_python2_file(head: str, fixable: bool) -> None:
+    """Python 2 has no `shlex.quote`: a file that may run under it gets the finding
+    without the fix that would add it."""
+    text = head + _RM
+    (found,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL201"]
+    assert text[found.start : found.end] == "path"
+    if fixable:
+        assert found.fix is not None
+        assert found.fix.message == "Quote the value with `shlex.quote(...)`"
+    else:
+        assert found.fix is None
