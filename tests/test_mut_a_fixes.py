@@ -4,12 +4,14 @@ mutant that survived `bench/mutation.py`'s sample of 10 points, through the CLI.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 from cli_process import run_cli
 
-from heredoc_lint.engine import check_text
+from heredoc_lint.engine import check_text, fix_kind
 
 _SCRIPT = "#!/bin/bash\nssh h \"cat > /srv/app.conf << 'EOF'\nkey=1\nEOF\"\n"
 
@@ -68,3 +70,61 @@ def test_no_shlex_quote_fix_in_a_python2_file(head: str, fixable: bool) -> None:
         assert found.fix.message == "Quote the value with `shlex.quote(...)`"
     else:
         assert found.fix is None
+
+
+class _Recorder:
+    """A stand-in for a paramiko client: keeps the command it is asked to run."""
+
+    def __init__(self) -> None:
+        self.commands: list[str] = []
+
+    def exec_command(self, command: str) -> None:
+        self.commands.append(command)
+
+
+def _command_of(program: str, body: str) -> str:
+    namespace: dict[str, object] = {}
+    exec(compile(program, "t.py", "exec"), namespace)  # noqa: S102 - the fixed test program
+    client = _Recorder()
+    push = namespace["push"]
+    assert callable(push)
+    push(client, body)
+    (command,) = client.commands
+    return command
+
+
+@pytest.mark.parametrize(
+    ("delimiter", "line", "fixed"),
+    [
+        ("'EOF'", "port=$PORT", True),  # quoted: the `$` is text, base64 keeps it
+        ("'EOF'", "port=1", True),
+        ("EOF", "port=1", True),  # unquoted, but nothing in it for the shell to expand
+        ("EOF", "port=$PORT", False),  # the remote shell would expand it: no fix
+    ],
+)
+def test_hl202_fix_delivers_the_body_bash_would(
+    tmp_path: Path, delimiter: str, line: str, fixed: bool
+) -> None:
+    target = tmp_path / "out"
+    program = (
+        "def push(c, body: str):\n"
+        f'    c.exec_command(f"cat > {target} << {delimiter}\\n{line}\\n{{body}}EOF\\n")\n'
+    )
+    outcome = fix_kind(program, "python", "t.py", unsafe=True)
+    assert outcome.error is None
+    assert (outcome.text != program) is fixed
+    if not fixed:
+        return
+    assert "base64 -d" in outcome.text
+    # An unquoted heredoc expands a `$` of the run-time value too: that fix is unsafe, and
+    # delivers the same bytes only for a value without one.
+    body = "it's $HOME\n" if delimiter.startswith("'") else "it's home\n"
+    delivered = []
+    for source in (program, outcome.text):
+        target.unlink(missing_ok=True)
+        command = _command_of(source, body)
+        env = {"PATH": os.environ["PATH"], "PORT": "22", "HOME": "/home/x"}
+        done = subprocess.run(["bash", "-c", command], env=env, capture_output=True, check=False)
+        assert done.returncode == 0, done.stderr
+        delivered.append(target.read_bytes())
+    assert delivered[0] == delivered[1]
