@@ -4,6 +4,8 @@ points a module, through the engine or the CLI, by exact spans and message parts
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from cli_process import run_cli
 
@@ -102,3 +104,34 @@ def test_long_commands_are_cut_to_sixty_characters_in_messages(size: int) -> Non
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL110"]
     shown = remote if size <= 60 else remote[:57] + "..."
     assert f"not by the remote one: `{shown}` only changes" in found.message
+
+
+@pytest.mark.parametrize("blank", [" ", "\t"])
+def test_hl106_a_quote_after_a_blank_never_closes(blank: str) -> None:
+    """`"a<blank>'b"` as one ssh word: the remote shell reads an opening quote with no
+    end (bash: unexpected EOF), whatever the blank before it is."""
+    word = f"a{blank}'b"
+    remote = f"echo {word} done"
+    done = subprocess.run(["bash", "-c", remote], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "unexpected EOF" in done.stderr, done
+    text = f'ssh h echo "{word}" done\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert (found.start, found.end) == (0, 3)
+    assert "`a 'b` opens a quote that never closes on the remote side" in found.message
+
+
+def test_hl106_counts_the_echo_words_that_change_past_the_reparse_limit() -> None:
+    """Past three wrong words each word is read alone (hl106's `_alone`): still only the
+    words whose echo output changes count.  bash says which: `echo WORD` in the remote
+    shell prints the word back exactly for the single-spaced ones."""
+    values = ["a  b", "c  d", "e  f", "g  h", "i j", "k  l", "m n"]
+    changed = []
+    for value in values:
+        done = subprocess.run(["bash", "-c", f"echo {value}"], capture_output=True, text=True)
+        changed.append(done.stdout != value + "\n")
+    assert changed.count(True) == 5
+    text = "ssh h echo " + " ".join(f'"{v}"' for v in values) + "\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert "`a b` arrives as 2 separate arguments (`a`, `b`) (and 4 more such word(s))" in (
+        found.message
+    )
