@@ -52,6 +52,16 @@ def test_fix_with_no_bash_on_path(tmp_path: Path) -> None:
     assert "base64 -d" in script.read_text()
 
 
+def test_fix_with_bash_on_path(tmp_path: Path) -> None:
+    """With bash there, the fixed script is the one bash accepts (`bash -n` exits 0)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = _fix_with_path(script, os.environ["PATH"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+
+
 # -- shell/evidence.py: the commands that ask about the machine --------------------------
 
 
