@@ -71,6 +71,7 @@ _SHELL_TESTS = (
     "tests/test_heredoc.py",
     "tests/test_pinned_shell.py",
     "tests/test_pinned_more_shell.py",
+    "tests/test_mut_a_shell.py",
     "tests/test_layers.py",
     "tests/test_rules_core.py",
     "tests/test_pinned_rules.py",
@@ -101,17 +102,22 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_pinned_more_shell.py",
             *_FIX_TESTS,
             "tests/test_rule_hl106.py",
+            "tests/test_mut_a_edits.py",
         ),
     ),
-    ("heredoc_lint/fixes/python_fixes.py", _PYTHON_TESTS),
-    ("heredoc_lint/fixes/*.py", _FIX_TESTS),
+    ("heredoc_lint/fixes/python_fixes.py", (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py")),
+    ("heredoc_lint/fixes/*.py", (*_FIX_TESTS, "tests/test_mut_a_fixes.py")),
     (
         "heredoc_lint/writer.py",
         (
             "tests/test_pinned_io.py",
             "tests/test_fix_guarantees.py",
+            "tests/test_mut_a_io.py",
+            "tests/test_writer_inode.py",
+            "tests/test_fix_hardening.py",
             "-k",
-            "pinned or crlf or newline or mode or symlink or latin1 or read_only",
+            "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a"
+            " or inode or hardening",
         ),
     ),
     (
@@ -123,13 +129,35 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_rules_core.py",
         ),
     ),
-    ("heredoc_lint/cache.py", ("tests/test_pinned_io.py", "tests/test_cache.py")),
+    (
+        "heredoc_lint/cache.py",
+        ("tests/test_pinned_io.py", "tests/test_cache.py", "tests/test_mut_a_io.py"),
+    ),
     (
         "heredoc_lint/rules/hl002_*.py",
         ("tests/test_pinned_io.py", "tests/test_config.py", *_RULE_TESTS),
     ),
-    ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, "tests/test_pinned_fixes.py")),
-    ("heredoc_lint/rules/hl105_*.py", (*_RULE_TESTS, "tests/test_pinned_more_hl105.py")),
+    (
+        "heredoc_lint/rules/hl10[126]_*.py",
+        (*_RULE_TESTS, "tests/test_pinned_fixes.py", "tests/test_mut_a_rules.py"),
+    ),
+    # Part A of run 4 (bench/MUTATION-run4a.md): the rule table, its docs page and the
+    # helpers every rule uses, with the tests that reach them.
+    (
+        "heredoc_lint/rules/doc.py",
+        ("tests/test_rules_doc.py", "tests/test_lsp_rules_doc.py", *_RULE_TESTS),
+    ),
+    (
+        "heredoc_lint/rules/__init__.py",
+        (*_RULE_TESTS, "tests/test_rules_doc.py", "tests/test_mut_a_rules.py"),
+    ),
+    ("heredoc_lint/rules/base.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
+    ("heredoc_lint/rules/hl00[1]_*.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
+    ("heredoc_lint/rules/hl104_*.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
+    (
+        "heredoc_lint/rules/hl105_*.py",
+        (*_RULE_TESTS, "tests/test_pinned_more_hl105.py", "tests/test_mut_a_hl105.py"),
+    ),
     (
         "heredoc_lint/rules/hl20*.py",
         (*_RULE_TESTS, "tests/test_python_rules.py", "tests/test_pinned_io.py"),

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(openssh-server openssh-client netcat-openbsd bash-completion sudo opendoas autossh git nodejs zsh ksh mksh busybox) # node: the opencode plugin; the shells: tests/test_shell_names.py
+apt_packages=(openssh-server openssh-client netcat-openbsd bash-completion sudo opendoas autossh git nodejs zsh ksh mksh busybox postgresql) # node: the opencode plugin; the shells: tests/test_shell_names.py; postgresql: HL105 psql
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
