@@ -385,3 +385,19 @@ def test_runtime_the_guard_stops_a_user_and_root_writes_the_file(
     assert target.read_text() == "127.0.0.1 web\n"
     assert target.stat().st_uid == 0
     target.unlink()
+
+
+@pytest.mark.parametrize(
+    "text", ["sudo echo > OUT hello\n", 'ssh h "sudo echo > OUT hello"\n', "sudo echo >> OUT a b\n"]
+)
+def test_no_fix_when_words_follow_the_target(text: str, tmp_path: Path) -> None:
+    """bash gives the words after `> OUT` to the command (`echo > OUT hello` writes hello),
+    but tree-sitter-bash keeps them in the redirection: a tee rewrite made from it would
+    drop them, so the finding stays and no fix is offered."""
+    out = tmp_path / "OUT"
+    plain = text.replace("sudo ", "").replace('ssh h "', "").replace('"\n', "\n")
+    subprocess.run(["bash", "-c", plain], cwd=tmp_path, check=True)
+    assert out.read_text().strip() in ("hello", "a b")  # the words reached the command
+    (finding,) = hl109(text)
+    assert finding.severity is Severity.ERROR
+    assert finding.fix is None

@@ -216,6 +216,10 @@ def _fix(
     text = layer.text
     if sudo != 0 or redirect.target is None or command.next_op in ("|", "|&"):
         return None
+    if text[redirect.target.end : redirect.end].strip():
+        # `sudo echo > F hello`: bash gives `hello` to echo, but the parser keeps it in the
+        # redirection, so a rewrite that moves the redirection would drop it.
+        return None
     both = _tee_can_take(command, redirect)
     if both is None:
         return None
