@@ -6,6 +6,11 @@ bench/MUTATION-run4b.md); each was planted by hand, the test failed, and passes 
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
+import pytest
+
 from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.model import Finding
 
@@ -42,3 +47,47 @@ def test_hl107_backquoted_probe_of_the_machine_is_named() -> None:
         (one,) = _findings(f"ssh h bash <<EOF\necho {body}\nEOF\n", "HL107")
         assert (one.start, one.end) == (11, 13)
         assert (f"`{body}` asks about the machine it runs on" in one.message) is probes
+
+
+# -- HL108 --------------------------------------------------------------------------------
+
+
+def _ssh_takes_port(number: str) -> bool:
+    """Whether ssh accepts the port (`ssh -G` parses its options, connects nowhere)."""
+    proc = subprocess.run(
+        ["ssh", "-G", "-p", number, "h"], capture_output=True, timeout=30, check=False
+    )
+    return proc.returncode == 0
+
+
+@pytest.mark.parametrize("number", ["0", "1", "22", "65535", "65536"])
+@pytest.mark.parametrize("space", [" ", ""])
+def test_hl108_reports_exactly_the_ports_ssh_accepts(number: str, space: str) -> None:
+    """`scp -p N` is reported (its fix makes it `-P N`) exactly when ssh takes N as a
+    port: not 0 nor 65536, which the fixed command would reject with `Bad port`."""
+    text = f"scp -p{space}{number} f h:/tmp/\n"
+    found = [(f.start, f.end) for f in _findings(text, "HL108")]
+    assert found == ([(4, 6)] if _ssh_takes_port(number) else [])
+
+
+def test_hl108_options_end_at_double_dash(tmp_path: Path) -> None:
+    """After `--` scp's getopt reads no more options: `-p 2022` there are two file names,
+    not a `-p` flag (nothing to report); before it, the flag is reported."""
+    # Real scp, a local copy (run as cp): `-p` after `--` is a source file.
+    proc = subprocess.run(
+        ["scp", "--", "-p", "2022", str(tmp_path)], capture_output=True, timeout=30, check=False
+    )
+    assert b"'-p': No such file" in proc.stderr
+    assert _findings("scp -- -p 2022 h:/tmp/\n", "HL108") == []
+    found = _findings("scp -p 2022 -- f h:/tmp/\n", "HL108")
+    assert [(f.start, f.end) for f in found] == [(4, 6)]
+
+
+@pytest.mark.parametrize(
+    "port", ["-oPort=2022", "-o Port=2022", "-oport=2022", "-o 'Port 2022'", "-P 2022"]
+)
+def test_hl108_a_real_port_option_makes_p_the_preserve_flag(port: str) -> None:
+    """With a port given by `-P` or `-o Port=` (attached or not, any case), `-p 10` is
+    scp's preserve flag and a file `10`, as written: nothing is reported."""
+    assert _findings(f"scp {port} -p 10 f h:/tmp/\n", "HL108") == []
+    assert len(_findings("scp -p 10 f h:/tmp/\n", "HL108")) == 1
