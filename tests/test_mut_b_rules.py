@@ -91,3 +91,35 @@ def test_hl108_a_real_port_option_makes_p_the_preserve_flag(port: str) -> None:
     scp's preserve flag and a file `10`, as written: nothing is reported."""
     assert _findings(f"scp {port} -p 10 f h:/tmp/\n", "HL108") == []
     assert len(_findings("scp -p 10 f h:/tmp/\n", "HL108")) == 1
+
+
+# -- HL109 --------------------------------------------------------------------------------
+
+
+def _argv_of(command: str) -> str:
+    """The words bash makes of `command` (its redirection to /dev/null left out)."""
+    command = command.removesuffix(" > /dev/null")
+    proc = subprocess.run(
+        ["bash", "-c", f"printf '<%s>' {command}"], capture_output=True, timeout=30, check=True
+    )
+    return proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("script", "suggested"),
+    [
+        ('sudo echo x > "/etc/my file"\n', "<sudo><tee></etc/my file>"),
+        ("sudo echo x >> /etc/my\\ file\n", "<sudo><tee><-a></etc/my file>"),
+        # under a root check: an info, whose message shows the same command
+        (
+            '[ "$(id -u)" = 0 ] || exit 1\nsudo echo x > "/etc/my file"\n',
+            "<sudo><tee></etc/my file>",
+        ),
+    ],
+)
+def test_hl109_suggested_tee_keeps_the_target_quoted(script: str, suggested: str) -> None:
+    """The `sudo tee ...` the message suggests names the file as the script wrote it
+    (quotes, escapes): bash makes one argument of it, the file the script writes."""
+    (one,) = _findings(script, "HL109")
+    quoted = one.message.split("`sudo tee")[1].split("`")[0]
+    assert _argv_of(f"sudo tee{quoted}") == suggested
