@@ -123,3 +123,23 @@ def test_hl109_suggested_tee_keeps_the_target_quoted(script: str, suggested: str
     (one,) = _findings(script, "HL109")
     quoted = one.message.split("`sudo tee")[1].split("`")[0]
     assert _argv_of(f"sudo tee{quoted}") == suggested
+
+
+@pytest.mark.parametrize(
+    ("outer", "span"),
+    [
+        ("sudo", None),  # the inner shell is root's: its write works
+        ("sudo -u root", None),
+        ("sudo -u alice", (35, 36)),  # alice's shell opens /etc/f
+        ("sudo --user=alice", (39, 40)),
+    ],
+)
+def test_hl109_inner_shell_of_sudo_runs_as_its_target_user(
+    outer: str, span: tuple[int, int] | None
+) -> None:
+    """`sudo -u alice bash -c 'sudo echo x > /etc/f'`: the shell that opens the file is
+    alice's, so the write is reported; under plain `sudo` it is root's, and is not."""
+    found = [
+        (f.start, f.end) for f in _findings(f"{outer} bash -c 'sudo echo x > /etc/f'\n", "HL109")
+    ]
+    assert found == ([span] if span else [])
