@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from heredoc_lint.engine import Settings, check_shell
+from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Finding
 
 
@@ -143,3 +143,39 @@ def test_hl109_inner_shell_of_sudo_runs_as_its_target_user(
         (f.start, f.end) for f in _findings(f"{outer} bash -c 'sudo echo x > /etc/f'\n", "HL109")
     ]
     assert found == ([span] if span else [])
+
+
+# -- HL110 --------------------------------------------------------------------------------
+
+
+def _remote_command(script: str) -> str:
+    """The command line the remote shell would get from `script`'s ssh (bash runs the
+    script with an `ssh` function that prints its arguments after the host, joined)."""
+    proc = subprocess.run(
+        ["bash", "-c", 'ssh() { shift; printf "%s" "$*"; }\n' + script],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    return proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("script", "remote"),
+    [
+        ('ssh h cd /srv && echo "it\'s"\n', 'cd /srv && echo "it\'s"'),
+        ('ssh h cd /srv && rm "it\'s" !x\n', 'cd /srv && rm "it\'s" !x'),
+        ("ssh h cd /srv && make\n", "cd /srv && make"),
+        ("ssh h cd /srv; make\n", "cd /srv; make"),
+    ],
+)
+def test_hl110_fix_sends_the_moved_command_as_written(script: str, remote: str) -> None:
+    """The fix moves the command after `&&` into the ssh's one argument; quoted for the
+    local shell so that ssh sends it byte for byte, single quotes inside included."""
+    (one,) = _findings(script, "HL110")
+    operator = ";" if "; " in script else "&&"
+    at = script.index(operator)
+    assert (one.start, one.end) == (at, at + len(operator))
+    fixed = fix_shell(script, "t.sh", Settings(select=frozenset({"HL110"})), unsafe=True).text
+    assert fixed != script
+    assert _remote_command(fixed) == remote
