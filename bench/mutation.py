@@ -144,7 +144,12 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("heredoc_lint/rules/*.py", _RULE_TESTS),
     (
         "heredoc_lint/frontends/python*",
-        (*_PYTHON_TESTS, "tests/test_python_hardening.py", "tests/test_mut_b_python.py"),
+        (
+            *_PYTHON_TESTS,
+            "tests/test_python_hardening.py",
+            "tests/test_rule_hl201.py",
+            "tests/test_mut_b_python.py",
+        ),
     ),
 )
 
