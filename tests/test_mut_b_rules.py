@@ -179,3 +179,13 @@ def test_hl110_fix_sends_the_moved_command_as_written(script: str, remote: str) 
     fixed = fix_shell(script, "t.sh", Settings(select=frozenset({"HL110"})), unsafe=True).text
     assert fixed != script
     assert _remote_command(fixed) == remote
+
+
+def test_hl110_a_compound_after_the_operator_is_not_moved() -> None:
+    """`ssh h cd /srv &&(make)`: what follows the operator is a subshell, not a simple
+    command a fix could move into the string: the finding names "the next command" and
+    offers no fix.  After `;{ ` nothing is chained: no finding."""
+    (one,) = _findings("ssh h cd /srv &&(make)\n", "HL110")
+    assert (one.start, one.end, one.fix) == (14, 16, None)
+    assert "and the next command runs on this machine" in one.message
+    assert _findings("ssh h cd /srv;{ make; }\n", "HL110") == []
