@@ -189,3 +189,27 @@ def test_hl110_a_compound_after_the_operator_is_not_moved() -> None:
     assert (one.start, one.end, one.fix) == (14, 16, None)
     assert "and the next command runs on this machine" in one.message
     assert _findings("ssh h cd /srv;{ make; }\n", "HL110") == []
+
+
+@pytest.mark.parametrize(("length", "shown"), [(40, 40), (41, 40)])
+def test_hl110_names_the_next_command_in_40_characters(length: int, shown: int) -> None:
+    """The command that runs locally is named whole up to 40 characters, else cut to 37
+    and `...`."""
+    following = "echo " + "abcdefghij" * 4
+    following = following[:length]
+    (one,) = _findings(f"ssh h cd /srv && {following}\n", "HL110")
+    named = one.message.split("the `cd` is lost and `")[1].split("` runs on")[0]
+    assert len(named) == shown
+    assert named == (following if length <= 40 else following[:37] + "...")
+
+
+def test_hl110_display_fix_of_an_expanded_word_keeps_backslashes() -> None:
+    """With `"$D"` in the ssh words the fix double-quotes the combined command (only shown,
+    the value of `$D` is the local one as before); applied by hand, the remote shell gets
+    the moved command's backslashes as written."""
+    script = 'ssh h cd "$D" && echo a\\\\b\n'
+    (one,) = _findings(script, "HL110")
+    assert one.fix is not None
+    (edit,) = one.fix.edits
+    fixed = script[: edit.start] + edit.content + script[edit.end :]
+    assert _remote_command("D=/srv\n" + fixed) == "cd /srv && echo a\\\\b"
