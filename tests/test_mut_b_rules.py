@@ -213,3 +213,29 @@ def test_hl110_display_fix_of_an_expanded_word_keeps_backslashes() -> None:
     (edit,) = one.fix.edits
     fixed = script[: edit.start] + edit.content + script[edit.end :]
     assert _remote_command("D=/srv\n" + fixed) == "cd /srv && echo a\\\\b"
+
+
+# -- HL111 --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "severity"),
+    [
+        ('bash -c "eval \\"echo \\\\\\$x\\""', "info"),  # eval inside
+        ('eval "bash -c \\"echo \\\\\\$x\\""', "info"),  # eval outside
+        ('bash -c "sh -c \\"echo \\\\\\$x\\""', "warning"),  # three processes
+    ],
+)
+def test_hl111_eval_at_either_depth_adds_no_shell(script: str, severity: str) -> None:
+    """eval runs its text in the shell that calls it (bash: `$BASHPID` is the same inside
+    the eval): the escapes written for it are not the three-process chain HL111 warns of,
+    whether the eval is the outer or the inner wrapper."""
+    pids = subprocess.run(
+        ["bash", "-c", 'echo $BASHPID; eval "echo \\$BASHPID"'],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    ).stdout.split()
+    assert len(pids) == 2 and pids[0] == pids[1]
+    (one,) = _findings(script, "HL111")
+    assert (one.start, one.end, one.severity.value) == (0, 4, severity)
