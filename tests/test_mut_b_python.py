@@ -7,9 +7,12 @@ bench/MUTATION-run4b.md); each was planted by hand, the test failed, and passes 
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Finding
 
 
@@ -47,3 +50,47 @@ def test_parameters_are_judged_by_the_calls_in_the_file(call: str, severities: l
         (text.index("{out}"), text.index("{out}") + 5),
     ]
     assert [f.severity.value for f in found] == severities
+
+
+# -- __init__.py: the names bound at module level ------------------------------------------
+
+
+def test_hoisted_name_avoids_a_module_level_name(tmp_path: Path) -> None:
+    """The base64 fix of a heredoc body in a function names its new variable so that it
+    shadows no module-level name (`body_b64` is taken: `body_b64_2`); the fixed command,
+    run by bash, writes the body's bytes."""
+    src = (
+        "import paramiko\nbody_b64 = 'kept'\n\n\ndef push(c, body):\n"
+        "    c.exec_command(f\"cat > /a << 'EOF'\\n{body}\\nEOF\\n\")\n"
+    )
+    fixed = fix_kind(src, "python", "t.py", Settings()).text
+    assert "body_b64 = 'kept'\n" in fixed
+    assert "    body_b64_2 = base64.b64encode(" in fixed
+    target = tmp_path / "a"
+    sent: list[str] = []
+
+    class Client:
+        def exec_command(self, command: str) -> None:
+            sent.append(command)
+
+    namespace: dict[str, object] = {}
+    exec(compile(fixed.replace("import paramiko\n", ""), "t.py", "exec"), namespace)
+    push = namespace["push"]
+    assert callable(push)
+    push(Client(), "line $HOME 'q'")
+    assert namespace["body_b64"] == "kept"
+    (command,) = sent
+    subprocess.run(["bash", "-c", command.replace("/a", str(target))], timeout=30, check=True)
+    assert target.read_bytes() == b"line $HOME 'q'\n"
+
+
+def test_a_file_in_another_codec_is_never_fixed() -> None:
+    """A Latin-1 file (its coding line says so) is checked in Python's text of it, but an
+    edit would have to be written in Latin-1: its findings carry no fix, while the same
+    file in ASCII gets the shlex.quote fix.  Both at the same span in the file."""
+    raw = b"# -*- coding: latin-1 -*-\nimport os\n# caf\xe9\ndef f(p):\n    os.system(f'ls {p}')\n"
+    latin = check_text(raw.decode("utf-8", "surrogateescape"), "python", "t.py", Settings())
+    ascii_ = check_text(raw.replace(b"\xe9", b"e").decode(), "python", "t.py", Settings())
+    assert [(f.code, f.start, f.end, f.fix) for f in latin] == [("HL201", 72, 75, None)]
+    assert [(f.code, f.start, f.end) for f in ascii_] == [("HL201", 72, 75)]
+    assert ascii_[0].fix is not None
