@@ -94,3 +94,52 @@ def test_a_file_in_another_codec_is_never_fixed() -> None:
     assert [(f.code, f.start, f.end, f.fix) for f in latin] == [("HL201", 72, 75, None)]
     assert [(f.code, f.start, f.end) for f in ascii_] == [("HL201", 72, 75)]
     assert ascii_[0].fix is not None
+
+
+# -- calls.py: the shells fabric and invoke run a string in ---------------------------------
+
+# Python source of a string holding two `bash -c` (inside the library's shell).
+_NESTED = "bash -c 'bash -c \\\"echo \\\\$x\\\"'"
+
+
+def _codes(text: str) -> list[tuple[str, int, int, str]]:
+    return [(f.code, f.start, f.end, f.severity.value) for f in _python(text)]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "import invoke\ninvoke.run(",
+        "import invoke\ninvoke.sudo(",
+        "from invoke import task\n\n\n@task\ndef go(c):\n    c.run(",
+        "from invoke import task\n\n\n@task\ndef go(c):\n    c.local(",
+        "from invoke import task\n\n\n@task\ndef go(c):\n    c.sudo(",
+    ],
+)
+def test_invoke_runs_its_string_in_a_local_shell(head: str) -> None:
+    """invoke runs the string with `/bin/bash -c` on this machine: the string is the
+    script of the first shell, so `bash -c 'bash -c "..."'` in it is three shells deep
+    (HL111 at the first inner `bash`), and `$F` in an ssh command is expanded here."""
+    text = f'{head}"{_NESTED}")\n{head}"ssh h rm $F")\n'
+    first = text.index("bash -c")
+    second = text.index("$F")
+    assert _codes(text) == [
+        ("HL111", first, first + 4, "warning"),
+        ("HL102", second, second + 2, "info"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "receiver",
+    [
+        "from fabric import Connection\n\n\ndef go(host):\n    c = Connection(host)\n",
+        "from invoke import task\n\n\n@task\ndef go(c):\n",
+    ],
+)
+def test_library_sudo_leaves_the_redirection_to_the_calling_shell(receiver: str) -> None:
+    """`c.sudo("echo x > /etc/motd")` runs `sudo ... echo x > /etc/motd` in the user's
+    shell (fabric and invoke put `sudo` before the command, no `bash -c`): the file is
+    opened without root, HL109 at the `>`; `c.run` of the same has no sudo to blame."""
+    text = f'{receiver}    c.sudo("echo x > /etc/motd")\n    c.run("echo x > /etc/motd")\n'
+    at = text.index(">")
+    assert _codes(text) == [("HL109", at, at + 1, "error")]
