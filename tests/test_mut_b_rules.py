@@ -239,3 +239,42 @@ def test_hl111_eval_at_either_depth_adds_no_shell(script: str, severity: str) ->
     assert len(pids) == 2 and pids[0] == pids[1]
     (one,) = _findings(script, "HL111")
     assert (one.start, one.end, one.severity.value) == (0, 4, severity)
+
+
+# -- HL112 --------------------------------------------------------------------------------
+
+
+def _bash_output(script: str) -> bytes:
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, timeout=30, check=False)
+    return proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "parts"),
+    [
+        ("EOF\r", ["ends in a carriage return (CRLF line end)"]),
+        ("EOF \r", ["ends in a carriage return", "has trailing whitespace after"]),
+        ("EOF ", ["has trailing whitespace after the delimiter"]),
+    ],
+)
+def test_hl112_says_what_follows_the_delimiter(line: str, parts: list[str]) -> None:
+    """A carriage return alone is a CRLF line end, not "trailing whitespace"; a blank
+    before it is both.  bash reads none of these lines as the terminator: the rest of the
+    script is heredoc text, which cat prints."""
+    script = f"cat <<EOF\nx\n{line}\necho after\n"
+    assert _bash_output(script) == f"x\n{line}\necho after\n".encode()
+    (one,) = _findings(script, "HL112")
+    assert (one.start, one.end) == (4, 6)
+    assert all(part in one.message for part in parts)
+    assert ("trailing whitespace" in one.message) is (" " in line)
+
+
+@pytest.mark.parametrize("gap", ["", " ", "\t "])
+def test_hl112_fix_puts_the_delimiter_alone_before_a_semicolon(gap: str) -> None:
+    """`EOF ; echo done`: the fix puts `EOF` on its own line and the rest after it, blanks
+    before the `;` or not; bash then runs the body and `echo done`."""
+    script = f"cat <<EOF\nx\nEOF{gap}; echo done\n"
+    assert _bash_output(script) == f"x\nEOF{gap}; echo done\n".encode()
+    fixed = fix_shell(script, "t.sh", Settings(select=frozenset({"HL112"})), unsafe=True).text
+    assert fixed == "cat <<EOF\nx\nEOF\necho done\n"
+    assert _bash_output(fixed) == b"x\ndone\n"
