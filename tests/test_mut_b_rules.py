@@ -278,3 +278,14 @@ def test_hl112_fix_puts_the_delimiter_alone_before_a_semicolon(gap: str) -> None
     fixed = fix_shell(script, "t.sh", Settings(select=frozenset({"HL112"})), unsafe=True).text
     assert fixed == "cat <<EOF\nx\nEOF\necho done\n"
     assert _bash_output(fixed) == b"x\ndone\n"
+
+
+@pytest.mark.parametrize("lead", ["", "\n", "\n\n# c\n"])
+def test_hl112_names_the_line_of_the_heredoc_as_bash_does(lead: str) -> None:
+    """The message quotes bash's warning with the line of the `<<`, also below blank
+    lines at the top of the file: the same line number bash prints."""
+    script = f"{lead}cat <<EOF\nx\n"
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, timeout=30, check=False)
+    warning = proc.stderr.decode().split("warning: ")[1].split(" (wanted")[0]
+    (one,) = _findings(script, "HL112")
+    assert f'("warning: {warning}")' in one.message
