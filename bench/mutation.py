@@ -137,6 +137,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_python_rules.py",
             "tests/test_pinned_io.py",
             "tests/test_mut_b_rules.py",
+            "tests/test_mut_b_python.py",
         ),
     ),
     ("heredoc_lint/rules/hl10[789]_*.py", (*_RULE_TESTS, "tests/test_mut_b_rules.py")),

@@ -143,3 +143,35 @@ def test_library_sudo_leaves_the_redirection_to_the_calling_shell(receiver: str)
     text = f'{receiver}    c.sudo("echo x > /etc/motd")\n    c.run("echo x > /etc/motd")\n'
     at = text.index(">")
     assert _codes(text) == [("HL109", at, at + 1, "error")]
+
+
+# -- HL201: the word that holds a value is the innermost one --------------------------------
+
+
+def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> None:
+    """Inside `"$(...)"` a value is a word of the inner command: unquoted there (bash does
+    not carry the outer double quotes into `$(...)`), the inner command itself when it
+    stands first (not reported: a whole command), single-quoted when quoted there."""
+    text = (
+        "import os\n\n\ndef f(p):\n"
+        "    os.system(f'echo \"$(cat {p})\"')\n"
+        "    os.system(f'echo \"$({p} x)\"')\n"
+        "    os.system(f\"echo $(echo '{p}')\")\n"
+    )
+    # bash: a value with a blank is split inside "$(...)": cat gets two arguments.
+    proc = subprocess.run(
+        ["bash", "-c", 'p="a b"; set -- $(printf "<%s>" $p); echo "$(printf "<%s>" $p)"'],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    assert proc.stdout == b"<a><b>\n"
+    found = _python(text)
+    first = text.index("{p})\"')")
+    third = text.index("{p}')")
+    assert [(f.code, f.start, f.end) for f in found] == [
+        ("HL201", first, first + 3),
+        ("HL201", third, third + 3),
+    ]
+    assert "as an unquoted shell word" in found[0].message
+    assert "inside single quotes" in found[1].message
