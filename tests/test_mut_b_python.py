@@ -7,6 +7,7 @@ bench/MUTATION-run4b.md); each was planted by hand, the test failed, and passes 
 
 from __future__ import annotations
 
+import ast
 import subprocess
 from pathlib import Path
 
@@ -175,3 +176,21 @@ def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> No
     ]
     assert "as an unquoted shell word" in found[0].message
     assert "inside single quotes" in found[1].message
+
+
+def test_a_file_in_another_codec_with_newer_syntax_keeps_what_was_read() -> None:
+    """A Latin-1 file with a 3.12 f-string that this Python cannot parse: the statement
+    is reported as not checked (HL001 at its place in the file) and the rest is checked
+    all the same, its findings at their places in the file's own text."""
+    raw = (
+        b"# -*- coding: latin-1 -*-\nimport os\n# caf\xe9\ndef f(p):\n"
+        b'    os.system(f\'ls {p}\')\n\nx = f"{d["k"]}"\n'
+    )
+    found = check_text(raw.decode("utf-8", "surrogateescape"), "python", "t.py", Settings())
+    try:
+        ast.parse(raw.decode("latin-1"))
+        newer = []  # this Python reads 3.12 f-strings
+    except SyntaxError:
+        newer = [("HL001", 79, 80)]
+    assert [(f.code, f.start, f.end) for f in found] == [("HL201", 72, 75), *newer]
+    assert all(f.fix is None for f in found)
