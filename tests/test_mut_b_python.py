@@ -194,3 +194,30 @@ def test_a_file_in_another_codec_with_newer_syntax_keeps_what_was_read() -> None
         newer = [("HL001", 79, 80)]
     assert [(f.code, f.start, f.end) for f in found] == [("HL201", 72, 75), *newer]
     assert all(f.fix is None for f in found)
+
+
+# -- HL202: a heredoc body filled in at run time --------------------------------------------
+
+
+def test_runtime_heredoc_body_is_reported_at_its_operator(tmp_path: Path) -> None:
+    """HL202 marks the whole operator, `<<-` (three characters) or `<<` (two); bash shows
+    what it warns of: a value holding the line `EOF` ends the body and runs the rest."""
+    text = (
+        "import paramiko\n\n\ndef push(c, body):\n"
+        '    c.exec_command(f"cat <<-EOF > /a\\n{body}\\nEOF\\n")\n'
+        '    c.exec_command(f"cat <<EOF > /a\\n{body}\\nEOF\\n")\n'
+    )
+    found = _python(text)
+    first = text.index("<<-EOF")
+    second = text.index("<<EOF")
+    assert [(f.code, f.start, f.end) for f in found] == [
+        ("HL202", first, first + 3),
+        ("HL202", second, second + 2),
+    ]
+    body = "x\nEOF\necho ran"
+    target = tmp_path / "a"
+    for strip in ("-", ""):
+        command = f"cat <<{strip}EOF > {target}\n{body}\nEOF\n"
+        proc = subprocess.run(["bash", "-c", command], capture_output=True, timeout=30)
+        assert proc.stdout == b"ran\n"
+        assert target.read_bytes() == b"x\n"
