@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,37 @@ def test_runtime_heredoc_body_is_reported_at_its_operator(tmp_path: Path) -> Non
         proc = subprocess.run(["bash", "-c", command], capture_output=True, timeout=30)
         assert proc.stdout == b"ran\n"
         assert target.read_bytes() == b"x\n"
+
+
+# -- decoding.py: the coding line ------------------------------------------------------------
+
+
+def test_a_bad_coding_line_on_line_2_is_reported_there(tmp_path: Path) -> None:
+    """`# coding: no-such-codec` on line 2 (after a shebang): python3 refuses the file, and
+    the one HL001 says line 2 and points at that line's first character."""
+    text = "#!/usr/bin/env python3\n# coding: no-such-codec\nimport os\nos.system('ls')\n"
+    script = tmp_path / "bad.py"
+    script.write_text(text)
+    refused = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=30
+    )
+    assert refused.returncode == 1 and "no-such-codec" in refused.stderr
+    found = _python(text)
+    assert [(f.code, f.start, f.end) for f in found] == [("HL001", 23, 24)]
+    assert found[0].message == (
+        "not checked: Python cannot run this file, its coding line (line 2) fails: "
+        "unknown encoding: no-such-codec"
+    )
+
+
+def test_an_ascii_file_with_a_latin1_coding_line_is_fixed_as_usual() -> None:
+    """Latin-1 reads an ASCII file as the same characters: the file is its own text, and
+    its findings get their fixes (only a file whose text differs is never fixed)."""
+    body = "import os\n\n\ndef f(p):\n    os.system(f'ls {p}')\n"
+    plain = _python(body)
+    coded = _python("# -*- coding: latin-1 -*-\n" + body)
+    shift = len("# -*- coding: latin-1 -*-\n")
+    assert [(f.code, f.start + shift, f.end + shift) for f in plain] == [
+        (f.code, f.start, f.end) for f in coded
+    ]
+    assert len(coded) == 1 and coded[0].fix is not None
