@@ -256,3 +256,17 @@ def test_an_ascii_file_with_a_latin1_coding_line_is_fixed_as_usual() -> None:
         (f.code, f.start, f.end) for f in coded
     ]
     assert len(coded) == 1 and coded[0].fix is not None
+
+
+@pytest.mark.parametrize("function", ["run", "call", "check_call", "check_output", "Popen"])
+@pytest.mark.parametrize("shell", [True, False])
+def test_every_subprocess_runner_is_read(function: str, shell: bool) -> None:
+    """Each of subprocess's five runners runs its command: a string with shell=True, an
+    argv without; the remote pkill's self-match is found at the `pkill` word in both."""
+    if shell:
+        call = f"subprocess.{function}(\"ssh h 'pkill -f sglang; echo'\", shell=True)"
+    else:
+        call = f'subprocess.{function}(["ssh", "h", "pkill -f sglang; echo"])'
+    text = f"import subprocess\n{call}\n"
+    at = text.index("pkill")
+    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
