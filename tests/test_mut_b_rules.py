@@ -289,3 +289,16 @@ def test_hl112_names_the_line_of_the_heredoc_as_bash_does(lead: str) -> None:
     warning = proc.stderr.decode().split("warning: ")[1].split(" (wanted")[0]
     (one,) = _findings(script, "HL112")
     assert f'("warning: {warning}")' in one.message
+
+
+@pytest.mark.parametrize(
+    ("inner", "severity"),
+    [("ssh b", "warning"), ("pdsh -w b", "info"), ("clush -w b", "info")],
+)
+def test_hl111_only_an_ssh_hop_is_a_middle_shell_that_starts_ssh(inner: str, severity: str) -> None:
+    """`ssh a "ssh b '...'"`: the middle shell only starts another ssh, which `ssh -J`
+    does without it (a warning that says so); pdsh and clush (names ending in `sh`) run
+    on many hosts and are not that hop: the three shells are only noted."""
+    (one,) = _findings(f"ssh a \"{inner} 'echo x'\"\n", "HL111")
+    assert (one.start, one.end, one.severity.value) == (0, 3, severity)
+    assert ("`ssh -J` makes that hop" in one.message) is (severity == "warning")
