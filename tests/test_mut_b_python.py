@@ -270,3 +270,21 @@ def test_every_subprocess_runner_is_read(function: str, shell: bool) -> None:
     text = f"import subprocess\n{call}\n"
     at = text.index("pkill")
     assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "os.system(\"ssh h 'pkill -f sglang; echo'\")",
+        "os.popen(\"ssh h 'pkill -f sglang; echo'\")",
+        "os.popen(\"ssh h 'pkill -f sglang; echo'\", 'r')",
+        "os.popen(\"ssh h 'pkill -f sglang; echo'\", 'r', -1)",
+        "os.popen(cmd=\"ssh h 'pkill -f sglang; echo'\")",
+    ],
+)
+def test_os_system_and_popen_run_their_first_argument(call: str) -> None:
+    """`os.popen(cmd, mode, buffering)`: the command is the first argument (or `cmd=`),
+    whatever follows it."""
+    text = f"import os\n{call}\n"
+    at = text.index("pkill")
+    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
