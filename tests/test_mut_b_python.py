@@ -288,3 +288,16 @@ def test_os_system_and_popen_run_their_first_argument(call: str) -> None:
     text = f"import os\n{call}\n"
     at = text.index("pkill")
     assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
+
+
+def test_an_error_at_the_start_of_a_latin1_file_stays_there(tmp_path: Path) -> None:
+    """A Latin-1 file with a NUL byte, which python3 refuses: HL001 at the file's first
+    character, where the decoded text's first character came from."""
+    text = '# coding: latin-1\n# caf\udce9\nimport os\nos.system("ls")\nx = 1\x00\n'
+    script = tmp_path / "nul.py"
+    script.write_bytes(text.encode("utf-8", "surrogateescape"))
+    refused = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=30
+    )
+    assert refused.returncode != 0 and "null bytes" in refused.stderr
+    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL001", 0, 1)]
