@@ -160,10 +160,26 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "heredoc_lint/rules/hl20*.py",
-        (*_RULE_TESTS, "tests/test_python_rules.py", "tests/test_pinned_io.py"),
+        (
+            *_RULE_TESTS,
+            "tests/test_python_rules.py",
+            "tests/test_pinned_io.py",
+            "tests/test_mut_b_rules.py",
+            "tests/test_mut_b_python.py",
+        ),
     ),
+    ("heredoc_lint/rules/hl10[789]_*.py", (*_RULE_TESTS, "tests/test_mut_b_rules.py")),
+    ("heredoc_lint/rules/hl11[012]_*.py", (*_RULE_TESTS, "tests/test_mut_b_rules.py")),
     ("heredoc_lint/rules/*.py", _RULE_TESTS),
-    ("heredoc_lint/frontends/python*", _PYTHON_TESTS),
+    (
+        "heredoc_lint/frontends/python*",
+        (
+            *_PYTHON_TESTS,
+            "tests/test_python_hardening.py",
+            "tests/test_rule_hl201.py",
+            "tests/test_mut_b_python.py",
+        ),
+    ),
 )
 
 
