@@ -141,7 +141,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         "heredoc_lint/rules/hl10[126]_*.py",
         (*_RULE_TESTS, "tests/test_pinned_fixes.py", "tests/test_mut_a_rules.py"),
     ),
-    # Part A of run 4 (bench/MUTATION-run4a.md): the rule table, its docs page and the
+    # Part A of run 4 (bench/MUTATION.md, section 7): the rule table, its docs page and the
     # helpers every rule uses, with the tests that reach them.
     (
         "heredoc_lint/rules/doc.py",

@@ -2,7 +2,7 @@
 `engine.check_text` and the CLI: exact spans, severities, what a message names.
 
 Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 4b,
-bench/MUTATION-run4b.md); each was planted by hand, the test failed, and passes without.
+bench/MUTATION.md, section 8); each was planted by hand, the test failed, and passes without.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Pinned behaviours of HL107-HL112 and HL201/HL202: exact spans, counts and messages.
 
 Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 4b,
-bench/MUTATION-run4b.md); each was planted by hand, the test failed, and passes without.
+bench/MUTATION.md, section 8); each was planted by hand, the test failed, and passes without.
 """
 
 from __future__ import annotations

@@ -86,6 +86,25 @@ def test_the_layer_is_what_the_remote_shell_reads(body: str) -> None:
         assert text[layer.file_offset(k)] == c
 
 
+def test_a_backslash_ending_the_file_is_dropped_as_bash_drops_it(tmp_path: Path) -> None:
+    """An unterminated body whose file ends in `\\`: bash hands on the body without it
+    (and warns), so the remote shell reads `echo /root `, which parses.  (A script file:
+    `bash -c` with such a string reads a byte past its end.)"""
+    text = "ssh h <<EOF\necho $X \\"
+    script = tmp_path / "t.sh"
+    script.write_text("cat <<EOF\necho $X \\")
+    done = subprocess.run(
+        ["bash", str(script)],
+        env={"X": "LOCAL-X", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.stdout == "echo LOCAL-X "
+    assert _values(_stdin_layer(text)) == done.stdout
+    assert "HL001" not in [f.code for f in check_shell(text, "t.sh", Settings())]
+
+
 def test_expansions_are_the_parents() -> None:
     text = "ssh h <<EOF\necho $X ${Y} $(hostname) `id -u` \\$Z\nEOF\n"
     layer = _stdin_layer(text)

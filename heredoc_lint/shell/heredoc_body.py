@@ -45,6 +45,8 @@ def read_unquoted(source: str, heredoc: Heredoc) -> BodyText:
             i += 1
             continue
         c = source[i]
+        if c == "\\" and i + 1 == end == len(source):
+            break  # bash drops a backslash that ends the file inside an unterminated body
         if c == "\\" and i + 1 < end:
             if source[i + 1] == "\n":
                 i += 2  # the lines are joined
