@@ -152,5 +152,5 @@ RULE = rule(
     "scp-port-flag",
     Severity.ERROR,
     check,
-    triggers=frozenset({"scp"}),
+    triggers=_SCP,
 )

@@ -95,24 +95,30 @@ _BINDERS |= {"readarray", "getopts", "printf"}
 
 
 def read_definitions(script: Script) -> Definitions:
-    tree = script.tree
-    if tree is None:
+    """The top-level functions that run one command, and the names bound once to a
+    literal value, of `script`."""
+    if script.tree is None:
         return Definitions({}, {})
+    return Definitions(_functions(script), _literals(script))
+
+
+def _source(script: Script, node: Node) -> str:
+    return script.text[script.char(node.start_byte) : script.char(node.end_byte)]
+
+
+def _functions(script: Script) -> dict[str, FunctionBody]:
+    """Each function defined once, at the top level, whose body runs one simple command."""
+    assert script.tree is not None
     char = script.char
-    text = script.text
-
-    def source(node: Node) -> str:
-        return text[char(node.start_byte) : char(node.end_byte)]
-
     defined: collections.Counter[str] = collections.Counter()
     top_functions: list[Node] = []
-    stack = [(tree.root_node, False)]
+    stack = [(script.tree.root_node, False)]
     while stack:
         node, top = stack.pop()
         if node.type == "function_definition":
             name = node.child_by_field_name("name")
             if name is not None:
-                defined[source(name)] += 1
+                defined[_source(script, name)] += 1
                 if top:
                     top_functions.append(node)
         for child in node.children:
@@ -123,14 +129,20 @@ def read_definitions(script: Script) -> Definitions:
     for node in top_functions:
         name = node.child_by_field_name("name")
         assert name is not None
-        label = source(name)
+        label = _source(script, name)
         body = _body_command(node)
         if defined[label] != 1 or body is None:
             continue
         command = by_start.get(char(body.start_byte))
         if command is not None:
             functions[label] = FunctionBody(label, char(node.end_byte), command)
+    return functions
 
+
+def _literals(script: Script) -> dict[str, Literal]:
+    """Each name assigned once, at the top level, a value with no expansion in it, and
+    bound by no other command."""
+    assert script.tree is not None
     assigned = collections.Counter(name for name, _ in script.assigned)
     # A look at each head before de-quoting: most commands are never de-quoted at all.
     rebound = {
@@ -140,32 +152,37 @@ def read_definitions(script: Script) -> Definitions:
         for word in command.words[1:]
         if word.static
     }
+    split_at_ifs = "IFS" in assigned or "IFS" in rebound
     literals: dict[str, Literal] = {}
-    for node in tree.root_node.children:
+    for node in script.tree.root_node.children:
         if node.type != "variable_assignment":
             continue
         name_node = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name_node is None or value is None or _has_expansion(value):
             continue
-        label = source(name_node)
+        label = _source(script, name_node)
         if assigned[label] != 1 or label in rebound:
             continue
-        if source(node)[len(label) : len(label) + 1] != "=":
+        if _source(script, node)[len(label) : len(label) + 1] != "=":
             continue  # `A+=x`: appends to a value set elsewhere
-        if value.type == "array":
-            elements = [c for c in value.children if c.is_named and c.type != "comment"]
-            words = tuple(_literal_word(text, char, c) for c in elements)
-            array = True
-        elif "IFS" in assigned or "IFS" in rebound:
-            continue  # a string value is split at $IFS: its words are not known
-        else:
-            words = (_literal_word(text, char, value),)
-            array = False
-        if all(w is not None for w in words):
-            end = char(node.end_byte)
-            literals[label] = Literal(label, end, tuple(w for w in words if w), array)
-    return Definitions(functions, literals)
+        words = _value_words(script, value, split_at_ifs)
+        if words is not None and all(w is not None for w in words):
+            end = script.char(node.end_byte)
+            kept = tuple(w for w in words if w)
+            literals[label] = Literal(label, end, kept, value.type == "array")
+    return literals
+
+
+def _value_words(script: Script, value: Node, split_at_ifs: bool) -> tuple[Word | None, ...] | None:
+    """The words of an assigned value: an array's elements, or the string as one word;
+    None for a string when IFS is changed (its words are not known)."""
+    if value.type == "array":
+        elements = [c for c in value.children if c.is_named and c.type != "comment"]
+        return tuple(_literal_word(script.text, script.char, c) for c in elements)
+    if split_at_ifs:
+        return None  # a string value is split at $IFS: its words are not known
+    return (_literal_word(script.text, script.char, value),)
 
 
 def _body_command(node: Node) -> Node | None:
