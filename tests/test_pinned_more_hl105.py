@@ -44,6 +44,7 @@ _REMOTES = [
     ("tee /dev/null", True),
     ("read x; echo got $x", True),
     ("xargs echo", True),
+    ("xargs", True),
     ("grep l", True),
     ("grep l /etc/hostname; true", False),
     ("sed -n p", True),
@@ -78,6 +79,12 @@ _REMOTES = [
     ("awk -F : 1", True),
     ("perl -ne print", True),
     ("python3 -c 'import sys; print(sys.stdin.read())'", True),
+    # Behind a prefix command the program still reads the stdin ssh forwards.
+    ("sudo cat", True),
+    ("sudo cat /etc/hostname", False),
+    ("nice sort", True),
+    ("env A=1 head -n 1", True),
+    ("nohup echo hi 2>/dev/null", False),
 ]
 
 

@@ -45,7 +45,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from heredoc_lint.edits import lift
-from heredoc_lint.layers import Layer, string_layer
+from heredoc_lint.layers import Layer, calls, calls_behind, string_layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.names import SHELLS
@@ -233,6 +233,18 @@ _ARGUMENT_OPTIONS = {
 _PROGRAM_OPTIONS = {"grep": "ef", "sed": "ef", "awk": "f", "jq": "f"}
 # Options that give an interpreter its code: what the code reads is not known here.
 _CODE_OPTIONS = {"python": "c", "python3": "c", "perl": "eE", "ruby": "e", "node": "ep"}
+# Prefix commands that read stdin themselves before they run the program they are given.
+_READING_PREFIXES = frozenset({"xargs"})
+# Every program _reads_stdin knows by name: the commands HL105 looks for in a remote string.
+_STDIN_READERS = (
+    _FILTERS
+    | _PROGRAM_FIRST
+    | _INTERPRETERS
+    | _ALWAYS
+    | _CLIENTS
+    | SHELLS
+    | frozenset({*_PROGRAM_OPTIONS, *_CODE_OPTIONS, "dd"})
+)
 
 
 def _operands(words: Sequence[Word], name: str = "") -> tuple[list[str], str]:
@@ -267,17 +279,33 @@ def _remote_reads_stdin(layer: Layer, ssh_command: Command, invocation: Invocati
     read in the ssh invocation's child layer, the remote string as the shell parses it."""
     if not invocation.words:
         return True  # a login shell that runs what arrives on stdin
+    remote = string_layer(layer, ssh_command, invocation)
+    if _prefix_reads_stdin(remote):
+        return True
     return any(
-        command.words and command.reads_stdin and _command_reads_stdin(command)
-        for command in string_layer(layer, ssh_command, invocation).script.commands
+        call.command.reads_stdin and _reads_stdin(call.name, call.words)
+        for call in calls(remote, _STDIN_READERS)
     )
 
 
-def _command_reads_stdin(command: Command) -> bool:
-    """Whether one remote command (not redirected from elsewhere) reads stdin, by name."""
-    name = basename(command.words[0].value)
-    values = [w.value for w in command.words[1:]]
-    operands, letters = _operands(command.words, name)
+def _prefix_reads_stdin(remote: Layer) -> bool:
+    """`xargs CMD`, or `xargs` alone (it runs echo): xargs reads the arguments from stdin."""
+    if any(call.command.reads_stdin for call in calls_behind(remote, _READING_PREFIXES)):
+        return True
+    # A look at the head first (`may_be`): most commands are never de-quoted at all.
+    return any(
+        command.may_be(_READING_PREFIXES)
+        and basename(command.name or "") in _READING_PREFIXES
+        and command.reads_stdin
+        for command in remote.script.commands
+    )
+
+
+def _reads_stdin(name: str, words: Sequence[Word]) -> bool:
+    """Whether one remote program (not redirected from elsewhere) reads stdin, by name:
+    `words` are its argv, its name first (behind `sudo`, `env`... as calls() finds it)."""
+    values = [w.value for w in words[1:]]
+    operands, letters = _operands(words, name)
     if name in _ALWAYS:
         return True
     if any(c in letters for c in _CODE_OPTIONS.get(name, "")):
