@@ -305,3 +305,13 @@ def test_braced_special_parameters_are_read_as_their_bare_forms(name: str) -> No
     assert len(bare) == len(braced) == 1
     assert braced[0].severity == bare[0].severity
     assert braced[0].message == bare[0].message.replace(f"${name}", f"${{{name}}}")
+
+
+@pytest.mark.parametrize("prefix", ["", "sudo ", "busybox ", "env LC_ALL=C "])
+def test_an_awk_field_is_named_behind_a_prefix_command(prefix: str) -> None:
+    """`sudo awk '{print $1}'` runs awk as plainly as `awk` does: the quotes written for
+    awk are the evidence, whatever prefix runs it."""
+    text = f"ssh h \"{prefix}awk '{{print $1}}' /etc/hostname\"\n"
+    (found,) = [f for f in kit.findings(text, "HL102", every_rule=True)]
+    assert found.message.startswith("`$1` is a field of the awk program")
+    assert found.severity is Severity.ERROR

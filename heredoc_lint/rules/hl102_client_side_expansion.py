@@ -65,15 +65,13 @@ from dataclasses import dataclass
 
 from heredoc_lint.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
-from heredoc_lint.layers import Layer, LocalExpansion
+from heredoc_lint.layers import Call, Layer, LocalExpansion, calls
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, rule, script_path
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
-from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 from heredoc_lint.spans import Spans, line_number
-from heredoc_lint.wrappers import basename
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
@@ -140,14 +138,14 @@ def _anchor(layer: Layer, item: LocalExpansion) -> tuple[int, int]:
     return start, item.end
 
 
-def _runner_name(command: Command) -> str | None:
+_RUNNER_COMMANDS = LOCAL_RUNNERS | {"tmux"}
+
+
+def _runner_name(call: Call) -> str | None:
     """`eval`, `watch` or `tmux send-keys`: a command that runs or types its arguments."""
-    if command.name is None:
-        return None
-    name = command.name.rsplit("/", 1)[-1]
-    if name in LOCAL_RUNNERS:
-        return name
-    if name == "tmux" and any(w.value in ("send-keys", "send") for w in command.words[1:]):
+    if call.name in LOCAL_RUNNERS:
+        return call.name
+    if any(w.value in ("send-keys", "send") for w in call.words[1:]):
         return "tmux send-keys"
     return None
 
@@ -171,11 +169,12 @@ class _Facts:
         those are ever asked about, and only their words are de-quoted."""
         starts = sorted(e.start for e in self.layer.local_expansions)
         names, spans = [], []
-        for command in self.layer.script.commands:
+        for call in calls(self.layer, _RUNNER_COMMANDS):
+            command = call.command
             k = bisect.bisect_left(starts, command.start)
             if k == len(starts) or starts[k] >= command.end:
                 continue
-            name = _runner_name(command)
+            name = _runner_name(call)
             if name is not None:
                 names.append(name)
                 spans.append((command.start, command.end))
@@ -192,11 +191,8 @@ class _Facts:
     def _awk_words(self) -> tuple[list[tuple[str, Word]], Spans]:
         """The arguments of the awk commands, each with its command's name."""
         words: list[tuple[str, Word]] = []
-        for command in self.layer.script.commands:
-            if not command.words or basename(command.words[0].value) not in _AWKS:
-                continue
-            name = basename(command.words[0].value)
-            words.extend((name, word) for word in command.words[1:])
+        for call in calls(self.layer, _AWKS):
+            words.extend((call.name, word) for word in call.words[1:])
         return words, Spans([(w.start, w.end) for _, w in words])
 
     def awk_field(self, item: LocalExpansion) -> str | None:
@@ -247,7 +243,7 @@ def _escape_advice(text: str) -> str:
 
 # Programs whose own language reads `$1`, `$NF` as fields: their program text in single
 # quotes is written for them, not for a shell.
-_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})  # `busybox awk` too: busybox is a prefix
 
 
 def _classify(
