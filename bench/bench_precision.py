@@ -182,7 +182,9 @@ def kind(path: Path) -> str:
 
 
 def lint(repo: str, root: Path) -> list[Finding]:
-    done = subprocess.run([*LINT, str(root)], capture_output=True, text=True, check=False)
+    # Run from the repository's root on `.`, as its users and pre-commit run the tool: the
+    # paths the rules see are relative to the checkout (HL201 reads `tests/` in them).
+    done = subprocess.run([*LINT, "."], capture_output=True, text=True, check=False, cwd=root)
     try:
         raw = json.loads(done.stdout or "[]")
     except json.JSONDecodeError:
@@ -191,12 +193,12 @@ def lint(repo: str, root: Path) -> list[Finding]:
     return [
         Finding(
             repo,
-            Path(item["path"]).relative_to(root).as_posix(),
+            Path(item["path"]).as_posix().removeprefix("./"),
             item["line"],
             item["column"],
             item["code"],
             item["message"],
-            kind(Path(item["path"])),
+            kind(root / item["path"]),
         )
         for item in raw
     ]

@@ -429,3 +429,27 @@ def test_a_directory_with_a_blank_breaks_that_wget(tmp_path: Path) -> None:
         f"set -- -O {out}; echo $#", shell=True, capture_output=True, text=True, check=True
     )
     assert done.stdout == "3\n"
+
+
+# -- a backslash before the value escapes its first character only -------------------------
+
+BACKSLASHED = """import os
+
+
+def show(p):
+    os.system(f"echo \\\\{p}")
+"""
+
+
+def test_a_value_after_a_backslash_is_still_unquoted(tmp_path: Path) -> None:
+    """`echo \\{p}`: the backslash quotes the value's first character, the rest is read
+    by the shell: a `;` in it runs a command, as bash shows."""
+    script = tmp_path / "show.py"
+    script.write_text(BACKSLASHED + "show('x; echo INJECTED')\n")
+    done = subprocess.run(["python3", str(script)], capture_output=True, text=True, timeout=30)
+    assert done.stdout.splitlines() == ["x", "INJECTED"]
+    (found,) = hl201(BACKSLASHED)
+    assert found.severity is Severity.WARNING
+    assert "unquoted shell word" in found.message
+    start = BACKSLASHED.index("{p}")
+    assert (found.start, found.end) == (start, start + 3)

@@ -186,7 +186,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue  # one safe word, or several words on purpose
         if interp.shell_text and not free_text(interp.evidence):
             continue  # shell text on purpose (a glob, options, `~`) and nothing worse in it
-        state = quote_states(layer.text, word).get(start)
+        states = quote_states(layer.text, word)
+        state = states.get(start)
+        if state is Quote.INSIDE and end - start > 1 and _escaped(layer.text, start):
+            state = states.get(start + 1)  # `\{p}`: a backslash escapes the first character alone
         if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):
             continue
         fix = None
@@ -206,6 +209,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             end,
             fix,
         )
+
+
+def _escaped(text: str, start: int) -> bool:
+    """Whether a backslash right before text[start] escapes it (an odd run of them)."""
+    i = start
+    while i > 0 and text[i - 1] == "\\":
+        i -= 1
+    return (start - i) % 2 == 1
 
 
 # A value that is shell text and text from outside at once: only its outside part needs quoting.
