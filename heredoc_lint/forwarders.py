@@ -23,7 +23,7 @@ from dataclasses import replace
 from heredoc_lint.shell.definitions import Definitions, FunctionBody, Literal
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Expansion, Quoting, Word
-from heredoc_lint.wrappers import WRAPPERS, Invocation, SshCall, command_name, resolve
+from heredoc_lint.wrappers import WRAPPERS, Invocation, SshCall, command_name, cut_word, resolve
 
 # `${@:2}`: the arguments from the second on.
 _FROM = re.compile(r"\$\{@:([1-9][0-9]*)\}")
@@ -175,19 +175,7 @@ def _split(word: Word) -> list[Word]:
     globbed, which is known only for a static word without pattern characters."""
     if not word.static or _GLOB & set(word.value):
         raise _Unknown
-    return [_piece(word, m.start(), m.end()) for m in _BLANKS.finditer(word.value)]
-
-
-def _piece(word: Word, start: int, end: int) -> Word:
-    return Word(
-        word.offsets[start],
-        word.offsets[end - 1] + 1,
-        word.value[start:end],
-        (*word.offsets[start:end], word.offsets[end - 1] + 1),
-        (),
-        tuple(k - start for k in word.continuations if start <= k < end),
-        word.quoting,
-    )
+    return [cut_word(word, m.start(), m.end()) for m in _BLANKS.finditer(word.value)]
 
 
 def _join(words: tuple[Word, ...]) -> Word:

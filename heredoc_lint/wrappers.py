@@ -446,11 +446,11 @@ def ifs_split(words: Sequence[Word]) -> tuple[Word, ...]:
         bounds = [0, *(k for e in cuts for k in (e.start, e.end)), len(word.value)]
         for a, b in zip(bounds[::2], bounds[1::2], strict=True):
             if a < b:
-                found.append(_cut_word(word, a, b))
+                found.append(cut_word(word, a, b))
     return tuple(found)
 
 
-def _cut_word(word: Word, start: int, end: int) -> Word:
+def cut_word(word: Word, start: int, end: int) -> Word:
     """value[start:end] of a word as a word of its own, with no expansion in it."""
     return Word(
         word.offsets[start],

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from heredoc_lint.shell.evidence import CONTAINERS
 from heredoc_lint.shell.syntax import Command, Script
 from heredoc_lint.shell.words import Word, dequote
 
@@ -53,28 +54,9 @@ class Definitions:
     literals: dict[str, Literal]
 
 
-# Statements that hold other statements, where a second definition may hide.
-_CONTAINERS = frozenset(
-    {
-        "program",
-        "compound_statement",
-        "subshell",
-        "if_statement",
-        "elif_clause",
-        "else_clause",
-        "while_statement",
-        "for_statement",
-        "c_style_for_statement",
-        "do_group",
-        "case_statement",
-        "case_item",
-        "redirected_statement",
-        "function_definition",
-        "list",
-        "pipeline",
-        "negated_command",
-    }
-)
+# Statements that hold other statements, where a second definition may hide: those
+# evidence.py walks, and the lists and pipelines a definition may stand in.
+_CONTAINERS = CONTAINERS | {"list", "pipeline", "negated_command"}
 # What a value may not hold to be known before run time: an expansion of any kind.
 _NOT_LITERAL = frozenset("$`~")
 _EXPANSIONS = frozenset(

@@ -57,7 +57,7 @@ class _Structure:
 
 # Statements that hold other statements: the walk for functions and guards goes through
 # these and nothing else (words and expressions hold no definition worth finding).
-_CONTAINERS = frozenset(
+CONTAINERS = frozenset(
     {
         "program",
         "compound_statement",
@@ -220,7 +220,7 @@ def _read_structure(script: Script) -> _Structure:
             guards.append(Guard(char(node.start_byte), char(node.end_byte), inside))
             continue
         for child in node.children:
-            if child.type in _CONTAINERS or child.type in ("list", "if_statement"):
+            if child.type in CONTAINERS or child.type in ("list", "if_statement"):
                 stack.append((child, inside))
     functions.sort(key=lambda f: f.start)
     guards.sort(key=lambda g: g.start)
