@@ -32,3 +32,12 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
+
+
+def fix_file(path: Path, text: str) -> str:
+    """`path` written with `text`, fixed by `--fix --unsafe-fixes`: its text afterwards."""
+    path.write_text(text)
+    subprocess.run(
+        [*CLI, "--no-cache", "--fix", "--unsafe-fixes", path], capture_output=True, check=False
+    )
+    return path.read_text()

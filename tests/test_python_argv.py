@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_process import CLI
+from cli_process import fix_file
 from sshd import SshServer
 
 from heredoc_lint.engine import check_text
@@ -47,14 +47,7 @@ def _run(
 
 
 def _fix(tmp_path: Path, text: str) -> str:
-    script = tmp_path / "p.py"
-    script.write_text(text)
-    subprocess.run(
-        [*CLI, "--no-cache", "--fix", "--unsafe-fixes", script],
-        capture_output=True,
-        check=False,
-    )
-    return script.read_text()
+    return fix_file(tmp_path / "p.py", text)
 
 
 def test_ssh_argv_words_are_split_again_hl106(sshd: SshServer, tmp_path: Path) -> None:

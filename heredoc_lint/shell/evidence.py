@@ -167,7 +167,7 @@ def _else_branch(node: Node) -> list[Node] | None:
 _T = TypeVar("_T")
 
 
-class _PerScript(Generic[_T]):
+class PerScript(Generic[_T]):
     """A value per Script, kept while the Script lives, found by identity: a
     WeakKeyDictionary hashes the Script, which hashes all its commands and heredocs, so
     each look-up took time linear in the script (quadratic over a rule's questions)."""
@@ -178,6 +178,11 @@ class _PerScript(Generic[_T]):
     def get(self, script: Script) -> _T | None:
         kept = self._kept.get(id(script))
         return kept[1] if kept is not None and kept[0]() is script else None
+
+    def of(self, script: Script, read: Callable[[Script], _T]) -> _T:
+        """The value kept for `script`, or `read(script)`, kept from now on."""
+        kept = self.get(script)
+        return self.put(script, read(script)) if kept is None else kept
 
     def put(self, script: Script, value: _T) -> _T:
         key = id(script)
@@ -190,14 +195,11 @@ class _PerScript(Generic[_T]):
             del self._kept[key]
 
 
-_CACHE: _PerScript[_Structure] = _PerScript()
+_CACHE: PerScript[_Structure] = PerScript()
 
 
 def _structure(script: Script) -> _Structure:
-    cached = _CACHE.get(script)
-    if cached is None:
-        cached = _CACHE.put(script, _read_structure(script))
-    return cached
+    return _CACHE.of(script, _read_structure)
 
 
 def _read_structure(script: Script) -> _Structure:
@@ -309,7 +311,7 @@ def _bound_by(command: Command) -> Iterator[str]:
                 yield word.value  # `local x`: x is this scope's own from here on
 
 
-_BINDINGS: _PerScript[dict[str, int]] = _PerScript()
+_BINDINGS: PerScript[dict[str, int]] = PerScript()
 
 
 def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str, int]:
@@ -320,10 +322,7 @@ def bindings(script: Script, skip: tuple[tuple[int, int], ...] = ()) -> dict[str
     of its ssh strings.  Callers must not change the dict.
     """
     if not skip:
-        cached = _BINDINGS.get(script)
-        if cached is None:
-            cached = _BINDINGS.put(script, _bindings(script, ()))
-        return cached
+        return _BINDINGS.of(script, lambda s: _bindings(s, ()))
     return _bindings(script, skip)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from heredoc_lint.shell.evidence import _PerScript
+from heredoc_lint.shell.evidence import PerScript
 from heredoc_lint.shell.syntax import Command, Redirect, Script, redirect_reader
 
 if TYPE_CHECKING:
@@ -125,15 +125,12 @@ _OPAQUE = frozenset(
 # Statements made of statements: read down to their simple commands.
 _NESTING = frozenset({"pipeline", "list", "subshell", "compound_statement", "redirected_statement"})
 
-_CACHE: _PerScript[Structure] = _PerScript()
+_CACHE: PerScript[Structure] = PerScript()
 
 
 def structure(script: Script) -> Structure:
     """The jobs of `script`, read once per parse."""
-    cached = _CACHE.get(script)
-    if cached is None:
-        cached = _CACHE.put(script, _read(script))
-    return cached
+    return _CACHE.of(script, _read)
 
 
 def _read(script: Script) -> Structure:
