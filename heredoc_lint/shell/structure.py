@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from heredoc_lint.shell.evidence import PerScript
-from heredoc_lint.shell.syntax import Command, Redirect, Script, redirect_reader
+from heredoc_lint.shell.syntax import (
+    REDIRECT_TYPES,
+    Command,
+    Redirect,
+    Script,
+    redirect_reader,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -117,7 +123,6 @@ _COMPOUNDS: dict[str, CompoundKind] = {
     "if_statement": "if",
     "case_statement": "case",
 }
-_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 # Where an `&` is not a job of this shell: `$(a &)`, `<(a &)`, `$(( a & b ))`, `[[ ]]`.
 _OPAQUE = frozenset(
     {"command_substitution", "process_substitution", "arithmetic_expansion", "test_command"}
@@ -196,7 +201,7 @@ class _Reader:
         if kind == "list":
             return AndOr(start, end, opener, tuple(parts))
         if kind == "redirected_statement":
-            found = [self.redirect(c) for c in node.children if c.type in _REDIRECTS]
+            found = [self.redirect(c) for c in node.children if c.type in REDIRECT_TYPES]
             return Redirected(start, end, opener, parts[0] if parts else None, tuple(found))
         if kind == "subshell":
             return Subshell(start, end, opener, tuple(parts))
@@ -216,6 +221,6 @@ def _parts(node: Node) -> list[Node]:
     if kind == "pipeline":
         return list(node.named_children)
     if kind == "redirected_statement":
-        body = next((c for c in node.named_children if c.type not in _REDIRECTS), None)
+        body = next((c for c in node.named_children if c.type not in REDIRECT_TYPES), None)
         return [] if body is None else [body]
     return [c for c in node.named_children if c.type != "comment"]

@@ -241,7 +241,7 @@ STATE_BUILTINS = frozenset(
 _DECLARATIONS = frozenset(
     {"export", "local", "declare", "readonly", "typeset", "unset", "unsetenv"}
 )
-_REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _COMMANDS = frozenset({"command", "declaration_command", "unset_command"})
 _STATEMENT_WRAPPERS = frozenset({"redirected_statement", "negated_command"})
 _SEQUENCES = frozenset({"list", "pipeline"})
@@ -420,7 +420,7 @@ class _Place:
     def last_named_index(self) -> int:
         for index in range(len(self.children) - 1, -1, -1):
             child = self.children[index]
-            if child.is_named and child.type not in _REDIRECT_TYPES:
+            if child.is_named and child.type not in REDIRECT_TYPES:
                 return index
         return -1
 
@@ -481,7 +481,7 @@ class _Builder:
         if parent is None or parent.node.type != "redirected_statement":
             return
         number = words[-1][0]
-        first = next((c for c in parent.node.children if c.type in _REDIRECT_TYPES), None)
+        first = next((c for c in parent.node.children if c.type in REDIRECT_TYPES), None)
         if first is None or first.start_byte != number.end_byte or not number.text:
             return
         if not number.text.isdigit():
@@ -575,7 +575,7 @@ class _Builder:
             return False
         return any(
             r.source_fd == 0 and not r.writes
-            for r in (self.redirect(c) for c in statement.children if c.type in _REDIRECT_TYPES)
+            for r in (self.redirect(c) for c in statement.children if c.type in REDIRECT_TYPES)
         )
 
     def loop(self, place: _Place) -> Loop:
@@ -601,7 +601,7 @@ class _Builder:
             if parent.node.type in _STATEMENT_WRAPPERS:
                 if parent.node.type == "redirected_statement":
                     found.extend(
-                        self.redirect(c) for c in parent.children if c.type in _REDIRECT_TYPES
+                        self.redirect(c) for c in parent.children if c.type in REDIRECT_TYPES
                     )
                 current = parent
             elif parent.node.type in _SEQUENCES and parent.last_named_index == current.index:
@@ -620,7 +620,7 @@ class _Builder:
                 in_pipeline = True
             siblings = parent.children
             index = cursor.index + 1
-            while index < len(siblings) and siblings[index].type in _REDIRECT_TYPES:
+            while index < len(siblings) and siblings[index].type in REDIRECT_TYPES:
                 index += 1
             if index < len(siblings) and not siblings[index].is_named:
                 start, end = self.span(siblings[index])
@@ -659,7 +659,7 @@ class _Builder:
                 add(assignments if glued and not words else words, name)
             elif kind == "variable_assignment":
                 add(words if words else assignments, child)
-            elif kind in _REDIRECT_TYPES:
+            elif kind in REDIRECT_TYPES:
                 redirects.append(child)
             elif not child.is_named:
                 if node.type != "command" and kind in _DECLARATIONS:
