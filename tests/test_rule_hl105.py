@@ -166,3 +166,25 @@ def test_runtime_loop_handles_one_line_and_three_after_the_fix(
         "restarted agent on node-b",
         "restarted agent on node-c",
     ]
+
+
+# -- `until` loops: tree-sitter-bash parses them as `while_statement` ----------------------
+UNTIL_READ = 'until read -r node; do\n  ssh "$node" "echo ran on $node"\ndone < nodes.txt\n'
+UNTIL_NOT_READ = UNTIL_READ.replace("until read", "until ! read")
+
+
+def test_until_loop_is_named_as_written() -> None:
+    (until,) = hl105(UNTIL_NOT_READ)
+    assert "inside this `until ! read` loop" in until.message
+    (while_,) = hl105(UNTIL_NOT_READ.replace("until ! read", "while read"))
+    assert "inside this `while read` loop" in while_.message
+
+
+def test_until_read_runs_no_ssh_while_lines_are_left(sshd: SshServer, tmp_path: Path) -> None:
+    """`until read` stops at the first line it reads: the body, and its ssh, never run
+    while the input has lines, so there is nothing for ssh to swallow."""
+    assert hl105(UNTIL_READ) == []
+    (tmp_path / "nodes.txt").write_text("node-a\nnode-b\n")
+    assert kit.run_ok("#!/bin/bash\n" + UNTIL_READ, sshd, cwd=tmp_path).stdout == ""
+    negated = kit.run_ok("#!/bin/bash\n" + UNTIL_NOT_READ, sshd, cwd=tmp_path)
+    assert negated.stdout.splitlines() == ["ran on node-a"]  # node-b swallowed

@@ -164,6 +164,9 @@ class _Loops:
                 searched, first_do = True, found.end() if found else None
             if in_body(text, keyword_end, command.start, first_do):
                 continue
+            negated = text[keyword_end : command.start].rstrip().endswith("!")
+            if loop.kind == "until" and not negated:
+                continue  # `until read`: the body runs when `read` fails, at the end of input
             options = [w.value for w in command.words[1:] if w.value.startswith("-")]
             if any("u" in o for o in options if not o.startswith("--")):
                 continue
@@ -193,6 +196,9 @@ class _Loops:
         for loop in walked:
             self._swallowing[loop] = found
         return found
+
+
+_CONDITION = {"while": "while read", "until": "until ! read"}
 
 
 def _stdin_null(ssh: SshCall) -> bool:
@@ -360,7 +366,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             layer,
             "HL105",
             Severity.WARNING,
-            f"`{word.value}` inside this `{loop.kind} read` loop reads the loop's standard "
+            f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop reads the loop's standard "
             "input: it swallows the lines that `read` has not read yet and sends them to "
             "the remote command, so the loop ends after the first line and the other "
             f"entries are never processed; use `{word.value} -n` (or `< /dev/null`)",

@@ -536,7 +536,7 @@ class _Builder:
                 var = node.child_by_field_name("variable")
                 if var is not None:
                     self.assigned.append((self.text[slice(*self.span(var))], self.span(var)[1]))
-            elif kind in ("while_statement", "until_statement"):
+            elif kind == "while_statement":  # tree-sitter-bash: `until` loops too
                 loop = self.loop(place)
             elif kind in ("command_substitution", "process_substitution"):
                 in_sub = True
@@ -585,7 +585,7 @@ class _Builder:
         fed = self._stdin_redirected(parent) or (
             parent is not None and parent.node.type == "pipeline" and place.index > 0
         )
-        kind: LoopKind = "until" if node.type == "until_statement" else "while"
+        kind: LoopKind = "until" if node.children[0].type == "until" else "while"
         return Loop(kind, start, end, fed, place.loop)
 
     def inherited_redirects(self, place: _Place) -> list[Redirect]:
