@@ -50,43 +50,8 @@ from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context, finding, rule, where
 from heredoc_lint.shell.bash import bash_accepts
+from heredoc_lint.shell.templates import not_a_script
 from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
-
-# Fields of templates (placeholders): `<<<PLACEHOLDER>>>`, `<VALUE>` (not a `<<` or a `<(`),
-# `{{ var }}` and `{% ... %}` (Jinja, Go, Helm), `%VAR%` (two characters at least:
-# `date +%Y%m` is no template).
-_PLACEHOLDER = re.compile(
-    r"<<<\s*[A-Za-z_][\w .-]*>>>"
-    r"|(?<![<\w])<[A-Za-z][\w.|-]*(?: [\w.|-]+)*>(?!>)"  # also `<cu128|cu129|...>`
-    r"|\{\{-?\s*[A-Za-z_][^{}\n]*\}\}|\{%-?\s*[a-z]+[^{}\n]*%\}"
-    r"|%[A-Z_][A-Z0-9_]+%"
-)
-# Prompts of a console transcript at the start of a line: `[root@host dir]# `,
-# `user@host:~/x$ `, `(venv) user@host:~$ `.
-_PROMPT = re.compile(
-    r"^\s*(?:\([\w.-]+\)\s*)?(?:\[[\w.-]+@[\w.-]+[^\]\n]*\]|[\w.-]+@[\w.-]+:[^\s$#]*)\s?[#$] ",
-    re.MULTILINE,
-)
-
-
-def _not_a_script(layer: Layer) -> str | None:
-    """What makes the layer a template or a transcript rather than a script, if anything.
-
-    Heredoc bodies are data (HTML, YAML with `{{ }}`...): they are not looked at."""
-    text = layer.text
-    for heredoc in layer.script.heredocs:
-        body = text[heredoc.body_start : heredoc.body_end]
-        blank = "".join(c if c == "\n" else " " for c in body)
-        text = text[: heredoc.body_start] + blank + text[heredoc.body_end :]
-    prompt = _PROMPT.search(text)
-    if prompt is not None:
-        shown = prompt.group().strip()
-        return f"a console transcript (the prompt `{shown}`)"
-    placeholder = _PLACEHOLDER.search(text)
-    if placeholder is not None:
-        return f"a template (the field `{placeholder.group()[:40]}`)"
-    return None
-
 
 # Where a command name can stand in text that did not parse: a line's start, after an
 # operator or `$(`, behind the usual prefixes.
@@ -123,7 +88,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         place = "This shell command string"
     dynamic = any(e.start <= first.start for e in layer.local_expansions)
     string = _run_by_a_shell(layer, context)
-    template = _not_a_script(layer)
+    template = not_a_script(layer.text, layer.script.heredocs)
     if dynamic:
         severity = Severity.INFO
         message = (

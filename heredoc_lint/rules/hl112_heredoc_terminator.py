@@ -61,6 +61,7 @@ from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule, where
 from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs
+from heredoc_lint.shell.templates import field_heredoc
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
 
@@ -206,6 +207,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for heredoc in layer.script.heredocs:
         if heredoc.terminated or layer.is_runtime(heredoc.body_start, heredoc.end):
             continue  # a body filled in at run time: HL202 says what can go wrong
+        field = field_heredoc(layer.text, heredoc)
+        if field is not None:
+            yield _template_field(layer, heredoc, field)
+            continue
         outer: Heredoc | None = None
         for _ in range(_NESTING):
             candidate = find_candidate(layer.text, heredoc)
@@ -216,6 +221,15 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             if not inner:
                 break
             outer, heredoc = heredoc, inner[0]
+
+
+def _template_field(layer: Layer, heredoc: Heredoc, field: str) -> Finding:
+    message = (
+        f"`{field}` looks like a field of a template, to be replaced before the command "
+        f"runs (a runbook's placeholder); as it stands, bash reads a heredoc "
+        f"`<<{heredoc.delimiter}` that is never terminated"
+    )
+    return finding(layer, "HL112", Severity.INFO, message, heredoc.op_start, heredoc.op_start + 2)
 
 
 def _finding(

@@ -1,0 +1,105 @@
+"""Runbook templates are not broken scripts: `<<PROJECT_ID>>`, `<path/to/job.yaml>`.
+
+Documentation fills commands with fields for the reader to replace. bash would read
+`--vars project_id=<<PROJECT_ID>>` as a heredoc that never ends and `-f <path/to/x.yaml>`
+as a syntax error (both checked with bash here), but no one runs the text as it stands:
+the tool says info, not an HL112 error or an HL001 warning. A real heredoc that only
+looks the same (`cat <<EOF>> ~/.bashrc`) keeps its findings.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import rulekit as kit
+
+from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Finding, Severity
+
+FENCE = "```"
+
+
+def _bash_n(script: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True, check=False)
+
+
+def _all(text: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code in ("HL001", "HL112")]
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "delimiter"),
+    [
+        (
+            "gcluster create --vars project_id=<<PROJECT_ID>> cluster.yaml\n",
+            "<<PROJECT_ID>>",
+            "PROJECT_ID",
+        ),
+        (
+            "gcluster deploy --vars project_id=<<bursting project>> \\\n  --auto-approve\n",
+            "<<bursting project>>",
+            "bursting",
+        ),
+        (
+            "ansible-playbook x.yml --limit localhost <<DESTINATION>>\n",
+            "<<DESTINATION>>",
+            "DESTINATION",
+        ),
+    ],
+)
+def test_double_angle_field_is_a_template_not_a_heredoc(
+    line: str, field: str, delimiter: str
+) -> None:
+    bash = _bash_n(line)
+    assert f"delimited by end-of-file (wanted `{delimiter}')" in bash.stderr
+    (found,) = _all(line)
+    assert found.code == "HL112"
+    assert found.severity is Severity.INFO
+    assert (found.start, found.end) == kit.span_of(line, field, 2)
+    assert f"`{field}` looks like a field of a template" in found.message
+    assert f"bash reads a heredoc `<<{delimiter}` that is never terminated" in found.message
+
+
+def test_append_after_a_real_heredoc_keeps_its_error() -> None:
+    """`cat <<EOF>> ~/.bashrc` is a heredoc and an append: a terminator indented by
+    mistake is HL112's bug, whatever the `>>` after the delimiter looks like."""
+    script = "cat <<EOF>> ~/.bashrc\nexport A=1\n  EOF\necho done\n"
+    assert "delimited by end-of-file" in _bash_n(script).stderr
+    (found,) = _all(script)
+    assert (found.code, found.severity) == ("HL112", Severity.ERROR)
+    assert "line 3 `  EOF`" in found.message
+    terminated = "cat <<EOF>> ~/.bashrc\nexport A=1\nEOF\n"
+    assert _bash_n(terminated).returncode == 0 and _all(terminated) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("kubectl apply -f <path/to/fio-benchmark.yaml>\n", "<path/to/fio-benchmark.yaml>"),
+        (
+            "gcloud compute ssh login-001 --project <walkthrough-project-id/>\n",
+            "<walkthrough-project-id/>",
+        ),
+    ],
+)
+def test_angle_field_with_a_path_is_a_template(line: str, field: str) -> None:
+    assert _bash_n(line).returncode != 0  # bash: syntax error
+    (found,) = _all(line)
+    assert (found.code, found.severity) == ("HL001", Severity.INFO)
+    assert f"looks like a template (the field `{field}`)" in found.message
+
+
+def test_markdown_runbook_with_fields_is_clean_at_the_default_severity(tmp_path: Path) -> None:
+    doc = tmp_path / "README.md"
+    doc.write_text(
+        "# Deploy\n\n"
+        f"{FENCE}bash\n"
+        "gcluster create --vars project_id=<<PROJECT_ID>> hpc.yaml\n"
+        "kubectl apply -f <path/to/job.yaml>\n"
+        f"{FENCE}\n"
+    )
+    assert kit.cli_json(doc, returncode=0) == []
+    info = kit.cli_json(doc, "--severity", "info", returncode=1)
+    assert [(i["code"], i["line"], i["column"]) for i in info] == [("HL112", 4, 35)]
