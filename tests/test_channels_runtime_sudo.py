@@ -223,3 +223,30 @@ def test_the_calling_shell_opens_the_file(channel: str, box: Box) -> None:
     out = _run(channel, fixed, box)
     assert target.read_text() == "x\n", out
     assert target.stat().st_uid == 0
+
+
+# `["sudo", "sh", "-c", S]`: the shell that parses S is root's, so a `sudo CMD > f` in S
+# has its file opened by root. The rule says nothing for the same shape in a shell script
+# (`sudo sh -c '...'`: `_caller_is_root`), but reports it in a Python argv list.
+SUDO_SHELL = 'import subprocess\nsubprocess.run(["sudo", "sh", "-c", "sudo echo x > {target}"])\n'
+
+
+def test_sudo_sh_c_argv_opens_the_file_as_root(box: Box) -> None:
+    target = box.root_dir / "sudo-sh-c"
+    script = box.user_dir / "p.py"
+    script.write_text(SUDO_SHELL.format(target=target))
+    as_user = ["runuser", "-u", box.name, "--", str(SYSTEM_PYTHON), str(script)]
+    done = subprocess.run(as_user, cwd=box.user_dir, capture_output=True, text=True, timeout=60)
+    assert target.read_text() == "x\n", done.stderr
+    assert target.stat().st_uid == 0
+    assert "Permission denied" not in done.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="HL109 does not see the `sudo` of an argv list's `sudo sh -c S` (issue 16 item 3)",
+)
+def test_sudo_sh_c_argv_is_not_reported() -> None:
+    assert check_text("sudo sh -c 'sudo echo x > /var/lib/x/f'\n", "shell", "p.sh") == []
+    text = SUDO_SHELL.format(target="/var/lib/x/f")
+    assert [f.code for f in check_text(text, "python", "p.py")] == []  # today: HL109
