@@ -7,8 +7,7 @@ For each rule, a small program with the bug is checked (code, severity, line and
 of the finding) and then run for real, each `ssh h` reaching the loopback sshd of
 tests/sshd.py, to show what the finding claims: the remote file with the local value,
 the session held, the loop cut short, the words split again, the command run here.
-HL103 through these channels is tests/test_python_channels_hl103.py; HL109, which needs
-a caller without root, is tests/test_channels_runtime_sudo.py.
+HL109, which needs a caller without root, is tests/test_channels_runtime_sudo.py.
 """
 
 from __future__ import annotations
@@ -74,6 +73,11 @@ def _expanded_locally(ran: Ran) -> None:
     assert _file(ran, "out") == "\n"
 
 
+def _killed_itself(ran: Ran) -> None:
+    # `sh -c S` has the pattern on its command line: pkill killed it before `touch` ran.
+    assert not (ran.home / "after").exists(), ran.stdout + ran.stderr
+
+
 def _held(ran: Ran) -> None:
     assert ran.took >= 2.5, f"the program went on after {ran.took:.2f}s: nothing waited"
 
@@ -114,6 +118,13 @@ def _swallowed(ran: Ran) -> None:
 CASES = [
     Case("HL101", Severity.WARNING, "ssh h \"cat > {d}/out << 'EOF'\nport $1\nEOF\"", "<<", _hl101),
     Case("HL102", Severity.ERROR, 'ssh h "x=remote; echo $x > {d}/out"', "$x", _expanded_locally),
+    Case(
+        "HL103",
+        Severity.ERROR,
+        "pkill -f zz-channels-shell-mark; touch {d}/after",
+        "pkill",
+        _killed_itself,
+    ),
     Case("HL104", Severity.WARNING, 'ssh h "nohup sleep 3 > /dev/null &"', "nohup", _held),
     Case(
         "HL105",
@@ -207,3 +218,15 @@ def test_the_rule_holds_through_the_channel(
     assert finding.severity is case.severity
     _prepare(tmp_path)
     case.shows(_run(program, tmp_path, sshd, bash=channel == "invoke run"))
+
+
+@pytest.mark.parametrize("channel", sorted(CHANNELS))
+def test_hl103_control_a_pattern_that_misses_its_shell(
+    channel: str, sshd: SshServer, tmp_path: Path
+) -> None:
+    """HL103's `after` is missing because of the pkill: with `[z]z-...` it is written."""
+    script = f"pkill -f '[z]z-channels-shell-mark'; touch {tmp_path}/after"
+    program = CHANNELS[channel].format(s=_literal(script))
+    assert [f for f in check_text(program, "python", "p.py") if f.code == "HL103"] == []
+    _run(program, tmp_path, sshd, bash=channel == "invoke run")
+    assert (tmp_path / "after").exists()
