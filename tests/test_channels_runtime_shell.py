@@ -230,3 +230,16 @@ def test_hl103_control_a_pattern_that_misses_its_shell(
     assert [f for f in check_text(program, "python", "p.py") if f.code == "HL103"] == []
     _run(program, tmp_path, sshd, bash=channel == "invoke run")
     assert (tmp_path / "after").exists()
+
+
+@pytest.mark.parametrize("channel", sorted(CHANNELS))
+def test_hl104_control_a_job_that_leaves_the_session(
+    channel: str, sshd: SshServer, tmp_path: Path
+) -> None:
+    """HL104's wait is the job's: with its output and input away from the session, ssh
+    returns at once through the same channel."""
+    script = 'ssh h "nohup sleep 3 > /dev/null 2>&1 < /dev/null &"'
+    program = CHANNELS[channel].format(s=_literal(script))
+    assert [f for f in check_text(program, "python", "p.py") if f.code == "HL104"] == []
+    ran = _run(program, tmp_path, sshd, bash=channel == "invoke run")
+    assert ran.took < 2.5, f"the program waited {ran.took:.2f}s"
