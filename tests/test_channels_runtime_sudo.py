@@ -67,21 +67,22 @@ def _unavailable(message: str) -> None:
 
 
 def _make_user(home: Path) -> bool:
-    """The user, created unless it exists; whether this test created it."""
+    """The user, created unless it exists (left by a killed run: then set as this run
+    needs it); whether this test created it. Password `*`: none that works, yet not a
+    locked account, which sshd refuses."""
+    options = ["-d", str(home), "-s", "/bin/bash", "-p", "*"]
     try:
         pwd.getpwnam(USER)
-        return False
     except KeyError:
-        # Password `*`: none that works, yet not a locked account, which sshd refuses.
-        subprocess.run(
-            ["useradd", "-M", "-d", str(home), "-s", "/bin/bash", "-p", "*", USER], check=True
-        )
+        subprocess.run(["useradd", "-M", *options, USER], check=True)
         return True
+    subprocess.run(["usermod", *options, USER], check=True)
+    return False
 
 
 @pytest.fixture(scope="module")
 def box() -> Iterator[Box]:
-    tools = ("sudo", "useradd", "userdel", "runuser", "visudo")
+    tools = ("sudo", "useradd", "usermod", "userdel", "runuser", "visudo")
     missing = [t for t in tools if shutil.which(t) is None] + missing_tools()
     if not SYSTEM_PYTHON.exists():
         missing.append(str(SYSTEM_PYTHON))
