@@ -19,7 +19,9 @@ channel, measured through the test sshd:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+import weakref
+from bisect import bisect_right
+from dataclasses import dataclass, field
 
 from heredoc_lint.frontends.python.model import PyFragment, Session
 from heredoc_lint.frontends.python.positions import Lines
@@ -46,8 +48,10 @@ def channel_wait(origin: object) -> Wait:
     if origin.project:
         return Wait("")  # the project's own wrapper: how it waits is in its own code
     analysis = origin.analysis
-    offsets = {analysis.units[i].at for i in origin.unit_of if i >= 0}
-    call = _call_of(analysis.tree, analysis.lines, offsets, set(analysis.imports))
+    index = _INDEXES.get(analysis.tree)
+    if index is None:
+        index = _INDEXES[analysis.tree] = _Index.of(analysis.tree, analysis.lines, analysis.imports)
+    call = index.call_of({analysis.units[i].at for i in origin.unit_of if i >= 0})
     if call is None or not isinstance(call.func, ast.Attribute):
         return Wait("")
     if call.func.attr in _FABRIC:
@@ -57,7 +61,7 @@ def channel_wait(origin: object) -> Wait:
         if _true(flags.get("asynchronous")):
             return Wait("")
         return Wait(f"`{call.func.attr}()` reads the command's output to its end")
-    line = _reader_line(analysis.tree, call)
+    line = index.reader_line(call, analysis.tree)
     if line is None:
         return Wait("")
     return Wait(f"reading its output (line {line}) waits for the channel to close")
@@ -80,75 +84,122 @@ def _true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
 
-def _call_of(
-    tree: ast.Module, lines: Lines, offsets: set[int], modules: set[str]
-) -> ast.Call | None:
-    """The `exec_command`/`run`/`sudo` call whose command string holds these characters:
-    written in the call, or in the assignment of the name the call is given. A module's
-    function (`subprocess.run`) is not such a call."""
-    spans: dict[str, list[tuple[int, int]]] = {}
-    calls: list[ast.Call] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                spans.setdefault(target.id, []).append(lines.span(node.value))
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("exec_command", *_FABRIC)
-            and (node.args or node.keywords)
-            and not (isinstance(node.func.value, ast.Name) and node.func.value.id in modules)
+@dataclass(frozen=True)
+class _Index:
+    """The channel calls of one module and where their command strings are, read once:
+    asked once per fragment, a walk of the module each time was quadratic (3,000
+    `exec_command` calls: 15 minutes)."""
+
+    calls: list[ast.Call]
+    # The places of each call's command string, (start, end, the call's index), by start;
+    # reach[i]: the largest end among places[: i + 1].
+    places: list[tuple[int, int, int]]
+    starts: list[int]
+    reach: list[int]
+    # Each node's parent, the module left out: the index must not keep its key alive.
+    parents: dict[int, ast.AST]
+    reads: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, tree: ast.Module, lines: Lines, imports: dict[str, str]) -> _Index:
+        """The `exec_command`/`run`/`sudo` calls, with their command string written in the
+        call or in the assignment of the name the call is given. A module's function
+        (`subprocess.run`) is not such a call."""
+        spans: dict[str, list[tuple[int, int]]] = {}
+        calls: list[ast.Call] = []
+        parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            if node is not tree:
+                for child in ast.iter_child_nodes(node):
+                    parents[id(child)] = node
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    spans.setdefault(target.id, []).append(lines.span(node.value))
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("exec_command", *_FABRIC)
+                and (node.args or node.keywords)
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id in imports)
+            ):
+                calls.append(node)
+        places = []
+        for number, call in enumerate(calls):
+            argument = call.args[0] if call.args else call.keywords[0].value
+            places.append((*lines.span(argument), number))
+            if isinstance(argument, ast.Name):
+                places += [(a, b, number) for a, b in spans.get(argument.id, [])]
+        places.sort()
+        reach, end = [], -1
+        for _, b, _ in places:
+            end = max(end, b)
+            reach.append(end)
+        return cls(calls, places, [a for a, _, _ in places], reach, parents)
+
+    def call_of(self, offsets: set[int]) -> ast.Call | None:
+        """The first call (in walk order) whose command string holds one of `offsets`."""
+        first = len(self.calls)
+        for at in offsets:
+            i = bisect_right(self.starts, at) - 1
+            while i >= 0 and self.reach[i] > at:
+                a, b, number = self.places[i]
+                if a <= at < b:
+                    first = min(first, number)
+                i -= 1
+        return self.calls[first] if first < len(self.calls) else None
+
+    def reader_line(self, call: ast.Call, tree: ast.Module) -> int | None:
+        """The line where the program reads the stdout or stderr `call` returned, if it
+        does."""
+        parents = self.parents
+        streams: set[str] = set()
+        holder: ast.AST = call
+        parent = parents.get(id(call))
+        # `client.exec_command(c)[1].read()`: read on the spot.
+        while isinstance(parent, ast.Subscript):
+            holder, parent = parent, parents.get(id(parent))
+        if isinstance(parent, ast.Attribute) and parent.attr in _READS:
+            return parent.lineno
+        if isinstance(parent, ast.Assign) and holder is call:
+            for target in parent.targets:
+                elements = target.elts if isinstance(target, ast.Tuple) else [target]
+                # stdin, stdout, stderr: the first is never read from.
+                named = elements[1:] if len(elements) == 3 else elements
+                streams.update(e.id for e in named if isinstance(e, ast.Name))
+        if not streams:
+            return None
+        reads = self._reads_in(self._enclosing(call) or tree)
+        start = bisect_right(reads, (call.lineno, ""))
+        return next((line for line, name in reads[start:] if name in streams), None)
+
+    def _enclosing(self, node: ast.AST) -> ast.AST | None:
+        current = self.parents.get(id(node))
+        while current is not None and not isinstance(
+            current, (ast.FunctionDef, ast.AsyncFunctionDef)
         ):
-            calls.append(node)
-    for call in calls:
-        argument = call.args[0] if call.args else call.keywords[0].value
-        places = [lines.span(argument)]
-        if isinstance(argument, ast.Name):
-            places += spans.get(argument.id, [])
-        if any(a <= at < b for a, b in places for at in offsets):
-            return call
-    return None
+            current = self.parents.get(id(current))
+        return current
+
+    def _reads_in(self, scope: ast.AST) -> list[tuple[int, str]]:
+        """Where `scope` reads a name's stream (`out.read()`, `for line in out`), by line."""
+        known = self.reads.get(id(scope))
+        if known is None:
+            known = []
+            for node in ast.walk(scope):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr in _READS
+                    and isinstance(node.value, ast.Name)
+                ):
+                    known.append((node.lineno, node.value.id))
+                iterated = node.iter if isinstance(node, ast.For) else None
+                if isinstance(iterated, ast.Name):
+                    known.append((iterated.lineno, iterated.id))
+            known.sort()
+            self.reads[id(scope)] = known
+        return known
 
 
-def _reader_line(tree: ast.Module, call: ast.Call) -> int | None:
-    """The line where the program reads the stdout or stderr `call` returned, if it does."""
-    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    streams: set[str] = set()
-    holder: ast.AST = call
-    parent = parents.get(id(call))
-    # `client.exec_command(c)[1].read()`: read on the spot.
-    while isinstance(parent, ast.Subscript):
-        holder, parent = parent, parents.get(id(parent))
-    if isinstance(parent, ast.Attribute) and parent.attr in _READS:
-        return parent.lineno
-    if isinstance(parent, ast.Assign) and holder is call:
-        for target in parent.targets:
-            elements = target.elts if isinstance(target, ast.Tuple) else [target]
-            # stdin, stdout, stderr: the first is never read from.
-            named = elements[1:] if len(elements) == 3 else elements
-            streams.update(e.id for e in named if isinstance(e, ast.Name))
-    if not streams:
-        return None
-    scope = _enclosing(parents, call) or tree
-    for node in ast.walk(scope):
-        if getattr(node, "lineno", 0) < call.lineno:
-            continue
-        if (
-            isinstance(node, ast.Attribute)
-            and node.attr in _READS
-            and isinstance(node.value, ast.Name)
-            and node.value.id in streams
-        ):
-            return node.lineno
-        iterated = node.iter if isinstance(node, ast.For) else None
-        if isinstance(iterated, ast.Name) and iterated.id in streams:
-            return iterated.lineno
-    return None
-
-
-def _enclosing(parents: dict[int, ast.AST], node: ast.AST) -> ast.AST | None:
-    current = parents.get(id(node))
-    while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        current = parents.get(id(current))
-    return current
+# One index per module, kept while its tree lives.
+_INDEXES: weakref.WeakKeyDictionary[ast.Module, _Index] = weakref.WeakKeyDictionary()
