@@ -280,10 +280,10 @@ def _title(layer: Layer) -> str:
     if layer.depth == 0:
         return f"Layer 0 · the local shell ({layer.shell}) reads the text"
     wrapper = layer.wrapper or "?"
+    where = "on the remote host" if layer.remote else "locally"
     if layer.parent is None:
-        return f"Layer {layer.depth} · the string `{wrapper}` runs on the remote host"
+        return f"Layer {layer.depth} · the string `{wrapper}` runs {where}"
     if layer.kind == "stdin":
-        where = "on the remote host" if layer.remote else "locally"
         return f"Layer {layer.depth} · the script fed on stdin to `{wrapper}`, run {where}"
     if wrapper.endswith("ssh"):
         return (
@@ -329,7 +329,7 @@ def _explain_layer(
     report.add("")
     shell = "the local shell" if layer.depth == 0 else f"the layer-{layer.depth} shell"
     if layer.parent is None and layer.depth:
-        shell = "the remote shell"
+        shell = "the remote shell" if layer.remote else f"`{layer.wrapper or layer.shell}`"
     report.add(f"{shell} splits it into {len(commands)} command(s):", 2)
     matches = {id(m.call.command): m for m in _pkills(layer, places) if m.reported}
     for n, command in enumerate(commands, 1):

@@ -205,3 +205,12 @@ def test_python_remote_string_roots() -> None:
     assert "│ pkill -f worker; echo $HOME" in text
     assert "the remote shell splits it into 2 command(s):" in text
     assert caret_under(text, "bash -c pkill -f worker") == "worker"
+
+
+def test_python_argv_shell_runs_locally() -> None:
+    """`subprocess.run(["sh", "-c", S])`: S is run by a local `sh`, not on a remote host."""
+    source = 'import subprocess\nsubprocess.run(["sh", "-c", "pkill -f worker; echo done"])\n'
+    text = explain(source, "python", "local.py")
+    assert "Layer 1 · the string `sh -c` runs locally" in text
+    assert "`sh -c` splits it into 2 command(s):" in text
+    assert "remote" not in text.split("Findings")[0]
