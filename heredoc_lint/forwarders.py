@@ -33,6 +33,8 @@ _GLOB = frozenset("*?[")
 # login user: HL109): behind a rewritten command their places are not the command's
 # words, so a layer that has them is not given (the rules would read them as absent).
 _SSH_FLAGS_READ = frozenset("tf")
+# Calls of one function by another that are followed: more is no script written by hand.
+_MAX_CALLS = 16
 
 
 class _Unknown(Exception):
@@ -59,13 +61,25 @@ def forwarded(
     found = resolve(new_words, wrappers)
     if found is None or not found.words:
         return None
-    if not all(id(w) in own for w in found.words):
+    if not _own_after_fixed(found.words, own):
         return None  # the layer holds words of the body or the value, checked where written
     if found.ssh is not None and _reads_the_call(found.ssh, new_words):
         return None
     # The anchor is the call's word the wrapper came from; ssh's option places are in the
     # rewritten words, not the command's.
     return replace(found, index=origin[found.index], ssh=None)
+
+
+def _own_after_fixed(words: Sequence[Word], own: set[int]) -> bool:
+    """Whether the layer's words are the call's own, after maybe some fixed words of a
+    body (`remote() { ssh h sudo "$@"; }`: `sudo`, then the call's arguments).  A fixed
+    word is static: it says the same at each call, and the rest is the call's."""
+    k = 0
+    while k < len(words) and id(words[k]) not in own:
+        if not words[k].static:
+            return False
+        k += 1
+    return k < len(words) and all(id(w) in own for w in words[k:])
 
 
 def _reads_the_call(call: SshCall, words: Sequence[Word]) -> bool:
@@ -87,43 +101,73 @@ def _rewrite(
     definitions: Definitions, command: Command, wrappers: Mapping[str, str]
 ) -> _Rewritten | None:
     words = command.words
-    function = _function(definitions, command, wrappers)
-    if function is not None:
-        body, origin, own = _call(function, words)
-    else:
-        body, origin = list(words), list(range(len(words)))
-        own = {id(w) for w in words}
+    body, origin = list(words), list(range(len(words)))
+    own = {id(w) for w in words}
+    called = _calls(definitions, command.start, body, origin, own, wrappers)
     expanded, origin, changed = _expand_literals(definitions, command.start, body, origin, own)
-    if function is None and not changed:
+    if not called and not changed:
         return None
     return tuple(expanded), origin, own
 
 
+def _calls(
+    definitions: Definitions,
+    at: int,
+    words: list[Word],
+    origin: list[int],
+    own: set[int],
+    wrappers: Mapping[str, str],
+) -> bool:
+    """Replace, in place, a call of a forwarding function with the command its body runs,
+    again while that command calls one (`deploy() { r sudo "$@"; }` with `r() { ssh
+    "$HOST" "$@"; }`): to a fixed point, by a loop.  A function met twice (`a` calls `b`
+    calls `a`) recurses until bash gives up, and more than _MAX_CALLS hops is no script
+    written by hand: both give no layer.  Whether any call was replaced."""
+    seen: set[str] = set()
+    while True:
+        function = _function(definitions, at, words[0], wrappers) if words else None
+        if function is None:
+            return bool(seen)
+        if function.name in seen or len(seen) >= _MAX_CALLS:
+            raise _Unknown
+        seen.add(function.name)
+        body, where, forwarded = _call(function, words, own)
+        origin[:] = [origin[k] for k in where]
+        words[:] = body
+        own.clear()
+        own.update(forwarded)
+
+
 def _function(
-    definitions: Definitions, command: Command, wrappers: Mapping[str, str]
+    definitions: Definitions, at: int, head: Word, wrappers: Mapping[str, str]
 ) -> FunctionBody | None:
-    head = command.words[0]
+    """The forwarding function a command whose first word is `head` calls, if any: one
+    defined before `at`, where the call is (bash looks a function up when it is called)."""
     name = command_name(head) if head.quoting <= {Quoting.UNQUOTED} else None
     if name is None or name in WRAPPERS or name in wrappers or "/" in head.value:
         return None
     function = definitions.functions.get(name)
-    if function is None or function.end > command.start:
+    if function is None or function.end > at:
         return None  # defined after this command (or inside its own body)
     return function
 
 
-def _call(function: FunctionBody, call: Sequence[Word]) -> tuple[list[Word], list[int], set[int]]:
-    """The body's words with the call's arguments in place of `"$@"`, `"$1"`, ..."""
+def _call(
+    function: FunctionBody, call: Sequence[Word], own: set[int]
+) -> tuple[list[Word], list[int], set[int]]:
+    """The body's words with the call's arguments in place of `"$@"`, `"$1"`, ..., the
+    index in `call` each came from (0 for the body's own words), and the ids of those
+    that come from the `own` words of the call."""
     args = list(call[1:])
     out: list[Word] = []
     origin: list[int] = []
-    own: set[int] = set()
+    kept: set[int] = set()
 
     def put(word: Word, index: int, forwarded: bool) -> None:
         out.append(word)
         origin.append(index)
         if forwarded:
-            own.add(id(word))
+            kept.add(id(word))
 
     for word in function.command.words:
         forwards = [e for e in word.expansions if e.kind in ("positional", "special")]
@@ -141,15 +185,16 @@ def _call(function: FunctionBody, call: Sequence[Word]) -> tuple[list[Word], lis
             if not picked:
                 raise _Unknown  # `"$2"` with one argument: an empty word
         if joined and len(picked) > 1:
-            put(_join(tuple(a for a, _ in picked)), picked[0][1], True)
+            together = _join(tuple(a for a, _ in picked))
+            put(together, picked[0][1], all(id(a) in own for a, _ in picked))
             continue
         for arg, index in picked:
             if e.quoted:
-                put(arg, index, True)
+                put(arg, index, id(arg) in own)
             else:
                 for piece in _split(arg):
-                    put(piece, index, True)
-    return out, origin, own
+                    put(piece, index, id(arg) in own)
+    return out, origin, kept
 
 
 def _selection(word: Word, e: Expansion) -> tuple[int, bool, bool]:

@@ -81,6 +81,19 @@ def test_expansions_are_the_feeding_shells() -> None:
     assert [c.name for c in layer.script.commands] == ["echo"]  # `hostname` runs outside
 
 
+def test_an_unquoted_heredoc_printed_into_a_substitution() -> None:
+    """`bash <(cat <<EOF ...)`: `cat` prints the body as the feeding shell expanded it,
+    and bash reads that as its script: the same layer as `bash <<EOF`."""
+    text = "Y=local\nbash <(cat <<EOF\necho $Y \\$Y\nEOF\n)\n"
+    (layer,) = _children(text)
+    assert (layer.kind, layer.text, layer.expanded) == ("stdin", "echo $Y $Y\n", True)
+    assert [(e.start, e.end) for e in layer.local_expansions] == [(5, 7)]  # the first only
+    ran = subprocess.run(
+        ["bash", "-c", text], env=ENV, capture_output=True, text=True, check=True, timeout=30
+    )
+    assert ran.stdout == "local \n"  # the second `$Y` is the fed shell's: not set there
+
+
 @pytest.mark.parametrize(
     "text",
     [
