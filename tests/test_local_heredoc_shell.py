@@ -91,7 +91,7 @@ def test_an_unquoted_heredoc_printed_into_a_substitution() -> None:
     ran = subprocess.run(
         ["bash", "-c", text], env=ENV, capture_output=True, text=True, check=True, timeout=30
     )
-    assert ran.stdout == "local \n"  # the second `$Y` is the fed shell's: not set there
+    assert ran.stdout == "local\n"  # the second `$Y` is the fed shell's: not set there
 
 
 @pytest.mark.parametrize(
