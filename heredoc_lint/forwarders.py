@@ -29,10 +29,6 @@ from heredoc_lint.wrappers import WRAPPERS, Invocation, SshCall, command_name, c
 _FROM = re.compile(r"\$\{@:([1-9][0-9]*)\}")
 _BLANKS = re.compile(r"[^ \t\n]+")
 _GLOB = frozenset("*?[")
-# What a rule reads from the ssh call itself (a tty, a background session: HL104; the
-# login user: HL109): behind a rewritten command their places are not the command's
-# words, so a layer that has them is not given (the rules would read them as absent).
-_SSH_FLAGS_READ = frozenset("tf")
 # Calls of one function by another that are followed: more is no script written by hand.
 _MAX_CALLS = 16
 
@@ -57,17 +53,15 @@ def forwarded(
         return None
     if rewritten is None:
         return None
-    new_words, origin, own = rewritten
+    new_words, origin, own, called = rewritten
     found = resolve(new_words, wrappers)
     if found is None or not found.words:
         return None
     if not _own_after_fixed(found.words, own):
         return None  # the layer holds words of the body or the value, checked where written
-    if found.ssh is not None and _reads_the_call(found.ssh, new_words):
-        return None
-    # The anchor is the call's word the wrapper came from; ssh's option places are in the
-    # rewritten words, not the command's.
-    return replace(found, index=origin[found.index], ssh=None)
+    ssh = None if found.ssh is None else _as_called(found.ssh, new_words, origin, own, called)
+    # The anchor is the call's word the wrapper came from.
+    return replace(found, index=origin[found.index], ssh=ssh)
 
 
 def _own_after_fixed(words: Sequence[Word], own: set[int]) -> bool:
@@ -82,19 +76,39 @@ def _own_after_fixed(words: Sequence[Word], own: set[int]) -> bool:
     return k < len(words) and all(id(w) in own for w in words[k:])
 
 
-def _reads_the_call(call: SshCall, words: Sequence[Word]) -> bool:
-    """Whether a rule would read something of this ssh call from its words that changes
-    what it says: a `-t` or `-f` (HL104), a root login (HL109: `-l root`, `root@host`)."""
-    if any(call.has_flag(f) for f in _SSH_FLAGS_READ):
-        return True
-    login = call.option("l")
-    if login is not None and login.static:
-        return login.value == "root"
-    host = words[call.host_index] if call.host_index is not None else None
-    return host is not None and host.static and host.value.rsplit("@", 1)[0] == "root"
+def _as_called(
+    call: SshCall, words: Sequence[Word], origin: Sequence[int], own: set[int], called: bool
+) -> SshCall:
+    """The ssh call of rewritten `words` as the rules read it off the command: each index
+    is the command's word it came from, so that a `-t`, `-f`, `-n` (HL104, HL105) or the
+    login user (HL109) is read as written in the body or the value.
+
+    Behind a function (`called`), ssh's own words are the body's: the call is marked
+    `forwarded` (no fix edits them through the call) and has no `host_index` (a fix that
+    repeats the destination would repeat the function's name); the destination's user
+    (`root@h`) is then given as the `-l` it is the same as, which HL109 reads."""
+    options = tuple((letter, arg, origin[k]) for letter, arg, k in call.options)
+    host_index = None
+    if call.host_index is not None:
+        host, where = words[call.host_index], origin[call.host_index]
+        if not called and id(host) in own:
+            host_index = where
+        elif host.static and "@" in host.value[1:] and call.option("l") is None:
+            options += (("l", cut_word(host, 0, host.value.rindex("@")), where),)
+    start = call.command_start
+    return SshCall(
+        origin[call.index],
+        options,
+        host_index,
+        None if start is None or start >= len(origin) else origin[start],
+        call.open_options,
+        forwarded=called,
+    )
 
 
-_Rewritten = tuple[tuple[Word, ...], list[int], set[int]]
+# The words bash runs, the command's word each came from, the ids of those that are the
+# command's own, and whether a function was called.
+_Rewritten = tuple[tuple[Word, ...], list[int], set[int], bool]
 
 
 def _rewrite(
@@ -107,7 +121,7 @@ def _rewrite(
     expanded, origin, changed = _expand_literals(definitions, command.start, body, origin, own)
     if not called and not changed:
         return None
-    return tuple(expanded), origin, own
+    return tuple(expanded), origin, own, called
 
 
 def _calls(
