@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 import rulekit as kit
@@ -163,3 +164,76 @@ def test_hl104_in_a_shell_fed_a_heredoc_over_ssh(fed: str, sshd: SshServer) -> N
     began = time.monotonic()
     assert run_local(quiet, sshd, timeout=60).returncode == 0
     assert time.monotonic() - began < 4.5
+
+
+# -- HL103: the shell that feeds the script has it on its command line ----------------------
+MARK = "hlfedmark"  # no other process on this machine has it on its command line
+
+FEEDERS = [
+    f'ssh h "sudo bash <<EOF\npkill -f {MARK}; echo fed-after\nEOF\necho outer-after"\n',
+    f"bash -c \"bash <<'EOF'\npkill -f {MARK}\nEOF\necho outer-after\"\n",
+    f"bash -c 'bash <<< \"pkill -f {MARK}\"; echo outer-after'\n",
+    f"bash -c 'echo \"pkill -f {MARK}\" | sh; echo outer-after'\n",
+]
+
+
+@pytest.mark.parametrize("text", FEEDERS)
+def test_hl103_in_a_script_fed_by_a_string(text: str) -> None:
+    (f,) = kit.findings(text, "HL103")
+    at = text.index("pkill")
+    assert (f.start, f.end, f.severity) == (at, at + len("pkill"), Severity.ERROR)
+    assert "matches the command line of the shell that feeds it this script" in f.message
+    assert "its commands after this script never run" in f.message
+    assert f.fix is None
+
+
+@pytest.mark.parametrize("text", FEEDERS[1:])
+def test_bash_kills_the_feeding_shell(text: str) -> None:
+    ran = subprocess.run(
+        ["bash", "-s"],
+        input=text + 'echo "status=$?"\n',
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert "outer-after" not in ran.stdout, ran.stdout + ran.stderr
+    assert "status=143" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_over_ssh_the_remote_feeding_shell_matches(sshd: SshServer) -> None:
+    """pgrep lists what the pkill of FEEDERS[0] would kill: the remote `bash -c` that
+    feeds `sudo bash` (the local ssh client, on this same host, holds the text too)."""
+    text = f'ssh {sshd.user}@gpu "sudo bash <<EOF\npgrep -af {MARK}; echo fed\nEOF\necho outer"\n'
+    (f,) = kit.findings(text, "HL103")
+    assert f.start == text.index("pgrep")
+    ran = run_local(text, sshd, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    listed = [line.split(" ", 1)[1] for line in ran.stdout.splitlines() if MARK in line]
+    # pgrep shows the newlines of a command line as spaces
+    assert f"bash -c sudo bash <<EOF pgrep -af {MARK}; echo fed EOF echo outer" in listed
+    assert "fed" in ran.stdout.splitlines()  # pgrep only lists: the rest runs
+
+
+NOT_FED_BY_A_STRING = [
+    # the remote login shell reads its own script from stdin: `-bash` on its command line
+    f"ssh h <<'OUT'\nsudo bash <<EOF\npkill -f {MARK}\nEOF\necho outer-after\nOUT\n",
+    # a script file: its command line is its path
+    f"bash <<EOF\npkill -f {MARK}\nEOF\necho outer-after\n",
+    # the fed shell is on another host than the string's shell
+    f'bash -c "ssh h <<EOF\npkill -f {MARK}; ./x\nEOF"\n',
+    # the pattern cannot match `bash -c ...`
+    f"bash -c \"bash <<'EOF'\npkill -f '^python3 -m {MARK}'\nEOF\necho outer-after\"\n",
+]
+
+
+@pytest.mark.parametrize("text", NOT_FED_BY_A_STRING)
+def test_no_hl103_where_no_feeding_shell_holds_it(text: str) -> None:
+    assert kit.findings(text, "HL103") == []
+
+
+@pytest.mark.parametrize("text", [NOT_FED_BY_A_STRING[1], NOT_FED_BY_A_STRING[3]])
+def test_bash_on_the_unfed(text: str, tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(text)
+    ran = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30)
+    assert "outer-after" in ran.stdout, ran.stdout + ran.stderr
