@@ -26,6 +26,7 @@ import rulekit as kit
 from sshd import SshServer, run_local
 from test_rule_hl109 import SudoUser, sudo_user  # noqa: F401  (the fixture)
 
+from heredoc_lint.engine import check_text
 from heredoc_lint.layers import Layer, file_layer, walk_layers
 from heredoc_lint.model import Severity
 
@@ -237,3 +238,14 @@ def test_bash_on_the_unfed(text: str, tmp_path: Path) -> None:
     script.write_text(text)
     ran = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30)
     assert "outer-after" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_an_agent_command_is_a_feeding_shell() -> None:
+    """An agent runs its command as `bash -c TEXT`: a heredoc fed to a shell in it is on
+    that command line, unlike in a script file (whose command line is its path)."""
+    text = f"bash <<EOF\npkill -f {MARK}\nEOF\necho outer-after"
+    (f,) = check_text(text, "command")
+    assert (f.code, f.severity, f.start) == ("HL103", Severity.ERROR, text.index("pkill"))
+    assert check_text(text, "shell", path="deploy.sh") == []
+    ran = subprocess.run(["bash", "-c", text], capture_output=True, text=True, timeout=30)
+    assert ran.returncode == 143 and "outer-after" not in ran.stdout

@@ -162,7 +162,10 @@ def feeder_cmdline(layer: Layer) -> str | None:
         if current.parent is None or current.invocation is None or current.invocation.remote:
             return None
         current = current.parent
-    return current.cmdline if current.kind == "string" else None
+    cmdline = current.cmdline
+    if cmdline is None or (current.kind != "string" and " -c " not in cmdline):
+        return None  # a script file (`bash PATH`), a pasted runbook (`-bash`)
+    return cmdline
 
 
 def _alone(layer: Layer, command: Command) -> bool:
