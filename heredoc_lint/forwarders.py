@@ -29,10 +29,8 @@ from heredoc_lint.wrappers import WRAPPERS, Invocation, SshCall, command_name, c
 _FROM = re.compile(r"\$\{@:([1-9][0-9]*)\}")
 _BLANKS = re.compile(r"[^ \t\n]+")
 _GLOB = frozenset("*?[")
-# What a rule reads from the ssh call itself (a tty, a background session: HL104; the
-# login user: HL109): behind a rewritten command their places are not the command's
-# words, so a layer that has them is not given (the rules would read them as absent).
-_SSH_FLAGS_READ = frozenset("tf")
+# Calls of one function by another that are followed: more is no script written by hand.
+_MAX_CALLS = 16
 
 
 class _Unknown(Exception):
@@ -55,75 +53,135 @@ def forwarded(
         return None
     if rewritten is None:
         return None
-    new_words, origin, own = rewritten
+    new_words, origin, own, called = rewritten
     found = resolve(new_words, wrappers)
     if found is None or not found.words:
         return None
-    if not all(id(w) in own for w in found.words):
+    if not _own_after_fixed(found.words, own):
         return None  # the layer holds words of the body or the value, checked where written
-    if found.ssh is not None and _reads_the_call(found.ssh, new_words):
-        return None
-    # The anchor is the call's word the wrapper came from; ssh's option places are in the
-    # rewritten words, not the command's.
-    return replace(found, index=origin[found.index], ssh=None)
+    ssh = None if found.ssh is None else _as_called(found.ssh, new_words, origin, own, called)
+    # The anchor is the call's word the wrapper came from.
+    return replace(found, index=origin[found.index], ssh=ssh)
 
 
-def _reads_the_call(call: SshCall, words: Sequence[Word]) -> bool:
-    """Whether a rule would read something of this ssh call from its words that changes
-    what it says: a `-t` or `-f` (HL104), a root login (HL109: `-l root`, `root@host`)."""
-    if any(call.has_flag(f) for f in _SSH_FLAGS_READ):
-        return True
-    login = call.option("l")
-    if login is not None and login.static:
-        return login.value == "root"
-    host = words[call.host_index] if call.host_index is not None else None
-    return host is not None and host.static and host.value.rsplit("@", 1)[0] == "root"
+def _own_after_fixed(words: Sequence[Word], own: set[int]) -> bool:
+    """Whether the layer's words are the call's own, after maybe some fixed words of a
+    body (`remote() { ssh h sudo "$@"; }`: `sudo`, then the call's arguments).  A fixed
+    word is static: it says the same at each call, and the rest is the call's."""
+    k = 0
+    while k < len(words) and id(words[k]) not in own:
+        if not words[k].static:
+            return False
+        k += 1
+    return k < len(words) and all(id(w) in own for w in words[k:])
 
 
-_Rewritten = tuple[tuple[Word, ...], list[int], set[int]]
+def _as_called(
+    call: SshCall, words: Sequence[Word], origin: Sequence[int], own: set[int], called: bool
+) -> SshCall:
+    """The ssh call of rewritten `words` as the rules read it off the command: each index
+    is the command's word it came from, so that a `-t`, `-f`, `-n` (HL104, HL105) or the
+    login user (HL109) is read as written in the body or the value.
+
+    Behind a function (`called`), ssh's own words are the body's: the call is marked
+    `forwarded` (no fix edits them through the call) and has no `host_index` (a fix that
+    repeats the destination would repeat the function's name); the destination's user
+    (`root@h`) is then given as the `-l` it is the same as, which HL109 reads."""
+    options = tuple((letter, arg, origin[k]) for letter, arg, k in call.options)
+    host_index = None
+    if call.host_index is not None:
+        host, where = words[call.host_index], origin[call.host_index]
+        if not called and id(host) in own:
+            host_index = where
+        elif host.static and "@" in host.value[1:] and call.option("l") is None:
+            options += (("l", cut_word(host, 0, host.value.rindex("@")), where),)
+    start = call.command_start
+    return SshCall(
+        origin[call.index],
+        options,
+        host_index,
+        None if start is None or start >= len(origin) else origin[start],
+        call.open_options,
+        forwarded=called,
+    )
+
+
+# The words bash runs, the command's word each came from, the ids of those that are the
+# command's own, and whether a function was called.
+_Rewritten = tuple[tuple[Word, ...], list[int], set[int], bool]
 
 
 def _rewrite(
     definitions: Definitions, command: Command, wrappers: Mapping[str, str]
 ) -> _Rewritten | None:
     words = command.words
-    function = _function(definitions, command, wrappers)
-    if function is not None:
-        body, origin, own = _call(function, words)
-    else:
-        body, origin = list(words), list(range(len(words)))
-        own = {id(w) for w in words}
+    body, origin = list(words), list(range(len(words)))
+    own = {id(w) for w in words}
+    called = _calls(definitions, command.start, body, origin, own, wrappers)
     expanded, origin, changed = _expand_literals(definitions, command.start, body, origin, own)
-    if function is None and not changed:
+    if not called and not changed:
         return None
-    return tuple(expanded), origin, own
+    return tuple(expanded), origin, own, called
+
+
+def _calls(
+    definitions: Definitions,
+    at: int,
+    words: list[Word],
+    origin: list[int],
+    own: set[int],
+    wrappers: Mapping[str, str],
+) -> bool:
+    """Replace, in place, a call of a forwarding function with the command its body runs,
+    again while that command calls one (`deploy() { r sudo "$@"; }` with `r() { ssh
+    "$HOST" "$@"; }`): to a fixed point, by a loop.  A function met twice (`a` calls `b`
+    calls `a`) recurses until bash gives up, and more than _MAX_CALLS hops is no script
+    written by hand: both give no layer.  Whether any call was replaced."""
+    seen: set[str] = set()
+    while True:
+        function = _function(definitions, at, words[0], wrappers) if words else None
+        if function is None:
+            return bool(seen)
+        if function.name in seen or len(seen) >= _MAX_CALLS:
+            raise _Unknown
+        seen.add(function.name)
+        body, where, forwarded = _call(function, words, own)
+        origin[:] = [origin[k] for k in where]
+        words[:] = body
+        own.clear()
+        own.update(forwarded)
 
 
 def _function(
-    definitions: Definitions, command: Command, wrappers: Mapping[str, str]
+    definitions: Definitions, at: int, head: Word, wrappers: Mapping[str, str]
 ) -> FunctionBody | None:
-    head = command.words[0]
+    """The forwarding function a command whose first word is `head` calls, if any: one
+    defined before `at`, where the call is (bash looks a function up when it is called)."""
     name = command_name(head) if head.quoting <= {Quoting.UNQUOTED} else None
     if name is None or name in WRAPPERS or name in wrappers or "/" in head.value:
         return None
     function = definitions.functions.get(name)
-    if function is None or function.end > command.start:
+    if function is None or function.end > at:
         return None  # defined after this command (or inside its own body)
     return function
 
 
-def _call(function: FunctionBody, call: Sequence[Word]) -> tuple[list[Word], list[int], set[int]]:
-    """The body's words with the call's arguments in place of `"$@"`, `"$1"`, ..."""
+def _call(
+    function: FunctionBody, call: Sequence[Word], own: set[int]
+) -> tuple[list[Word], list[int], set[int]]:
+    """The body's words with the call's arguments in place of `"$@"`, `"$1"`, ..., the
+    index in `call` each came from (0 for the body's own words), and the ids of those
+    that come from the `own` words of the call."""
     args = list(call[1:])
     out: list[Word] = []
     origin: list[int] = []
-    own: set[int] = set()
+    kept: set[int] = set()
 
     def put(word: Word, index: int, forwarded: bool) -> None:
         out.append(word)
         origin.append(index)
         if forwarded:
-            own.add(id(word))
+            kept.add(id(word))
 
     for word in function.command.words:
         forwards = [e for e in word.expansions if e.kind in ("positional", "special")]
@@ -141,15 +199,16 @@ def _call(function: FunctionBody, call: Sequence[Word]) -> tuple[list[Word], lis
             if not picked:
                 raise _Unknown  # `"$2"` with one argument: an empty word
         if joined and len(picked) > 1:
-            put(_join(tuple(a for a, _ in picked)), picked[0][1], True)
+            together = _join(tuple(a for a, _ in picked))
+            put(together, picked[0][1], all(id(a) in own for a, _ in picked))
             continue
         for arg, index in picked:
             if e.quoted:
-                put(arg, index, True)
+                put(arg, index, id(arg) in own)
             else:
                 for piece in _split(arg):
-                    put(piece, index, True)
-    return out, origin, own
+                    put(piece, index, id(arg) in own)
+    return out, origin, kept
 
 
 def _selection(word: Word, e: Expansion) -> tuple[int, bool, bool]:

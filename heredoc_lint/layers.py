@@ -456,8 +456,6 @@ def _stdin_layer(
     parent: Layer, command: Command, invocation: Invocation, heredoc: Heredoc
 ) -> Layer | None:
     if not heredoc.quoted:
-        if not invocation.remote:
-            return None  # a local shell's script: see docs/wrappers.md
         return _unquoted_stdin_layer(parent, command, invocation, heredoc)
     pieces = heredoc.body_lines(parent.text)
     text = "".join(line for _, line in pieces)

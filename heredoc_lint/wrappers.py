@@ -100,6 +100,9 @@ class SshCall:
     command_start: int | None  # index of the first word of the remote command
     # A word of unknown count (`$OPTS`) stood among the options: they may hold any flag.
     open_options: bool = False
+    # ssh stands in the body of a function the command calls (`remote() { ssh h "$@"; }`):
+    # the indexes are the call's words they come from, and no fix edits ssh's own words.
+    forwarded: bool = False
 
     def has_flag(self, letter: str) -> bool:
         return any(opt == letter for opt, _, _ in self.options)

@@ -198,19 +198,3 @@ def test_the_call_reads_as_the_command(remote: str, host: str) -> None:
     assert said  # each string is a finding of its own
     assert [s for s in _said(called) if s[0] != "HL102"] == said
     assert _said(held) == said
-
-
-@pytest.mark.parametrize(
-    "definition",
-    [
-        'remote() { ssh root@h "$@"; }',  # HL109 reads the root login off the ssh call
-        'remote() { ssh -l root h "$@"; }',
-        'remote() { ssh -t h "$@"; }',  # HL104 reads -t (a tty hangs the job up)
-        'remote() { ssh -f h "$@"; }',
-    ],
-)
-def test_an_ssh_call_a_rule_reads_gives_no_layer(definition: str) -> None:
-    """Behind a call, the ssh's options are not the call's words: rather than read them
-    as absent, the call gives no layer."""
-    for remote in STRINGS[:2]:
-        assert _said(f'{definition}\nremote "{remote}"\n') == _said(f"{definition}\n")

@@ -476,7 +476,6 @@ def test_script_from_here_string_or_substitution(text: str) -> None:
     [
         "ssh -n web-1 bash <<< 'echo a'\n",  # -n: ssh reads /dev/null, bash gets nothing
         "bash <(curl -fsSL https://example.com/install.sh)\n",  # printed at run time
-        "bash <(cat <<EOF\necho $HOME\nEOF\n)\n",  # expanded first: HL107's business
         "bash script.sh <<< 'echo a'\n",  # the script is a file; stdin is its input
     ],
 )

@@ -3,7 +3,9 @@ r"""pkill -f / pgrep -f whose pattern matches the shell running it.
 ## What it does
 Finds `pkill -f PATTERN` and `pgrep -f PATTERN` run by a shell whose own
 command line matches PATTERN: the remote `bash -c '...'` of an ssh command
-string, a `bash -c` string, or a script whose file name matches. A pattern
+string, a `bash -c` string, or a script whose file name matches; or by a
+shell fed a script written in such a string (`ssh h "sudo bash <<EOF ...
+EOF"`), whose feeding shell waits with the script on its command line. A pattern
 filled in before that shell starts (`ssh h "pkill -f $APP; ..."` expanded
 locally, a Python f-string `{name}`) stands on its command line as well, so it
 matches itself whatever plain word it holds.
@@ -141,9 +143,29 @@ def to_python_regex(pattern: str) -> re.Pattern[str] | None:
 def own_cmdline(layer: Layer, path: str | None) -> str | None:
     """The command line of the process that runs the layer: the inner shell's, or
     `bash PATH` for a script run as a file; None when it cannot be known."""
+    if layer.kind == "stdin":
+        return feeder_cmdline(layer)
     if layer.depth > 0 or layer.cmdline is not None:
         return layer.cmdline
     return f"bash {path}" if path is not None else None
+
+
+def feeder_cmdline(layer: Layer) -> str | None:
+    """A script read from stdin is on no command line; but when it is written in a string
+    a shell runs (`bash -c 'sudo bash <<EOF ... EOF'`, the remote string of an ssh), that
+    shell has it on its own command line, and it waits, alive, for the shell it feeds (it
+    keeps its process for a command with a redirection or in a pipeline).  That shell's
+    command line, found through local stdin layers only (another host's shell is not
+    this one's ancestor); None when the script is in no such string."""
+    current = layer
+    while current.kind == "stdin":
+        if current.parent is None or current.invocation is None or current.invocation.remote:
+            return None
+        current = current.parent
+    cmdline = current.cmdline
+    if cmdline is None or (current.kind != "string" and " -c " not in cmdline):
+        return None  # a script file (`bash PATH`), a pasted runbook (`-bash`)
+    return cmdline
 
 
 def _alone(layer: Layer, command: Command) -> bool:
@@ -162,6 +184,8 @@ def _alone_here(layer: Layer, command: Command) -> bool:
 
 def _severity(layer: Layer, command: Command) -> tuple[Severity | None, str]:
     """The tier of a self-match, or None and why the shell is gone before pkill runs."""
+    if layer.kind == "stdin":
+        return Severity.ERROR, "the shell that feeds the script waits for it"
     if not _alone(layer, command):
         return Severity.ERROR, "other commands share the string"
     if layer.depth == 0 and layer.cmdline is None:
@@ -288,6 +312,8 @@ def _split_fix(layer: Layer, command: Command, brackets: list[tuple[int, int, st
 def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fix | None:
     if layer.depth == 0 and layer.cmdline is None:
         return None  # the script's own file name matches: only renaming helps
+    if layer.kind == "stdin":
+        return None  # the matching command line is the feeding shell's: not checked here
     at = bracket_position(pattern_text)
     if at is None or pattern.continuations or len(pattern.value) != len(pattern_text):
         return None
@@ -361,7 +387,7 @@ _SETS_IFS = re.compile(r"\bIFS\+?=|\b(?:unset|local|declare|typeset|read)\b[^\n;
 
 
 def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
-    if layer.kind == "stdin":
+    if layer.kind == "stdin" and feeder_cmdline(layer) is None:
         return  # a script read from stdin is on no command line
     # `pkill${IFS}-f${IFS}x` is `pkill -f x` where the layer leaves IFS as it came.
     split_ifs = "IFS" in layer.text and not _SETS_IFS.search(layer.text)
@@ -430,8 +456,12 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             if layer.depth == 0 and layer.cmdline is None
             else f"its own shell (`{(shown := shown or quote_snippet(cmdline))}`)"
         )
+        kills = "kills that shell: the commands after it never run"
+        if layer.kind == "stdin":
+            owner = f"the shell that feeds it this script (`{shown}`), which waits for it,"
+            kills = "kills that shell: its commands after this script never run"
         effect = (
-            "kills that shell: the commands after it never run and the exit status is 143/255"
+            f"{kills} and the exit status is 143/255"
             if call.tool == "pkill"
             else "always finds that shell, so it reports a match that is not the process you mean"
         )

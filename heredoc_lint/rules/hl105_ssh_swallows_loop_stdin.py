@@ -353,7 +353,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if loop is None:
             continue
         word = command.words[ssh.index]
-        edit = lift(layer, word.end, word.end, " -n")
+        # Behind a function the word is the call's name: `-n` belongs in the body's ssh.
+        edit = None if ssh.forwarded else lift(layer, word.end, word.end, " -n")
+        cure = (
+            f"`ssh -n` in the function `{word.value}` (or `{word.value} ... < /dev/null`)"
+            if ssh.forwarded
+            else f"`{word.value} -n` (or `< /dev/null`)"
+        )
         fix = None
         if edit is not None:
             applicability = (
@@ -369,7 +375,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop reads the loop's standard "
             "input: it swallows the lines that `read` has not read yet and sends them to "
             "the remote command, so the loop ends after the first line and the other "
-            f"entries are never processed; use `{word.value} -n` (or `< /dev/null`)",
+            f"entries are never processed; use {cure}",
             word.start,
             word.end,
             fix,
