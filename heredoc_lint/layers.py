@@ -92,6 +92,7 @@ class Layer:
     source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
     parent_offsets: Sequence[int] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
+    prefix_words: tuple[Word, ...] = ()  # a root's: the words before its argv's wrapper
     verbatim: bool = False  # a root whose characters are the file's characters one for one
     # An unquoted heredoc's body: the parent did its escapes (`\$` is `$` here), so an
     # edit is its characters one for one only where no escape or expansion stands.
@@ -349,6 +350,7 @@ def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = 
         shell=fragment.shell,
         cmdline=fragment.cmdline,
         interpolations=fragment.interpolations,
+        prefix_words=fragment.prefix_words,
         verbatim=fragment.verbatim or fragment.offsets is None,
         encode_edit=fragment.encode_edit,
         origin=fragment.origin,

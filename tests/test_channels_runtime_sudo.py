@@ -243,11 +243,10 @@ def test_sudo_sh_c_argv_opens_the_file_as_root(box: Box) -> None:
     assert "Permission denied" not in done.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="HL109 does not see the `sudo` of an argv list's `sudo sh -c S` (issue 16 item 3)",
-)
 def test_sudo_sh_c_argv_is_not_reported() -> None:
+    """The shell of `["sudo", "sh", "-c", S]` is root's, as it is in a script."""
     assert check_text("sudo sh -c 'sudo echo x > /var/lib/x/f'\n", "shell", "p.sh") == []
     text = SUDO_SHELL.format(target="/var/lib/x/f")
-    assert [f.code for f in check_text(text, "python", "p.py")] == []  # today: HL109
+    assert [f.code for f in check_text(text, "python", "p.py")] == []
+    as_bob = text.replace('["sudo", "sh"', '["sudo", "-u", "bob", "sh"')
+    assert [f.code for f in check_text(as_bob, "python", "p.py")] == ["HL109"]

@@ -18,6 +18,7 @@ from heredoc_lint.kinds import SourceKind
 if TYPE_CHECKING:
     from heredoc_lint.model import Edit
     from heredoc_lint.pywrappers import PyWrapper
+    from heredoc_lint.shell.words import Word
 
 # Maps an edit of a fragment's text (start, end, new text) to a file edit, re-encoded for
 # the file's own syntax (a Python string literal...); None when it cannot be done safely.
@@ -34,6 +35,9 @@ class Fragment:
     shell: str = "bash"
     cmdline: str | None = None  # the command line of the process that holds the text (HL103)
     interpolations: tuple[tuple[int, int], ...] = ()  # spans of values known only at run time
+    # The words before the wrapper in an argv list (`sudo` in `["sudo", "sh", "-c", S]`),
+    # read by the rules as they read the words before a wrapper in a parent shell.
+    prefix_words: tuple[Word, ...] = ()
     verbatim: bool = False  # each character is the same character in the file: edits map 1:1
     encode_edit: EditEncoder | None = None  # for fragments that are neither the file nor verbatim
     # What the frontend knows of the text's source, for its own rules (Python: the string

@@ -143,15 +143,18 @@ def _target_user(words: tuple[Word, ...]) -> str:
 def _caller_is_root(layer: Layer) -> bool:
     """Whether the shell parsing `layer` is known to run as root."""
     current: Layer | None = layer
-    while current is not None and current.parent is not None:
+    while current is not None:
         command, invocation = current.command, current.invocation
-        if command is not None and invocation is not None:
+        prefix: tuple[Word, ...] = ()
+        if current.parent is None:
+            prefix = current.prefix_words  # a root from an argv: `["sudo", "sh", "-c", S]`
+        elif command is not None and invocation is not None:
             if invocation.ssh is not None:
                 return _user_of_ssh(current) == "root"
             prefix = command.words[: invocation.index]
-            for k, word in enumerate(prefix):
-                if command_name(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
-                    return True
+        for k, word in enumerate(prefix):
+            if command_name(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
+                return True
         current = current.parent
     return False
 

@@ -67,6 +67,7 @@ class _Target:
     shell: str
     cmdline: str  # a format with {text}
     prefix: str = ""  # text the library puts before the command (`sudo `)
+    behind: tuple[Word, ...] = ()  # an argv's words before the wrapper (`sudo`)
 
 
 _SH = _Target("", 0, False, "sh", "/bin/sh -c {text}")
@@ -349,6 +350,7 @@ class Finder:
             if cmdline is not None
             else target.cmdline.format(text=PLACEHOLDERS.sub("", text)),
             interpolations=tuple(spans),
+            prefix_words=target.behind,
             encode_edit=partial(encode_fragment_edit, origin),
             origin=origin,
         )
@@ -408,7 +410,14 @@ class Finder:
         if not any(char for char, _ in joined):
             return
         shell = "bash" if invocation.shell == "login" else invocation.shell
-        target = _Target(invocation.wrapper, 1, invocation.remote, shell, shell + " -c {text}")
+        target = _Target(
+            invocation.wrapper,
+            1,
+            invocation.remote,
+            shell,
+            shell + " -c {text}",
+            behind=tuple(words[: invocation.index]),
+        )
         session = None
         if invocation.ssh is not None:
             session = Session(wrapper, waits, frozenset(o for o, _, _ in invocation.ssh.options))
