@@ -197,7 +197,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             from heredoc_lint.fixes.python_fixes import quote_fix
 
             fix = quote_fix(layer, frag, start, end, word)
-        severity = _severity(interp.evidence, state, context.path)
+        whole = word.start == start and word.end == end
+        severity = _severity(interp.evidence, state, context.path, whole)
         yield finding(
             layer,
             "HL201",
@@ -235,21 +236,26 @@ def _in_test_code(path: str) -> bool:
     return not path.startswith("/") and _TEST_DIRECTORY.search(path) is not None
 
 
-def _severity(evidence: str, state: Quote, path: str | None) -> Severity:
+def _severity(evidence: str, state: Quote, path: str | None, whole: bool = True) -> Severity:
     """Warning only where the file shows the value comes from outside the program.
 
     In test code, only text read from outside (the network, input) counts: its other
     values are the test's own. Inside double quotes, where only `$`, backtick, `\\` and
     `"` break the word, a parameter of a public function is no evidence: a path or name
     passed to it holds none of them unless it comes from outside, which the file does
-    not show."""
-    from heredoc_lint.frontends.python.origins import free_text, only_a_parameter
+    not show. Where the file's only calls of the function pass a literal example at its
+    top level, the parameter stays evidence as a whole unquoted word, the path or name
+    the command acts on (`cd {path}`): the callers that import the function pass
+    theirs; not as a part of a word (`{stem}*`, a glob over the files it made)."""
+    from heredoc_lint.frontends.python.origins import example_only, free_text, only_a_parameter
 
     if not evidence:
         return Severity.INFO
     if path is not None and _in_test_code(path) and not free_text(evidence):
         return Severity.INFO
     if state is Quote.DOUBLE and only_a_parameter(evidence):
+        return Severity.INFO
+    if example_only(evidence) and not (state is Quote.UNQUOTED and whole):
         return Severity.INFO
     return Severity.WARNING
 
