@@ -311,3 +311,66 @@ def test_a_bitrate_with_a_blank_breaks_ffmpegs_arguments() -> None:
             f"printf '%s\\n' -b:v {value}", shell=True, capture_output=True, text=True
         )
         assert done.stdout.splitlines() == ["-b:v", *words]
+
+
+# -- a parameter the function names itself when not given (rfbackend explaintext:131) ----------
+
+RENDER_TEXT = """import random
+import subprocess
+
+
+def render_text(text, filename=None):
+    if filename is None:
+        filename = "talk" + str(random.randint(100, 999)) + ".mp3"
+    with open(filename + ".txt", "w") as out:
+        out.write(text)
+    subprocess.run(f"cp {filename}* /srv/mp3/", shell=True)
+"""
+
+
+def test_a_name_the_function_makes_itself_shows_the_kind_its_callers_pass() -> None:
+    (finding,) = hl201(RENDER_TEXT)
+    assert at(RENDER_TEXT, finding)[::2] == (10, "{filename}")
+    assert finding.severity is Severity.INFO
+    assert "nothing in this file shows where the value comes from" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("fallback", "why"),
+    [
+        ('text.split()[0] + ".mp3"', "made of another parameter"),
+        ('input("name? ")', "typed in"),
+        ('"talk" + suffix', "a name the file does not show"),
+    ],
+)
+def test_a_fallback_made_of_outside_text_keeps_the_evidence(fallback: str, why: str) -> None:
+    text = RENDER_TEXT.replace('"talk" + str(random.randint(100, 999)) + ".mp3"', fallback)
+    assert text != RENDER_TEXT
+    severities = {f.severity for f in hl201(text)}
+    assert Severity.WARNING in severities, why
+
+
+def test_a_none_default_without_a_fallback_keeps_the_evidence() -> None:
+    text = RENDER_TEXT.replace(
+        '    if filename is None:\n        filename = "talk" + str(random.randint(100, 999)) '
+        '+ ".mp3"\n',
+        "",
+    )
+    assert "randint" not in text
+    (finding,) = hl201(text)
+    assert finding.severity is Severity.WARNING
+    assert "a parameter of the public function `render_text`" in finding.message
+
+
+def test_the_made_name_runs_and_what_it_rules_out_breaks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The function's own names are one word; a caller's name with a blank is two."""
+    out = tmp_path / "out"
+    out.mkdir()
+    module = load(RENDER_TEXT.replace("/srv/mp3/", f"{out}/"), "render")
+    monkeypatch.chdir(tmp_path)
+    module.render_text("hello")
+    assert [p.name[:4] for p in out.iterdir()] == ["talk"]
+    module.render_text("hello", "two words.mp3")
+    assert not any(p.name.startswith("two") for p in out.iterdir())  # `cp two words.mp3*`

@@ -84,7 +84,9 @@ def test_tabs_and_spaces_without_python2_stay_a_syntax_error() -> None:
     text = PYTHON2_TABS.replace(".iteritems()", ".items()")
     (finding,) = hl001(text, "python", "agent.py")
     assert finding.severity is Severity.WARNING
-    assert finding.message == "Python syntax error: inconsistent use of tabs and spaces in indentation"
+    assert finding.message == (
+        "Python syntax error: inconsistent use of tabs and spaces in indentation"
+    )
     assert sys.version_info >= (3,)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from heredoc_lint.frontends.python.callers import UNKNOWN, Callers, argument_for
 from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
-from heredoc_lint.frontends.python.values import MAX_DEPTH, qualname
+from heredoc_lint.frontends.python.values import MAX_DEPTH, provably_safe, qualname
 
 _ENVIRONMENT = frozenset({"os.environ", "os.environb"})
 _ENVIRONMENT_CALLS = frozenset({"os.getenv", "os.environ.get", "os.getenvb"})
@@ -321,7 +321,8 @@ def _parameter(
     if node.id in ("self", "cls") or owner.function is None:
         return ""
     parameter = f"{_PARAMETER} `{owner.function}`"
-    if callers is not None and quantity(callers.default(owner, node.id)):
+    default = callers.default(owner, node.id) if callers is not None else None
+    if _own_kind(owner, node.id, default, imports):
         parameter = ""  # its callers give what its default is: a number, `"500k"`
     module_function = owner.parent is not None and owner.parent.parent is None
     sites = callers.of(owner.function) if callers is not None and module_function else []
@@ -360,6 +361,38 @@ def quantity(default: ast.expr | None) -> bool:
     if isinstance(value, (int, float)):
         return True
     return isinstance(value, str) and _QUANTITY.match(value) is not None
+
+
+def _own_kind(
+    owner: Scope, name: str, default: ast.expr | None, imports: Mapping[str, str]
+) -> bool:
+    """Whether the function's own default shows its parameter holds a value of the kind
+    the program makes itself, not a path or name from outside: a quantity, or `None`
+    that the function replaces with a name it makes of literals and numbers (`if name is
+    None: name = "talk" + str(randint(100, 999)) + ".mp3"`), as callers name it too."""
+    if quantity(default):
+        return True
+    if not (isinstance(default, ast.Constant) and default.value is None):
+        return False
+    made = [v for v in owner.bindings.get(name, []) if v is not None]
+    return bool(made) and all(_made_here(v, owner, imports, 0) for v in made)
+
+
+def _made_here(node: ast.expr, scope: Scope, imports: Mapping[str, str], depth: int) -> bool:
+    """Text the program makes of literals and safe values alone."""
+    if depth > MAX_DEPTH or isinstance(node, LoopValue):
+        return False
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, int, float))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return all(_made_here(p, scope, imports, depth + 1) for p in (node.left, node.right))
+    if isinstance(node, ast.JoinedStr):
+        return all(
+            _made_here(p.value, scope, imports, depth + 1)
+            for p in node.values
+            if isinstance(p, ast.FormattedValue)
+        )
+    return provably_safe(node, scope, imports)
 
 
 def _example(argument: ast.expr, scope: Scope) -> bool:
