@@ -12,9 +12,16 @@ It warns where the file shows that the value comes from outside the program:
 configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP request
 or response (`requests.post(...).json()`), or a parameter of a public function,
 followed through names, loops, the file's own helpers and callers, and the
-attributes of `self` its methods set; the message names that evidence. Where the
-file calls that function itself, what its calls pass decides: a parameter given
-only the program's own values (a demo call with a literal path) is no evidence.
+attributes of `self` its methods set, and the lists filled with `.append()`; the
+message names that evidence. Where the file calls that function itself, what its
+calls pass decides: a parameter given only the program's own values is no
+evidence, except where those calls are only examples with a literal at the
+module's top level (bare or under `if __name__ == "__main__":`), as other modules
+import a public function: then the parameter stays evidence as a whole unquoted
+word (`cd {path}`), not as a part of one (`{stem}*`). A parameter whose default
+shows the kind of value its callers pass is no evidence: a quantity (`30`,
+`"500k"`), or `None` that the function replaces with a name it makes of literals
+and numbers.
 A value whose origin nothing in the file shows is reported at info, and so are:
 an argparse option declared `type=int`/`float` or a flag (a number), a variable
 a batch scheduler sets (`SLURM_NODELIST`), what a helper of the file returns as
