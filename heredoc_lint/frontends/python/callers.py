@@ -23,6 +23,7 @@ class Callers:
         self._numbers: frozenset[str] | None = None
         self._attributes: dict[str, list[tuple[ast.expr, Scope]]] | None = None
         self._parents: dict[int, ast.AST] | None = None
+        self._functions: dict[str, list[dict[str, ast.expr | None]]] | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
         if self._index is None:
@@ -67,16 +68,13 @@ class Callers:
     def default(self, owner: Scope, name: str) -> ast.expr | None:
         """The default of parameter `name` of `owner`'s function, where the file defines
         one function of that name with that parameter (a method's or a module's)."""
-        found = [
-            node
-            for node in ast.walk(self._analysis.tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.name == owner.function
-            and name in _parameters(node.args)
-        ]
-        if len(found) != 1:
-            return None
-        return _parameters(found[0].args)[name]
+        if self._functions is None:
+            self._functions = {}
+            for node in ast.walk(self._analysis.tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._functions.setdefault(node.name, []).append(_parameters(node.args))
+        found = [p for p in self._functions.get(owner.function or "", []) if name in p]
+        return found[0][name] if len(found) == 1 else None
 
     def numeric_options(self) -> frozenset[str]:
         """The argparse destinations the file declares only as numbers or flags."""
