@@ -159,7 +159,13 @@ def test_the_folder_breaks_find(tmp_path: Path) -> None:
     assert "No such file or directory" in failed.value.stderr
 
 
-def test_an_example_call_does_not_make_a_part_of_a_word_evidence() -> None:
+def test_an_example_call_keeps_a_path_under_the_parameter_evidence() -> None:
+    text = WARMUP.replace("find -L {folder_path} -type f", "find -L {folder_path}/data -type f")
+    (finding,) = hl201(text)
+    assert (at(text, finding)[2], finding.severity) == ("{folder_path}", Severity.WARNING)
+
+
+def test_an_example_call_does_not_make_a_glob_stem_evidence() -> None:
     """`scp {stem}*`: a glob over the files the function made from that stem, with a
     literal example under `__main__` (rfbackend mp3helper.py, debatable): info."""
     text = (
