@@ -2,6 +2,7 @@
 """Precision per rule on real public repositories, from a hand-labelled manifest.
 
     python3 bench/bench_precision.py [--mirrors DIR | --snapshots DIR] [--unlabelled]
+                                     [--list VERDICT]
 
 The corpus is listed in bench/corpus/repos.tsv (repository, commit, why chosen,
 files checked) and every finding read by hand in bench/corpus/manifest.tsv
@@ -22,7 +23,8 @@ precision TP/(TP+FP), the share of debatable findings, and the number of
 repositories and files with findings; then the same for all rules and for
 Python sources apart from the rest (scripts, Markdown, workflows), and the
 labelled findings no longer reported (a real bug that is no longer found is
-listed by name). --unlabelled lists each unlabelled finding as a manifest row
+listed by name). --list VERDICT lists the reported findings labelled VERDICT with
+their reasons. --unlabelled lists each unlabelled finding as a manifest row
 to fill in (VERDICT, REASON), with its message and a code frame. Nothing here is
 a pass/fail test: it exits 0. --patterns only counts the manifest's labels per
 pattern tag; --reproducers runs the reproducer of each pattern of
@@ -274,6 +276,17 @@ def report(matched: Matched, labels: list[Label]) -> None:
                 )
 
 
+def listed(matched: Matched, verdict: str) -> None:
+    """The reported findings labelled `verdict`, one a line with the label's reason."""
+    rows = [(f, lab) for f, lab in matched if lab is not None and lab.verdict == verdict]
+    print(f"\n{len(rows)} reported findings labelled {verdict}:")
+    for finding, label in sorted(rows, key=lambda r: (r[0].code, r[0].repo, r[0].path, r[0].line)):
+        print(
+            f"  {finding.code} {finding.repo} {finding.path}:{finding.line}:{finding.column} "
+            f"({label.reason})"
+        )
+
+
 def _table_row(name: str, rows: list[tuple[Finding, Label | None]]) -> str:
     verdicts = [label.verdict if label else None for _, label in rows]
     tp, fp, deb = (verdicts.count(v) for v in VERDICTS)
@@ -355,6 +368,13 @@ def main(argv: list[str] | None = None) -> int:
         "--unlabelled", action="store_true", help="list each unlabelled finding with a code frame"
     )
     parser.add_argument(
+        "--list",
+        action="append",
+        default=[],
+        choices=VERDICTS,
+        help="list each reported finding labelled VERDICT, with its reason (repeatable)",
+    )
+    parser.add_argument(
         "--patterns",
         action="store_true",
         help="only count the manifest's labels per pattern tag (runs nothing)",
@@ -421,6 +441,8 @@ def main(argv: list[str] | None = None) -> int:
                         )
     print(f"{len(repos)} repositories, {files} files checked, {len(labels)} labels\n")
     report(matched, labels)
+    for verdict in args.list:
+        listed(matched, verdict)
     if unlabelled:
         print(f"\n{len(unlabelled)} unlabelled findings:\n")
         print("\n".join(unlabelled))

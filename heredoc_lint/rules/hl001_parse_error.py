@@ -15,7 +15,8 @@ otherwise. It is reported once, at its first bad character.
 Some text is not meant to be run as it stands, and is reported as "not
 checked" (info) rather than as a syntax error: templates with fields to fill
 in (`<<<HOST>>>`, `<VALUE>`, `{{ var }}`, `%VAR%`) and console transcripts
-(`[root@host dir]# cmd` followed by its output, or `user@host:~$ cmd`).
+(`[root@host dir]# cmd` followed by its output, or `user@host:~$ cmd`), and in
+Markdown the input of an interactive program (the SQL after a `psql` line).
 
 ## Example
 ```bash
@@ -53,6 +54,28 @@ from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.shell.templates import not_a_script
 from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
 
+# A line that starts an interactive program with nothing to run of its own: in a
+# runbook, the lines after it are typed into it. A client of a database or a remote
+# service may have options and names (`psql -U app mydb`), but no `-c`, `-e`, `-f` and no
+# redirected input; an interpreter is bare (`python3 train.py` runs a file).
+_CLIENTS = "psql|mysql|mariadb|sqlite3|mongo|mongosh|redis-cli|cqlsh|clickhouse-client|ftp|sftp"
+_INTERPRETERS = "python|python3|ipython|irb|node|bc"
+_SESSION = re.compile(
+    r"^[ \t]*(?:sudo[ \t]+(?:-u[ \t]*\S+[ \t]+)?)?"
+    rf"(?:({_CLIENTS})(?:[ \t]+(?!-[cef]\b|--(?:command|file|execute|eval)\b)[^\s;&|<>#]+)*"
+    rf"|({_INTERPRETERS}))"
+    r"[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
+
+
+def _session(layer: Layer, before: int) -> str | None:
+    """The interactive program whose input the text before `before` starts, if any: a
+    runbook's `psql` line followed by the SQL typed into it."""
+    starts = list(_SESSION.finditer(layer.text, 0, before))
+    return (starts[-1].group(1) or starts[-1].group(2)) if starts else None
+
+
 # Where a command name can stand in text that did not parse: a line's start, after an
 # operator or `$(`, behind the usual prefixes.
 _COMMAND_PLACE = r"(?:^|[;&|({`]|\$\()[ \t]*(?:(?:sudo|nohup|exec|time|command)[ \t]+)*"
@@ -89,6 +112,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     dynamic = any(e.start <= first.start for e in layer.local_expansions)
     string = _run_by_a_shell(layer, context)
     template = not_a_script(layer.text, layer.script.heredocs)
+    if template is None and context.kind == "markdown" and layer.depth == 0:
+        program = _session(layer, layer.text.rfind("\n", 0, first.start) + 1)
+        if program is not None:
+            template = f"a session of `{program}` (the lines after it are typed into it)"
     if dynamic:
         severity = Severity.INFO
         message = (

@@ -12,9 +12,16 @@ It warns where the file shows that the value comes from outside the program:
 configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP request
 or response (`requests.post(...).json()`), or a parameter of a public function,
 followed through names, loops, the file's own helpers and callers, and the
-attributes of `self` its methods set; the message names that evidence. Where the
-file calls that function itself, what its calls pass decides: a parameter given
-only the program's own values (a demo call with a literal path) is no evidence.
+attributes of `self` its methods set, and the lists filled with `.append()`; the
+message names that evidence. Where the file calls that function itself, what its
+calls pass decides: a parameter given only the program's own values is no
+evidence, except where those calls are only examples with a literal at the
+module's top level (bare or under `if __name__ == "__main__":`), as other modules
+import a public function: then the parameter stays evidence unquoted in a path
+(`cd {path}`, `find {dir}/data`), not in a glob pattern (`{stem}*`). A parameter
+whose default shows the kind of value its callers pass is no evidence: a quantity
+(`30`, `"500k"`), or `None` that the function replaces with a name it makes of
+literals and numbers.
 A value whose origin nothing in the file shows is reported at info, and so are:
 an argparse option declared `type=int`/`float` or a flag (a number), a variable
 a batch scheduler sets (`SLURM_NODELIST`), what a helper of the file returns as
@@ -197,7 +204,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             from heredoc_lint.fixes.python_fixes import quote_fix
 
             fix = quote_fix(layer, frag, start, end, word)
-        severity = _severity(interp.evidence, state, context.path)
+        pattern = _GLOB.search(layer.text[word.start : start] + layer.text[end : word.end])
+        severity = _severity(interp.evidence, state, context.path, pattern is None)
         yield finding(
             layer,
             "HL201",
@@ -235,21 +243,30 @@ def _in_test_code(path: str) -> bool:
     return not path.startswith("/") and _TEST_DIRECTORY.search(path) is not None
 
 
-def _severity(evidence: str, state: Quote, path: str | None) -> Severity:
+# The characters that make a word a pattern for the shell to expand (`{stem}*.mp3`).
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _severity(evidence: str, state: Quote, path: str | None, path_word: bool = True) -> Severity:
     """Warning only where the file shows the value comes from outside the program.
 
     In test code, only text read from outside (the network, input) counts: its other
     values are the test's own. Inside double quotes, where only `$`, backtick, `\\` and
     `"` break the word, a parameter of a public function is no evidence: a path or name
     passed to it holds none of them unless it comes from outside, which the file does
-    not show."""
-    from heredoc_lint.frontends.python.origins import free_text, only_a_parameter
+    not show. Where the file's only calls of the function pass a literal example at its
+    top level, the parameter stays evidence unquoted in a path the command acts on
+    (`cd {path}`, `find {dir}/data`): the callers that import the function pass theirs;
+    not in a glob pattern (`{stem}*`, the files the function made from that stem)."""
+    from heredoc_lint.frontends.python.origins import example_only, free_text, only_a_parameter
 
     if not evidence:
         return Severity.INFO
     if path is not None and _in_test_code(path) and not free_text(evidence):
         return Severity.INFO
     if state is Quote.DOUBLE and only_a_parameter(evidence):
+        return Severity.INFO
+    if example_only(evidence) and not (state is Quote.UNQUOTED and path_word):
         return Severity.INFO
     return Severity.WARNING
 

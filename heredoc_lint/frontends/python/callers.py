@@ -22,6 +22,8 @@ class Callers:
         self._index: dict[str, list[tuple[ast.Call, Scope]]] | None = None
         self._numbers: frozenset[str] | None = None
         self._attributes: dict[str, list[tuple[ast.expr, Scope]]] | None = None
+        self._parents: dict[int, ast.AST] | None = None
+        self._functions: dict[str, list[dict[str, ast.expr | None]]] | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
         if self._index is None:
@@ -34,6 +36,45 @@ class Callers:
         if self._attributes is None:
             self._index, self._attributes = self._build()
         return self._attributes.get(name, [])
+
+    def added(self, name: str, container: ast.expr) -> list[ast.expr]:
+        """What the function that binds `name = container` (`items = []`) puts into it
+        later: the arguments of its `name.append(x)`, `.extend(xs)`, `.insert(i, x)` and
+        `.add(x)` calls. A list filled from a reply holds the reply's text."""
+        if self._parents is None:
+            self._parents = {
+                id(child): node
+                for node in ast.walk(self._analysis.tree)
+                for child in ast.iter_child_nodes(node)
+            }
+        body: ast.AST | None = self._parents.get(id(container))
+        while body is not None and not isinstance(body, _BODIES):
+            body = self._parents.get(id(body))
+        if body is None:
+            return []
+        found: list[ast.expr] = []
+        for node in _own_nodes(body):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _ADDERS
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == name
+                and node.args
+            ):
+                found.append(node.args[-1])  # `insert(i, x)`: the item is the last argument
+        return found
+
+    def default(self, owner: Scope, name: str) -> ast.expr | None:
+        """The default of parameter `name` of `owner`'s function, where the file defines
+        one function of that name with that parameter (a method's or a module's)."""
+        if self._functions is None:
+            self._functions = {}
+            for node in ast.walk(self._analysis.tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._functions.setdefault(node.name, []).append(_parameters(node.args))
+        found = [p for p in self._functions.get(owner.function or "", []) if name in p]
+        return found[0][name] if len(found) == 1 else None
 
     def numeric_options(self) -> frozenset[str]:
         """The argparse destinations the file declares only as numbers or flags."""
@@ -99,6 +140,33 @@ class Callers:
             for name, value in _assigned(method, inner.params[0]):
                 attributes.setdefault(name, []).append((value, inner))
         return index, attributes
+
+
+# The statements a container is filled in: its function's body, or the module's.
+_BODIES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+_ADDERS = frozenset({"append", "extend", "insert", "add"})
+
+
+def _parameters(args: ast.arguments) -> dict[str, ast.expr | None]:
+    """Each parameter with its default (None: it has none)."""
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    found = dict(zip((a.arg for a in positional), [*defaults, *args.defaults], strict=True))
+    found.update(zip((a.arg for a in args.kwonlyargs), args.kw_defaults, strict=True))
+    return found
+
+
+def _own_nodes(body: ast.AST) -> list[ast.AST]:
+    """The nodes of a function or module, without those of the functions and classes
+    defined in it (their names are their own)."""
+    found: list[ast.AST] = []
+    todo = list(ast.iter_child_nodes(body))
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _local_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:

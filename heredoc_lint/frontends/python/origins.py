@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from heredoc_lint.frontends.python.callers import UNKNOWN, Callers, argument_for
 from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
-from heredoc_lint.frontends.python.values import MAX_DEPTH, qualname
+from heredoc_lint.frontends.python.values import MAX_DEPTH, provably_safe, qualname
 
 _ENVIRONMENT = frozenset({"os.environ", "os.environb"})
 _ENVIRONMENT_CALLS = frozenset({"os.getenv", "os.environ.get", "os.getenvb"})
@@ -61,10 +61,14 @@ _SAME_TEXT = frozenset(
 )
 
 
+# Containers a function fills after binding them (`items = []`, `seen = set()`).
+_CONTAINERS = (ast.List, ast.Set, ast.ListComp, ast.SetComp)
+
 # The words of `evidence` for text that may hold anything: what the network, a person at
 # the keyboard or an HTTP client sent. A chain of calls keeps its origin's words first.
 _FREE_TEXT = ("it is read from", "it comes from an HTTP request")
 _PARAMETER = "it is a parameter of the public function"
+_EXAMPLE = " (the file calls it only with a literal example, line"
 # How far `evidence` follows a value: farther than `values.MAX_DEPTH`, as outside data often
 # reaches a command through a reply, a loop, a caller and a few rebindings.
 _DEPTH = 2 * MAX_DEPTH
@@ -159,6 +163,12 @@ def evidence(
             found = evidence(value, owner, imports, depth + step, seen, callers)
             if found:
                 return found
+            if isinstance(value, _CONTAINERS) and callers is not None:
+                # `items = []` then `items.append(reply["text"])`: what is put in it.
+                for item in callers.added(node.id, value):
+                    found = evidence(item, owner, imports, depth + 1, seen, callers)
+                    if found:
+                        return f"{found}, added to `{node.id}`"
         return _parameter(node, scope, imports, depth, seen, callers)
     if isinstance(node, ast.Attribute) and _on_self(node, scope) and callers is not None:
         return _attribute(node.attr, imports, depth, seen, callers)
@@ -301,19 +311,25 @@ def _parameter(
 
     Where the file itself calls a function of its module (`convert(out=args.out)`), what
     those calls pass is the evidence, and a file whose calls pass only its own values
-    (`render("/tmp/x.mp3")`) shows none. A function the file never calls is called from
-    outside: its parameter is outside data. Methods are called through objects the file
-    cannot follow: their parameters stay evidence."""
+    (`render("/tmp/x.mp3")`) shows none, unless those calls are only examples of use at
+    its top level. A function the file never calls is called from outside: its parameter
+    is outside data, unless its default shows it holds a quantity. Methods are called
+    through objects the file cannot follow: their parameters stay evidence."""
     owner = scope.owner(node.id)
     if owner is None or not owner.public or node.id not in owner.arguments:
         return ""
     if node.id in ("self", "cls") or owner.function is None:
         return ""
     parameter = f"{_PARAMETER} `{owner.function}`"
+    default = callers.default(owner, node.id) if callers is not None else None
+    if _own_kind(owner, node.id, default, imports):
+        parameter = ""  # its callers give what its default is: a number, `"500k"`
     module_function = owner.parent is not None and owner.parent.parent is None
     sites = callers.of(owner.function) if callers is not None and module_function else []
     if not sites:
         return parameter
+    examples: list[int] = []
+    passing = 0
     for call, site_scope in sites:
         argument = argument_for(call, owner, node.id)
         if argument is UNKNOWN:
@@ -323,7 +339,83 @@ def _parameter(
         found = evidence(argument, site_scope, imports, depth + 1, seen, callers)
         if found:
             return f"{found}, passed to `{owner.function}()` on line {call.lineno}"
+        passing += 1
+        if _example(argument, site_scope):
+            examples.append(call.lineno)
+    if examples and len(examples) == passing and parameter:
+        return f"{parameter}{_EXAMPLE} {', '.join(map(str, examples))})"
     return ""
+
+
+# A number with its unit, as a default of a setting: `"500k"`, `"1.5G"`, `"30s"`, `"90%"`.
+_QUANTITY = re.compile(r"[0-9]+(?:\.[0-9]+)?[A-Za-z%]{0,3}\Z")
+
+
+def quantity(default: ast.expr | None) -> bool:
+    """Whether a parameter's default shows it holds a quantity, one safe word: a number,
+    or a number with its unit (`video_bitrate="500k"`). Its callers pass the same kind
+    of value; a path or a name as default (`out="/srv/x"`) shows no such thing."""
+    if not isinstance(default, ast.Constant) or isinstance(default.value, bool):
+        return False
+    value = default.value
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and _QUANTITY.match(value) is not None
+
+
+def _own_kind(
+    owner: Scope, name: str, default: ast.expr | None, imports: Mapping[str, str]
+) -> bool:
+    """Whether the function's own default shows its parameter holds a value of the kind
+    the program makes itself, not a path or name from outside: a quantity, or `None`
+    that the function replaces with a name it makes of literals and numbers (`if name is
+    None: name = "talk" + str(randint(100, 999)) + ".mp3"`), as callers name it too."""
+    if quantity(default):
+        return True
+    if not (isinstance(default, ast.Constant) and default.value is None):
+        return False
+    made = [v for v in owner.bindings.get(name, []) if v is not None]
+    return bool(made) and all(_made_here(v, owner, imports, 0) for v in made)
+
+
+def _made_here(node: ast.expr, scope: Scope, imports: Mapping[str, str], depth: int) -> bool:
+    """Text the program makes of literals and safe values alone."""
+    if depth > MAX_DEPTH or isinstance(node, LoopValue):
+        return False
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, int, float))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return all(_made_here(p, scope, imports, depth + 1) for p in (node.left, node.right))
+    if isinstance(node, ast.JoinedStr):
+        return all(
+            _made_here(p.value, scope, imports, depth + 1)
+            for p in node.values
+            if isinstance(p, ast.FormattedValue)
+        )
+    return provably_safe(node, scope, imports)
+
+
+def _example(argument: ast.expr, scope: Scope) -> bool:
+    """A call at the module's top level (bare or under `if __name__ == "__main__":`) with
+    a literal string: a sample input written in to show the function at work, as the
+    other modules that import a public function are not in sight."""
+    if scope.parent is not None:
+        return False
+    if isinstance(argument, ast.Name):  # `sample = """..."""` then `warmup(sample)`
+        owner = scope.owner(argument.id)
+        values = owner.bindings[argument.id] if owner is not None else []
+        return bool(values) and all(_literal(v) for v in values)
+    return _literal(argument)
+
+
+def _literal(value: ast.expr | None) -> bool:
+    return isinstance(value, ast.Constant) and isinstance(value.value, str)
+
+
+def example_only(evidence: str) -> bool:
+    """Whether the evidence is a public function's parameter whose only calls in the file
+    are examples of use with a literal (`warmup("/data/a")` at the top level)."""
+    return only_a_parameter(evidence) and _EXAMPLE in evidence
 
 
 def shell_text(

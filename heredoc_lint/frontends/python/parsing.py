@@ -176,7 +176,11 @@ def _raise(text: str, error: SyntaxError) -> NoReturn:
     line = max(error.lineno or 1, 1)
     line_start = lines.starts[min(line, len(lines.starts)) - 1]
     offset = min(line_start + max((error.offset or 1) - 1, 0), len(text))
-    if _python2_error(error.msg, _line(text, error)):
+    # Python 2 reads a tab as indentation to the next multiple of 8 columns, where
+    # Python 3 refuses tabs mixed with spaces: in a file that shows Python 2 otherwise
+    # (`.iteritems()`, `print >>f`...), that is Python 2 indentation, not a mistake.
+    python2_tabs = isinstance(error, TabError) and python2_file(text)
+    if python2_tabs or _python2_error(error.msg, _line(text, error)):
         raise SourceError(
             f"not checked: Python 2 source (line {line}: {error.msg})", offset, info=True
         ) from None
