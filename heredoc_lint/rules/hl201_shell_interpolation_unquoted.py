@@ -24,9 +24,11 @@ whose default shows the kind of value its callers pass is no evidence: a quantit
 literals and numbers.
 A value whose origin nothing in the file shows is reported at info, and so are:
 an argparse option declared `type=int`/`float` or a flag (a number), a variable
-a batch scheduler sets (`SLURM_NODELIST`), what a helper of the file returns as
-`shlex.quote(...)`, a parameter inside double quotes (where only `$`, backtick,
-`\` and `"` break it, which a path does not show), and, in test code (`tests/`,
+a batch scheduler or snapd sets (`SLURM_NODELIST`, `SNAP`), what a helper of the
+file returns as `shlex.quote(...)`, a parameter inside double quotes (where only
+`$`, backtick, `\` and `"` break it, which a path does not show), a parameter of
+a function in a private module (`pkg/_internal/`, `_impl.py`: only the project's
+own code calls it), and, in test code (`tests/`, `integration-tests/`,
 `test_*.py`, `conftest.py`), anything but text from the network or input. Text
 from the network or input mixed with shell text of the program's own (`'--text
 "' + reply + '"'`) is reported without a fix: only its outside part needs
@@ -230,17 +232,31 @@ def _escaped(text: str, start: int) -> bool:
 # A value that is shell text and text from outside at once: only its outside part needs quoting.
 _MIXED = "quote its part from outside with shlex.quote() and keep its shell text as it is"
 # Test code: the paths, hosts and variables a test uses are those of its authors' own runs.
-# A `tests/` directory counts only in a relative path (as pre-commit and `heredoc-lint .`
-# give them): in an absolute one it may be a directory above the checkout.
+# A test directory (`tests/`, `integration-tests/`, `e2e_tests/`) counts only in a relative
+# path (as pre-commit and `heredoc-lint .` give them): in an absolute one it may be a
+# directory above the checkout.
 _TEST_FILE = re.compile(r"(?:\A|/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py)\Z")
-_TEST_DIRECTORY = re.compile(r"(?:\A|/)tests?/")
+_TEST_DIRECTORY = re.compile(r"(?:\A|/)(?:[\w.-]*[-_])?tests?(?:[-_][\w.-]*)?/")
+# A private module (`pkg/_internal/x.py`, `_impl.py`): only the project's own code calls
+# its functions, so their parameters are values the program makes, not outside input.
+_PRIVATE_MODULE = re.compile(r"(?:\A|/)_(?!_)[^/]+(?:/|\Z)")  # not `__init__.py`
+
+
+def _relative(path: str) -> str | None:
+    path = path.replace("\\", "/")
+    return None if path.startswith("/") else path
 
 
 def _in_test_code(path: str) -> bool:
-    path = path.replace("\\", "/")
-    if _TEST_FILE.search(path):
+    if _TEST_FILE.search(path.replace("\\", "/")):
         return True
-    return not path.startswith("/") and _TEST_DIRECTORY.search(path) is not None
+    relative = _relative(path)
+    return relative is not None and _TEST_DIRECTORY.search(relative) is not None
+
+
+def _in_private_module(path: str) -> bool:
+    relative = _relative(path)
+    return relative is not None and _PRIVATE_MODULE.search(relative) is not None
 
 
 # The characters that make a word a pattern for the shell to expand (`{stem}*.mp3`).
@@ -265,6 +281,8 @@ def _severity(evidence: str, state: Quote, path: str | None, path_word: bool = T
     if path is not None and _in_test_code(path) and not free_text(evidence):
         return Severity.INFO
     if state is Quote.DOUBLE and only_a_parameter(evidence):
+        return Severity.INFO
+    if path is not None and _in_private_module(path) and only_a_parameter(evidence):
         return Severity.INFO
     if example_only(evidence) and not (state is Quote.UNQUOTED and path_word):
         return Severity.INFO

@@ -42,8 +42,11 @@ _READS = frozenset({"json", "read", "readline", "readlines", "iter_lines", "iter
 # HTTP clients: what their requests return is the network's text.
 _HTTP_CLIENTS = ("requests.", "httpx.", "urllib.request.urlopen", "urllib2.urlopen")
 # Variables a batch scheduler or MPI launcher sets for the job it starts (`SLURM_NODELIST`,
-# `OMPI_COMM_WORLD_RANK`): host lists, ids and counts of the program's own job, not input.
-_SCHEDULER_VARIABLE = re.compile(r"(?:SLURM|PBS|LSB|OMPI|PMI|PMIX|SGE|COBALT|FLUX)_[A-Z0-9_]+\Z")
+# `OMPI_COMM_WORLD_RANK`): host lists, ids and counts of the program's own job, not input;
+# and those snapd sets for a snap's commands (`SNAP` is `/snap/NAME/REVISION`).
+_SCHEDULER_VARIABLE = re.compile(
+    r"(?:(?:SLURM|PBS|LSB|OMPI|PMI|PMIX|SGE|COBALT|FLUX)_[A-Z0-9_]+|SNAP(?:_[A-Z0-9_]+)?)\Z"
+)
 _CLI_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 # Text that only the shell gives a meaning to: the author meant the shell to read it.
 _GLOB = re.compile(r"[*?]|\[[^\]]*\]")

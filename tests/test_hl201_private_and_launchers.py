@@ -1,0 +1,92 @@
+"""HL201: three origins that are the program's own, found on real code.
+
+- A public function in a private module (`pkg/_internal/...`, `pkg/_impl.py`) is called
+  by the project's own code only: its parameter is no evidence of outside text (dstack's
+  `_internal` provisioning code, where every caller passes `/root/.dstack`).
+- A directory of tests spelt `integration-tests/`, `e2e_tests/`... is test code, as
+  `tests/` is (cluster-toolkit's `tools/python-integration-tests/`).
+- `SNAP`, `SNAP_DATA`...: snapd sets them for a snap's commands to its own paths
+  (microk8s's `bash -c ". {}/actions/common/utils.sh"`).
+
+Each stays a warning where the same value has outside evidence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.model import Finding, Severity
+
+PARAMETER = (
+    "import subprocess\n"
+    "def cleanup(path):\n"
+    '    subprocess.run(f"sudo rm -rf {path}/cache", shell=True)\n'
+)
+
+
+def hl201(text: str, path: str) -> list[Finding]:
+    return [f for f in check_text(text, "python", path) if f.code == "HL201"]
+
+
+@pytest.mark.parametrize(
+    ("path", "severity"),
+    [
+        ("src/pkg/services/cleanup.py", Severity.WARNING),
+        ("src/pkg/_internal/services/cleanup.py", Severity.INFO),
+        ("src/pkg/_cleanup.py", Severity.INFO),
+        ("_private/cleanup.py", Severity.INFO),
+        ("src/pkg/__init__.py", Severity.WARNING),  # the package's own face
+        ("src/pkg/__main__.py", Severity.WARNING),
+        ("/home/_me/src/pkg/cleanup.py", Severity.WARNING),  # above the checkout
+    ],
+)
+def test_a_parameter_in_a_private_module_is_the_programs_own(path: str, severity: Severity) -> None:
+    (found,) = hl201(PARAMETER, path)
+    assert found.severity is severity
+
+
+def test_a_private_module_keeps_outside_evidence() -> None:
+    text = PARAMETER + "import sys\ncleanup(sys.argv[1])\n"
+    (found,) = hl201(text, "src/pkg/_internal/cleanup.py")
+    assert found.severity is Severity.WARNING
+    assert "sys.argv" in found.message
+
+
+ENVIRON = (
+    "import os, subprocess\n"
+    'value = os.environ.get("{name}")\n'
+    'subprocess.run(["bash", "-c", ". {{}}/actions/utils.sh; refresh".format(value)])\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "severity"),
+    [
+        ("SNAP", Severity.INFO),
+        ("SNAP_DATA", Severity.INFO),
+        ("SNAP_COMMON", Severity.INFO),
+        ("SNAPSHOT_DIR", Severity.WARNING),  # not snapd's
+        ("APP_HOME", Severity.WARNING),
+    ],
+)
+def test_snapd_variables_are_the_snaps_own_paths(name: str, severity: Severity) -> None:
+    (found,) = hl201(ENVIRON.format(name=name), "scripts/wrappers/refresh.py")
+    assert found.severity is severity
+
+
+@pytest.mark.parametrize(
+    ("path", "severity"),
+    [
+        ("tools/python-integration-tests/topology.py", Severity.INFO),
+        ("integration-tests/topology.py", Severity.INFO),
+        ("e2e_tests/topology.py", Severity.INFO),
+        ("tests-e2e/topology.py", Severity.INFO),
+        ("latest/topology.py", Severity.WARNING),
+        ("attestation/topology.py", Severity.WARNING),
+        ("/srv/integration-tests/topology.py", Severity.WARNING),  # above the checkout
+    ],
+)
+def test_test_directories_by_their_usual_names(path: str, severity: Severity) -> None:
+    (found,) = hl201(PARAMETER, path)
+    assert found.severity is severity
