@@ -126,7 +126,8 @@ def test_a_path_from_the_command_line_is_split_hl201(sshd: SshServer, tmp_path: 
     (finding,) = findings(program, "HL201")
     assert finding.severity is Severity.WARNING
     assert program[finding.start : finding.end] == "{sys.argv[1]}"
-    assert _line_col(program, finding.start) == (BODY_LINE, 8 + len('done = await conn.run(f"cat ') + 1)
+    column = 8 + len('done = await conn.run(f"cat ') + 1
+    assert _line_col(program, finding.start) == (BODY_LINE, column)
     assert "into the `asyncssh run` command string as an unquoted shell word" in finding.message
     done, _ = _run(tmp_path, program, str(folder / "a.txt"))
     assert done.returncode == 0, done.stderr

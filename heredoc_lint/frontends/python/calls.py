@@ -247,8 +247,7 @@ class Finder:
             return self._asyncssh(bound[0], bound[1], depth + 1)
         annotation = scope.annotation(receiver.id)
         return (
-            annotation is not None
-            and qualname(annotation, self.a.imports) in _ASYNCSSH_CONNECTIONS
+            annotation is not None and qualname(annotation, self.a.imports) in _ASYNCSSH_CONNECTIONS
         )
 
     def _method_kind(self, receiver: ast.expr, scope: Scope) -> str | None:
