@@ -203,3 +203,28 @@ def test_the_split_is_pexpects_and_bashs(line: str) -> None:
 )
 def test_lines_read_otherwise_are_refused(line: str) -> None:
     assert pexpect_words([(c, 0) for c in line]) is None
+
+
+def test_spawn_of_a_line_does_not_show_a_wait(sshd: SshServer, tmp_path: Path) -> None:
+    """`spawn` returns at once, and nothing here reads the child: not reported."""
+    program = _program(f"child = pexpect.spawn(\"ssh -F {sshd.config} h '{JOB}'\")")
+    assert findings(program, "HL104") == []
+    _, took = _run(tmp_path, program, sshd)
+    assert took < 3, f"the program waited {took:.2f}s"
+
+
+def test_a_fix_may_not_write_what_pexpect_reads_otherwise() -> None:
+    from heredoc_lint.frontends import fragments
+
+    text = "import pexpect\n\npexpect.run(\"ssh h 'echo a'\")\n"
+    (fragment,) = fragments("python", text, "p.py")
+    assert fragment.text == "ssh h 'echo a'" and fragment.encode_edit is not None
+    at = fragment.text.index("a'")
+    edit = fragment.encode_edit(at, at + 1, "b c")
+    assert edit is not None and (edit.start, edit.end, edit.content) == (
+        text.index("a'"),
+        text.index("a'") + 1,
+        "b c",
+    )
+    for content in ('"b"', "\\b", "$b", "`b`", "b\nc"):
+        assert fragment.encode_edit(at, at + 1, content) is None, content
