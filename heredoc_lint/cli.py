@@ -190,7 +190,16 @@ def explain_command(
         if read is None:
             raise _fail(f"{target}: {reason}")
         text, kind, path = read, kind_of(Path(target)) or "shell", target
-    typer.echo(explain(text, kind, path, line), nl=False)
+    settings = None
+    if path is not None:  # a file: its project's wrappers and python-wrappers, as `check`
+        from heredoc_lint.config import ConfigError
+        from heredoc_lint.explain import project_settings
+
+        try:
+            settings = project_settings(path)
+        except ConfigError as error:
+            raise _fail(str(error)) from None
+    typer.echo(explain(text, kind, path, line, settings), nl=False)
 
 
 def _fail(message: str) -> typer.Exit:

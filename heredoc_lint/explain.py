@@ -24,6 +24,7 @@ from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer,
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules.base import Context
 from heredoc_lint.rules.hl103_pkill_self_match import SelfMatch, decide
+from heredoc_lint.settings import Settings
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
@@ -574,12 +575,13 @@ def _fixed_block(
     kind: SourceKind,
     path: str | None,
     lines: tuple[int, int] | None,
+    settings: Settings,
 ) -> None:
     report.add(RULE)
     report.add("Fixed")
     report.add(RULE)
-    safe = fix_kind(text, kind, path)
-    unsafe = fix_kind(text, kind, path, unsafe=True)
+    safe = fix_kind(text, kind, path, settings)
+    unsafe = fix_kind(text, kind, path, settings, unsafe=True)
     shown = False
     for title, outcome in (("heredoc-lint --fix", safe), ("with --unsafe-fixes too", unsafe)):
         if outcome.text == text or (outcome is unsafe and unsafe.text == safe.text):
@@ -619,17 +621,26 @@ def _hunks(before: str, after: str, name: str, lines: tuple[int, int] | None) ->
 
 
 def explain(
-    text: str, kind: SourceKind = "command", path: str | None = None, line: int | None = None
+    text: str,
+    kind: SourceKind = "command",
+    path: str | None = None,
+    line: int | None = None,
+    settings: Settings | None = None,
 ) -> str:
-    """The report for `text` read as `kind`; with `line`, only the commands on that line."""
+    """The report for `text` read as `kind`; with `line`, only the commands on that line.
+
+    `settings`: the project's (its `wrappers` and `python-wrappers` make layers and
+    findings as in `check`; `project_settings(path)` reads them); the defaults if None."""
+    settings = settings or Settings()
     report = _Report()
     name = path or ("the command" if kind == "command" else "stdin")
     try:
-        roots = [root_layer(f) for f in fragments(kind, text, path)]
+        found = fragments(kind, text, path, settings.python_wrappers)
+        roots = [root_layer(f, settings.wrappers) for f in found]
     except SourceError as error:
         line_no, column = LineIndex(text).position(error.offset)
         return f"heredoc-lint explain: {name}:{line_no}:{column}: {error.message}\n"
-    every = check_text(text, kind, path)
+    every = check_text(text, kind, path, settings)
     places = _Places(text, path, every)
     where = f"{name}, line {line}" if line is not None else name
     report.add(f"heredoc-lint explain: {where}")
@@ -656,5 +667,19 @@ def explain(
     shown = [f for f in every if f.severity is not Severity.INFO]
     _findings_block(report, shown, places, limit)
     report.add("")
-    _fixed_block(report, text, kind, path, limit)
+    _fixed_block(report, text, kind, path, limit, settings)
     return report.text()
+
+
+def project_settings(path: str) -> Settings:
+    """The settings of the project of the file at `path`, from its nearest configuration
+    file, as `check` reads them (per-file ignores included); `config.ConfigError` when
+    that file is broken."""
+    from pathlib import Path
+
+    from heredoc_lint.config import Finder
+    from heredoc_lint.runner import Options
+
+    file = Path(path)
+    config = Finder().for_directory(file.parent)
+    return Options().resolve(config, config.ignored_for(file))[0]

@@ -24,6 +24,7 @@ from heredoc_lint.lsp.diagnostics import to_range
 from heredoc_lint.lsp.positions import Lines
 from heredoc_lint.lsp.project import Project
 from heredoc_lint.model import Applicability, Edit, Finding
+from heredoc_lint.settings import Settings
 
 FIX_ALL = "source.fixAll.heredoc-lint"
 FIX_ALL_TITLE = "Fix all safe heredoc-lint findings"
@@ -182,14 +183,18 @@ def directive_line(code: str, indent: str, newline: str) -> str:
     return f"{indent}# heredoc-lint: disable={code}{newline}"
 
 
-def _spans(text: str, kind: SourceKind, path: str | None) -> tuple[list[tuple[int, int]], ...]:
+def _spans(
+    text: str, kind: SourceKind, path: str | None, settings: Settings
+) -> tuple[list[tuple[int, int]], ...]:
     """File spans of each command (with its heredocs) and of each fragment: the statements
-    `suppress` lets a directive cover (as engine._statements lists them)."""
+    `suppress` lets a directive cover (as engine._statements lists them); the project's
+    `wrappers` and `python-wrappers` count, as in `check`."""
     from heredoc_lint.frontends import SourceError, fragments
     from heredoc_lint.layers import root_layer
 
     try:
-        roots = [root_layer(f) for f in fragments(kind, text, path)]
+        found = fragments(kind, text, path, settings.python_wrappers)
+        roots = [root_layer(f, settings.wrappers) for f in found]
     except SourceError:
         return [], []
     commands, pieces = [], []
@@ -249,7 +254,7 @@ def suppression_edit(
     a command (or, in Python, it tokenizes as a comment)."""
     text, lines = target.text, target.lines
     newline = "\r\n" if "\r\n" in text else "\n"
-    commands, pieces = _spans(text, target.kind, target.path)
+    commands, pieces = _spans(text, target.kind, target.path, project.settings)
     errors = parse_error_count(text, target.kind, project.settings)
     tried: set[int] = set()
     for line in _places(lines, finding.start, commands + pieces):

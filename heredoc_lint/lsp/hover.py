@@ -4,22 +4,24 @@ passes through more than one shell."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
-from heredoc_lint.kinds import SourceKind, WrapperKind
+from heredoc_lint.kinds import SourceKind
+from heredoc_lint.settings import Settings
 from heredoc_lint.source import LineIndex
 
 
 def passes_shells(
-    text: str, kind: SourceKind, path: str | None, line: int, wrappers: Mapping[str, WrapperKind]
+    text: str, kind: SourceKind, path: str | None, line: int, settings: Settings
 ) -> bool:
     """Whether a command on `line` (1-based) hands text to another shell (an ssh string,
-    `bash -c`, a heredoc fed to a shell...), or is itself run by another shell."""
+    `bash -c`, a heredoc fed to a shell...), or is itself run by another shell; the
+    project's `wrappers` and `python-wrappers` count, as in `check`."""
     from heredoc_lint.frontends import SourceError, fragments
     from heredoc_lint.layers import child_layers, root_layer
 
     try:
-        roots = [root_layer(f, wrappers) for f in fragments(kind, text, path)]
+        found = fragments(kind, text, path, settings.python_wrappers)
+        roots = [root_layer(f, settings.wrappers) for f in found]
     except SourceError:
         return False
     index = LineIndex(text)
@@ -43,11 +45,11 @@ def markdown(report: str) -> str:
 
 
 def layer_view(
-    text: str, kind: SourceKind, path: str | None, line: int, wrappers: Mapping[str, WrapperKind]
+    text: str, kind: SourceKind, path: str | None, line: int, settings: Settings
 ) -> str | None:
     """The hover's Markdown for `line` (1-based), or None where there is nothing to show."""
-    if not passes_shells(text, kind, path, line, wrappers):
+    if not passes_shells(text, kind, path, line, settings):
         return None
     from heredoc_lint.explain import explain
 
-    return markdown(explain(text, kind, path, line))
+    return markdown(explain(text, kind, path, line, settings))

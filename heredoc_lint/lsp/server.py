@@ -273,7 +273,7 @@ def build() -> HeredocServer:
             snapshot.kind,
             snapshot.path,
             line + 1,
-            project.settings.wrappers,
+            project.settings,
         )
         try:
             shown = await asyncio.wait_for(work, ls.checker.budget)

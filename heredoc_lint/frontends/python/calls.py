@@ -14,6 +14,7 @@ from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Ses
 from heredoc_lint.frontends.python.reading import Reader, candidates
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
+from heredoc_lint.model import Edit
 from heredoc_lint.pywrappers import PyWrapper, matches
 from heredoc_lint.shell.words import Expansion, Word
 from heredoc_lint.wrappers import basename, resolve
@@ -48,6 +49,21 @@ _FABRIC_CONNECTIONS = frozenset(
     }
 )
 _INVOKE_CONTEXTS = frozenset({"invoke.Context", "invoke.context.Context", "invoke.MockContext"})
+# asyncssh: what makes a client connection, and what its annotation is called. Its `run`
+# and `create_process` hand the command to the remote login shell, as exec_command does.
+_ASYNCSSH_CONNECT = frozenset({"asyncssh.connect", "asyncssh.connection.connect"})
+_ASYNCSSH_CONNECTIONS = frozenset(
+    {"asyncssh.SSHClientConnection", "asyncssh.connection.SSHClientConnection"}
+)
+_ASYNCSSH_METHODS = frozenset({"run", "create_process"})
+# pexpect's functions that start a program from a command line it splits itself (no
+# shell: "Pexpect does NOT interpret shell meta characters"), and whether the call waits
+# for the program to exit (`run` reads its output to the end; `spawn` returns at once).
+_PEXPECT = {
+    f"pexpect{module}.{name}": name in ("run", "runu")
+    for module in ("", ".pty_spawn", ".run")
+    for name in ("spawn", "spawnu", "run", "runu")
+}
 _FABRIC_NAMES = re.compile(r"(?:c|cxn|conn|connection|.*_conn|.*_connection|.*_cxn)\Z", re.I)
 _INVOKE_NAMES = re.compile(r"(?:c|ctx|context)\Z")
 # Commands whose argv alone some rule reads (HL108: scp's `-p`), wrapper or not.
@@ -97,7 +113,7 @@ def dotted(node: ast.expr) -> str:
 
 
 _BUILT_IN = frozenset(
-    {*_POPEN, *_SHELL_STRING, *_EXEC_ARGV, *_FABRIC1, "invoke.run", "invoke.sudo"}
+    {*_POPEN, *_SHELL_STRING, *_EXEC_ARGV, *_FABRIC1, *_PEXPECT, "invoke.run", "invoke.sudo"}
 )
 
 
@@ -112,6 +128,7 @@ class Finder:
         modules = {q.split(".")[0] for q in analysis.imports.values()}
         self.fabric = "fabric" in modules
         self.invoke = "invoke" in modules
+        self.asyncssh = "asyncssh" in modules
 
     def fragments(self, calls: list[tuple[ast.Call, Scope]]) -> Iterator[Fragment]:
         for call, scope in calls:
@@ -143,6 +160,8 @@ class Finder:
             else:
                 target = _Target(f"fabric {kind}", 1, True, "bash", "/bin/bash -l -c {text}")
             yield from self.string(_argument(call, 0, "command"), scope, target)
+        elif name in _PEXPECT:
+            yield from self.pexpect(call, scope, name, _PEXPECT[name])
         elif isinstance(func, ast.Attribute):
             yield from self.method(call, func, scope)
 
@@ -191,6 +210,10 @@ class Finder:
             target = _Target("exec_command", 1, True, "bash", _LOGIN)
             yield from self.string(_argument(call, 0, "command"), scope, target)
             return
+        if func.attr in _ASYNCSSH_METHODS and self.asyncssh and self._asyncssh(func.value, scope):
+            target = _Target(f"asyncssh {func.attr}", 1, True, "bash", _LOGIN)
+            yield from self.string(_argument(call, 0, "command"), scope, target)
+            return
         if func.attr not in ("run", "sudo", "local") or not (self.fabric or self.invoke):
             return
         kind = self._method_kind(func.value, scope)
@@ -207,6 +230,26 @@ class Finder:
                 f"Context.{func.attr}", 0, False, "bash", "/bin/bash -c {text}", prefix
             )
         yield from self.string(_argument(call, 0, "command"), scope, target, func)
+
+    def _asyncssh(self, receiver: ast.expr, scope: Scope, depth: int = 0) -> bool:
+        """Whether the file shows `receiver` is an asyncssh client connection: made by
+        `asyncssh.connect(...)` (awaited, or as `async with ... as conn`), or annotated as
+        one. A name alone is no evidence: `conn.run` of any other library is not read."""
+        if depth > 8:
+            return False
+        if isinstance(receiver, ast.Await):
+            return self._asyncssh(receiver.value, scope, depth + 1)
+        if isinstance(receiver, ast.Call):
+            return qualname(receiver.func, self.a.imports) in _ASYNCSSH_CONNECT
+        if not isinstance(receiver, ast.Name):
+            return False
+        bound = scope.value(receiver.id)
+        if bound is not None:
+            return self._asyncssh(bound[0], bound[1], depth + 1)
+        annotation = scope.annotation(receiver.id)
+        return (
+            annotation is not None and qualname(annotation, self.a.imports) in _ASYNCSSH_CONNECTIONS
+        )
 
     def _method_kind(self, receiver: ast.expr, scope: Scope) -> str | None:
         """ "fabric" (a Connection: remote), "invoke" (a Context: local) or None."""
@@ -275,6 +318,35 @@ class Finder:
             value, value_scope, _ = follow(candidate, owner)
             if isinstance(value, (ast.List, ast.Tuple)):
                 yield from self.argv(list(value.elts), value_scope, wrapper, function != "Popen")
+
+    def pexpect(self, call: ast.Call, scope: Scope, name: str, waits: bool) -> Iterator[Fragment]:
+        """`pexpect.spawn("ssh h 'CMD'")`, `pexpect.run(...)`: pexpect splits the command
+        line itself, no shell reads it; `spawn(PROGRAM, [ARGS...])` is an argv list."""
+        label = name.replace(".pty_spawn", "").replace("pexpect.run.", "pexpect.")
+        command = _argument(call, 0, "command")
+        if command is None:
+            return
+        args = _argument(call, 1, "args") if "spawn" in name else None
+        if args is not None:
+            value, owner, _ = follow(args, scope)
+            if not isinstance(value, (ast.List, ast.Tuple)):
+                return  # the arguments are not known
+            if value.elts:
+                yield from self.argv([command, *value.elts], owner, label, waits)
+                return
+        for elems in self.reader.strings(command, scope):
+            if elems is None or not any(char for char, _ in elems):
+                continue
+            words = pexpect_words(elems)
+            if words is None:
+                continue  # a character pexpect reads otherwise than a shell would
+            if not waits:  # `spawn` returns at once: what the program does later is not read
+                spot = self.a.units[elems[-1][1]].end
+                elems = elems + [
+                    (c, self.a.add_unit(Unit("synthetic", spot, spot, spot))) for c in " &"
+                ]
+            target = _Target(label, 0, False, "bash", "")
+            yield _unescaped(self.fragment(elems, target, cmdline=" ".join(words), argv=True))
 
     # -- fragments -------------------------------------------------------------------------
     def string(
@@ -494,3 +566,69 @@ class Finder:
             if width > cut:
                 return None
         return [] if width == cut else None
+
+
+# Characters that pexpect's split takes as they are where a shell would split or expand:
+# outside quotes, an operator, an expansion, a newline (it ends a shell command) or a
+# comment's `#`; inside double quotes, `$`, `` ` `` and `\\` (pexpect has no escapes there).
+_PEXPECT_OPERATORS = frozenset("|&;<>()$`\n\r\v\f")
+_PEXPECT_DOUBLE = frozenset("$`\\")
+
+
+def pexpect_words(elems: Elems) -> list[str] | None:
+    """The words pexpect splits the command line `elems` into (its `split_command_line`:
+    whitespace, `'...'`, `"..."` and a backslash before any character), when a shell
+    would split it into the same words; None when a character could be read otherwise
+    (an operator, an expansion, a newline, a backslash in double quotes). A run-time
+    value stands as one word part, `{}`."""
+    words: list[str] = []
+    word: str | None = None
+    quote = ""
+    escaped = False
+    for char, _ in elems:
+        if not char:  # a run-time value
+            word = (word or "") + "{}"
+            continue
+        if escaped:
+            if char == "\n":
+                return None  # a shell drops backslash-newline, pexpect keeps the newline
+            word, escaped = (word or "") + char, False
+        elif quote:
+            if char == quote:
+                quote = ""
+            elif quote == '"' and char in _PEXPECT_DOUBLE:
+                return None
+            else:
+                word = (word or "") + char
+        elif char in "'\"":
+            quote, word = char, word or ""
+        elif char == "\\":
+            escaped = True
+        elif char in " \t":
+            if word is not None:
+                words.append(word)
+            word = None
+        elif char in _PEXPECT_OPERATORS or (char == "#" and word is None):
+            return None
+        else:
+            word = (word or "") + char
+    if quote or escaped:
+        return None
+    if word:  # pexpect drops a last empty word (`''` at the end); a shell keeps it
+        words.append(word)
+    elif word is not None:
+        return None
+    return words
+
+
+def _unescaped(fragment: Fragment) -> Fragment:
+    """A pexpect command line's fragment whose fixes may not write what pexpect reads
+    otherwise than a shell (`\\`, `"`, `$`, `` ` ``, a newline): such an edit is refused."""
+    encode = fragment.encode_edit
+
+    def guarded(start: int, end: int, content: str) -> Edit | None:
+        if encode is None or any(c in content for c in '\\"$`\n'):
+            return None
+        return encode(start, end, content)
+
+    return replace(fragment, encode_edit=guarded)

@@ -187,8 +187,9 @@ def _raise(text: str, error: SyntaxError) -> NoReturn:
     raise SourceError(f"Python syntax error: {error.msg}", offset) from None
 
 
-# The subprocess/os/asyncio functions, paramiko's exec_command and fabric's sudo and local.
-_HOT_CALLS = f"{ANY_FUNCTION}|exec_command|sudo|local"
+# The subprocess/os/asyncio functions, paramiko's exec_command, fabric's sudo and local,
+# asyncssh's create_process, pexpect's spawn and runu (`run` is among the first).
+_HOT_CALLS = f"{ANY_FUNCTION}|exec_command|sudo|local|create_process|spawnu?|runu"
 _IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n(]*(?:\([^)]*\)|[^\n]*)", re.MULTILINE)
 _AS_NAME = re.compile(r"\bas\s+(\w+)")
 

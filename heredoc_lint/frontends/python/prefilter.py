@@ -32,7 +32,10 @@ _ALIAS = re.compile(r"[ \t]+as[ \t]+(\w+)")
 _FROM_IMPORT = re.compile(
     r"from[ \t]+(?:subprocess|os|asyncio(?:\.subprocess)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
 )
-_TASK_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:fabric|invoke)\b", re.MULTILINE)
+_TASK_IMPORT = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:fabric|invoke|asyncssh|pexpect)\b", re.MULTILINE
+)
+_LIBRARIES = ("fabric", "invoke", "asyncssh", "pexpect")  # read only in a file importing one
 
 
 def _called_by_other_name(text: str) -> bool:
@@ -83,7 +86,7 @@ def interesting(text: str) -> bool:
         return True
     if _spaced_call(text) or (" as " in text or "from " in text) and _called_by_other_name(text):
         return True
-    return ("fabric" in text or "invoke" in text) and _TASK_IMPORT.search(text) is not None
+    return any(name in text for name in _LIBRARIES) and _TASK_IMPORT.search(text) is not None
 
 
 def _wrapper_call(wrappers: tuple[PyWrapper, ...]) -> re.Pattern[str]:
