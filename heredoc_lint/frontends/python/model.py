@@ -84,6 +84,11 @@ class Units(Sequence[Unit]):
     def __len__(self) -> int:
         return self._length
 
+    @property
+    def runs(self) -> int:
+        """How many runs hold the units (what their memory grows with)."""
+        return len(self._firsts)
+
     def append(self, unit: Unit) -> int:
         """Adds `unit`; its index."""
         return self.add(unit.kind, unit.start, unit.end, unit.at, unit.atom, unit.interp)
