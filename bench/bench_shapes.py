@@ -15,7 +15,9 @@ test: it asserts nothing; a shape whose growth is over 2x the factor is marked `
 
 measures instead the peak memory per input byte of the CLI on the shapes of issue 18
 item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal, a 2 MB
-command given to the agent hook), against the target: under 100 bytes per input byte.
+command given to the agent hook) and on other Python shapes (many small literals, an
+f-string of many fields, many escapes), against the target: under 100 bytes per input
+byte.  `--memory NAME` measures the shapes whose label holds NAME.
 """
 
 from __future__ import annotations
@@ -186,6 +188,10 @@ def _hook_payload(command: str) -> str:
     )
 
 
+def _python_run(literal: str) -> str:
+    return f'import subprocess\nsubprocess.run(["ssh", "h", {literal}])\n'
+
+
 # Each: a file name (`-`: the command of an agent hook, on its stdin), the sizes measured
 # (the largest is the issue's), and the text of about `size` characters.
 MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
@@ -198,6 +204,31 @@ MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
         ),
     ),
     "hook command, one ssh string": ("-", (250_000, 2_000_000), _one_ssh_string),
+    # The Python frontend's own cost: the literal above is a dense command list, which
+    # costs the shell parse more per byte than the ssh string's text does.
+    "Python literal, ssh string's text": (
+        "s.py",
+        (250_000, 1_000_000),
+        lambda size: _python_run('"' + "echo hello world; " * (size // 18) + '"'),
+    ),
+    "Python file of many small literals": (
+        "s.py",
+        (250_000, 1_000_000),
+        lambda size: (
+            "import subprocess\n"
+            + 'subprocess.run(["ssh", "h", "echo a; " \'b\'])\n' * (size // 47)
+        ),
+    ),
+    "f-string with many placeholders": (
+        "s.py",
+        (250_000, 1_000_000),
+        lambda size: _python_run('f"echo ' + "{a} {b:d} " * (size // 10) + '"'),
+    ),
+    "Python literal with many escapes": (
+        "s.py",
+        (250_000, 1_000_000),
+        lambda size: _python_run('"' + "echo \\t\\x41\\\n; " * (size // 16) + '"'),
+    ),
 }
 _PEAK = (
     "import resource, subprocess, sys, time\n"
@@ -232,13 +263,15 @@ def _memory_run(name: str, text: str, work: Path) -> tuple[float, int]:
     return peak_of([*cli, "--no-cache", name], work)
 
 
-def memory_shapes() -> None:
+def memory_shapes(only: str = "") -> None:
     """Peak memory per input byte of `heredoc-lint FILE` (or of the hook) for each memory
     shape at each of its sizes, above the peak for a tiny input of the same kind."""
     work = Path(tempfile.mkdtemp(prefix="hl-memory-"))
     try:
         print(f"peak memory per input byte (target: under {MEMORY_TARGET} B/B):")
         for label, (name, sizes, make) in MEMORY_SHAPES.items():
+            if only not in label:
+                continue
             _, base = _memory_run(name, make(36), work)
             for size in sizes:
                 text = make(size)
@@ -246,7 +279,7 @@ def memory_shapes() -> None:
                 per_byte = (peak - base) / len(text)
                 mark = "" if per_byte < MEMORY_TARGET else "  <<"
                 print(
-                    f"  {label:<32} {len(text) / 1e6:6.2f} MB: {seconds:6.1f} s, "
+                    f"  {label:<36} {len(text) / 1e6:6.2f} MB: {seconds:6.1f} s, "
                     f"{peak / 1e6:7.0f} MB peak, {per_byte:6.0f} B/B{mark}"
                 )
     finally:
@@ -258,10 +291,16 @@ def main() -> None:
     parser.add_argument("--factor", type=int, default=8)
     parser.add_argument("--files", type=int, default=12_500, help="short files at size 1")
     parser.add_argument("--grammar", type=int, default=40, help="fuzzing-grammar texts")
-    parser.add_argument("--memory", action="store_true", help="memory shapes only (issue 18)")
+    parser.add_argument(
+        "--memory",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="memory shapes only (issue 18), or those whose label holds NAME",
+    )
     args = parser.parse_args()
-    if args.memory:
-        memory_shapes()
+    if args.memory is not None:
+        memory_shapes(args.memory)
         return
     factor = args.factor
     gc.set_threshold(*GC_THRESHOLDS)  # as the heredoc-lint process sets it

@@ -139,21 +139,51 @@ def _escape(text: str, i: int, end: int, is_bytes: bool) -> tuple[str | None, in
     return "\\", i + 1
 
 
+# What ends a stretch of characters that are each their own source character, by
+# (raw, bytes, braces): an escape, a carriage return, a doubled brace of an f-string, a
+# non-ASCII character of a bytes literal (which stands for its UTF-8 bytes).
+_SPECIAL = {
+    (raw, is_bytes, braces): re.compile(
+        "["
+        + ("" if raw else r"\\")
+        + r"\r"
+        + (r"{}" if braces else "")
+        + (r"\x80-\U0010ffff" if is_bytes else "")
+        + "]"
+    )
+    for raw in (False, True)
+    for is_bytes in (False, True)
+    for braces in (False, True)
+}
+
+
 def decode(
     text: str, start: int, end: int, raw: bool, is_bytes: bool, braces: bool
 ) -> list[tuple[str, int, int, int]]:
-    """(character, tile start, tile end, anchor) for the literal source text[start:end].
+    """The characters of the literal source text[start:end], as (characters, tile start,
+    tile end, anchor) pieces.
 
     A tile is the source of one character; a backslash-newline, which yields nothing,
     joins the tile of the next character (or of the last one).  With `braces` (the text
-    of an f-string), `{{` and `}}` are one character each.
+    of an f-string), `{{` and `}}` are one character each.  A piece whose tile is as
+    long as its characters and starts at its anchor is a stretch of characters that are
+    each their own source character (the tile of character k is start + k); any other
+    piece is one character.  A literal is mostly such stretches: one piece each, not a
+    tuple per character (issue 18 item 8).
     """
     out: list[tuple[str, int, int, int]] = []
+    special = _SPECIAL[raw, is_bytes, braces]
     pending = -1  # start of a backslash-newline waiting for the next character
     i = start
     while i < end:
+        if pending < 0:
+            found = special.search(text, i, end)
+            stop = found.start() if found else end
+            if stop > i:
+                out.append((text[i:stop], i, stop, i))
+                i = stop
+                continue
         c = text[i]
-        at = i
         if c == "\\" and not raw:
             char, j = _escape(text, i, end, is_bytes)
             if char is None:
@@ -168,10 +198,13 @@ def decode(
             char, j = c, i + 1
             if is_bytes and ord(c) > 0x7F:
                 char = chr(0xDC00 + (ord(c) & 0xFF))
-        out.append((char, pending if pending >= 0 else i, j, at))
+        out.append((char, pending if pending >= 0 else i, j, i))
         pending = -1
         i = j
     if pending >= 0 and out:
-        char, tile_start, _, at = out[-1]
-        out[-1] = (char, tile_start, end, at)
+        chars, tile_start, tile_end, at = out.pop()
+        if len(chars) > 1:  # the last character of a stretch takes the backslash-newline
+            out.append((chars[:-1], tile_start, tile_end - 1, at))
+            tile_start = at = tile_end - 1
+        out.append((chars[-1], tile_start, end, at))
     return out

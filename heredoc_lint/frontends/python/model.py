@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import ast
+import bisect
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, overload
 
 from heredoc_lint.frontends.python.positions import Lines
+from heredoc_lint.shell.words import OffsetRuns, Offsets
 
 if TYPE_CHECKING:
     from heredoc_lint.frontends.python.parsing import Unread
@@ -21,7 +25,7 @@ Template = Literal["%", "format"]  # a `%` template or a `str.format` one
 InterpKind = Literal["field", "percent", "format", "expr"]
 
 
-@dataclass(frozen=True, slots=True)  # one per character of every shell string (issue 18)
+@dataclass(frozen=True, slots=True)  # made on demand from `Units`, which holds them as runs
 class Unit:
     """The source of one character of a fragment (or of one placeholder).
 
@@ -38,6 +42,131 @@ class Unit:
     interp: int = -1  # index into Analysis.interps for a placeholder
 
 
+_KINDS: tuple[UnitKind, ...] = ("char", "field", "spec", "expr", "synthetic")
+_KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
+
+
+class Units(Sequence[Unit]):
+    """`Analysis.units`: append-only, each unit's index its identity, kept as runs.
+
+    A run is units of one kind, atom and run-time value whose `start`, `end` and `at`
+    each move by the same step from one unit to the next: the characters of a literal
+    between escapes are one run (step 1), so are `\\n\\n...` (step 2), and the synthetic
+    characters at one spot (step 0).  A 1.6 MB literal took a Unit, two ints and two
+    list slots per character, 150 bytes (issue 18 item 8); here it is one run, and a
+    Unit is made when it is asked for."""
+
+    __slots__ = (
+        "_firsts",
+        "_kinds",
+        "_starts",
+        "_ends",
+        "_ats",
+        "_atoms",
+        "_interps",
+        "_steps",
+        "_length",
+        "_hint",
+    )
+
+    def __init__(self) -> None:
+        self._firsts: array[int] = array("q")  # index of the first unit of each run
+        self._kinds: array[int] = array("b")  # _KINDS code
+        self._starts: array[int] = array("q")  # the first unit's fields
+        self._ends: array[int] = array("q")
+        self._ats: array[int] = array("q")
+        self._atoms: array[int] = array("q")
+        self._interps: array[int] = array("q")
+        self._steps: array[int] = array("q")  # what start, end and at gain per unit
+        self._length = 0
+        self._hint = 0  # the run last looked up: reads mostly go through a run in order
+
+    def __len__(self) -> int:
+        return self._length
+
+    @property
+    def runs(self) -> int:
+        """How many runs hold the units (what their memory grows with)."""
+        return len(self._firsts)
+
+    def append(self, unit: Unit) -> int:
+        """Adds `unit`; its index."""
+        return self.add(unit.kind, unit.start, unit.end, unit.at, unit.atom, unit.interp)
+
+    def add(
+        self, kind: UnitKind, start: int, end: int, at: int, atom: int = -1, interp: int = -1
+    ) -> int:
+        """Adds the unit of these fields, in the run before it when it follows on; its index."""
+        index = self._length
+        self._length += 1
+        code = _KIND_CODE[kind]
+        if self._firsts and (
+            self._kinds[-1] == code and self._atoms[-1] == atom and self._interps[-1] == interp
+        ):
+            count = index - self._firsts[-1]  # units in the last run
+            step = start - self._starts[-1] if count == 1 else self._steps[-1]
+            last = self._starts[-1] + (count - 1) * step
+            if (
+                start - last == step
+                and end - self._ends[-1] == count * step
+                and at - self._ats[-1] == count * step
+            ):
+                self._steps[-1] = step
+                return index
+        self._firsts.append(index)
+        self._kinds.append(code)
+        self._starts.append(start)
+        self._ends.append(end)
+        self._ats.append(at)
+        self._atoms.append(atom)
+        self._interps.append(interp)
+        self._steps.append(0)
+        return index
+
+    def add_chars(self, start: int, count: int, atom: int) -> int:
+        """Adds `count` characters of a literal, each its own source character from
+        `start` on; the index of the first."""
+        first = self._length
+        for k in range(min(count, 3)):
+            self.add("char", start + k, start + k + 1, start + k, atom)
+        # The third is in a run of step 1, whatever run the first joined: the rest follow.
+        self._length += max(count - 3, 0)
+        return first
+
+    def _run(self, index: int) -> tuple[int, int]:
+        """The run of the unit at `index` and its index from the first (not negative)."""
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("unit index out of range")
+        firsts, k = self._firsts, self._hint
+        if not (firsts[k] <= index and (k + 1 == len(firsts) or index < firsts[k + 1])):
+            k = self._hint = bisect.bisect_right(firsts, index) - 1
+        return k, index
+
+    @overload
+    def __getitem__(self, index: int) -> Unit: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Unit]: ...
+    def __getitem__(self, index: int | slice) -> Unit | list[Unit]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        k, index = self._run(index)
+        move = (index - self._firsts[k]) * self._steps[k]
+        return Unit(
+            _KINDS[self._kinds[k]],
+            self._starts[k] + move,
+            self._ends[k] + move,
+            self._ats[k] + move,
+            self._atoms[k],
+            self._interps[k],
+        )
+
+    def __iter__(self) -> Iterator[Unit]:
+        for index in range(self._length):
+            yield self[index]
+
+
 @dataclass
 class Atom:
     """A string token, or a non-string operand of a `+` concatenation."""
@@ -49,7 +178,6 @@ class Atom:
     prefix: str = ""  # lower-case token prefix: "", "r", "b", "rb", "f", "rf", "u"
     quote: str = ""  # ', ", ''' or \"\"\"
     template: Template | None = None  # when the token is such a template
-    units: list[int] = field(default_factory=list)
 
     @property
     def content_start(self) -> int:
@@ -102,7 +230,7 @@ class Analysis:
     text: str
     tree: ast.Module
     lines: Lines
-    units: list[Unit] = field(default_factory=list)
+    units: Units = field(default_factory=Units)
     atoms: list[Atom] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     interps: list[Interp] = field(default_factory=list)
@@ -118,11 +246,7 @@ class Analysis:
     unread: tuple[Unread, ...] = ()
 
     def add_unit(self, unit: Unit) -> int:
-        self.units.append(unit)
-        index = len(self.units) - 1
-        if unit.atom >= 0:
-            self.atoms[unit.atom].units.append(index)
-        return index
+        return self.units.append(unit)
 
     def new_group(self, hoist: tuple[int, str, bool, tuple[int, int]]) -> int:
         self.groups.append(Group([], *hoist))
@@ -163,12 +287,19 @@ class PyFragment:
 
     analysis: Analysis = field(repr=False)
     text: str
-    unit_of: tuple[int, ...]  # unit index of each character
+    # Unit index of each character: given as a tuple, kept as runs (an `Offsets`).
+    unit_of: Sequence[int]
     # The text is an argv list written as a command line (calls.py): no shell reads the
     # root layer, its quotes are the frontend's own; the layers below it are real.
     argv: bool = False
     session: Session | None = None  # the fragment is the remote command of an ssh argv list
     project: bool = False  # a call of the project's own wrapper (`python-wrappers`)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.unit_of, Offsets):
+            runs = OffsetRuns()
+            runs.extend(self.unit_of)
+            object.__setattr__(self, "unit_of", runs.build())
 
     def interp_at(self, index: int) -> Interp | None:
         if not 0 <= index < len(self.unit_of):

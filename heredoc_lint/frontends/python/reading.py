@@ -138,9 +138,13 @@ class Reader:
         self, atom: int, start: int, end: int, letters: str, braces: bool, elems: Elems
     ) -> None:
         raw, is_bytes = "r" in letters, "b" in letters
-        for char, tile_start, tile_end, at in decode(self.text, start, end, raw, is_bytes, braces):
-            unit = self.a.add_unit(Unit("char", tile_start, tile_end, at, atom))
-            elems.append((char, unit))
+        units = self.a.units
+        for chars, tile_start, tile_end, at in decode(self.text, start, end, raw, is_bytes, braces):
+            if tile_end - tile_start == len(chars) and tile_start == at:
+                first = units.add_chars(tile_start, len(chars), atom)
+                elems.extend(zip(chars, range(first, first + len(chars)), strict=True))
+            else:
+                elems.append((chars, units.add("char", tile_start, tile_end, at, atom)))
 
     def fstring(
         self,
