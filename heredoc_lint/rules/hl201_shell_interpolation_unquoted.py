@@ -88,7 +88,9 @@ has no `shlex.quote`), nor for a value that passes through two shells (a
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import accumulate
 
 from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
@@ -124,18 +126,35 @@ def _words(command: Command) -> Iterator[Word]:
             yield redirect.target
 
 
-def _locate(layer: Layer, start: int, end: int) -> tuple[Command, Word] | None:
-    """The innermost word holding layer.text[start:end], with its command."""
-    best: tuple[Command, Word] | None = None
-    for command in layer.script.commands:
-        for word in _words(command):
-            if (
-                word.start <= start
-                and end <= word.end
-                and (best is None or word.end - word.start < best[1].end - best[1].start)
-            ):
-                best = (command, word)
-    return best
+class _Words:
+    """Every word of a layer's commands, by start, to find the innermost word holding a
+    span in logarithmic time (a scan of all words per value was quadratic: an f-string
+    of 4,000 fields took 8 s)."""
+
+    def __init__(self, layer: Layer) -> None:
+        entries = [
+            (word.start, order, word.end, command, word)
+            for order, (command, word) in enumerate(
+                (command, word) for command in layer.script.commands for word in _words(command)
+            )
+        ]
+        entries.sort(key=lambda entry: entry[:2])
+        self.entries = entries
+        self.starts = [entry[0] for entry in entries]
+        self.reach = list(accumulate((entry[2] for entry in entries), max))
+
+    def locate(self, start: int, end: int) -> tuple[Command, Word] | None:
+        """The innermost word holding layer.text[start:end], with its command; of two as
+        short, the first in the script's order."""
+        best: tuple[int, int] | None = None
+        found: tuple[Command, Word] | None = None
+        i = bisect_right(self.starts, start) - 1
+        while i >= 0 and self.reach[i] >= end:
+            a, order, b, command, word = self.entries[i]
+            if end <= b and (best is None or (b - a, order) < best):
+                best, found = (b - a, order), (command, word)
+            i -= 1
+        return found
 
 
 def _passed_down(layer: Layer, command: Command, word: Word, context: Context) -> bool:
@@ -180,10 +199,11 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     frag, _ = found
     if frag.argv and layer.parent is None:
         return  # an argv list: no shell reads its words (the layers below it are shells)
+    words = _Words(layer)
     for start, end in spans:
         if layer.heredoc_at(start) is not None:
             continue  # a heredoc body: HL202
-        located = _locate(layer, start, end)
+        located = words.locate(start, end)
         if located is None:
             continue
         command, word = located
