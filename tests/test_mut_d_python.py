@@ -1,0 +1,117 @@
+"""Pinned behaviours of six modules of the Python frontend (prefilter, queries, reading,
+scopes, values, waits), through `engine.check_text`, `fix_kind` and real programs.
+
+Each test kills a mutant that `bench/mutation.py` left alive (issue 20, run 5d,
+bench/MUTATION-run5d.md); each was planted in a scratch copy of the tree, the test failed
+there, and it passes without.  A claim about what a program runs is checked by running it
+(a fake `ssh` on PATH prints the remote command it is given, bash runs it).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.model import Finding
+from heredoc_lint.pywrappers import PyWrapper
+
+_FAKE_SSH = """\
+#!/bin/bash
+# ssh HOST CMD...: print the remote command, as the remote side would receive it
+shift
+printf 'remote: %s\\n' "$*"
+"""
+
+
+def _python(text: str, code: str | None = None, settings: Settings | None = None) -> list[Finding]:
+    found = check_text(text, "python", "t.py", settings or Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
+    """What the program's ssh is asked to run remotely (HOME set to a known value)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(_FAKE_SSH)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "HOME": "/home/local-user"}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+# -- prefilter.py: which files are read at all ----------------------------------------------
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # a function imported under another name, called by that name alone
+        'from os import system as sh\n\nsh("ssh h echo $HOME")\n',
+        'from os import (\n    getcwd,\n    system as run_it,\n)\n\nrun_it("ssh h echo $HOME")\n',
+        # the module under another name
+        'import os as o\n\no.system("ssh h echo $HOME")\n',
+    ],
+)
+def test_a_call_under_another_name_is_read(program: str, tmp_path: Path) -> None:
+    """The file's only call of interest is spelled through an `as` name: it is read, and
+    HL102 says what the program does: the local shell expands `$HOME` before ssh runs."""
+    found = _python(program)
+    assert _spans(program, found) == [("HL102", "info", "$HOME")]
+    assert found[0].message.startswith("`$HOME` is this machine's value, expanded by the local")
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+def test_an_invoke_task_file_is_read() -> None:
+    """A file that imports invoke (and names neither subprocess nor fabric) is read: its
+    `c.run` string runs in a local bash."""
+    program = 'from invoke import task\n\n\n@task\ndef deploy(c):\n    c.run("ssh h echo $HOME")\n'
+    assert _spans(program, _python(program)) == [("HL102", "info", "$HOME")]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'print("unclosed"\n',
+        "def f(:\n    pass\n",
+        'with open("x") as f:\n    print(f.read(\n',
+        'from pathlib import Path\nPath("x").write_text(\n',
+    ],
+)
+@pytest.mark.parametrize("wrappers", [(), (PyWrapper("*.shell", 0, "sh"),)])
+def test_a_broken_file_without_a_call_of_interest_is_not_reported(
+    program: str, wrappers: tuple[PyWrapper, ...]
+) -> None:
+    """SPEC, HL001: a whole file is reported as unparsable only when it holds something
+    this tool checks; a file with no subprocess/os/ssh call (nor a configured wrapper's
+    name) is not read at all, whatever the wrappers configured."""
+    compiled = subprocess.run([sys.executable, "-c", f"compile({program!r}, 'f', 'exec')"])
+    assert compiled.returncode != 0  # python3 itself refuses the file
+    assert _python(program, settings=Settings(python_wrappers=wrappers)) == []
+
+
+def test_a_wrapper_call_alone_is_read() -> None:
+    """A file whose only call is a configured wrapper's (`*.shell`, run by `/bin/sh -c`)
+    is read, in a function body as at the top; without the setting it is not."""
+    program = (
+        "import os\n\n\ndef restart(box):\n"
+        '    return box.shell("pkill -f zz-worker-marker; echo restarted")\n'
+    )
+    wrappers = Settings(python_wrappers=(PyWrapper("*.shell", 0, "sh"),))
+    found = _python(program, settings=wrappers)
+    assert _spans(program, found) == [("HL103", "error", "pkill")]
+    assert "(`/bin/sh -c pkill -f zz-worker-marker; echo restarted`)" in found[0].message
+    assert _python(program) == []
