@@ -56,6 +56,7 @@ def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
 
 # -- prefilter.py: which files are read at all ----------------------------------------------
 
+
 @pytest.mark.parametrize(
     "program",
     [
@@ -115,3 +116,61 @@ def test_a_wrapper_call_alone_is_read() -> None:
     assert _spans(program, found) == [("HL103", "error", "pkill")]
     assert "(`/bin/sh -c pkill -f zz-worker-marker; echo restarted`)" in found[0].message
     assert _python(program) == []
+
+
+# -- queries.py: the run-time spans a child layer inherits from its Python string ----------
+
+_RUNS_REMOTE = """\
+#!/bin/bash
+# ssh HOST CMD...: the remote login shell runs the words joined by blanks
+shift
+exec bash -c "$*"
+"""
+
+_CLEAN = "import subprocess\n\n\ndef clean(path):\n    "
+
+
+def _run_remote(tmp_path: Path, program: str) -> str:
+    """The output of `program` with an `ssh` on PATH that runs its command in bash."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(_RUNS_REMOTE)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    ("call", "value", "output"),
+    [
+        # the value opens the remote command string (child index 0) ...
+        (
+            "subprocess.run(f\"ssh h '{path}/bin/tool -v'\", shell=True)",
+            "echo INJECTED;",
+            "INJECTED\n",
+        ),
+        ('subprocess.run(["ssh", "h", f"{path}/bin/tool -v"])', "echo INJECTED;", "INJECTED\n"),
+        # ... or ends it (the last run of the child text)
+        ("subprocess.run(f\"ssh h 'printf [%s] {path}'\", shell=True)", "a b", "[a][b]"),
+        ('subprocess.run(["ssh", "h", f"printf [%s] {path}"])', "a b", "[a][b]"),
+    ],
+)
+def test_a_value_at_either_end_of_the_ssh_string_is_reported_exactly(
+    call: str, value: str, output: str, tmp_path: Path
+) -> None:
+    """HL201 marks exactly `{path}` (not the `/` after it) in the remote command string,
+    whether the value opens or ends it; the remote shell splits it and runs what follows
+    its `;`, as the message says."""
+    program = _CLEAN + call + "\n"
+    found = _python(program)
+    assert _spans(program, found) == [("HL201", "warning", "{path}")]
+    assert found[0].start == program.index("{path}")
+    assert "into the `ssh` command string as an unquoted shell word" in found[0].message
+    assert _run_remote(tmp_path, f"{program}\n\nclean({value!r})\n") == output
