@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from sshd import SshServer
 
 from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.model import Finding
@@ -174,3 +176,101 @@ def test_a_value_at_either_end_of_the_ssh_string_is_reported_exactly(
     assert found[0].start == program.index("{path}")
     assert "into the `ssh` command string as an unquoted shell word" in found[0].message
     assert _run_remote(tmp_path, f"{program}\n\nclean({value!r})\n") == output
+
+
+# -- waits.py: whether the program waits for the channel a `&` job holds (HL104) -----------
+# What each library does with the channel is measured through the test sshd in
+# tests/test_python_channels_hl104.py and tests/test_python_argv.py; here the reading of
+# the program's own code is pinned: which call, which stream, which line.
+
+_JOB = "nohup sleep 4 > /dev/null &"
+
+
+def _hl104(text: str) -> list[tuple[str, str, str]]:
+    found = _python(text, "HL104")
+    return [(f.severity.value, text[f.start : f.end], f.message) for f in found]
+
+
+_PARAMIKO = (
+    "import paramiko\n\n\n"
+    "def deploy(client):\n"
+    f'    cmd = "{_JOB}"\n'
+    "    stdin, stdout, stderr = client.exec_command(cmd)\n"
+    "    for line in {stream}:\n"
+    "        print(line)\n"
+)
+
+
+def test_reading_a_stream_of_exec_command_named_in_a_function_waits() -> None:
+    """The command is given by a name bound on the line before; the call's stdout is read
+    by a `for` loop two lines below, inside the same function: a warning naming line 7."""
+    ((severity, marked, message),) = _hl104(_PARAMIKO.format(stream="stdout"))
+    assert (severity, marked) == ("warning", "nohup")
+    assert "reading its output (line 7) waits for the channel to close" in message
+
+
+def test_iterating_stdin_of_exec_command_is_no_wait() -> None:
+    """stdin is never read from: iterating it shows no wait (an info)."""
+    ((severity, marked, message),) = _hl104(_PARAMIKO.format(stream="stdin"))
+    assert (severity, marked) == ("info", "nohup")
+    assert "the file does not show that anything waits for it" in message
+
+
+def test_reading_exec_command_output_at_module_level_waits() -> None:
+    program = (
+        "import paramiko\n\nclient = paramiko.SSHClient()\n"
+        f'cmd = "{_JOB}"\n'
+        "_, out, _ = client.exec_command(cmd)\nprint(out.read())\n"
+    )
+    ((severity, marked, message),) = _hl104(program)
+    assert (severity, marked) == ("warning", "nohup")
+    assert "reading its output (line 6) waits for the channel to close" in message
+
+
+@pytest.mark.parametrize(
+    ("disown", "reported"),
+    [("True", False), ("False", True), ("1", True)],
+)
+def test_fabric_disown_is_read_from_the_literal_true(disown: str, reported: bool) -> None:
+    """`disown=True` returns at once (measured in test_python_channels_hl104.py): no
+    finding; `disown=False` (or a value not written as True) waits as a plain sudo."""
+    program = (
+        "from fabric import Connection\n\nc = Connection('h')\n"
+        f'c.sudo("{_JOB}", disown={disown})\n'
+    )
+    found = _hl104(program)
+    if not reported:
+        assert found == []
+        return
+    ((severity, marked, message),) = found
+    assert (severity, marked) == ("warning", "sudo")
+    assert "`sudo()` reads the command's output to its end" in message
+
+
+def test_ssh_tt_returns_at_once(sshd: SshServer, tmp_path: Path) -> None:
+    """`ssh -tt` gives the remote shell a terminal; when the shell exits, ssh returns
+    although a `nohup` job still runs (measured here: under 3 s, the job sleeps 4):
+    no HL104.  Without `-tt` the program waits for the job, and HL104 says so."""
+    call = 'subprocess.run(["ssh", {flag}"-F", "{config}", "h", "{job}"])'
+    held = "import subprocess\n" + call.format(flag="", config=sshd.config, job=_JOB) + "\n"
+    tty = "import subprocess\n" + call.format(flag='"-tt", ', config=sshd.config, job=_JOB) + "\n"
+    assert _hl104(tty) == []
+    ((severity, marked, message),) = _hl104(held)
+    assert (severity, marked) == ("warning", "nohup")
+    assert "`subprocess.run` waits for ssh to exit" in message
+    assert _timed(tmp_path, tty, sshd) < 3
+    assert _timed(tmp_path, held, sshd) >= 3.5
+
+
+def _timed(tmp_path: Path, program: str, sshd: SshServer) -> float:
+    """Seconds the program runs (its output to files: a job holding a pipe would make
+    this wait, not the program)."""
+    script = tmp_path / "p.py"
+    script.write_text(program)
+    began = time.monotonic()
+    with (tmp_path / "out").open("w") as out, (tmp_path / "err").open("w") as err:
+        code = subprocess.run(
+            [sys.executable, str(script)], stdout=out, stderr=err, timeout=60, env=sshd.env()
+        ).returncode
+    assert code == 0, (tmp_path / "err").read_text()
+    return time.monotonic() - began
