@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from sshd import SshServer
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Finding
 from heredoc_lint.pywrappers import PyWrapper
 
@@ -274,3 +274,84 @@ def _timed(tmp_path: Path, program: str, sshd: SshServer) -> float:
         ).returncode
     assert code == 0, (tmp_path / "err").read_text()
     return time.monotonic() - began
+
+
+# -- values.py: what a value is (a str, a number) decides the finding and the fix ----------
+
+
+def _fixed_and_run(program: str, call: str, tmp_path: Path) -> tuple[str, str]:
+    """The line HL201's fix writes, and what the fixed program prints when `call` runs."""
+    fixed = fix_kind(program, "python", "t.py", Settings(), unsafe=True).text
+    script = tmp_path / "fixed.py"
+    script.write_text(f"{fixed}\n\n{call}\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return fixed.splitlines()[-1].strip(), done.stdout
+
+
+_SHOW = (
+    "import os\nimport subprocess\n\n\ndef show(p, q):\n"
+    '    subprocess.run(f"echo {{{}}}", shell=True)'
+)
+
+
+@pytest.mark.parametrize(
+    ("expression", "quoted", "printed"),
+    [
+        # a str method's result, an os.path function's: already a str, quoted as it is
+        ("p.lower()", "shlex.quote(p.lower())", "a  b; echo injected\n"),
+        ("os.path.basename(p)", "shlex.quote(os.path.basename(p))", "a  b; echo injected\n"),
+        # `.join` is a str method whoever owns it
+        ("os.path.join(p, q)", "shlex.quote(os.path.join(p, q))", "a  b; echo injected/x\n"),
+        # a parameter of unknown type: made a str first
+        ("p", "shlex.quote(str(p))", "a  b; echo injected\n"),
+    ],
+)
+def test_the_quote_fix_wraps_str_only_around_what_may_not_be_one(
+    expression: str, quoted: str, printed: str, tmp_path: Path
+) -> None:
+    """HL201's fix quotes the value with shlex.quote, adding `str()` only where the value
+    is not known to be a str; the fixed program echoes the value as one word (bash runs
+    it through `shell=True`: two blanks kept, the `;` not run)."""
+    program = _SHOW.format(expression)
+    found = _python(program, "HL201")
+    assert _spans(program, found) == [("HL201", "warning", f"{{{expression}}}")]
+    line, out = _fixed_and_run(program, 'show("a  b; echo injected", "x")', tmp_path)
+    assert line == f'subprocess.run(f"echo {{{quoted}}}", shell=True)'
+    assert out == printed
+
+
+def test_str_of_an_int_parameter_is_one_word() -> None:
+    """`str(port)` of a parameter annotated `int` is a number, one shell word: no HL201;
+    the same without the annotation is reported."""
+    typed = (
+        "import subprocess\n\n\ndef f(port: int):\n"
+        '    subprocess.run(f"echo {str(port)}", shell=True)\n'
+    )
+    assert _python(typed, "HL201") == []
+    untyped = typed.replace("port: int", "port")
+    assert _spans(untyped, _python(untyped, "HL201")) == [("HL201", "warning", "{str(port)}")]
+
+
+# -- scopes.py: names bound where the finder looks for them --------------------------------
+
+
+def test_a_command_bound_by_the_walrus_operator_is_read(tmp_path: Path) -> None:
+    """`if (cmd := "..."):` binds `cmd` for the call below it."""
+    program = (
+        'import subprocess\n\nif (cmd := "ssh h echo $HOME"):\n'
+        "    subprocess.run(cmd, shell=True)\n"
+    )
+    assert _spans(program, _python(program)) == [("HL102", "info", "$HOME")]
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+def test_a_call_in_a_default_argument_is_read(tmp_path: Path) -> None:
+    """A default argument is evaluated when `def` runs: its call is read (and run)."""
+    program = (
+        "import subprocess\n\n\n"
+        'def f(done=subprocess.run("ssh h echo $HOME", shell=True)):\n'
+        "    return done\n"
+    )
+    assert _spans(program, _python(program)) == [("HL102", "info", "$HOME")]
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
