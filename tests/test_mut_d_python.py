@@ -10,6 +10,7 @@ there, and it passes without.  A claim about what a program runs is checked by r
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -355,3 +356,54 @@ def test_a_call_in_a_default_argument_is_read(tmp_path: Path) -> None:
     )
     assert _spans(program, _python(program)) == [("HL102", "info", "$HOME")]
     assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+# -- reading.py: which argument of a `%` or `.format` template fills which field ----------
+
+_ECHO = "import subprocess\n\n\ndef f(x, args):\n    subprocess.run({}, shell=True)\n"
+
+
+@pytest.mark.parametrize(
+    ("template", "field", "fixed"),
+    [
+        ('"echo %s" % x', "%s", '"echo %s" % shlex.quote(str(x))'),
+        ('"echo %(a)s" % {"a": x}', "%(a)s", '"echo %(a)s" % {"a": shlex.quote(str(x))}'),
+        (
+            '"echo {{}} {}".format(x)',
+            "{}",
+            '"echo {{}} {}".format(shlex.quote(str(x)))',
+        ),
+        ('"echo {{x}} {}".format(x)', "{}", '"echo {{x}} {}".format(shlex.quote(str(x)))'),
+    ],
+)
+def test_the_argument_of_a_template_field_is_named_and_quoted(
+    template: str, field: str, fixed: str, tmp_path: Path
+) -> None:
+    """The field the argument fills is marked (after `{{`/`}}`, which are no field),
+    the message names the argument, and the fix quotes that argument: the fixed program
+    echoes the value as one word."""
+    program = _ECHO.format(template)
+    found = _python(program, "HL201")
+    assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("warning", field)]
+    literal = template[: template.index('"', 1)]  # the field: the last in the literal
+    assert found[0].start == program.index(template) + literal.rindex(field)
+    assert found[0].message.startswith("`x` is put into the shell command of `subprocess.run`")
+    line, out = _fixed_and_run(program, 'f("a  b; echo injected", ())', tmp_path)
+    assert line == f"subprocess.run({fixed}, shell=True)"
+    assert out.endswith("a  b; echo injected\n")
+    assert "\ninjected\n" not in f"\n{out}"
+
+
+def test_a_star_width_takes_its_own_argument() -> None:
+    """`"echo %s %*d" % args`: the operand is a tuple of three at run time (`%*d` takes a
+    width and a value), so `%s` is not `args` itself: an info about an unknown value, and
+    no fix (quoting `args` as a whole would break the program)."""
+    program = _ECHO.format('"echo %s %*d" % args')
+    found = _python(program, "HL201")
+    assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("info", "%s")]
+    assert found[0].message.startswith("`?` is put into")
+    assert fix_kind(program, "python", "t.py", Settings(), unsafe=True).text == program
+    template = "echo %s %*d"
+    assert template % ("a", 3, 7) == "echo a   7"
+    with pytest.raises(TypeError):
+        template % shlex.quote(str(("a", 3, 7)))  # noqa: B018 - the TypeError is the point
