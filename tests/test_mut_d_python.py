@@ -407,3 +407,19 @@ def test_a_star_width_takes_its_own_argument() -> None:
     assert template % ("a", 3, 7) == "echo a   7"
     with pytest.raises(TypeError):
         template % shlex.quote(str(("a", 3, 7)))  # noqa: B018 - the TypeError is the point
+
+
+def test_a_number_chosen_among_six_literals_is_one_word(tmp_path: Path) -> None:
+    """`port = 1 if c1 else 2 if c2 else ... 6`: every value the file gives it is a
+    number, so `{port}` is one shell word whichever branch runs (bash prints it alone)."""
+    chain = " else ".join(f"{i} if c{i}" for i in range(1, 6)) + " else 6"
+    program = (
+        "import subprocess\n\n\ndef f(c1, c2, c3, c4, c5):\n"
+        f"    port = {chain}\n"
+        '    subprocess.run(f"echo [{port}]", shell=True)\n'
+    )
+    assert _python(program, "HL201") == []
+    script = tmp_path / "p.py"
+    script.write_text(program + "\n\nf(0, 0, 0, 0, 0)\nf(0, 0, 1, 0, 0)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert done.stdout == "[6]\n[3]\n"
