@@ -41,7 +41,7 @@ def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
 
 
 def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
-    """What the program's ssh is asked to run remotely (HOME set to a known value)."""
+    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     ssh = bin_dir / "ssh"
@@ -49,7 +49,12 @@ def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
     ssh.chmod(0o755)
     script = tmp_path / "prog.py"
     script.write_text(program)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "HOME": "/home/local-user"}
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": "/home/local-user",
+        "USER": "local-user",
+    }
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
     )
@@ -423,3 +428,52 @@ def test_a_number_chosen_among_six_literals_is_one_word(tmp_path: Path) -> None:
     script.write_text(program + "\n\nf(0, 0, 0, 0, 0)\nf(0, 0, 1, 0, 0)\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
     assert done.stdout == "[6]\n[3]\n"
+
+
+# -- reading.py: the values a command may have, and constants put into a template -------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'subprocess.run("ssh h echo %s" % "$HOME", shell=True)',
+        'subprocess.run("ssh h echo {}".format("$HOME"), shell=True)',
+    ],
+)
+def test_a_constant_argument_of_a_template_is_read_as_text(call: str, tmp_path: Path) -> None:
+    """A string constant put into a `%`/`.format` template is part of the command: its
+    `$HOME` is reported where it is written, and the local shell expands it."""
+    program = f"import subprocess\n\n{call}\n"
+    found = _python(program)
+    assert _spans(program, found) == [("HL102", "info", "$HOME")]
+    assert found[0].start == program.index("$HOME")
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+def test_each_value_of_a_doubled_choice_is_read_once(tmp_path: Path) -> None:
+    """`b = a if d else a`, 30 times over: a valid program whose command has two values;
+    each expression is read once, so the check takes seconds, not 2**30 readings (run in
+    a subprocess with a time limit), and finds the two `$...` of the two values."""
+    lines = ['    a0 = "ssh h echo $HOME" if c else "ssh h echo $USER"']
+    lines += [f"    a{k} = a{k - 1} if d else a{k - 1}" for k in range(1, 31)]
+    program = (
+        "import subprocess\n\n\ndef f(c, d):\n"
+        + "\n".join(lines)
+        + "\n    subprocess.run(a30, shell=True)\n"
+    )
+    probe = (
+        "import sys\nfrom heredoc_lint.engine import check_text\n"
+        "text = sys.stdin.read()\n"
+        "for f in check_text(text, 'python', 't.py'):\n"
+        "    print(f.code, text[f.start:f.end])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], input=program, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "HL102 $HOME\nHL102 $USER\n"
+    script = tmp_path / "p.py"
+    script.write_text(program + "\n\nf(True, False)\nf(False, True)\n")
+    assert _run_with_fake_ssh(tmp_path, script.read_text()) == (
+        "remote: echo /home/local-user\nremote: echo local-user\n"
+    )
