@@ -477,3 +477,17 @@ def test_each_value_of_a_doubled_choice_is_read_once(tmp_path: Path) -> None:
     assert _run_with_fake_ssh(tmp_path, script.read_text()) == (
         "remote: echo /home/local-user\nremote: echo local-user\n"
     )
+
+
+def test_a_str_through_four_concatenations_is_quoted_as_it_is(tmp_path: Path) -> None:
+    """`a0 = p + q` ... `a3 = a2 + q`, `p: str`: `a3` is a str (its leftmost operand is),
+    so the fix quotes it without `str()`; the fixed program echoes it as one word."""
+    body = "    a0 = p + q\n" + "".join(f"    a{i} = a{i - 1} + q\n" for i in range(1, 4))
+    program = (
+        "import subprocess\n\n\ndef f(p: str, q):\n"
+        f'{body}    subprocess.run(f"echo {{a3}}", shell=True)'
+    )
+    assert _spans(program, _python(program, "HL201")) == [("HL201", "warning", "{a3}")]
+    line, out = _fixed_and_run(program, 'f("a  b", ";x")', tmp_path)
+    assert line == 'subprocess.run(f"echo {shlex.quote(a3)}", shell=True)'
+    assert out == "a  b;x;x;x;x\n"
