@@ -491,3 +491,43 @@ def test_a_str_through_four_concatenations_is_quoted_as_it_is(tmp_path: Path) ->
     line, out = _fixed_and_run(program, 'f("a  b", ";x")', tmp_path)
     assert line == 'subprocess.run(f"echo {shlex.quote(a3)}", shell=True)'
     assert out == "a  b;x;x;x;x\n"
+
+
+def test_a_command_is_read_through_a_chain_of_names(tmp_path: Path) -> None:
+    """`cmd = CMD`, `CMD = BASE`, `BASE = "..."`: names bound once to the next, in a
+    function and at the top, are followed to the string (each scope holds two links)."""
+    program = (
+        'import subprocess\n\nBASE = "ssh h echo $HOME"\nCMD = BASE\n\n\n'
+        "def run():\n    cmd = CMD\n    again = cmd\n"
+        "    subprocess.run(again, shell=True)\n\n\nrun()\n"
+    )
+    found = _python(program)
+    assert _spans(program, found) == [("HL102", "info", "$HOME")]
+    assert found[0].start == program.index("$HOME")
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+def _check_in_time(program: str) -> list[str]:
+    """`code text` of each finding, checked in a subprocess given 60 s: a loop that never
+    ends fails the test instead of hanging it."""
+    probe = (
+        "import sys\nfrom heredoc_lint.engine import check_text\n"
+        "text = sys.stdin.read()\n"
+        "for f in check_text(text, 'python', 't.py'):\n"
+        "    print(f.code, f.severity.value, text[f.start:f.end])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], input=program, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_a_cycle_of_names_stops_where_it_closes() -> None:
+    """`a = b`, `b = c`, `c = a`: following the names stops at the one that closes the
+    cycle (a value of unknown origin: an info), and the rest of the string is read."""
+    program = (
+        "import subprocess\n\na = b\nb = c\nc = a\n"
+        'subprocess.run(f"ssh h echo {a} $HOME", shell=True)\n'
+    )
+    assert _check_in_time(program) == ["HL201 info {a}", "HL102 info $HOME"]
