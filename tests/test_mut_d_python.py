@@ -13,7 +13,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -255,31 +254,38 @@ def test_fabric_disown_is_read_from_the_literal_true(disown: str, reported: bool
 
 def test_ssh_tt_returns_at_once(sshd: SshServer, tmp_path: Path) -> None:
     """`ssh -tt` gives the remote shell a terminal; when the shell exits, ssh returns
-    although a `nohup` job still runs (measured here: under 3 s, the job sleeps 4):
-    no HL104.  Without `-tt` the program waits for the job, and HL104 says so."""
-    call = 'subprocess.run(["ssh", {flag}"-F", "{config}", "h", "{job}"])'
-    held = "import subprocess\n" + call.format(flag="", config=sshd.config, job=_JOB) + "\n"
-    tty = "import subprocess\n" + call.format(flag='"-tt", ', config=sshd.config, job=_JOB) + "\n"
+    although a `nohup` job still runs: no HL104.  Without `-tt` the program waits for the
+    job, and HL104 says so.  Measured without a clock (the machine may be loaded): the
+    job leaves a file when it ends, and whether the file is there when the program
+    returns tells whether the program waited for it."""
+
+    def program(flag: str, done: Path) -> str:
+        job = f"nohup sh -c 'sleep 6; touch {done}' > /dev/null &"
+        call = f'subprocess.run(["ssh", {flag}"-F", "{sshd.config}", "h", "{job}"])'
+        return f"import subprocess\n{call}\n"
+
+    tty_done, held_done = tmp_path / "tty-job-done", tmp_path / "held-job-done"
+    tty, held = program('"-tt", ', tty_done), program("", held_done)
     assert _hl104(tty) == []
     ((severity, marked, message),) = _hl104(held)
     assert (severity, marked) == ("warning", "nohup")
     assert "`subprocess.run` waits for ssh to exit" in message
-    assert _timed(tmp_path, tty, sshd) < 3
-    assert _timed(tmp_path, held, sshd) >= 3.5
+    _run_program(tmp_path, tty, sshd)
+    assert not tty_done.exists()  # returned while the job still ran
+    _run_program(tmp_path, held, sshd)
+    assert held_done.exists()  # returned only once the job had ended
 
 
-def _timed(tmp_path: Path, program: str, sshd: SshServer) -> float:
-    """Seconds the program runs (its output to files: a job holding a pipe would make
-    this wait, not the program)."""
+def _run_program(tmp_path: Path, program: str, sshd: SshServer) -> None:
+    """Run the program (its output to files: a job holding a pipe would make this wait,
+    not the program)."""
     script = tmp_path / "p.py"
     script.write_text(program)
-    began = time.monotonic()
     with (tmp_path / "out").open("w") as out, (tmp_path / "err").open("w") as err:
         code = subprocess.run(
             [sys.executable, str(script)], stdout=out, stderr=err, timeout=60, env=sshd.env()
         ).returncode
     assert code == 0, (tmp_path / "err").read_text()
-    return time.monotonic() - began
 
 
 # -- values.py: what a value is (a str, a number) decides the finding and the fix ----------
