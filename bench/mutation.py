@@ -174,6 +174,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "heredoc_lint/frontends/python*",
         (
+            "tests/test_mut_d_python.py",  # first: a quick kill stops the run early
             *_PYTHON_TESTS,
             "tests/test_python_hardening.py",
             "tests/test_rule_hl201.py",
