@@ -58,6 +58,10 @@ CORE = (
     "heredoc_lint/rules/*.py",
     "heredoc_lint/frontends/python.py",
     "heredoc_lint/frontends/python/*.py",
+    # The shell model the rules stand on (run 5e, bench/MUTATION-run5e.md).
+    "heredoc_lint/layers.py",
+    "heredoc_lint/wrappers.py",
+    "heredoc_lint/forwarders.py",
 )
 
 _RULE_TESTS = (
@@ -91,10 +95,35 @@ _PYTHON_TESTS = (
     "tests/test_python_rules.py",
 )
 
+_RUN5E_SHELL_TESTS = (
+    *_SHELL_TESTS,
+    "tests/test_shell_names.py",
+    "tests/test_shell_structure.py",
+    "tests/test_unquoted_heredoc_layer.py",
+    "tests/test_mut_e_shell.py",
+)
+_RUN5E_LAYER_TESTS = (
+    *_SHELL_TESTS,
+    "tests/test_wrappers.py",
+    "tests/test_kinds.py",
+    "tests/test_unquoted_heredoc_layer.py",
+    "tests/test_mut_e_shell.py",
+)
+
 # Module glob -> the test files that cover it (the first matching row wins).  A rule
 # `hlNNN_*.py` also gets tests/test_rule_hlNNN.py when that file exists.
 COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Run 5e (bench/MUTATION-run5e.md): the shell modules split out of syntax.py and the
+    # layer model, with the tests that name them and tests/test_mut_e_shell.py.
+    *(
+        (f"heredoc_lint/shell/{name}.py", _RUN5E_SHELL_TESTS)
+        for name in ("definitions", "heredoc_body", "names", "structure")
+    ),
     ("heredoc_lint/shell/*.py", _SHELL_TESTS),
+    *(
+        (f"heredoc_lint/{name}.py", _RUN5E_LAYER_TESTS)
+        for name in ("layers", "wrappers", "forwarders")
+    ),
     (
         "heredoc_lint/edits.py",
         (
@@ -143,6 +172,15 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     # Part A of run 4 (bench/MUTATION.md, section 7): the rule table, its docs page and the
     # helpers every rule uses, with the tests that reach them.
+    (
+        "heredoc_lint/rules/docstring.py",
+        (
+            "tests/test_rules_doc.py",
+            "tests/test_rule_examples.py",
+            "tests/test_rules_core.py",
+            "tests/test_mut_e_rules.py",
+        ),
+    ),
     (
         "heredoc_lint/rules/doc.py",
         ("tests/test_rules_doc.py", "tests/test_lsp_rules_doc.py", *_RULE_TESTS),
