@@ -117,13 +117,15 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     # layer model, with the tests that name them and tests/test_mut_e_shell.py.
     *(
         (f"heredoc_lint/shell/{name}.py", _RUN5E_SHELL_TESTS)
-        for name in ("definitions", "heredoc_body", "names", "structure")
+        for name in ("heredoc_body", "names", "structure")
+    ),
+    (
+        "heredoc_lint/shell/definitions.py",
+        (*_RUN5E_SHELL_TESTS, "tests/test_script_wrappers.py"),
     ),
     ("heredoc_lint/shell/*.py", _SHELL_TESTS),
-    *(
-        (f"heredoc_lint/{name}.py", _RUN5E_LAYER_TESTS)
-        for name in ("layers", "wrappers", "forwarders")
-    ),
+    *((f"heredoc_lint/{name}.py", _RUN5E_LAYER_TESTS) for name in ("layers", "wrappers")),
+    ("heredoc_lint/forwarders.py", (*_RUN5E_LAYER_TESTS, "tests/test_script_wrappers.py")),
     (
         "heredoc_lint/edits.py",
         (

@@ -1,0 +1,82 @@
+"""Pinned behaviours of the shell model (shell/definitions.py, heredoc_body.py, names.py,
+structure.py, layers.py, wrappers.py, forwarders.py), through `engine.check_shell`.
+
+Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 5e,
+bench/MUTATION-run5e.md); each was planted by hand in a scratch copy of the tree, the
+test failed there, and passes without it.  Bash is the oracle: the scripts run against
+the loopback sshd of tests/sshd.py, or with a stand-in `ssh` that prints what it gets.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import rulekit as kit
+from sshd import SshServer, run_local
+
+from heredoc_lint.model import Severity
+
+MARK = "hlmutemark"  # no other process on this machine has it on its command line
+REMOTE = f"pkill -f {MARK}; echo after-pkill"
+
+
+def _bash(script: str, cwd: Path) -> str:
+    """What bash prints running `script` in `cwd`, with `ssh` a function that prints the
+    remote command ssh would send (its words after the host, joined with spaces)."""
+    stand_in = 'ssh() { shift; printf "%s\\n" "$*"; }\n'
+    return subprocess.run(
+        ["bash", "-c", stand_in + script],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout
+
+
+# -- shell/definitions.py: a function body that is one redirected command ------------------
+
+_REDIRECTED = 'remote() {{ ssh {host} "$@" 2>/dev/null; }}\nremote "{remote}"\necho "status=$?"\n'
+
+
+def test_a_redirected_forwarding_body_is_still_the_command_it_runs() -> None:
+    """`remote() { ssh h "$@" 2>/dev/null; }`: the body is one command with a redirection,
+    a call runs `ssh h ARGS`; HL103 at the call's `pkill` (definitions `_body_command`'s
+    redirected statement)."""
+    text = _REDIRECTED.format(host="h", remote=REMOTE)
+    at = text.index("pkill -f")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end, f.severity) == (at, at + len("pkill"), Severity.ERROR)
+
+
+def test_bash_runs_the_redirected_body_over_ssh(sshd: SshServer) -> None:
+    text = _REDIRECTED.format(host=f"{sshd.user}@gpu", remote=REMOTE)
+    ran = run_local(text, sshd, timeout=60)
+    assert "after-pkill" not in ran.stdout, ran.stdout + ran.stderr
+    assert "status=255" in ran.stdout or "status=143" in ran.stdout, ran.stdout + ran.stderr
+
+
+# -- forwarders.py: an unquoted "$@" globs its arguments ------------------------------------
+
+_UNQUOTED = "remote() {{ ssh h $@; }}\nremote '{remote}'\n"
+
+
+def test_an_unquoted_forward_of_a_glob_is_not_known(tmp_path: Path) -> None:
+    """`$@` unquoted splits each argument at blanks and globs the pieces: with `*` in an
+    argument the remote command depends on the files where the script runs (bash shows
+    it), so the call gives no layer; without one its words are known (forwarders
+    `_GLOB`'s `*`)."""
+    plain = _UNQUOTED.format(remote=REMOTE)
+    at = plain.index("pkill -f")
+    (f,) = kit.findings(plain, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
+    glob = _UNQUOTED.format(remote=f"pkill -f {MARK}*; echo after-pkill")
+    assert kit.findings(glob, "HL103") == []
+    empty, full = tmp_path / "empty", tmp_path / "full"
+    empty.mkdir()
+    full.mkdir()
+    (full / f"{MARK}-other;").write_text("")
+    assert _bash(glob, empty) == f"pkill -f {MARK}*; echo after-pkill\n"
+    assert _bash(glob, full) == f"pkill -f {MARK}-other; echo after-pkill\n"
+    assert _bash(plain, empty) == f"{REMOTE}\n"
