@@ -22,9 +22,9 @@ REMOTE = f"pkill -f {MARK}; echo after-pkill"
 
 
 def _bash(script: str, cwd: Path) -> str:
-    """What bash prints running `script` in `cwd`, with `ssh` a function that prints the
-    remote command ssh would send (its words after the host, joined with spaces)."""
-    stand_in = 'ssh() { shift; printf "%s\\n" "$*"; }\n'
+    """What bash prints running `script` in `cwd`, with `ssh` a function that prints its
+    words as ssh joins them (`ssh: ARGS`)."""
+    stand_in = 'ssh() { printf "ssh: %s\\n" "$*"; }\n'
     return subprocess.run(
         ["bash", "-c", stand_in + script],
         cwd=cwd,
@@ -77,6 +77,25 @@ def test_an_unquoted_forward_of_a_glob_is_not_known(tmp_path: Path) -> None:
     empty.mkdir()
     full.mkdir()
     (full / f"{MARK}-other;").write_text("")
-    assert _bash(glob, empty) == f"pkill -f {MARK}*; echo after-pkill\n"
-    assert _bash(glob, full) == f"pkill -f {MARK}-other; echo after-pkill\n"
-    assert _bash(plain, empty) == f"{REMOTE}\n"
+    assert _bash(glob, empty) == f"ssh: h pkill -f {MARK}*; echo after-pkill\n"
+    assert _bash(glob, full) == f"ssh: h pkill -f {MARK}-other; echo after-pkill\n"
+    assert _bash(plain, empty) == f"ssh: h {REMOTE}\n"
+
+
+# -- shell/definitions.py: `printf -v NAME` binds a name -----------------------------------
+
+
+def test_printf_v_rebinds_a_wrapper_variable(tmp_path: Path) -> None:
+    """`printf -v SSH ...` assigns SSH again: the value at the use is no longer the one
+    literal (bash runs `echo`, not ssh), so `$SSH h "..."` gives no layer; without the
+    printf it is ssh's (definitions `_BINDERS`' `printf`)."""
+    use = f'$SSH h "{REMOTE}"\n'
+    assigned = 'SSH="ssh -o BatchMode=yes"\n'
+    plain = assigned + use
+    at = plain.index("pkill -f")
+    (f,) = kit.findings(plain, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
+    rebound = assigned + "printf -v SSH '%s' echo\n" + use
+    assert kit.findings(rebound, "HL103") == []
+    assert _bash(plain, tmp_path) == f"ssh: -o BatchMode=yes h {REMOTE}\n"
+    assert _bash(rebound, tmp_path) == f"h {REMOTE}\n"
