@@ -69,6 +69,7 @@ _RULE_TESTS = (
     "tests/test_rules_core.py",
     "tests/test_cases.py",
     "tests/test_pinned_more_rules.py",
+    "tests/test_mut_e_rules.py",
 )
 _SHELL_TESTS = (
     "tests/test_words.py",
@@ -79,6 +80,7 @@ _SHELL_TESTS = (
     "tests/test_layers.py",
     "tests/test_rules_core.py",
     "tests/test_pinned_rules.py",
+    "tests/test_mut_e_shell.py",
 )
 # tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
 # writer's row and to the whole suite: the pinned fix tests cover the same bytes.
@@ -136,19 +138,26 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_mut_a_edits.py",
         ),
     ),
-    ("heredoc_lint/fixes/python_fixes.py", (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py")),
-    ("heredoc_lint/fixes/*.py", (*_FIX_TESTS, "tests/test_mut_a_fixes.py")),
+    (
+        "heredoc_lint/fixes/python_fixes.py",
+        (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py", "tests/test_mut_e_fixes.py"),
+    ),
+    (
+        "heredoc_lint/fixes/*.py",
+        (*_FIX_TESTS, "tests/test_mut_a_fixes.py", "tests/test_mut_e_fixes.py"),
+    ),
     (
         "heredoc_lint/writer.py",
         (
             "tests/test_pinned_io.py",
             "tests/test_fix_guarantees.py",
             "tests/test_mut_a_io.py",
+            "tests/test_mut_e_io.py",
             "tests/test_writer_inode.py",
             "tests/test_fix_hardening.py",
             "-k",
             "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a"
-            " or inode or hardening",
+            " or inode or hardening or mut_e",
         ),
     ),
     (
@@ -162,7 +171,12 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "heredoc_lint/cache.py",
-        ("tests/test_pinned_io.py", "tests/test_cache.py", "tests/test_mut_a_io.py"),
+        (
+            "tests/test_pinned_io.py",
+            "tests/test_cache.py",
+            "tests/test_mut_a_io.py",
+            "tests/test_mut_e_io.py",
+        ),
     ),
     (
         "heredoc_lint/rules/hl002_*.py",
@@ -218,6 +232,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_python_hardening.py",
             "tests/test_rule_hl201.py",
             "tests/test_mut_b_python.py",
+            "tests/test_mut_e_python.py",
         ),
     ),
 )
