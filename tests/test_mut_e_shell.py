@@ -99,3 +99,20 @@ def test_printf_v_rebinds_a_wrapper_variable(tmp_path: Path) -> None:
     assert kit.findings(rebound, "HL103") == []
     assert _bash(plain, tmp_path) == f"ssh: -o BatchMode=yes h {REMOTE}\n"
     assert _bash(rebound, tmp_path) == f"h {REMOTE}\n"
+
+
+# -- shell/definitions.py: each function is known by its own name ------------------------
+
+
+def test_two_functions_each_run_their_own_body(tmp_path: Path) -> None:
+    """With two functions defined, a call of each runs that function's body (bash shows
+    it): only the call of the ssh wrapper is HL103's, in either order of definition
+    (definitions `_functions`: the label read from each function's own name)."""
+    remote = 'remote() { ssh h "$@"; }\n'
+    show = 'show() { echo "$@"; }\n'
+    calls = f'remote "{REMOTE}"\nshow "{REMOTE}"\n'
+    for text in (remote + show + calls, show + remote + calls):
+        at = text.index("pkill -f")
+        (f,) = kit.findings(text, "HL103")
+        assert (f.start, f.end) == (at, at + len("pkill"))
+        assert _bash(text, tmp_path) == f"ssh: h {REMOTE}\n{REMOTE}\n"
