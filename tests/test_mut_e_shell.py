@@ -116,3 +116,31 @@ def test_two_functions_each_run_their_own_body(tmp_path: Path) -> None:
         (f,) = kit.findings(text, "HL103")
         assert (f.start, f.end) == (at, at + len("pkill"))
         assert _bash(text, tmp_path) == f"ssh: h {REMOTE}\n{REMOTE}\n"
+
+
+# -- shell/definitions.py: a changed IFS leaves a string value's words unknown --------------
+
+
+def test_a_changed_ifs_leaves_a_wrapper_variable_unknown(tmp_path: Path) -> None:
+    """`$SSH` splits at the characters of $IFS: once the script assigns IFS (or binds it
+    with `printf -v`), the words of `SSH="ssh -o BatchMode=yes"` at its use are not
+    known (bash runs no ssh: one word, `ssh -o BatchMode=yes`, is no command), so no
+    layer; with the default IFS it is ssh's (definitions `_literals`' `"IFS"`)."""
+    body = f'SSH="ssh -o BatchMode=yes"\n$SSH h "{REMOTE}"\n'
+    at = body.index("pkill -f")
+    (f,) = kit.findings(body, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
+    for setting in ("IFS=:\n", "printf -v IFS :\n"):
+        text = setting + body
+        assert kit.findings(text, "HL103") == [], setting
+        ran = subprocess.run(
+            ["bash", "-c", 'ssh() { printf "ssh: %s\\n" "$*"; }\n' + text],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+        )
+        assert ran.stdout == ""
+        assert "ssh -o BatchMode=yes: command not found" in ran.stderr
+    assert _bash(body, tmp_path) == f"ssh: -o BatchMode=yes h {REMOTE}\n"
