@@ -144,3 +144,25 @@ def test_a_changed_ifs_leaves_a_wrapper_variable_unknown(tmp_path: Path) -> None
         assert ran.stdout == ""
         assert "ssh -o BatchMode=yes: command not found" in ran.stderr
     assert _bash(body, tmp_path) == f"ssh: -o BatchMode=yes h {REMOTE}\n"
+
+
+# -- forwarders.py: "$*" joins the call's arguments into one word -------------------------
+
+
+def test_joined_arguments_keep_the_places_of_their_expansions(tmp_path: Path) -> None:
+    """`remote() { ssh h "$*"; }`: the call's arguments joined with spaces are the remote
+    command, and the local shell expands what they hold first (bash, the stand-in ssh,
+    prints this machine's values); HL102 marks each expansion exactly where the call
+    writes it (forwarders `_join`: one space between arguments)."""
+    text = 'remote() { ssh h "$*"; }\nremote echo "$HOME" "x$(hostname)"\n'
+    found = [f for f in kit.findings(text, "HL102") if f.start > text.index("\n")]
+    home, sub = text.index("$HOME"), text.index("$(hostname)")
+    assert [(f.start, f.end, f.severity) for f in found] == [
+        (home, home + len("$HOME"), Severity.INFO),
+        (sub, sub + len("$(hostname)"), Severity.WARNING),
+    ]
+    env_home = subprocess.run(
+        ["bash", "-c", 'printf %s "$HOME"'], capture_output=True, text=True, check=True
+    ).stdout
+    host = subprocess.run(["hostname"], capture_output=True, text=True, check=True).stdout
+    assert _bash(text, tmp_path) == f"ssh: h echo {env_home} x{host}"
