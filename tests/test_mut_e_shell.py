@@ -15,6 +15,7 @@ from pathlib import Path
 import rulekit as kit
 from sshd import SshServer, run_local
 
+from heredoc_lint.engine import fix_shell
 from heredoc_lint.model import Severity
 
 MARK = "hlmutemark"  # no other process on this machine has it on its command line
@@ -166,3 +167,30 @@ def test_joined_arguments_keep_the_places_of_their_expansions(tmp_path: Path) ->
     ).stdout
     host = subprocess.run(["hostname"], capture_output=True, text=True, check=True).stdout
     assert _bash(text, tmp_path) == f"ssh: h echo {env_home} x{host}"
+    # The fix escapes the substitution inside the last argument: the remote side gets it.
+    fixed = fix_shell(text, unsafe=True).text
+    assert fixed == text.replace("x$(hostname)", "x\\$(hostname)")
+    assert _bash(fixed, tmp_path) == f"ssh: h echo {env_home} x$(hostname)\n"
+
+
+def test_a_fix_inside_joined_arguments(tmp_path: Path) -> None:
+    """HL109's and HL104's fixes land inside the call's last argument, which `"$*"` joins
+    into the remote command: bash (the stand-in ssh) shows the command ssh then sends
+    (forwarders `_join`: the joined word ends where the last argument ends)."""
+    head = 'remote() { ssh h "$*"; }\n'
+    cases = [
+        (
+            'remote sudo echo "x > /etc/f"\n',
+            'remote echo "x | sudo tee /etc/f > /dev/null"\n',
+            "ssh: h echo x | sudo tee /etc/f > /dev/null\n",
+        ),
+        (
+            'remote nohup "./srv &"\n',
+            'remote nohup "./srv > /dev/null 2>&1 < /dev/null &"\n',
+            "ssh: h nohup ./srv > /dev/null 2>&1 < /dev/null &\n",
+        ),
+    ]
+    for call, fixed_call, sent in cases:
+        fixed = fix_shell(head + call, unsafe=True).text
+        assert fixed == head + fixed_call
+        assert _bash(fixed, tmp_path) == sent
