@@ -15,7 +15,7 @@ from pathlib import Path
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import fix_shell
+from heredoc_lint.engine import Settings, check_text, fix_shell
 from heredoc_lint.model import Severity
 
 MARK = "hlmutemark"  # no other process on this machine has it on its command line
@@ -194,3 +194,24 @@ def test_a_fix_inside_joined_arguments(tmp_path: Path) -> None:
         fixed = fix_shell(head + call, unsafe=True).text
         assert fixed == head + fixed_call
         assert _bash(fixed, tmp_path) == sent
+
+
+# -- layers.py: a nested layer finds the run-time values of its root -----------------------
+
+
+def test_a_python_field_in_an_ssh_string_is_no_local_expansion() -> None:
+    """`os.system(f'ssh h "echo {name} $HOME"')`: the ssh string is a layer below the
+    Python string; its `{name}` is filled in by Python (HL201's), not a `$` the local
+    shell expands: HL102 is only at `$HOME`, and no message names the frontend's
+    placeholder (layers `_root_index` walks up the parent offsets)."""
+    text = (
+        "import os\nimport sys\n\nname = sys.argv[1]\nos.system(f'ssh h \"echo {name} $HOME\"')\n"
+    )
+    found = check_text(text, "python", "t.py", Settings())
+    home = text.index("$HOME")
+    assert [(f.code, f.start, f.end) for f in found if f.code == "HL102"] == [
+        ("HL102", home, home + len("$HOME"))
+    ]
+    assert not any("__hl" in f.message for f in found)
+    field = text.index("{name}")
+    assert [(f.code, f.start) for f in found if f.code == "HL201"] == [("HL201", field)]
