@@ -117,9 +117,11 @@ _RUN5E_LAYER_TESTS = (
 COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Run 5e (bench/MUTATION-run5e.md): the shell modules split out of syntax.py and the
     # layer model, with the tests that name them and tests/test_mut_e_shell.py.
-    *(
-        (f"heredoc_lint/shell/{name}.py", _RUN5E_SHELL_TESTS)
-        for name in ("heredoc_body", "names", "structure")
+    *((f"heredoc_lint/shell/{name}.py", _RUN5E_SHELL_TESTS) for name in ("heredoc_body", "names")),
+    # HL104 is the one reader of shell/structure.py (the jobs of a script).
+    (
+        "heredoc_lint/shell/structure.py",
+        (*_RUN5E_SHELL_TESTS, "tests/test_rule_hl104.py", "tests/test_mut_a_rules.py"),
     ),
     (
         "heredoc_lint/shell/definitions.py",
