@@ -82,3 +82,24 @@ def test_hl201_value_escaped_by_hand_for_its_quotes(
     start = text.index("%s")  # the finding marks the placeholder the value goes into
     assert [(f.start, f.end, f.severity.value) for f in found] == [(start, start + 2, "warning")]
     assert "it is read from" in found[0].message
+
+
+# -- HL111: a string two shells down an argv -------------------------------------------------
+
+
+def test_hl111_two_shells_below_an_argv() -> None:
+    """`subprocess.run(["ssh", host, "bash -c '...'"])`: no local shell reads the argv, so
+    the `bash -c` string is parsed by two shells (the remote login shell, bash): no
+    HL111, and the string's layer, two deep under a root that no wrapper word made, is
+    read without error (hl111: the depth-2 check stops where the outer layer has no
+    wrapper word)."""
+    text = r"""import subprocess
+import sys
+
+host = sys.argv[1]
+subprocess.run(["ssh", host, "bash -c 'echo $HOME'"])
+subprocess.run(["ssh", host, "sudo sh -c 'echo \"$HOME\" > /tmp/x'"])
+"""
+    compile(text, "t.py", "exec")  # the file is Python
+    found = _python(text)
+    assert [f.code for f in found if f.code == "HL111"] == []
