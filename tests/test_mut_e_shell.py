@@ -215,3 +215,36 @@ def test_a_python_field_in_an_ssh_string_is_no_local_expansion() -> None:
     assert not any("__hl" in f.message for f in found)
     field = text.index("{name}")
     assert [(f.code, f.start) for f in found if f.code == "HL201"] == [("HL201", field)]
+
+
+# -- shell/names.py: each POSIX-family shell, by name ---------------------------------------
+
+# Written out, not read from SHELLS: a name dropped from the set must fail here.
+_SHELL_ARGV = {
+    "sh": ["sh"],
+    "bash": ["bash"],
+    "dash": ["dash"],
+    "zsh": ["zsh"],
+    "ksh": ["ksh"],
+    "mksh": ["mksh"],
+    "ash": ["busybox", "ash"],
+}
+
+
+def test_each_shell_name_starts_a_layer() -> None:
+    """`NAME -c 'pkill -f P; echo after'` kills its own shell for each of the seven
+    shells (the real program runs it: SIGTERM, `after` never printed), and
+    HL103 says so at the `pkill` (names `SHELLS`, each name)."""
+    for name, argv in _SHELL_ARGV.items():
+        script = f"pkill -f {MARK}; echo after"
+        ran = subprocess.run(
+            [*argv, "-c", script], capture_output=True, text=True, check=False, timeout=30
+        )
+        # killed by SIGTERM (-15), or the shell's status 143 (128 + SIGTERM)
+        assert ran.returncode in (-15, 143) and ran.stdout == "", (name, ran)
+        text = f"{name} -c '{script}'\n"
+        at = text.index("pkill")
+        found = kit.findings(text, "HL103")
+        assert [(f.start, f.end, f.severity) for f in found] == [
+            (at, at + len("pkill"), Severity.ERROR)
+        ], name
