@@ -248,3 +248,19 @@ def test_each_shell_name_starts_a_layer() -> None:
         assert [(f.start, f.end, f.severity) for f in found] == [
             (at, at + len("pkill"), Severity.ERROR)
         ], name
+
+
+# -- layers.py: a prefix command is read as the script's IFS splits it ----------------------
+
+
+def test_an_empty_ifs_joins_sudo_to_its_command(tmp_path: Path) -> None:
+    """With `IFS=` (empty) bash does not split `sudo${IFS}echo`: it runs a command named
+    `sudoecho` (not found), so no sudo writes anything and HL109 has nothing to say
+    (layers `calls_behind` reads the words as written, not split at a default IFS)."""
+    text = "IFS=\nsudo${IFS}echo x > out\n"
+    assert kit.findings(text, "HL109") == []
+    ran = subprocess.run(
+        ["bash", "-c", text], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 127
+    assert "sudoecho: command not found" in ran.stderr
