@@ -264,3 +264,27 @@ def test_an_empty_ifs_joins_sudo_to_its_command(tmp_path: Path) -> None:
     )
     assert ran.returncode == 127
     assert "sudoecho: command not found" in ran.stderr
+
+
+# -- shell/evidence.py: a list with a comment inside is read, not taken as a guard ----------
+
+
+def test_a_list_with_a_comment_is_no_root_guard() -> None:
+    """`[ "$EUID" -eq 0 ] &&` / `# note` / `echo root`: a comment inside the and-list
+    (tree-sitter gives it four children); it exits for no one, so bash run as `nobody`
+    goes on to the next line, and the sudo redirection after it stays an error
+    (evidence `_is_guard`: a list not of three children is no guard)."""
+    guard = '[ "$EUID" -eq 0 ] &&\n  # note\n  echo root\n'
+    as_nobody = subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=guard + "echo reached\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    assert (as_nobody.stdout, as_nobody.stderr) == ("reached\n", "")
+    text = guard + "sudo echo x > /etc/motd\n"
+    (found,) = kit.findings(text, "HL109")
+    at = text.index("> /etc/motd")
+    assert (found.start, found.severity) == (at, Severity.ERROR)
