@@ -58,6 +58,10 @@ CORE = (
     "heredoc_lint/rules/*.py",
     "heredoc_lint/frontends/python.py",
     "heredoc_lint/frontends/python/*.py",
+    # The shell model the rules stand on (run 5e, bench/MUTATION-run5e.md).
+    "heredoc_lint/layers.py",
+    "heredoc_lint/wrappers.py",
+    "heredoc_lint/forwarders.py",
 )
 
 _RULE_TESTS = (
@@ -65,6 +69,7 @@ _RULE_TESTS = (
     "tests/test_rules_core.py",
     "tests/test_cases.py",
     "tests/test_pinned_more_rules.py",
+    "tests/test_mut_e_rules.py",
 )
 _SHELL_TESTS = (
     "tests/test_words.py",
@@ -75,6 +80,7 @@ _SHELL_TESTS = (
     "tests/test_layers.py",
     "tests/test_rules_core.py",
     "tests/test_pinned_rules.py",
+    "tests/test_mut_e_shell.py",
 )
 # tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
 # writer's row and to the whole suite: the pinned fix tests cover the same bytes.
@@ -91,10 +97,39 @@ _PYTHON_TESTS = (
     "tests/test_python_rules.py",
 )
 
+_RUN5E_SHELL_TESTS = (
+    *_SHELL_TESTS,
+    "tests/test_shell_names.py",
+    "tests/test_shell_structure.py",
+    "tests/test_unquoted_heredoc_layer.py",
+    "tests/test_mut_e_shell.py",
+)
+_RUN5E_LAYER_TESTS = (
+    *_SHELL_TESTS,
+    "tests/test_wrappers.py",
+    "tests/test_kinds.py",
+    "tests/test_unquoted_heredoc_layer.py",
+    "tests/test_mut_e_shell.py",
+)
+
 # Module glob -> the test files that cover it (the first matching row wins).  A rule
 # `hlNNN_*.py` also gets tests/test_rule_hlNNN.py when that file exists.
 COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Run 5e (bench/MUTATION-run5e.md): the shell modules split out of syntax.py and the
+    # layer model, with the tests that name them and tests/test_mut_e_shell.py.
+    *((f"heredoc_lint/shell/{name}.py", _RUN5E_SHELL_TESTS) for name in ("heredoc_body", "names")),
+    # HL104 is the one reader of shell/structure.py (the jobs of a script).
+    (
+        "heredoc_lint/shell/structure.py",
+        (*_RUN5E_SHELL_TESTS, "tests/test_rule_hl104.py", "tests/test_mut_a_rules.py"),
+    ),
+    (
+        "heredoc_lint/shell/definitions.py",
+        (*_RUN5E_SHELL_TESTS, "tests/test_script_wrappers.py"),
+    ),
     ("heredoc_lint/shell/*.py", _SHELL_TESTS),
+    *((f"heredoc_lint/{name}.py", _RUN5E_LAYER_TESTS) for name in ("layers", "wrappers")),
+    ("heredoc_lint/forwarders.py", (*_RUN5E_LAYER_TESTS, "tests/test_script_wrappers.py")),
     (
         "heredoc_lint/edits.py",
         (
@@ -105,19 +140,26 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_mut_a_edits.py",
         ),
     ),
-    ("heredoc_lint/fixes/python_fixes.py", (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py")),
-    ("heredoc_lint/fixes/*.py", (*_FIX_TESTS, "tests/test_mut_a_fixes.py")),
+    (
+        "heredoc_lint/fixes/python_fixes.py",
+        (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py", "tests/test_mut_e_fixes.py"),
+    ),
+    (
+        "heredoc_lint/fixes/*.py",
+        (*_FIX_TESTS, "tests/test_mut_a_fixes.py", "tests/test_mut_e_fixes.py"),
+    ),
     (
         "heredoc_lint/writer.py",
         (
             "tests/test_pinned_io.py",
             "tests/test_fix_guarantees.py",
             "tests/test_mut_a_io.py",
+            "tests/test_mut_e_io.py",
             "tests/test_writer_inode.py",
             "tests/test_fix_hardening.py",
             "-k",
             "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a"
-            " or inode or hardening",
+            " or inode or hardening or mut_e",
         ),
     ),
     (
@@ -131,7 +173,12 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "heredoc_lint/cache.py",
-        ("tests/test_pinned_io.py", "tests/test_cache.py", "tests/test_mut_a_io.py"),
+        (
+            "tests/test_pinned_io.py",
+            "tests/test_cache.py",
+            "tests/test_mut_a_io.py",
+            "tests/test_mut_e_io.py",
+        ),
     ),
     (
         "heredoc_lint/rules/hl002_*.py",
@@ -143,6 +190,15 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     # Part A of run 4 (bench/MUTATION.md, section 7): the rule table, its docs page and the
     # helpers every rule uses, with the tests that reach them.
+    (
+        "heredoc_lint/rules/docstring.py",
+        (
+            "tests/test_rules_doc.py",
+            "tests/test_rule_examples.py",
+            "tests/test_rules_core.py",
+            "tests/test_mut_e_rules.py",
+        ),
+    ),
     (
         "heredoc_lint/rules/doc.py",
         ("tests/test_rules_doc.py", "tests/test_lsp_rules_doc.py", *_RULE_TESTS),
@@ -179,6 +235,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_python_hardening.py",
             "tests/test_rule_hl201.py",
             "tests/test_mut_b_python.py",
+            "tests/test_mut_e_python.py",
         ),
     ),
 )
