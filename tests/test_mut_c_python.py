@@ -1,0 +1,115 @@
+"""Pinned behaviours of the Python frontend's helpers (frontends/python/imported.py,
+literals.py, model.py, origins.py, parsing.py, positions.py), through `engine.check_text`
+and `fix_kind`: exact spans, severities, what a message names.
+
+Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 5c,
+bench/MUTATION-run5c.md); each was planted by hand, the test failed, and passes without.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.model import Finding
+
+
+def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _spans(text: str, found: list[Finding]) -> list[str]:
+    return [text[f.start : f.end] for f in found]
+
+
+# -- imported.py: numbers imported from the project's own modules ------------------------
+
+_SERVE = "import os\nfrom app.settings import {names}\ndef serve():\n    os.system(f'serve {fields}')\n"
+
+
+def _serve(tmp_path: Path, settings: str, names: list[str]) -> list[str]:
+    """The HL201 spans of a `serve()` that imports `names` from app/settings.py."""
+    package = tmp_path / "app"
+    package.mkdir()
+    (package / "settings.py").write_text(settings)
+    text = _SERVE.format(names=", ".join(names), fields=" ".join(f"{{{n}}}" for n in names))
+    return _spans(text, _python(text, "HL201", str(package / "main.py")))
+
+
+def test_a_constant_is_read_only_to_a_bounded_depth(tmp_path: Path) -> None:
+    """Eight nested signs or an eight-deep sum are read as a number (a safe shell word);
+    a deeper expression (900 signs, 900 terms, 100 nested brackets on the right) is not
+    followed, so the name is as unknown as one the file cannot see."""
+    right = "2 * (" * 100 + "2" + ")" * 100
+    settings = (
+        f"SIGNS = {'-' * 8}1\nSUM = {'+'.join(['1'] * 9)}\nPRODUCT = 2 * -3 - 4\n"
+        f"DEEP = {'-' * 900}1\nLONG = {'+'.join(['1'] * 900)}\nRIGHT = {right}\n"
+    )
+    names = ["SIGNS", "SUM", "PRODUCT", "DEEP", "LONG", "RIGHT"]
+    assert _serve(tmp_path, settings, names) == ["{DEEP}", "{LONG}", "{RIGHT}"]
+
+
+def test_a_module_over_512_kib_is_not_read(tmp_path: Path) -> None:
+    """settings.py is read up to 512 KiB exactly; one byte more and it is not read."""
+    limit = 512 * 1024
+    head = "PORT = 8000\n"
+    for size, spans in ((limit, []), (limit + 1, ["{PORT}"])):
+        padding = "#" * (size - len(head) - 1) + "\n"
+        directory = tmp_path / str(size)
+        directory.mkdir()
+        settings = head + padding
+        assert len(settings.encode()) == size
+        assert _serve(directory, settings, ["PORT"]) == spans, size
+
+
+# -- origins.py: where a value comes from ------------------------------------------------
+
+_ORIGINS = """import argparse, os
+from flask import request
+p = argparse.ArgumentParser()
+p.add_argument("--port", type=int)
+p.add_argument("--host")
+args = p.parse_args()
+def serve(cfg):
+    os.system(f"srun -w {os.getenv('SLURM_NODELIST', 'localhost')} hostname")
+    os.system(f"ls {os.getenv('BUILD_DIR', 'SLURM_NODELIST')}")
+    os.system(f"ls {os.environ['SLURM_JOB_ID']}")
+    os.system(f"nc {args.host} {args.port}")
+    os.system(f"ls {cfg.form.name} {request.form.name}")
+"""
+
+
+def test_origins_of_values_name_their_source() -> None:
+    """What each value's message says of its source: a scheduler's variable (set by the
+    job's launcher, whatever the default) and a `type=int` option are no evidence; the
+    key of `os.getenv` is its first argument, not the default; `.form` is an HTTP
+    request's part only on flask's `request`, not on any parameter's attribute."""
+    found = _python(_ORIGINS, "HL201")
+    got = [(_ORIGINS[f.start : f.end], f.severity.value) for f in found]
+    assert got == [
+        ("{os.getenv('SLURM_NODELIST', 'localhost')}", "info"),
+        ("{os.getenv('BUILD_DIR', 'SLURM_NODELIST')}", "warning"),
+        ("{os.environ['SLURM_JOB_ID']}", "info"),
+        ("{args.host}", "warning"),
+        ("{args.port}", "info"),
+        ("{cfg.form.name}", "warning"),
+        ("{request.form.name}", "warning"),
+    ]
+    messages = {_ORIGINS[f.start : f.end]: f.message for f in found}
+    assert "comes from the environment (`os.getenv`)" in messages[
+        "{os.getenv('BUILD_DIR', 'SLURM_NODELIST')}"
+    ]
+    assert "parameter" in messages["{cfg.form.name}"]
+    assert "HTTP request" not in messages["{cfg.form.name}"]
+    assert "comes from an HTTP request (`request`)" in messages["{request.form.name}"]
+
+
+def test_a_cycle_of_aliases_is_read_once() -> None:
+    """`a = b` and `b = a`: the names are followed around the cycle once, and the value
+    is unknown (info), not a crash of the whole file."""
+    text = "import os\ndef f():\n    a = b\n    b = a\n    os.system('ls ' + a)\n"
+    found = _python(text)
+    assert [(f.code, _spans(text, [f])[0], f.severity.value) for f in found] == [
+        ("HL201", "a", "info")
+    ]
