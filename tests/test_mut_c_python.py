@@ -25,7 +25,9 @@ def _spans(text: str, found: list[Finding]) -> list[str]:
 
 # -- imported.py: numbers imported from the project's own modules ------------------------
 
-_SERVE = "import os\nfrom app.settings import {names}\ndef serve():\n    os.system(f'serve {fields}')\n"
+_SERVE = (
+    "import os\nfrom app.settings import {names}\ndef serve():\n    os.system(f'serve {fields}')\n"
+)
 
 
 def _serve(tmp_path: Path, settings: str, names: list[str]) -> list[str]:
