@@ -115,3 +115,46 @@ def test_a_cycle_of_aliases_is_read_once() -> None:
     assert [(f.code, _spans(text, [f])[0], f.severity.value) for f in found] == [
         ("HL201", "a", "info")
     ]
+
+
+# -- literals.py: the characters of a bytes literal ------------------------------------
+
+
+def test_every_byte_of_a_bytes_command_is_read() -> None:
+    """A bytes command is read whatever its bytes: `\\x7e`, DEL (`\\x7f`, `\\177`: still
+    ASCII) and the bytes over 0x7f all leave `$HOME` before them a finding of its own."""
+    escapes = ["\\x7e", "\\x7f", "\\177", "\\x80", "\\200", "\\xff"]
+    text = "import subprocess\n" + "".join(
+        f'subprocess.run(b"ssh h echo $HOME{e}", shell=True)\n' for e in escapes
+    )
+    found = _python(text, "HL102")
+    homes = [i for i in range(len(text)) if text.startswith("$HOME", i)]
+    assert [(f.start, f.end) for f in found] == [(i, i + 5) for i in homes]
+    assert len(found) == len(escapes)
+
+
+# -- parsing.py: where a syntax error is, and what a newer statement hides --------------
+
+
+def _hl001(text: str) -> list[tuple[str, int, int, str]]:
+    return [(f.severity.value, f.start, f.end, f.message) for f in _python(text, "HL001")]
+
+
+def test_a_syntax_error_is_reported_at_its_character() -> None:
+    """`)` at the start of line 3 (Python's column 1) is where HL001 points, not one
+    character later nor on the line before."""
+    text = 'import os\nos.system("ls")\n)\n'
+    (only,) = _hl001(text)
+    assert only[:3] == ("warning", text.rindex(")"), text.rindex(")") + 1)
+    assert only[3] == "Python syntax error: unmatched ')'"
+
+
+def test_python2_source_is_recognised_on_a_last_line_without_newline() -> None:
+    """`10L` is Python 2's long literal: on the last line, with or without a newline after
+    it, the file is Python 2 (info, not checked), not a syntax error."""
+    for end in ("", "\n"):
+        text = 'import os\nos.system("ls")\nx = 10L' + end
+        (only,) = _hl001(text)
+        assert only[0] == "info", repr(end)
+        assert only[3] == "not checked: Python 2 source (line 3: invalid decimal literal)"
+
