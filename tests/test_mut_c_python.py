@@ -158,3 +158,20 @@ def test_python2_source_is_recognised_on_a_last_line_without_newline() -> None:
         assert only[0] == "info", repr(end)
         assert only[3] == "not checked: Python 2 source (line 3: invalid decimal literal)"
 
+
+
+# -- positions.py: columns in UTF-8 bytes --------------------------------------------------
+
+
+def test_spans_after_non_ascii_characters_on_the_same_line() -> None:
+    """ast's columns count UTF-8 bytes: after `é` (2 bytes), `€` (3) and `𝄞` (4, a
+    surrogate pair nowhere) on the same line, a finding is still at its own characters."""
+    text = (
+        "import os\n"
+        'x = "é€𝄞"; os.system("ssh h echo $HOME"); os.system(f"ssh h echo {x} $USER")\n'
+    )
+    found = _python(text, "HL102")
+    assert [(f.start, f.end) for f in found] == [
+        (text.index("$HOME"), text.index("$HOME") + 5),
+        (text.index("$USER"), text.index("$USER") + 5),
+    ]
