@@ -175,3 +175,19 @@ def test_spans_after_non_ascii_characters_on_the_same_line() -> None:
         (text.index("$HOME"), text.index("$HOME") + 5),
         (text.index("$USER"), text.index("$USER") + 5),
     ]
+
+
+def test_a_value_grown_in_a_loop_is_traced_to_its_parameter() -> None:
+    """`path = path + "/" + name`: the value is read back through its own rebinding (each
+    pass one step deeper, so the search ends) and comes from the parameter `names`."""
+    text = (
+        "import os\ndef walk(names):\n    path = '.'\n    for name in names:\n"
+        "        path = path + '/' + name\n    os.system(f'ls {path}')\n"
+    )
+    (found,) = _python(text)
+    assert (found.code, text[found.start : found.end], found.severity.value) == (
+        "HL201",
+        "{path}",
+        "warning",
+    )
+    assert "parameter of the public function `walk`" in found.message
