@@ -178,6 +178,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_python_hardening.py",
             "tests/test_rule_hl201.py",
             "tests/test_mut_b_python.py",
+            "tests/test_mut_c_python.py",
         ),
     ),
 )
