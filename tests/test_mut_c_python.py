@@ -8,7 +8,11 @@ bench/MUTATION-run5c.md); each was planted by hand, the test failed, and passes 
 
 from __future__ import annotations
 
+import ast
+import sys
 from pathlib import Path
+
+import pytest
 
 from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.model import Finding
@@ -191,3 +195,28 @@ def test_a_value_grown_in_a_loop_is_traced_to_its_parameter() -> None:
         "warning",
     )
     assert "parameter of the public function `walk`" in found.message
+
+
+_NEWER = 'import os\n{call}(\nf"{{d["a"]}}")\nos.system("ssh h echo $HOME")\n'
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 reads the f-string")
+def test_a_newer_statement_is_left_out_without_moving_the_lines_after_it() -> None:
+    """A 3.12 f-string that 3.11 cannot parse is left out (HL001 names its lines) and the
+    call after it is still read at its own characters.  When the statement's first line
+    (`g(`) is shorter than the `pass` that stands in for it, the stand-in would swallow
+    the line break and move every line after it up by one: the file is then reported as
+    not parsed (HL001 at the error), as parse_partly's docstring says."""
+    text = _NEWER.format(call="print")
+    found = _python(text)
+    assert [(f.code, text[f.start : f.end]) for f in found] == [("HL001", "p"), ("HL102", "$HOME")]
+    assert found[0].message.startswith("not checked: lines 2-3: Python 3.11 cannot parse it")
+    assert found[1].start == text.index("$HOME")
+    short = _NEWER.format(call="g")
+    found = _python(short)
+    assert [(f.code, f.severity.value) for f in found] == [("HL001", "warning")]
+    assert found[0].message == "Python syntax error: f-string: unmatched '['"
+    with pytest.raises(SyntaxError) as error:  # where Python itself points
+        ast.parse(short)
+    assert (error.value.lineno, error.value.offset) == (3, 7)
+    assert found[0].start == short.index("\nf") + 1 + 6
