@@ -1,9 +1,10 @@
 """Pinned behaviours of the Python frontend's helpers (frontends/python/imported.py,
-literals.py, model.py, origins.py, parsing.py, positions.py), through `engine.check_text`
-and `fix_kind`: exact spans, severities, what a message names.
+literals.py, model.py, origins.py, parsing.py, positions.py), through `engine.check_text`:
+exact spans, severities, what a message names.
 
-Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 5c,
-bench/MUTATION-run5c.md); each was planted by hand, the test failed, and passes without.
+Each test kills mutants of the sample of `bench/mutation.py` (issue 20, run 5c,
+bench/MUTATION-run5c.md), most of them survivors of its first run; each was planted by
+hand, the test failed, and passes without.
 """
 
 from __future__ import annotations
