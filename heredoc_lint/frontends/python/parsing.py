@@ -121,9 +121,9 @@ def _blank_statement(
     if end - start < len(stand_in):
         return None
     blank = "".join(c if c in "\r\n" else " " for c in source[start:end])
+    if "\n" in blank[: len(stand_in)] or "\r" in blank[: len(stand_in)]:
+        return None  # a first line shorter than the stand-in: it would swallow a line end
     blank = stand_in + blank[len(stand_in) :]
-    if "\n" in blank[: len(stand_in)]:
-        return None
     unread.append(Unread(start, end, statement.first_line, statement.last_line, error.msg))
     return source[:start] + blank + source[end:]
 
