@@ -90,3 +90,24 @@ def test_snapd_variables_are_the_snaps_own_paths(name: str, severity: Severity) 
 def test_test_directories_by_their_usual_names(path: str, severity: Severity) -> None:
     (found,) = hl201(PARAMETER, path)
     assert found.severity is severity
+
+
+MAIN = (
+    "import os\n"
+    "def {name}(dataset):\n"
+    "    os.system('tar -zxvf ./data/{{}}.tar.gz'.format(dataset))\n"
+    "if __name__ == '__main__':\n"
+    "    {name}('facades')\n"
+)
+
+
+@pytest.mark.parametrize(("name", "severity"), [("main", None), ("extract", Severity.WARNING)])
+def test_main_called_from_the_main_block_is_the_programs_own_run(
+    name: str, severity: Severity | None
+) -> None:
+    """`main('facades')` under `__main__` is the program's one run, not an example of a
+    function other modules import (nni's pix2pix example): its value is the literal."""
+    found = hl201(MAIN.format(name=name), "examples/trial.py")
+    assert [f.severity for f in found if f.severity is not Severity.INFO] == (
+        [severity] if severity else []
+    )

@@ -343,7 +343,8 @@ def _parameter(
         if found:
             return f"{found}, passed to `{owner.function}()` on line {call.lineno}"
         passing += 1
-        if _example(argument, site_scope):
+        # `main` is the program's entry: its `__main__` call is the program's own run.
+        if owner.function != "main" and _example(argument, site_scope):
             examples.append(call.lineno)
     if examples and len(examples) == passing and parameter:
         return f"{parameter}{_EXAMPLE} {', '.join(map(str, examples))})"
