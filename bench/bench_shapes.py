@@ -32,10 +32,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.entry import GC_THRESHOLDS
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.settings import Settings
 
 # Each makes a text of size n; the prefilter is off so every shape is parsed and walked.
@@ -102,6 +104,20 @@ RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
     "ssh string of `x=1; echo $x`s": (1_000, lambda n: 'ssh h "x=1; ' + "echo $x $1; " * n + '"'),
     "ssh statements with unquoted heredocs": (1_000, lambda n: "ssh h bash <<E\n$x\nE\n" * n),
 }
+# The same for Python files (checked and fixed as a file of kind "python").
+PYTHON_RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
+    "exec_command calls, each read": (
+        250,
+        lambda n: "import paramiko\nc = paramiko.SSHClient()\ndef f():\n"
+        + '    _, o, _ = c.exec_command("nohup ./job > /tmp/j.log &")\n    o.read()\n' * n,
+    ),
+    "f-string of many fields": (
+        500,
+        lambda n: "import subprocess\ndef f(a, b):\n    subprocess.run(f\"echo "
+        + "{a} {b:d} " * n
+        + '", shell=True)\n',
+    ),
+}
 
 
 def rule_shapes() -> None:
@@ -109,14 +125,18 @@ def rule_shapes() -> None:
     from each size to the next (linear: about x2; quadratic: x4; cubic: x8)."""
     from heredoc_lint.engine import fix_kind
 
-    def check_and_fix(text: str) -> None:
-        fix_kind(text, "command", findings=check_text(text, "command"))
+    def check_and_fix(text: str, kind: SourceKind) -> None:
+        fix_kind(text, kind, findings=check_text(text, kind))
 
-    print("issue 18 item 7: check + fix of a command (CPU s at n, 2n, 4n, 8n; growth x2 each)")
-    for name, (first, make) in RULE_SHAPES.items():
+    print("issue 18 item 7: check + fix (CPU s at n, 2n, 4n, 8n; growth x2 each)")
+    shapes: list[tuple[str, tuple[int, Callable[[int], str]], SourceKind]] = [
+        (name, shape, "command") for name, shape in RULE_SHAPES.items()
+    ]
+    shapes += [(name, shape, "python") for name, shape in PYTHON_RULE_SHAPES.items()]
+    for name, (first, make), kind in shapes:
         texts = [make(first * 2**k) for k in range(4)]
-        check_and_fix(texts[0])  # imports, compiled patterns
-        costs = [cpu_cost(lambda t=t: check_and_fix(t), repeat=2) for t in texts]
+        check_and_fix(texts[0], kind)  # imports, compiled patterns
+        costs = [cpu_cost(partial(check_and_fix, t, kind), repeat=2) for t in texts]
         growth = max(b / a for a, b in zip(costs, costs[1:], strict=False))
         print(
             f"  {name:<38} {len(texts[-1]) / 1e3:5.0f} KB at 8n: "
