@@ -58,7 +58,7 @@ CORE = (
     "heredoc_lint/rules/*.py",
     "heredoc_lint/frontends/python.py",
     "heredoc_lint/frontends/python/*.py",
-    # The shell model the rules stand on (run 5e, bench/MUTATION-run5e.md).
+    # The shell model the rules stand on (run 5e, bench/MUTATION.md, section 11).
     "heredoc_lint/layers.py",
     "heredoc_lint/wrappers.py",
     "heredoc_lint/forwarders.py",
@@ -115,7 +115,7 @@ _RUN5E_LAYER_TESTS = (
 # Module glob -> the test files that cover it (the first matching row wins).  A rule
 # `hlNNN_*.py` also gets tests/test_rule_hlNNN.py when that file exists.
 COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Run 5e (bench/MUTATION-run5e.md): the shell modules split out of syntax.py and the
+    # Run 5e (bench/MUTATION.md, section 11): the shell modules split out of syntax.py and the
     # layer model, with the tests that name them and tests/test_mut_e_shell.py.
     *((f"heredoc_lint/shell/{name}.py", _RUN5E_SHELL_TESTS) for name in ("heredoc_body", "names")),
     # HL104 is the one reader of shell/structure.py (the jobs of a script).

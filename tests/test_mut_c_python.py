@@ -3,7 +3,7 @@ literals.py, model.py, origins.py, parsing.py, positions.py), through `engine.ch
 exact spans, severities, what a message names.
 
 Each test kills mutants of the sample of `bench/mutation.py` (issue 20, run 5c,
-bench/MUTATION-run5c.md), most of them survivors of its first run; each was planted by
+bench/MUTATION.md, section 9), most of them survivors of its first run; each was planted by
 hand, the test failed, and passes without.
 """
 

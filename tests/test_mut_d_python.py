@@ -2,7 +2,7 @@
 scopes, values, waits), through `engine.check_text`, `fix_kind` and real programs.
 
 Each test kills a mutant that `bench/mutation.py` left alive (issue 20, run 5d,
-bench/MUTATION-run5d.md); each was planted in a scratch copy of the tree, the test failed
+bench/MUTATION.md, section 10); each was planted in a scratch copy of the tree, the test failed
 there, and it passes without.  A claim about what a program runs is checked by running it
 (a fake `ssh` on PATH prints the remote command it is given, bash runs it).
 """

@@ -1,7 +1,7 @@
 """Pinned behaviours of the rules, through `engine.check_text`/`check_shell` and the CLI.
 
 Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 5e,
-bench/MUTATION-run5e.md); each was planted by hand in a scratch copy of the tree, the
+bench/MUTATION.md, section 11); each was planted by hand in a scratch copy of the tree, the
 test failed there, and passes without it.  Bash is the oracle of every shell claim.
 """
 

@@ -2,7 +2,7 @@
 structure.py, layers.py, wrappers.py, forwarders.py), through `engine.check_shell`.
 
 Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 5e,
-bench/MUTATION-run5e.md); each was planted by hand in a scratch copy of the tree, the
+bench/MUTATION.md, section 11); each was planted by hand in a scratch copy of the tree, the
 test failed there, and passes without it.  Bash is the oracle: the scripts run against
 the loopback sshd of tests/sshd.py, or with a stand-in `ssh` that prints what it gets.
 """
