@@ -106,8 +106,9 @@ NEGATIVES = [
     ("forward-to-echo", 'show() { echo "$@"; }\nshow "{remote}"\n', False),
     # its argument is part of a word of the body: the body is checked where it is written
     ("forward-in-text", 'remote() { ssh {host} "cd / && $1"; }\nremote "{remote}"\n', True),
-    # not one command: `echo` first (left to the body's own checks)
-    ("two-statements", 'remote() { echo; ssh {host} "$@"; }\nremote "{remote}"\n', True),
+    # two statements hold the arguments: which one is the remote command is a guess
+    # (one statement that holds them: tests/test_forwarders_body.py)
+    ("two-forwards", 'remote() { echo "$@" >&2; ssh {host} "$@"; }\nremote "{remote}"\n', True),
     # defined after the call: bash runs no such function there
     ("defined-after", 'remote "{remote}"\nremote() { ssh {host} "$@"; }\n', False),
     # defined twice: which body runs is a guess

@@ -17,6 +17,7 @@ wrappers").
 from __future__ import annotations
 
 import collections
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -168,14 +169,19 @@ def _value_words(script: Script, value: Node, split_at_ifs: bool) -> tuple[Word 
 
 
 def _body_command(node: Node) -> Node | None:
-    """The one simple command a function body runs last: `{ cmd; }`, `( cmd )`,
-    `{ cd /x && cmd; }`; None for any other body."""
+    """The one simple command of a function body that runs the call's arguments:
+    `{ cmd; }`, `( cmd )`, `{ cd /x && cmd; }`, or, in a body of several statements
+    (`{ echo "to $HOST" >&2; ssh "$HOST" "$@"; }`), the only one that holds `$@`, `$*`
+    or `$1`; None for any other body."""
     body = node.child_by_field_name("body")
     if body is None or body.type not in ("compound_statement", "subshell"):
         return None
     statements = [c for c in body.children if c.is_named and c.type != "comment"]
     if len(statements) != 1:
-        return None
+        forwarding = [s for s in statements if _ARGUMENTS.search(s.text or b"")]
+        if len(forwarding) != 1:
+            return None
+        statements = forwarding
     statement = statements[0]
     if statement.type == "redirected_statement":
         inner = statement.child_by_field_name("body")
@@ -186,6 +192,10 @@ def _body_command(node: Node) -> Node | None:
         named = [c for c in statement.children if c.is_named]
         statement = named[-1]
     return statement if statement.type == "command" else None
+
+
+# The call's arguments in a statement: `$@`, `${@}`, `$*`, `$1`, `${2}`...
+_ARGUMENTS = re.compile(rb"\$(?:[@*1-9]|\{[@*1-9])")
 
 
 def _has_expansion(node: Node) -> bool:
