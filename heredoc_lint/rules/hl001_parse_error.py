@@ -14,7 +14,8 @@ otherwise. It is reported once, at its first bad character.
 
 Some text is not meant to be run as it stands, and is reported as "not
 checked" (info) rather than as a syntax error: templates with fields to fill
-in (`<<<HOST>>>`, `<VALUE>`, `{{ var }}`, `%VAR%`) and console transcripts
+in (`<<<HOST>>>`, `<VALUE>`, `<path/to/job.yaml>`, `<id/>`, an unterminated
+`<<PROJECT_ID>>`, `{{ var }}`, `%VAR%`) and console transcripts
 (`[root@host dir]# cmd` followed by its output, or `user@host:~$ cmd`), and in
 Markdown the input of an interactive program (the SQL after a `psql` line).
 
