@@ -154,3 +154,31 @@ def test_match_takes_the_row_of_the_nearest_column_and_keeps_repeats() -> None:
     assert verdicts == ["FP", "FP", "TP"]
     lone = bench.Finding("o/r", "a.py", 5, 1, "HL201", "m")
     assert bench.match([lone], rows) == [(lone, None)]
+
+
+# -- --list VERDICT: which labelled findings are reported now -------------------------
+def test_list_prints_the_reported_findings_of_one_verdict_sorted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    label = {
+        v: bench.Label("o/r", "c", "a.py", 4, "HL201", v, f"{v.lower()}-tag: why", 9)
+        for v in bench.VERDICTS
+    }
+    matched = [
+        (bench.Finding("o/r", "b.py", 7, 3, "HL201", "m"), label["debatable"]),
+        (bench.Finding("o/r", "a.py", 4, 9, "HL201", "m"), label["TP"]),
+        (bench.Finding("o/r", "a.py", 2, 1, "HL001", "m"), label["debatable"]),
+        (bench.Finding("o/r", "c.py", 1, 1, "HL201", "m"), None),  # unlabelled: not listed
+    ]
+    bench.listed(matched, "debatable")
+    assert capsys.readouterr().out.splitlines() == [
+        "",
+        "2 reported findings labelled debatable:",
+        "  HL001 o/r a.py:2:1 (debatable-tag: why)",
+        "  HL201 o/r b.py:7:3 (debatable-tag: why)",
+    ]
+
+
+def test_list_is_an_option_of_the_command_line() -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--list", "maybe"])  # not a verdict: argparse refuses it
