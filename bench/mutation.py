@@ -21,6 +21,12 @@ is): a module whose baseline fails is skipped, not scored.
 Prints the score (killed / run) per module and every survivor as `file:line: before ->
 after`.  `--budget` stops starting mutants after that many seconds (the modules are
 interleaved, so a cut run still samples all of them).  Not part of .ci/run.
+
+A mutant read by hand and judged equivalent (no input can tell it from the original) or
+harmless (durability only) goes into `bench/mutation_equivalents.tsv` with its reason
+(`--describe MODULE:LINE` prints the line to fill in); it is then not run, not scored,
+and listed with its reason.  `--survivors-of RUN.json` runs an earlier run's survivors
+again (its kills kept); `--report A.json --report B.json` prints runs together.
 """
 
 from __future__ import annotations
@@ -280,6 +286,7 @@ class Mutant:
     operator: str
     before: str
     after: str
+    scope: str = ""  # the enclosing function or class, dotted; "" at module level
 
     def where(self) -> str:
         return f"{self.module}:{self.line}"
@@ -434,22 +441,94 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
     raise ValueError("node not found")
 
 
+def _scopes(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """(first line, last line, dotted name) of every def and class, outer before inner."""
+    found: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                found.append((child.lineno, child.end_lineno or child.lineno, name))
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
+def _scope_of(scopes: list[tuple[int, int, str]], line: int) -> str:
+    inner = [name for first, last, name in scopes if first <= line <= last]
+    return inner[-1] if inner else ""
+
+
 def mutants(module: str) -> list[Mutant]:
     tree = ast.parse((ROOT / module).read_text())
+    scopes = _scopes(tree)
     found = []
     for index, (operator, node, _) in enumerate(_points(tree)):
+        line = getattr(node, "lineno", 0)
         found.append(
-            Mutant(module, index, getattr(node, "lineno", 0), operator, _describe(node), "")
+            Mutant(module, index, line, operator, _describe(node), "", _scope_of(scopes, line))
         )
     return found
 
 
 def mutated_source(mutant: Mutant) -> tuple[str, Mutant]:
     tree = ast.parse((ROOT / mutant.module).read_text())
+    scope = _scope_of(_scopes(tree), mutant.line)
     mutated, operator, before, after, line = _apply(tree, mutant.index)
     return ast.unparse(mutated) + "\n", Mutant(
-        mutant.module, mutant.index, line, operator, before, after
+        mutant.module, mutant.index, line, operator, before, after, scope
     )
+
+
+# -- mutants judged equivalent by hand ------------------------------------------------------
+
+EQUIVALENTS = ROOT / "bench" / "mutation_equivalents.tsv"
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """A mutant read by hand and judged equivalent (no input tells it from the original)
+    or harmless (durability only), with the reason.  Found again by what it changes and
+    where, not by line: `module`, the enclosing `scope`, `operator`, `before`, `after`."""
+
+    module: str
+    scope: str
+    operator: str
+    before: str
+    after: str
+    reason: str
+
+    def matches(self, mutant: Mutant) -> bool:
+        return (self.module, self.scope, self.operator, self.before, self.after) == (
+            mutant.module,
+            mutant.scope,
+            mutant.operator,
+            mutant.before,
+            mutant.after,
+        )
+
+
+def read_equivalents(path: Path = EQUIVALENTS) -> list[Equivalent]:
+    """The registry: one tab-separated line per mutant, `#` lines are comments."""
+    if not path.exists():
+        return []
+    found = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 6 or not fields[5].strip():
+            raise SystemExit(f"{path}:{number}: want 6 tab-separated fields, the last a reason")
+        found.append(Equivalent(*fields))
+    return found
+
+
+def equivalent_reason(mutant: Mutant, equivalents: Sequence[Equivalent]) -> str | None:
+    return next((e.reason for e in equivalents if e.matches(mutant)), None)
 
 
 # -- running ------------------------------------------------------------------------------
@@ -550,6 +629,7 @@ class Result:
     killed: bool
     seconds: float
     note: str = ""
+    equivalent: str = ""  # the registry's reason; such a mutant is not run nor scored
 
 
 @dataclass
@@ -562,10 +642,15 @@ class ModuleReport:
     results: list[Result] = field(default_factory=list)
 
     @property
+    def scored(self) -> list[Result]:
+        return [r for r in self.results if not r.equivalent]
+
+    @property
     def score(self) -> float | None:
-        if not self.results:
+        """Killed / run, the mutants judged equivalent left out."""
+        if not self.scored:
             return None
-        return sum(r.killed for r in self.results) / len(self.results)
+        return sum(r.killed for r in self.scored) / len(self.scored)
 
 
 def core_modules(patterns: Sequence[str]) -> list[str]:
@@ -662,10 +747,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--survivors-of",
         type=Path,
-        help="a --json of an earlier run: run its survivors again, count its kills as kills",
+        action="append",
+        default=[],
+        help="a --json of an earlier run (repeatable): run its survivors again, count its "
+        "kills as kills",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        action="append",
+        default=[],
+        help="a --json of an earlier run (repeatable): print the scores of these runs "
+        "together, the registry of equivalents applied, and run nothing",
     )
     parser.add_argument(
         "--rows", action="store_true", help="replay the 21 planted bugs of issue 20"
+    )
+    parser.add_argument(
+        "--describe",
+        metavar="MODULE:LINE",
+        help="print the mutation points on that line as lines of the registry of "
+        "equivalents (the reason left to write)",
     )
     args = parser.parse_args(argv)
     if args.rows:
@@ -677,9 +779,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         for report in reports.values():
             print(f"{report.module:58} {report.points:5} points  {' '.join(report.tests)}")
         return 0
+    equivalents = read_equivalents()
+    if args.describe:
+        module, _, line = args.describe.rpartition(":")
+        for m in mutants(module):
+            if m.line == int(line):
+                d = mutated_source(m)[1]
+                print("\t".join((d.module, d.scope, d.operator, d.before, d.after, "REASON")))
+        return 0
     samples: dict[str, list[Mutant]] = {}
-    if args.survivors_of is not None:
-        samples = _earlier_survivors(args.survivors_of, reports)
+    if args.report:
+        for path in args.report:
+            _earlier_results(path, reports, equivalents, keep_survivors=True)
+        print_report([r for r in reports.values() if r.results], 0.0)
+        return 0
+    if args.survivors_of:
+        for path in args.survivors_of:
+            for module, again in _earlier_results(path, reports, equivalents).items():
+                samples.setdefault(module, []).extend(again)
     else:
         rng = random.Random(args.seed)
         for module in reports:
@@ -698,9 +815,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(order)} mutants, budget {args.budget:.0f}s, {args.jobs} jobs", flush=True)
 
         def one(mutant: Mutant) -> Result | None:
+            report = reports[mutant.module]
+            described = mutated_source(mutant)[1]
+            reason = equivalent_reason(described, equivalents)
+            if reason is not None:
+                report.results.append(Result(described, False, 0.0, equivalent=reason))
+                print(f"  equivalent {described.where()} [{described.operator}]", flush=True)
+                return None
             if time.monotonic() - started > args.budget:
                 return None
-            report = reports[mutant.module]
             result = run_mutant(pool, mutant, report, args.test_timeout)
             report.results.append(result)
             mark = "killed " if result.killed else "SURVIVED"
@@ -725,7 +848,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "baseline_ok": r.baseline_ok,
                         "score": r.score,
                         "results": [
-                            {**asdict(x.mutant), "killed": x.killed, "seconds": x.seconds}
+                            {
+                                **asdict(x.mutant),
+                                "killed": x.killed,
+                                "seconds": x.seconds,
+                                "equivalent": x.equivalent,
+                            }
                             for x in r.results
                         ],
                     }
@@ -737,23 +865,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _earlier_survivors(path: Path, reports: dict[str, ModuleReport]) -> dict[str, list[Mutant]]:
-    """The survivors of an earlier run (to run again); its kills go into `reports` as they
-    were.  The mutation points are found again by index: the module must be unchanged."""
+def _earlier_results(
+    path: Path,
+    reports: dict[str, ModuleReport],
+    equivalents: Sequence[Equivalent],
+    keep_survivors: bool = False,
+) -> dict[str, list[Mutant]]:
+    """The results of an earlier run: its kills go into `reports` as they were, and so do
+    the mutants the registry now calls equivalent; the survivors are returned (to run
+    again), found again in today's source by what they change, not by index, or with
+    `keep_survivors` go into `reports` as survivors.  A mutant already in `reports` (from
+    another file) is taken once, a kill first."""
     samples: dict[str, list[Mutant]] = {}
     for entry in json.loads(path.read_text()):
         report = reports.get(entry["module"])
         if report is None:
             continue
-        # Found again by what they change, not by index: the harness may skip more now.
         current: dict[tuple[int, str, str], list[Mutant]] = {}
         for m in mutants(report.module):
             current.setdefault((m.line, m.operator, m.before), []).append(m)
+        seen = {_identity(r.mutant): r for r in report.results}
         for item in entry["results"]:
             fields = {k: item[k] for k in ("module", "index", "line", "operator", "before")}
-            mutant = Mutant(**fields, after=item["after"])
+            mutant = Mutant(**fields, after=item["after"], scope=item.get("scope", ""))
+            earlier = seen.get(_identity(mutant))
+            if earlier is not None and (earlier.killed or not item["killed"]):
+                continue
+            if earlier is not None:
+                report.results.remove(earlier)
             if item["killed"]:
                 report.results.append(Result(mutant, True, item["seconds"], "earlier run"))
+                seen[_identity(mutant)] = report.results[-1]
                 continue
             candidates = current.get((mutant.line, mutant.operator, mutant.before), [])
             again = next(
@@ -761,31 +903,64 @@ def _earlier_survivors(path: Path, reports: dict[str, ModuleReport]) -> dict[str
             )
             if again is None:
                 print(f"  no longer a mutation point: {mutant.where()} {mutant.before}")
-            else:
+                continue
+            described = mutated_source(again)[1]
+            reason = equivalent_reason(described, equivalents)
+            if reason is not None or keep_survivors:
+                report.results.append(
+                    Result(described, False, item["seconds"], equivalent=reason or "")
+                )
+                seen[_identity(mutant)] = report.results[-1]
+            elif not any(
+                _identity(m) == _identity(described) for m in samples.get(mutant.module, [])
+            ):
                 samples.setdefault(mutant.module, []).append(again)
     return samples
 
 
+def _identity(mutant: Mutant) -> tuple[str, int, str, str, str]:
+    return (mutant.module, mutant.line, mutant.operator, mutant.before, mutant.after)
+
+
 def print_report(reports: Sequence[ModuleReport], seconds: float) -> None:
-    print(f"\n{'module':58} {'killed/run':>10} {'score':>6}  (points)")
-    total_killed = total_run = 0
+    print(f"\n{'module':58} {'killed/run':>10} {'equiv':>5} {'score':>6}  (points)")
+    total_killed = total_run = total_equivalent = 0
     for report in reports:
-        run = len(report.results)
-        killed = sum(r.killed for r in report.results)
+        run = len(report.scored)
+        killed = sum(r.killed for r in report.scored)
+        equivalent = len(report.results) - run
         total_killed += killed
         total_run += run
+        total_equivalent += equivalent
         score = "-" if not run else f"{killed / run:.2f}"
         note = "" if report.baseline_ok else "  baseline fails: not scored"
-        print(f"{report.module:58} {killed:>4}/{run:<5} {score:>6}  ({report.points}){note}")
+        print(
+            f"{report.module:58} {killed:>4}/{run:<5} {equivalent:>5} {score:>6}  "
+            f"({report.points}){note}"
+        )
     overall = f"{total_killed / total_run:.2f}" if total_run else "-"
-    print(f"{'all':58} {total_killed:>4}/{total_run:<5} {overall:>6}  in {seconds:.0f}s")
-    survivors = [r for report in reports for r in report.results if not r.killed]
-    if survivors:
-        print("\nsurvivors:")
-        for r in sorted(survivors, key=lambda r: (r.mutant.module, r.mutant.line)):
-            print(
-                f"  {r.mutant.where()} [{r.mutant.operator}] {r.mutant.before} -> {r.mutant.after}"
-            )
+    print(
+        f"{'all':58} {total_killed:>4}/{total_run:<5} {total_equivalent:>5} {overall:>6}"
+        f"  in {seconds:.0f}s"
+    )
+    results = sorted(
+        (r for report in reports for r in report.results if not r.killed),
+        key=lambda r: (r.mutant.module, r.mutant.line),
+    )
+    for title, chosen in (
+        ("survivors", [r for r in results if not r.equivalent]),
+        (
+            "judged equivalent (bench/mutation_equivalents.tsv)",
+            [r for r in results if r.equivalent],
+        ),
+    ):
+        if chosen:
+            print(f"\n{title}:")
+        for r in chosen:
+            m = r.mutant
+            print(f"  {m.where()} {m.scope or '<module>'} [{m.operator}] {m.before} -> {m.after}")
+            if r.equivalent:
+                print(f"      {r.equivalent}")
 
 
 # -- the 21 bugs of issue 20, replayed ------------------------------------------------------
