@@ -76,6 +76,7 @@ _RULE_TESTS = (
     "tests/test_cases.py",
     "tests/test_pinned_more_rules.py",
     "tests/test_mut_e_rules.py",
+    "tests/test_mut_f_rules.py",
 )
 _SHELL_TESTS = (
     "tests/test_words.py",
@@ -87,10 +88,12 @@ _SHELL_TESTS = (
     "tests/test_rules_core.py",
     "tests/test_pinned_rules.py",
     "tests/test_mut_e_shell.py",
+    "tests/test_mut_f_shell.py",
 )
 # tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
 # writer's row and to the whole suite: the pinned fix tests cover the same bytes.
 _FIX_TESTS = (
+    "tests/test_mut_f_io.py",
     "tests/test_pinned_fixes.py",
     "tests/test_rules_core.py",
     "tests/test_rule_hl107.py",
@@ -148,7 +151,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "heredoc_lint/fixes/python_fixes.py",
-        (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py"),
+        (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py", "tests/test_mut_f_io.py"),
     ),
     (
         "heredoc_lint/fixes/*.py",
@@ -162,9 +165,10 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_mut_a_io.py",
             "tests/test_writer_inode.py",
             "tests/test_fix_hardening.py",
+            "tests/test_mut_f_io.py",
             "-k",
             "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a"
-            " or inode or hardening or mut_e",
+            " or inode or hardening or mut_e or mut_f",
         ),
     ),
     (
@@ -174,6 +178,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_pinned_more_io.py",
             "tests/test_config.py",
             "tests/test_rules_core.py",
+            "tests/test_mut_f_io.py",
         ),
     ),
     (
@@ -182,6 +187,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_pinned_io.py",
             "tests/test_cache.py",
             "tests/test_mut_a_io.py",
+            "tests/test_mut_f_io.py",
         ),
     ),
     (
@@ -226,6 +232,7 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_pinned_io.py",
             "tests/test_mut_b_rules.py",
             "tests/test_mut_b_python.py",
+            "tests/test_mut_g_python.py",
         ),
     ),
     ("heredoc_lint/rules/hl10[789]_*.py", (*_RULE_TESTS, "tests/test_mut_b_rules.py")),
@@ -235,6 +242,8 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         "heredoc_lint/frontends/python*",
         (
             "tests/test_mut_d_python.py",  # first: a quick kill stops the run early
+            "tests/test_mut_f_python.py",
+            "tests/test_mut_g_python.py",
             *_PYTHON_TESTS,
             "tests/test_python_hardening.py",
             "tests/test_rule_hl201.py",
