@@ -187,8 +187,11 @@ def create_beside(script: Path, new: NewFile) -> None:
     An existing file with the same content is fine; a different one is never
     overwritten.
     """
-    base = script.parent.resolve()
-    target = (base / new.path).resolve()
+    try:
+        base = script.parent.resolve()
+        target = (base / new.path).resolve()
+    except (RuntimeError, OSError) as error:  # a symlink loop: RuntimeError before 3.13
+        raise WriteError(f"{new.path}: cannot resolve: {error}") from None
     if base not in target.parents:
         raise WriteError(f"{new.path}: refusing to write outside {base}")
     existing = _existing_content(target)

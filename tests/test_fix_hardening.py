@@ -32,6 +32,20 @@ def test_scp_fix_refuses_a_fifo_where_its_body_file_goes(tmp_path: Path) -> None
     assert fifo.is_fifo()
 
 
+def test_scp_fix_refuses_a_symlink_loop_where_its_body_file_goes(tmp_path: Path) -> None:
+    """`deploy.sh.d` a link to itself: resolving the body file's path loops.  One line
+    naming the path (not an internal error), exit 2, the script left as it was."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(SCRIPT)
+    (tmp_path / "deploy.sh.d").symlink_to("deploy.sh.d")
+    result = run_cli("--no-cache", "--fix", "--fix-strategy", "scp", script.name, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "internal error" not in result.stderr
+    (line,) = [x for x in result.stderr.splitlines() if "deploy.sh.d/app.conf" in x]
+    assert "cannot resolve" in line and "loop" in line.lower()
+    assert script.read_text() == SCRIPT
+
+
 def test_scp_fix_without_a_fifo_writes_the_body_file(tmp_path: Path) -> None:
     """The same run with nothing in the way: the fix is made (the test above is the FIFO's)."""
     script = tmp_path / "deploy.sh"
