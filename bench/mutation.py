@@ -16,7 +16,8 @@ worktree is never touched), and the test files that cover the module (the table
 `COVERING`) are run there with `pytest -x`; a mutant is *killed* when they fail (or time
 out: each test gets `--test-timeout` seconds), and *survives* when they pass.  Each
 module is first run unmutated (its AST printed back by `ast.unparse`, as every mutant
-is): a module whose baseline fails is skipped, not scored.
+is; modules that share a row share one run): a module whose baseline fails is skipped,
+not scored.
 
 Prints the score (killed / run) per module and every survivor as `file:line: before ->
 after`.  `--budget` stops starting mutants after that many seconds (the modules are
@@ -709,17 +710,23 @@ def _restore(workspace: Workspace, module: str) -> None:
     shutil.copy2(ROOT / module, workspace.path / module)
 
 
-def run_module_baseline(pool: Pool, report: ModuleReport, test_timeout: int) -> None:
+def run_baseline(pool: Pool, reports: Sequence[ModuleReport], test_timeout: int) -> None:
+    """One run of a test row with every module that row covers printed back by
+    `ast.unparse` (as each mutant is): modules that share a row share a baseline."""
     workspace = pool.take()
     try:
-        source = ast.unparse(ast.parse((ROOT / report.module).read_text())) + "\n"
-        _write_module(workspace, report.module, source)
-        ok, seconds, tail = workspace.run(report.tests, test_timeout, timeout=1800)
-        report.baseline_ok, report.baseline_seconds = ok, seconds
+        for report in reports:
+            source = ast.unparse(ast.parse((ROOT / report.module).read_text())) + "\n"
+            _write_module(workspace, report.module, source)
+        ok, seconds, tail = workspace.run(reports[0].tests, test_timeout, timeout=1800)
+        for report in reports:
+            report.baseline_ok, report.baseline_seconds = ok, seconds
         if not ok:
-            print(f"  baseline FAILS for {report.module}: {tail}", flush=True)
+            names = ", ".join(r.module for r in reports)
+            print(f"  baseline FAILS for {names}: {tail}", flush=True)
     finally:
-        _restore(workspace, report.module)
+        for report in reports:
+            _restore(workspace, report.module)
         pool.give(workspace)
 
 
@@ -816,10 +823,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         pool = Pool([Workspace.create(Path(scratch), f"w{k}") for k in range(args.jobs)])
-        print(f"baselines of {sum(1 for q in samples.values() if q)} modules...", flush=True)
+        rows: dict[tuple[str, ...], list[ModuleReport]] = {}
+        for module, sample in samples.items():
+            if sample:
+                rows.setdefault(tuple(reports[module].tests), []).append(reports[module])
+        print(f"baselines of {len(rows)} test rows...", flush=True)
         with ThreadPoolExecutor(args.jobs) as executor:
-            queued = [reports[m] for m, sample in samples.items() if sample]
-            list(executor.map(lambda r: run_module_baseline(pool, r, args.test_timeout), queued))
+            list(executor.map(lambda r: run_baseline(pool, r, args.test_timeout), rows.values()))
         order = [m for m in _interleave(samples) if reports[m.module].baseline_ok]
         print(f"{len(order)} mutants, budget {args.budget:.0f}s, {args.jobs} jobs", flush=True)
 
