@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
-from heredoc_lint.engine import check_shell
+from sshd import SshServer, run_local
+
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+
+STDIN = Settings(fix_strategy="stdin")
 
 # -- edits.py: lifting many edits through one long word stays linear ------------------------
 
@@ -34,3 +39,44 @@ def test_many_heredocs_in_one_ssh_string_are_fixed_in_linear_time() -> None:
         # The delimiter quoted in place: `'EOF'` reads the same inside the double quotes.
         assert (edit.start, edit.end, edit.content) == (at + 2, at + 5, "'EOF'")
     assert seconds < 30, f"{seconds:.1f}s"
+
+
+# -- fixes/remote_heredoc.py: the stdin fix beside the script's other heredocs ---------------
+
+
+def _delivered(script: str, server: SshServer, targets: tuple[Path, ...]) -> list[bytes]:
+    """Run `script` locally (its ssh goes to the loopback sshd): the bytes of `targets`."""
+    for target in targets:
+        target.unlink(missing_ok=True)
+    proc = run_local(script, server)
+    assert proc.returncode == 0, proc.stderr
+    return [target.read_bytes() for target in targets]
+
+
+def test_stdin_fix_beside_a_heredoc_on_another_line(sshd: SshServer, tmp_path: Path) -> None:
+    """A local heredoc on the lines before or after the ssh command is no obstacle: the
+    body fed to ssh starts after the ssh command's own line."""
+    local, remote = tmp_path / "local.txt", tmp_path / "remote.txt"
+    ssh = f"ssh h \"cat > {remote} << 'EOF'\nhello\nEOF\"\n"
+    fed = f"ssh h \"cat > {remote}\" <<'EOF'\nhello\nEOF\n"
+    other = f"cat > {local} <<'X'\none\nX\n"
+    for text, expected in ((other + ssh, other + fed), (ssh + other, fed + other)):
+        (finding,) = [f for f in check_shell(text, "t.sh", STDIN) if f.code == "HL101"]
+        assert finding.fix is not None and finding.fix.strategy == "stdin"
+        outcome = fix_shell(text, "t.sh", STDIN)
+        assert outcome.error is None and outcome.text == expected
+        for script in (text, expected):
+            assert _delivered(script, sshd, (local, remote)) == [b"one\n", b"hello\n"]
+
+
+def test_stdin_fix_declined_after_a_heredoc_on_the_same_line(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`cat <<'X'; ssh h "..."`: X's body follows the line, so a body fed to ssh there
+    would be read as X's; the fix declines and the text stays as it is."""
+    local, remote = tmp_path / "local.txt", tmp_path / "remote.txt"
+    text = f"cat > {local} <<'X'; ssh h \"cat > {remote} << 'EOF'\nhello\nEOF\"\none\nX\n"
+    assert [f.fix for f in check_shell(text, "t.sh", STDIN) if f.code == "HL101"] == [None]
+    outcome = fix_shell(text, "t.sh", STDIN)
+    assert outcome.error is None and outcome.text == text
+    assert _delivered(text, sshd, (local, remote)) == [b"one\n", b"hello\n"]
