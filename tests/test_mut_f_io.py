@@ -11,6 +11,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+from cli_process import run_cli
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, fix_shell
@@ -80,3 +82,64 @@ def test_stdin_fix_declined_after_a_heredoc_on_the_same_line(
     outcome = fix_shell(text, "t.sh", STDIN)
     assert outcome.error is None and outcome.text == text
     assert _delivered(text, sshd, (local, remote)) == [b"one\n", b"hello\n"]
+
+
+# -- writer.py: the scp fix's new file, and nothing left beside the files -------------------
+
+_SCP_SCRIPT = "#!/bin/bash\nssh h \"cat > {remote} << 'EOF'\nhello\nEOF\necho done\"\n"
+_SCP_FIXED = '#!/bin/bash\nscp "$(dirname "$0")/push.sh.d/app.conf" h:{remote}; ssh h "echo done"\n'
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every entry under `root` (dot-files too): a file's bytes, None for a directory."""
+    return {
+        str(p.relative_to(root)): None if p.is_dir() else p.read_bytes()
+        for p in sorted(root.rglob("*"))
+    }
+
+
+@pytest.mark.parametrize("existing", [None, b"hello\n"])
+def test_scp_fix_writes_its_file_and_leaves_no_temp_file(
+    sshd: SshServer, tmp_path: Path, existing: bytes | None
+) -> None:
+    """`--fix --fix-strategy scp` writes the body beside the script (a file already there
+    with the same bytes is fine: a second run of the fix) and rewrites the script; the
+    temp files of both writes are gone afterwards, and the fixed script delivers the body
+    through the sshd."""
+    work, remote = tmp_path / "work", tmp_path / "remote" / "app.conf"
+    work.mkdir()
+    remote.parent.mkdir()
+    script = work / "push.sh"
+    script.write_text(_SCP_SCRIPT.format(remote=remote))
+    if existing is not None:
+        (work / "push.sh.d").mkdir()
+        (work / "push.sh.d" / "app.conf").write_bytes(existing)
+    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    fixed = _SCP_FIXED.format(remote=remote).encode()
+    assert _tree(work) == {"push.sh": fixed, "push.sh.d": None, "push.sh.d/app.conf": b"hello\n"}
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "done\n"
+    assert remote.read_bytes() == b"hello\n"
+
+
+def test_scp_fix_never_overwrites_another_file(tmp_path: Path) -> None:
+    """A file with other bytes where the body would go: nothing is written, the script
+    stays as it was, and the message says why."""
+    script = tmp_path / "push.sh"
+    text = _SCP_SCRIPT.format(remote="/srv/app.conf")
+    script.write_text(text)
+    (tmp_path / "push.sh.d").mkdir()
+    (tmp_path / "push.sh.d" / "app.conf").write_bytes(b"other\n")
+    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    assert proc.returncode == 2
+    assert f"{tmp_path}/push.sh.d/app.conf: exists with other content; not overwritten" in (
+        proc.stderr
+    )
+    assert "Traceback" not in proc.stderr
+    assert _tree(tmp_path) == {
+        "push.sh": text.encode(),
+        "push.sh.d": None,
+        "push.sh.d/app.conf": b"other\n",
+    }
