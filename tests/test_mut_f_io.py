@@ -143,3 +143,24 @@ def test_scp_fix_never_overwrites_another_file(tmp_path: Path) -> None:
         "push.sh.d": None,
         "push.sh.d/app.conf": b"other\n",
     }
+
+
+# -- edits.py: an edit inside an unquoted heredoc body sent to ssh ---------------------------
+
+
+def test_fix_inside_an_unquoted_remote_heredoc_body(sshd: SshServer, tmp_path: Path) -> None:
+    """`ssh h bash <<EOF` with `sudo echo hi > F` in the body: the body is expanded
+    locally, but the HL109 fix writes no `$`, backtick or backslash and touches no
+    expansion, so it is lifted into the body as it is; both scripts write `hi`."""
+    target = tmp_path / "motd"
+    text = f"ssh h bash <<EOF\nsudo echo hi > {target} 2>/dev/null\nEOF\n"
+    (finding,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
+    assert finding.fix is not None
+    outcome = fix_shell(text, "t.sh", unsafe=True)
+    assert outcome.error is None
+    assert (
+        outcome.text
+        == f"ssh h bash <<EOF\necho hi 2>/dev/null | sudo tee {target} > /dev/null\nEOF\n"
+    )
+    for script in (text, outcome.text):
+        assert _delivered(script, sshd, (target,)) == [b"hi\n"]
