@@ -164,3 +164,30 @@ def test_fix_inside_an_unquoted_remote_heredoc_body(sshd: SshServer, tmp_path: P
     )
     for script in (text, outcome.text):
         assert _delivered(script, sshd, (target,)) == [b"hi\n"]
+
+
+# -- fixes/remote_heredoc.py: the base64 fix needs the command's one heredoc ----------------
+
+BASE64 = Settings(fix_strategy="base64")
+
+
+@pytest.mark.parametrize(
+    ("second", "delivered"),
+    [
+        ("<< 'B'", b"two\n"),  # cat reads the last heredoc on stdin
+        ("3<< 'B'", b"one\n"),  # B is fd 3's: cat reads A
+    ],
+)
+def test_base64_fix_declines_a_command_with_two_heredocs(
+    sshd: SshServer, tmp_path: Path, second: str, delivered: bytes
+) -> None:
+    """`cat > P << 'A' << 'B'` in an ssh string: replacing `cat` by one body's base64
+    would drop or double the other; neither heredoc gets the fix, the text stays, and
+    what the remote side receives is what bash gives it."""
+    target = tmp_path / "out.txt"
+    text = f"ssh h \"cat > {target} << 'A' {second}\none\nA\ntwo\nB\n\"\n"
+    hl101 = [f for f in check_shell(text, "t.sh", BASE64) if f.code == "HL101"]
+    assert [f.fix for f in hl101] == [None, None]
+    outcome = fix_shell(text, "t.sh", BASE64)
+    assert outcome.error is None and outcome.text == text
+    assert _delivered(text, sshd, (target,)) == [delivered]
