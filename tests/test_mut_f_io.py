@@ -191,3 +191,28 @@ def test_base64_fix_declines_a_command_with_two_heredocs(
     outcome = fix_shell(text, "t.sh", BASE64)
     assert outcome.error is None and outcome.text == text
     assert _delivered(text, sshd, (target,)) == [delivered]
+
+
+# -- fixes/remote_heredoc.py: the scp fix carries ssh's options over -------------------------
+
+
+def test_scp_fix_carries_the_ssh_options(sshd: SshServer, tmp_path: Path) -> None:
+    """`ssh -p PORT -C -l USER h "..."`: scp gets `-P PORT -C` and `USER@h` (scp spells
+    the port `-P`, and has no `-l`); the remote file receives the body through the sshd
+    (whose client config reaches it from any -p), and the command after it still runs."""
+    work, remote = tmp_path / "work", tmp_path / "remote" / "app.conf"
+    work.mkdir()
+    remote.parent.mkdir()
+    script = work / "push.sh"
+    ssh = f"ssh -p 2222 -C -l {sshd.user} h"
+    script.write_text(f"#!/bin/bash\n{ssh} \"cat > {remote} << 'EOF'\nhello\nEOF\necho done\"\n")
+    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert script.read_text() == (
+        f'#!/bin/bash\nscp -P 2222 -C "$(dirname "$0")/push.sh.d/app.conf" '
+        f'{sshd.user}@h:{remote}; {ssh} "echo done"\n'
+    )
+    proc = run_local(script, sshd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "done\n"
+    assert remote.read_bytes() == b"hello\n"
