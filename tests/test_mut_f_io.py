@@ -7,7 +7,10 @@ on real files, bash and the loopback sshd as the oracle.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -216,3 +219,41 @@ def test_scp_fix_carries_the_ssh_options(sshd: SshServer, tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "done\n"
     assert remote.read_bytes() == b"hello\n"
+
+
+# -- cache.py: a parser that is not installed ------------------------------------------------
+
+# Runs the CLI with the named modules made unimportable (a None in sys.modules is what
+# Python's import system reads as "not installed"), the rest of argv passed on.
+_HIDING = (
+    "import runpy, sys\n"
+    "for name in filter(None, sys.argv[1].split(',')):\n"
+    "    sys.modules[name] = None\n"
+    "sys.argv = ['heredoc-lint', *sys.argv[2:]]\n"
+    "runpy.run_module('heredoc_lint', run_name='__main__', alter_sys=True)\n"
+)
+
+
+def _run_hiding(tmp_path: Path, hidden: str) -> tuple[str, str]:
+    """One cached run on a script with an HL103 finding: its output and its pack's name."""
+    script = tmp_path / "s.sh"
+    script.write_text("ssh h 'pkill -f sglang; echo done'\n")
+    cache = tmp_path / "c"
+    argv = [sys.executable, "-c", _HIDING, hidden, "--cache-dir", str(cache), str(script)]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "HL103" in proc.stdout
+    (pack,) = cache.glob("findings-*.json")
+    return proc.stdout, pack.name
+
+
+def test_a_parser_not_installed_has_a_pack_of_its_own(tmp_path: Path) -> None:
+    """PyYAML is imported only for a workflow file: a shell script is checked without it.
+    Its absence is part of the cache's fingerprint: installing it later starts a new pack
+    (it may change the findings), and removing it again starts another."""
+    without, first = _run_hiding(tmp_path, "yaml")
+    with_yaml, second = _run_hiding(tmp_path, "")
+    assert with_yaml == without
+    assert second != first
+    assert _run_hiding(tmp_path, "yaml") == (without, first)
