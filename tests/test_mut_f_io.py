@@ -18,7 +18,7 @@ import pytest
 from cli_process import run_cli
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
 
 STDIN = Settings(fix_strategy="stdin")
 
@@ -257,3 +257,22 @@ def test_a_parser_not_installed_has_a_pack_of_its_own(tmp_path: Path) -> None:
     assert with_yaml == without
     assert second != first
     assert _run_hiding(tmp_path, "yaml") == (without, first)
+
+
+# -- suppress.py: a directive spelled in Markdown prose is no comment -------------------------
+
+_FENCE = "```bash\n# shellcheck shell=bash\n{directive}ssh h 'pkill -f sglang; echo done'\n```\n"
+_PROSE = "To silence it, write `# heredoc-lint: disable-file=HL103` in the script.\n\n"
+
+
+def test_a_directive_in_markdown_prose_silences_nothing() -> None:
+    """The prose before a fence spells a directive inside a code span: it is not a comment
+    of the fence's shell (whose first line is a comment), so HL103 stays, at `pkill`.
+    Written as the fence's own comment, the same directive silences it."""
+    text = _PROSE + _FENCE.format(directive="")
+    at = text.index("pkill")
+    assert [(f.code, f.start, f.end) for f in check_text(text, "markdown")] == [
+        ("HL103", at, at + len("pkill"))
+    ]
+    own = _FENCE.format(directive="# heredoc-lint: disable-file=HL103\n")
+    assert check_text(own, "markdown") == []
