@@ -276,3 +276,23 @@ def test_a_directive_in_markdown_prose_silences_nothing() -> None:
     ]
     own = _FENCE.format(directive="# heredoc-lint: disable-file=HL103\n")
     assert check_text(own, "markdown") == []
+
+
+# -- edits.py: an edit that runs to the end of a string ending in an escape -----------------
+
+
+@pytest.mark.parametrize("escape", ["\\x41", "\\101"])
+def test_fix_through_an_ansi_string_ending_in_an_escape(
+    sshd: SshServer, tmp_path: Path, escape: str
+) -> None:
+    """`ssh h $'sudo echo hi > DIR/\\x41'`: the target's last character `A` is written as
+    an escape of several characters.  HL109's fix replaces the redirection up to the end
+    of the remote string: its file edit must take the whole escape (up to the closing
+    quote), or the escape's tail stays behind the new text.  Both scripts write `hi`."""
+    target = tmp_path / "A"
+    text = f"ssh h $'sudo echo hi > {tmp_path}/{escape}'\n"
+    outcome = fix_shell(text, "t.sh", unsafe=True)
+    assert outcome.error is None
+    assert outcome.text == f"ssh h $'echo hi | sudo tee {target} > /dev/null'\n"
+    for script in (text, outcome.text):
+        assert _delivered(script, sshd, (target,)) == [b"hi\n"]
