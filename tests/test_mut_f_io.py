@@ -18,7 +18,7 @@ import pytest
 from cli_process import run_cli
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_kind, fix_shell
 
 STDIN = Settings(fix_strategy="stdin")
 
@@ -296,3 +296,34 @@ def test_fix_through_an_ansi_string_ending_in_an_escape(
     assert outcome.text == f"ssh h $'echo hi | sudo tee {target} > /dev/null'\n"
     for script in (text, outcome.text):
         assert _delivered(script, sshd, (target,)) == [b"hi\n"]
+
+
+# -- fixes/python_fixes.py: `import shlex` goes after `from __future__` ----------------------
+
+
+def test_shlex_import_goes_after_the_future_import(tmp_path: Path) -> None:
+    """A file whose imports are `from __future__ import ...` and other from-imports: the
+    HL201 fix's `import shlex` goes before the first from-import that is not
+    `__future__` (a `__future__` import must stay first, or the file no longer compiles).
+    The fixed file runs: the path with a blank and a `;` reaches `rm` as one word."""
+    victim = tmp_path / "a b; touch pwned"
+    victim.write_text("x")
+    head = "from __future__ import annotations\n"
+    body = '\n\ndef f(path):\n    call("rm " + {}, shell=True)\n\n\nf({!r})\n'
+    text = head + "from subprocess import call\n" + body.format("path", str(victim))
+    outcome = fix_kind(text, "python", "t.py", unsafe=True)
+    assert outcome.error is None
+    fixed = (
+        head
+        + "import shlex\n\nfrom subprocess import call\n"
+        + body.format("shlex.quote(str(path))", str(victim))
+    )
+    assert outcome.text == fixed
+    script = tmp_path / "fixed.py"
+    script.write_text(fixed)
+    proc = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert not victim.exists()
+    assert not (tmp_path / "pwned").exists()
