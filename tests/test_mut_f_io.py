@@ -19,6 +19,7 @@ from cli_process import run_cli
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text, fix_kind, fix_shell
+from heredoc_lint.kinds import SourceKind
 
 STDIN = Settings(fix_strategy="stdin")
 
@@ -327,3 +328,27 @@ def test_shlex_import_goes_after_the_future_import(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert not victim.exists()
     assert not (tmp_path / "pwned").exists()
+
+
+_OWN_DIRECTIVE = "# heredoc-lint: disable=HL103\n"
+_IN_FENCE = "Deploy:\n\n```bash\n{d}ssh h 'pkill -f sglang; echo done'\n```\n"
+_IN_STEP = (
+    "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n"
+    "          {d}ssh h 'pkill -f sglang; echo done'\n"
+)
+
+
+@pytest.mark.parametrize(("template", "kind"), [(_IN_FENCE, "markdown"), (_IN_STEP, "actions")])
+def test_a_directive_in_a_fence_or_a_run_step_silences_its_line(
+    template: str, kind: SourceKind
+) -> None:
+    """A directive written as a comment of the shell in a Markdown fence or a workflow's
+    `run:` step (no other directive or ShellCheck comment in the file) silences the line
+    after it; without it HL103 is reported at `pkill`."""
+    plain = template.format(d="")
+    at = plain.index("pkill")
+    assert [(f.code, f.start, f.end) for f in check_text(plain, kind)] == [
+        ("HL103", at, at + len("pkill"))
+    ]
+    indent = " " * 10 if kind == "actions" else ""
+    assert check_text(template.format(d=_OWN_DIRECTIVE + indent), kind) == []
