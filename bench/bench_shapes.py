@@ -103,19 +103,29 @@ RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
     "pkill calls as words of one ssh": (1_000, lambda n: "ssh h " + "pkill -f sglang \\; " * n),
     "ssh string of `x=1; echo $x`s": (1_000, lambda n: 'ssh h "x=1; ' + "echo $x $1; " * n + '"'),
     "ssh statements with unquoted heredocs": (1_000, lambda n: "ssh h bash <<E\n$x\nE\n" * n),
+    # Each HL107 fix (quote the delimiter) is lifted through the same long word: its lexer
+    # states must be computed once, not once per edit (edits.py keeps them).
+    "unquoted heredocs to ssh in one ssh string": (
+        125,
+        lambda n: 'ssh a "' + "ssh b <<EOF\necho \\$USER\nEOF\n" * n + '"\n',
+    ),
 }
 # The same for Python files (checked and fixed as a file of kind "python").
 PYTHON_RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
     "exec_command calls, each read": (
         250,
-        lambda n: "import paramiko\nc = paramiko.SSHClient()\ndef f():\n"
-        + '    _, o, _ = c.exec_command("nohup ./job > /tmp/j.log &")\n    o.read()\n' * n,
+        lambda n: (
+            "import paramiko\nc = paramiko.SSHClient()\ndef f():\n"
+            + '    _, o, _ = c.exec_command("nohup ./job > /tmp/j.log &")\n    o.read()\n' * n
+        ),
     ),
     "f-string of many fields": (
         500,
-        lambda n: "import subprocess\ndef f(a, b):\n    subprocess.run(f\"echo "
-        + "{a} {b:d} " * n
-        + '", shell=True)\n',
+        lambda n: (
+            'import subprocess\ndef f(a, b):\n    subprocess.run(f"echo '
+            + "{a} {b:d} " * n
+            + '", shell=True)\n'
+        ),
     ),
 }
 

@@ -912,6 +912,11 @@ def _earlier_results(
                 continue
             if earlier is not None:
                 report.results.remove(earlier)
+            reason = equivalent_reason(mutant, equivalents)
+            if reason is not None:  # judged since: not scored, whatever the run found
+                report.results.append(Result(mutant, False, item["seconds"], equivalent=reason))
+                seen[_identity(mutant)] = report.results[-1]
+                continue
             if item["killed"]:
                 report.results.append(Result(mutant, True, item["seconds"], "earlier run"))
                 seen[_identity(mutant)] = report.results[-1]

@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,20 +22,17 @@ from heredoc_lint.kinds import SourceKind
 
 STDIN = Settings(fix_strategy="stdin")
 
-# -- edits.py: lifting many edits through one long word stays linear ------------------------
+# -- edits.py: many edits lifted through one long word -----------------------------------
 
 
-def test_many_heredocs_in_one_ssh_string_are_fixed_in_linear_time() -> None:
-    """1,000 `ssh b <<EOF` in one double-quoted ssh string: each HL107 fix (quote the
-    delimiter) is lifted through the same long word.  The lexer states of that word are
-    computed once (about 3 s here for the whole check); computed again for each edit, the
-    work is quadratic (about 60 s unloaded).  The bound leaves 10x room for a loaded
-    machine."""
-    n = 1000
+def test_many_heredocs_in_one_ssh_string_are_each_fixed_in_place() -> None:
+    """200 `ssh b <<EOF` in one double-quoted ssh string: each HL107 fix (quote the
+    delimiter) is lifted through the same long word to its own `EOF`.  (That the lexer
+    states of the word are computed once, not per edit, is a matter of time: measured by
+    bench/bench_shapes.py's "unquoted heredocs to ssh in one ssh string", not here.)"""
+    n = 200
     text = 'ssh a "' + "".join(f"ssh b <<EOF\necho \\$USER{i}\nEOF\n" for i in range(n)) + '"\n'
-    began = time.monotonic()
     findings = [f for f in check_shell(text, "t.sh") if f.code == "HL107"]
-    seconds = time.monotonic() - began
     assert len(findings) == n
     operators = [m.start() for m in re.finditer("<<EOF", text)]
     for finding, at in zip(findings, operators, strict=True):
@@ -44,7 +40,6 @@ def test_many_heredocs_in_one_ssh_string_are_fixed_in_linear_time() -> None:
         (edit,) = finding.fix.edits
         # The delimiter quoted in place: `'EOF'` reads the same inside the double quotes.
         assert (edit.start, edit.end, edit.content) == (at + 2, at + 5, "'EOF'")
-    assert seconds < 30, f"{seconds:.1f}s"
 
 
 # -- fixes/remote_heredoc.py: the stdin fix beside the script's other heredocs ---------------
