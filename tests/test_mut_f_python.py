@@ -10,6 +10,8 @@ the test failed there, and it passes without.
 
 from __future__ import annotations
 
+import base64
+import subprocess
 import sys
 from pathlib import Path
 
@@ -141,3 +143,116 @@ def test_an_int_option_is_one_word_only_without_a_list_nargs() -> None:
         ("HL201", "warning", "{args.ports}"),
     ]
     assert "it is a command-line option (`parse_args()`)" in found[1].message
+
+
+# -- imported.py: numbers imported from the project's own modules ------------------------
+
+
+def _served(tmp_path: Path, settings: str, names: list[str], dots: str = "") -> list[str]:
+    """The HL201 spans of `serve()` in app/web/main.py, which imports `names` from
+    settings.py: app/web/settings.py (`from settings`, `from .settings`) or
+    app/settings.py (`from ..settings`), as `dots` says."""
+    web = tmp_path / "app" / "web"
+    web.mkdir(parents=True)
+    where = web.parent if dots == ".." else web
+    (where / "settings.py").write_text(settings)
+    fields = " ".join(f"{{{n}}}" for n in names)
+    text = (
+        f"import os\nfrom {dots}settings import {', '.join(names)}\n\n"
+        f"def serve():\n    os.system(f'serve {fields}')\n"
+    )
+    return [text[f.start : f.end] for f in _python(text, "HL201", str(web / "main.py"))]
+
+
+@pytest.mark.parametrize("dots", ["", ".", ".."])
+def test_a_number_is_imported_from_the_module_the_import_names(
+    tmp_path: Path, dots: str
+) -> None:
+    """`from settings import PORT`, `from .settings`, `from ..settings`: each finds the
+    settings.py Python would import, and PORT = 8000 there is one shell word: no
+    finding.  NAME, a string there, is still a finding."""
+    assert _served(tmp_path, "PORT = 8000\nNAME = 'x'\n", ["PORT", "NAME"], dots) == ["{NAME}"]
+
+
+def test_a_relative_import_does_not_read_a_module_of_another_package(tmp_path: Path) -> None:
+    """`from .settings import PORT` is app/web/settings.py only: a settings.py one
+    directory up (app/settings.py) is another module, and PORT stays unknown."""
+    web = tmp_path / "app" / "web"
+    web.mkdir(parents=True)
+    (web.parent / "settings.py").write_text("PORT = 8000\n")
+    text = "import os\nfrom .settings import PORT\n\ndef serve():\n    os.system(f'serve {PORT}')\n"
+    found = _python(text, "HL201", str(web / "main.py"))
+    assert [text[f.start : f.end] for f in found] == ["{PORT}"]
+
+
+def test_a_signed_number_is_a_number(tmp_path: Path) -> None:
+    """`OFFSET = -3` and `PORT = +8000` are numbers: one shell word each, no finding."""
+    assert _served(tmp_path, "OFFSET = -3\nPORT = +8000\n", ["OFFSET", "PORT"]) == []
+
+
+def test_a_sum_is_read_to_eight_operators_deep(tmp_path: Path) -> None:
+    """A sum of 9 terms (8 `+`, its first term 8 levels deep) is a number; a sum of 10
+    terms is deeper than the reader goes: unknown, a finding."""
+    settings = f"NINE = {' + '.join(['1'] * 9)}\nTEN = {' + '.join(['1'] * 10)}\n"
+    assert _served(tmp_path, settings, ["NINE", "TEN"]) == ["{TEN}"]
+
+
+def test_a_module_python_cannot_parse_gives_no_number(tmp_path: Path) -> None:
+    """settings.py that does not parse: its names are unknown (a finding), and the file
+    that imports them is still checked."""
+    assert _served(tmp_path, "PORT = 8000\ndef broken(:\n", ["PORT"]) == ["{PORT}"]
+
+
+def test_an_attribute_set_at_module_level_is_no_binding_of_a_name(tmp_path: Path) -> None:
+    """`logging.root.level = 10` and `TABLE[0] = 5` at settings.py's top level bind no
+    name of the module; PORT = 8000 next to them is still read, and NAME, bound to a
+    string, is still a finding."""
+    settings = "import logging\nlogging.root.level = 10\nTABLE = {}\nTABLE[0] = 5\n"
+    settings += "PORT = 8000\nNAME = 'x'\n"
+    assert _served(tmp_path, settings, ["PORT", "NAME"]) == ["{NAME}"]
+
+
+# -- __init__.py and decoding.py: a file in another codec ---------------------------------
+
+
+def _utf7(text: str) -> str:
+    """`text` in UTF-7's base64 form, left open (no closing `-`): `+AHgA...`."""
+    return "+" + base64.b64encode(text.encode("utf-16-be")).decode("ascii").rstrip("=")
+
+
+def test_a_syntax_error_at_the_end_of_a_utf7_file_is_placed_where_it_starts(
+    tmp_path: Path,
+) -> None:
+    """A UTF-7 file that ends (no newline) inside a base64 run holding `x = = 1`: the
+    codec gives those characters only at the end of the bytes.  python3 refuses the file
+    at line 4, and HL001 points at the `+` that run starts with, not past the file's end."""
+    text = "# coding: utf-7\nimport os\nos.system('ls')\n" + _utf7("x = = 1")
+    script = tmp_path / "tail.py"
+    script.write_text(text)
+    refused = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=30
+    )
+    assert refused.returncode == 1 and "line 4" in refused.stderr
+    assert "SyntaxError: invalid syntax" in refused.stderr
+    found = _python(text)
+    plus = text.index("+")
+    assert [(f.code, f.start, f.end) for f in found] == [("HL001", plus, plus + 1)]
+    assert found[0].message == "Python syntax error: invalid syntax"
+
+
+def test_checking_a_python_file_leaves_the_recursion_limit_as_it_was() -> None:
+    """The frontend raises the interpreter's recursion limit to read a deep expression,
+    and puts it back: a program that checks files through the API keeps its own limit
+    (a fresh interpreter: this one's limit may have been changed by another test)."""
+    program = (
+        "import sys\n"
+        "from heredoc_lint.engine import Settings, check_text\n"
+        "before = sys.getrecursionlimit()\n"
+        "text = 'import os\\nos.system(\"ssh h echo $HOME \" + ' + ' + '.join(['\"x\"'] * 200) + ')\\n'\n"
+        "found = check_text(text, 'python', 't.py', Settings())\n"
+        "print([text[f.start:f.end] for f in found if f.code == 'HL102'], before, sys.getrecursionlimit())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout == "['$HOME'] 1000 1000\n"
