@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from heredoc_lint.engine import Settings, check_text, fix_kind
+from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.model import Finding
 
 
@@ -165,9 +165,7 @@ def _served(tmp_path: Path, settings: str, names: list[str], dots: str = "") -> 
 
 
 @pytest.mark.parametrize("dots", ["", ".", ".."])
-def test_a_number_is_imported_from_the_module_the_import_names(
-    tmp_path: Path, dots: str
-) -> None:
+def test_a_number_is_imported_from_the_module_the_import_names(tmp_path: Path, dots: str) -> None:
     """`from settings import PORT`, `from .settings`, `from ..settings`: each finds the
     settings.py Python would import, and PORT = 8000 there is one shell word: no
     finding.  NAME, a string there, is still a finding."""
@@ -244,15 +242,88 @@ def test_checking_a_python_file_leaves_the_recursion_limit_as_it_was() -> None:
     """The frontend raises the interpreter's recursion limit to read a deep expression,
     and puts it back: a program that checks files through the API keeps its own limit
     (a fresh interpreter: this one's limit may have been changed by another test)."""
-    program = (
-        "import sys\n"
-        "from heredoc_lint.engine import Settings, check_text\n"
-        "before = sys.getrecursionlimit()\n"
-        "text = 'import os\\nos.system(\"ssh h echo $HOME \" + ' + ' + '.join(['\"x\"'] * 200) + ')\\n'\n"
-        "found = check_text(text, 'python', 't.py', Settings())\n"
-        "print([text[f.start:f.end] for f in found if f.code == 'HL102'], before, sys.getrecursionlimit())\n"
-    )
+    program = """
+import sys
+from heredoc_lint.engine import Settings, check_text
+before = sys.getrecursionlimit()
+terms = " + ".join(["'x'"] * 200)
+text = f"import os\\nos.system('ssh h echo $HOME ' + {terms})\\n"
+found = check_text(text, "python", "t.py", Settings())
+homes = [text[f.start : f.end] for f in found if f.code == "HL102"]
+print(homes, before, sys.getrecursionlimit())
+"""
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout == "['$HOME'] 1000 1000\n"
+
+
+# -- literals.py: the characters of a string literal, and where each came from ------------
+
+
+@pytest.mark.parametrize(
+    "dollar", ["$", "\\x24", "\\u0024", "\\U00000024", "\\N{DOLLAR SIGN}", "\\44", "\\044"]
+)
+def test_an_escaped_dollar_is_read_as_the_dollar(dollar: str) -> None:
+    """`"\\x24HOME"` is `$HOME` to Python: the local shell expands it, and HL102 points at
+    the escape and the name, from the backslash on."""
+    text = f'import os\nos.system("ssh h echo {dollar}HOME")\n'
+    found = _python(text, "HL102")
+    assert [text[f.start : f.end] for f in found] == [f"{dollar}HOME"]
+    assert "`$HOME` is this machine's value" in found[0].message
+
+
+def test_a_literal_ending_in_a_backslash_newline_is_read() -> None:
+    """`\"\"\"...$HOME\\<newline>\"\"\"`: the backslash-newline yields nothing, and the
+    rest of the literal is read as usual."""
+    text = 'import os\nos.system("""ssh h echo $HOME\\\n""")\n'
+    found = _python(text, "HL102")
+    assert [text[f.start : f.end] for f in found] == ["$HOME"]
+
+
+def test_a_raw_backslash_crlf_continues_the_shell_line(tmp_path: Path) -> None:
+    """A CRLF file: Python reads CR LF in a raw literal as one newline, so the shell sees
+    `echo \\<newline>$HOME`, a line continuation: `$HOME` is an argument of the ssh
+    command, expanded here (bash says so), and HL102 reports it."""
+    text = 'import os\r\nos.system(r"""ssh h echo \\\r\n$HOME""")\r\n'
+    script = tmp_path / "crlf.py"
+    script.write_bytes(text.encode())
+    value = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import ast; print(repr(ast.parse(open({str(script)!r}).read())"
+            ".body[1].value.args[0].value))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    ).stdout
+    assert value == "'ssh h echo \\\\\\n$HOME'\n"
+    words = subprocess.run(
+        ["bash", "-c", "set -- ssh h echo \\\n$HOME; echo $#"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    ).stdout
+    assert words == "4\n"  # one command: ssh, h, echo and the expanded $HOME
+    found = _python(text, "HL102")
+    assert [text[f.start : f.end] for f in found] == ["$HOME"]
+
+
+def test_a_doubled_brace_of_an_f_string_is_one_brace() -> None:
+    """`f"...${{HOME}}..."` is `${HOME}`: HL102 names it so, from its `$`."""
+    text = 'import os\nx = 1\nos.system(f"ssh h echo ${{HOME}} {x}")\n'
+    found = _python(text, "HL102")
+    assert [f.start for f in found] == [text.index("$")]
+    assert "`${HOME}` is this machine's value" in found[0].message
+
+
+def test_a_del_byte_after_a_backslash_newline_is_ascii() -> None:
+    """A bytes literal whose last character, a raw DEL (0x7f, still ASCII), follows a
+    backslash-newline: the literal is read, and `$HOME` in it reported."""
+    text = 'import subprocess\nsubprocess.run(b"ssh h echo $HOME x\\\n\x7f", shell=True)\n'
+    found = _python(text, "HL102")
+    assert [text[f.start : f.end] for f in found] == ["$HOME"]
