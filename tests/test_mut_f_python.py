@@ -327,3 +327,123 @@ def test_a_del_byte_after_a_backslash_newline_is_ascii() -> None:
     text = 'import subprocess\nsubprocess.run(b"ssh h echo $HOME x\\\n\x7f", shell=True)\n'
     found = _python(text, "HL102")
     assert [text[f.start : f.end] for f in found] == ["$HOME"]
+
+
+# -- calls.py: which calls run a shell, which shell, where ---------------------------------
+
+_PKILL = "pkill -f sglang; echo"
+
+
+def _pkill_at(text: str) -> list[tuple[str, int]]:
+    """(code, line) of each finding: HL103 where `pkill` matches its own shell."""
+    return [(f.code, text.count("\n", 0, f.start) + 1) for f in _python(text)]
+
+
+def test_a_fabric_connection_named_c_runs_its_string_remotely() -> None:
+    """In a file that imports fabric, `c.run(...)` on a parameter named `c` (no
+    annotation, no decorator) is a Connection's: the remote shell's pkill is found."""
+    text = f'from fabric import Connection\n\ndef deploy(c):\n    c.run("{_PKILL}")\n'
+    found = _python(text)
+    assert _got(text, found) == [("HL103", "error", "pkill")]
+
+
+def test_asyncssh_run_on_a_connection_runs_its_string_remotely() -> None:
+    """`async with asyncssh.connect(h) as conn: await conn.run(CMD)`: CMD is the remote
+    shell's script."""
+    text = (
+        "import asyncssh\n\nasync def go():\n    async with asyncssh.connect('h') as conn:\n"
+        f'        await conn.run("{_PKILL}")\n'
+    )
+    assert _got(text, _python(text)) == [("HL103", "error", "pkill")]
+
+
+_NOHUP = "nohup sleep 100 &"
+
+
+def test_pexpect_run_waits_for_ssh_and_spawn_does_not() -> None:
+    """`pexpect.run` reads ssh's output to its end: a remote `nohup job &` that keeps the
+    session's stdout holds it (HL104, warning); `pexpect.spawn` returns at once, and
+    nothing in the file waits: no finding."""
+    text = (
+        f"import pexpect\npexpect.run(\"ssh h '{_NOHUP}'\")\npexpect.spawn(\"ssh h '{_NOHUP}'\")\n"
+    )
+    found = _python(text)
+    assert [(code, sev, line) for code, sev, line in _got(text, found)] == [
+        ("HL104", "warning", "nohup")
+    ]
+    assert text.count("\n", 0, found[0].start) == 1  # on pexpect.run's line
+    assert "ssh does not return until this job exits" in found[0].message
+
+
+def test_exec_command_runs_its_string_in_the_remote_shell() -> None:
+    """paramiko's `exec_command(CMD)`: CMD is the remote shell's script, so a background
+    job that keeps the channel's stdout holds the channel (HL104; info, as nothing in the
+    file waits for it)."""
+    text = (
+        "import paramiko\n\ndef go(client: paramiko.SSHClient):\n"
+        f'    client.exec_command("{_NOHUP}")\n'
+    )
+    found = _python(text)
+    assert _got(text, found) == [("HL104", "info", "nohup")]
+    assert "the channel of `exec_command`" in found[0].message
+
+
+def test_pexpect_passes_a_dollar_as_it_is(tmp_path: Path) -> None:
+    """pexpect splits `ssh h echo $HOME` itself (its own split_command_line keeps
+    `$HOME`), and no local shell expands it: ssh sends `echo $HOME` to the remote shell.
+    No HL102 (which says the local shell expands it)."""
+    import pexpect
+
+    assert pexpect.split_command_line("ssh h echo $HOME") == ["ssh", "h", "echo", "$HOME"]
+    text = 'import pexpect\npexpect.run("ssh h echo $HOME")\n'
+    assert _python(text) == []
+
+
+def test_invoke_sudo_puts_sudo_before_the_command() -> None:
+    """invoke's `c.sudo(CMD)` runs `sudo -S -p '...' CMD` in bash (invoke's own dry run
+    shows it): a redirection in CMD is opened by that bash, before sudo starts (HL109)."""
+    dry = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from invoke import Config, Context\n"
+            "c = Context(Config(overrides={'run': {'dry': True, 'hide': True}}))\n"
+            "print(c.sudo('echo x > /etc/motd', password='x').command)\n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.splitlines()[-1]  # the dry run echoes the command first, in colour
+    assert dry.startswith("sudo -S -p '") and dry.endswith("' echo x > /etc/motd")
+    text = 'from invoke import task\n\n@task\ndef go(c):\n    c.sudo("echo x > /etc/motd")\n'
+    found = _python(text)
+    assert _got(text, found) == [("HL109", "error", ">")]
+    assert "before sudo starts: only `echo` runs as root" in found[0].message
+
+
+def test_both_values_of_a_chosen_argv_element_are_read() -> None:
+    """`["ssh", "h", A if x else B]`: A and B are each the remote command (two HL103)."""
+    text = (
+        "import subprocess\n\ndef go(x):\n"
+        '    subprocess.run(["ssh", "h", "pkill -f a; echo" if x else "pkill -f b; echo"])\n'
+    )
+    found = _python(text)
+    assert [(f.code, text[f.start : f.end + 5]) for f in found] == [
+        ("HL103", "pkill -f a"),
+        ("HL103", "pkill -f b"),
+    ]
+
+
+def test_an_argv_remote_command_of_one_word_is_the_remote_script() -> None:
+    """`["ssh", h, "CMD"]`: CMD is the remote shell's script (HL103 at its pkill);
+    `["ssh", h, "ls", "/srv/my dir"]`: ssh joins the words with spaces, and the remote
+    shell splits `/srv/my dir` again (HL106 at ssh)."""
+    text = (
+        "import subprocess\n"
+        f'subprocess.run(["ssh", "h", "{_PKILL}"])\n'
+        'subprocess.run(["ssh", "h", "ls", "/srv/my dir"])\n'
+    )
+    found = _python(text)
+    assert _got(text, found) == [("HL103", "error", "pkill"), ("HL106", "warning", "ssh")]
+    assert "`/srv/my dir` arrives as 2 separate arguments" in found[1].message
