@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Finding
 
 
@@ -244,7 +244,7 @@ def test_checking_a_python_file_leaves_the_recursion_limit_as_it_was() -> None:
     (a fresh interpreter: this one's limit may have been changed by another test)."""
     program = """
 import sys
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import Settings, check_text, fix_kind
 before = sys.getrecursionlimit()
 terms = " + ".join(["'x'"] * 200)
 text = f"import os\\nos.system('ssh h echo $HOME ' + {terms})\\n"
@@ -447,3 +447,96 @@ def test_an_argv_remote_command_of_one_word_is_the_remote_script() -> None:
     found = _python(text)
     assert _got(text, found) == [("HL103", "error", "pkill"), ("HL106", "warning", "ssh")]
     assert "`/srv/my dir` arrives as 2 separate arguments" in found[1].message
+
+
+# -- encode.py: the Python source a shell fix writes ---------------------------------------
+
+_FAKE_SSH_RUNS = """\
+#!/bin/bash
+# ssh HOST CMD...: run the remote command with bash, as sshd's login shell would
+shift
+exec bash -c "$*"
+"""
+
+_LATE_BINDING = """\
+import os
+
+def f(y):
+    os.system(f'ssh h "x=1; echo ${{x}}" {y}')
+    os.system('ssh h "x=2; echo ${{x}}" {}'.format(y))
+    os.system('ssh h "x=3; echo ${x}" %s' % y)
+    os.system('ssh h "x=4; echo ${x}" ' + y)
+
+f("Y")
+"""
+
+
+def _run_with_ssh_running_bash(tmp_path: Path, program: str) -> str:
+    """The program's output, its `ssh h CMD` running CMD in bash here."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(_FAKE_SSH_RUNS)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_escape_fix_writes_each_template_s_own_syntax(tmp_path: Path) -> None:
+    """`${x}` used before the string binds x is expanded by the local shell (empty: the
+    remote echo prints only Y).  The fix escapes it, in the syntax of each string: an
+    f-string and a `.format` template double its braces, a `%` template and a plain
+    string do not; the fixed program prints the remote values."""
+    assert _run_with_ssh_running_bash(tmp_path, _LATE_BINDING) == "Y\nY\nY\nY\n"
+    found = _python(_LATE_BINDING, "HL102")
+    assert [(f.severity.value, f.start) for f in found] == [
+        ("error", i) for i in range(len(_LATE_BINDING)) if _LATE_BINDING.startswith("${", i)
+    ]
+    fixed = fix_kind(_LATE_BINDING, "python", "t.py", Settings(), unsafe=True).text
+    assert fixed == (
+        _LATE_BINDING.replace("echo ${{x}}", "echo \\\\${{x}}").replace(
+            "echo ${x}", "echo \\\\${x}"
+        )
+    )
+    assert _run_with_ssh_running_bash(tmp_path, fixed) == "1 Y\n2 Y\n3 Y\n4 Y\n"
+
+
+@pytest.mark.parametrize(
+    "argument",
+    [
+        '"cat > /a << \'EOF\'\\n" + body + "\\nEOF\\n"',
+        '"cat > /a << \'EOF\'\\n" f"{body}" "\\nEOF\\n"',
+    ],
+)
+def test_the_base64_fix_drops_the_heredoc_s_strings(argument: str, tmp_path: Path) -> None:
+    """A heredoc whose body is a run-time value, its delimiter lines in strings of their
+    own (joined by `+`, or written side by side): the fix drops those strings whole, the
+    command is one f-string, and bash run on it writes the body to the file."""
+    text = f"def push(c, body: str):\n    c.exec_command({argument})\n"
+    fixed = fix_kind(text, "python", "t.py", Settings(), unsafe=True).text
+    assert fixed == (
+        "import base64\n\ndef push(c, body: str):\n"
+        '    body_b64 = base64.b64encode((body + "\\n").encode()).decode()\n'
+        '    c.exec_command(f"printf %s {body_b64} | base64 -d > /a")\n'
+    )
+    sent: list[str] = []
+
+    class Client:
+        def exec_command(self, command: str) -> None:
+            sent.append(command)
+
+    namespace: dict[str, object] = {}
+    exec(compile(fixed, "fixed.py", "exec"), namespace)  # noqa: S102 - the fix's own output
+    push = namespace["push"]
+    assert callable(push)
+    push(Client(), "line $HOME 'q'\nEOF\nlast")
+    (command,) = sent
+    target = tmp_path / "out"
+    subprocess.run(["bash", "-c", command.replace("/a", str(target))], timeout=30, check=True)
+    assert target.read_bytes() == b"line $HOME 'q'\nEOF\nlast\n"
