@@ -540,3 +540,23 @@ def test_the_base64_fix_drops_the_heredoc_s_strings(argument: str, tmp_path: Pat
     target = tmp_path / "out"
     subprocess.run(["bash", "-c", command.replace("/a", str(target))], timeout=30, check=True)
     assert target.read_bytes() == b"line $HOME 'q'\nEOF\nlast\n"
+
+
+# -- model.py: where each character of a long literal came from ----------------------------
+
+
+def test_every_expansion_of_long_literals_is_placed_exactly() -> None:
+    """Long literals, with tabs, escapes and run-time values between their stretches of
+    plain characters: each `$NAME` the local shell expands is reported at its own
+    characters in the file, wherever it stands in its stretch."""
+    text = (
+        "import os\n\ndef go(y):\n"
+        '    os.system("ssh h echo ' + "a" * 40 + " $HOME " + "b" * 25 + '\\t\\t\\t$USER"'
+        ' + y + "' + "c" * 16 + ' $PWD")\n'
+        '    os.system(f"ssh h echo $LANG\\t\\t\\t{y} $TERM ' + "d" * 30 + ' $SHELL\\x20$EDITOR")\n'
+    )
+    found = _python(text, "HL102")
+    names = ["$HOME", "$USER", "$PWD", "$LANG", "$TERM", "$SHELL", "$EDITOR"]
+    assert [(text[f.start : f.end], f.start) for f in found] == [
+        (name, text.index(name)) for name in names
+    ]
