@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
-from heredoc_lint.model import Finding
+from heredoc_lint.frontends.python import fragments
+from heredoc_lint.model import Edit, Finding
 
 
 def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
@@ -244,7 +245,9 @@ def test_checking_a_python_file_leaves_the_recursion_limit_as_it_was() -> None:
     (a fresh interpreter: this one's limit may have been changed by another test)."""
     program = """
 import sys
+
 from heredoc_lint.engine import Settings, check_text, fix_kind
+from heredoc_lint.frontends.python import fragments
 before = sys.getrecursionlimit()
 terms = " + ".join(["'x'"] * 200)
 text = f"import os\\nos.system('ssh h echo $HOME ' + {terms})\\n"
@@ -540,6 +543,22 @@ def test_the_base64_fix_drops_the_heredoc_s_strings(argument: str, tmp_path: Pat
     target = tmp_path / "out"
     subprocess.run(["bash", "-c", command.replace("/a", str(target))], timeout=30, check=True)
     assert target.read_bytes() == b"line $HOME 'q'\nEOF\nlast\n"
+
+
+def test_an_empty_edit_at_either_end_of_a_fragment_is_an_empty_edit_in_the_file() -> None:
+    """The engine hands every lifted span to the fragment's `encode_edit`: an edit that
+    changes nothing, at the end of the command or at its start, is an edit that changes
+    nothing in the file, at the closing quote or after the opening one; an insertion
+    at the end goes before the closing quote."""
+    text = 'import os\nos.system("ssh h echo \\x41 x")\n'
+    (fragment,) = fragments(text)
+    assert fragment.text == "ssh h echo A x"
+    assert fragment.encode_edit is not None
+    end, quote = len(fragment.text), text.index('")')
+    assert fragment.encode_edit(end, end, "") == Edit(quote, quote, "")
+    assert fragment.encode_edit(end, end, ";") == Edit(quote, quote, ";")
+    opening = text.index('"') + 1
+    assert fragment.encode_edit(0, 0, "") == Edit(opening, opening, "")
 
 
 # -- model.py: where each character of a long literal came from ----------------------------
