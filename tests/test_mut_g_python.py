@@ -1,0 +1,91 @@
+"""Pinned behaviours of the Python frontend, part B (origins, parsing, positions,
+prefilter, queries, reading, scopes, values, waits) and of HL201/HL202, through
+`engine.check_text`, `fix_kind` and real programs.
+
+Each test kills a mutant that `bench/mutation.py` left alive (issue 20, run 6, seed 40,
+bench/mutation_runs/run6-h20i.md); each was planted in a scratch copy of the tree, the
+test failed there, and it passes without.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.model import Finding
+
+
+def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+# -- HL202: the message names every value of the body, once ---------------------------------
+
+
+def test_hl202_names_each_value_of_the_body_once_in_order() -> None:
+    """Two values fill the body, one of them twice: the message names both, in their
+    order, each once, separated by a comma."""
+    text = (
+        "def push(c, head, body):\n"
+        '    c.exec_command(f"cat > /a << \'EOF\'\\n{head}\\n{body}\\n{head}\\nEOF")\n'
+    )
+    (f,) = _python(text, "HL202")
+    assert (f.start, f.end, f.severity.value) == (text.index("<<"), text.index("<<") + 2, "warning")
+    assert "is filled in at run time from `head`, `body`: a value holding the line `EOF`" in (
+        f.message
+    )
+
+
+# -- HL201: where the value is put, as the message says ------------------------------------
+
+_LAYERS = (
+    "import subprocess\n"
+    "def push(host, name):\n"
+    '    subprocess.run(["ssh", host, f"ls {name}"])\n'
+    '    subprocess.run(f"ls {name}", shell=True)\n'
+    '    subprocess.run(["bash", "-c", f"ls {name}"])\n'
+)
+
+
+def test_hl201_names_the_command_or_command_string_the_value_is_put_into() -> None:
+    """The root layer is the shell command of the call; a layer below it is the command
+    string of its wrapper (ssh, bash -c)."""
+    found = _python(_LAYERS, "HL201")
+    assert [(_LAYERS[f.start : f.end], f.severity.value) for f in found] == [
+        ("{name}", "warning")
+    ] * 3
+    assert [f.message.split(" as an unquoted")[0] for f in found] == [
+        "`name` is put into the `ssh` command string",
+        "`name` is put into the shell command of `subprocess.run`",
+        "`name` is put into the `bash -c` command string",
+    ]
+
+
+# -- parsing.py: a file holding lone surrogates is read like any other ---------------------
+
+
+@pytest.mark.parametrize(
+    ("mark", "surrogate"), [("+2AA-", "\ud800"), ("+3/8-", "\udfff"), ("+3IA-", "\udc80")]
+)
+def test_a_utf7_file_decoding_to_a_lone_surrogate_is_read(mark: str, surrogate: str) -> None:
+    """UTF-7 decodes `+2AA-`, `+3/8-` and `+3IA-` to the lone surrogates U+D800, U+DFFF
+    and U+DC80 (the first and last of the range, and the one a non-UTF-8 byte becomes):
+    the file is read all the same, its call found where it is written (no HL001)."""
+    assert mark.encode().decode("utf-7") == surrogate
+    text = f'# -*- coding: utf-7 -*-\nimport os\n# a mark: {mark}\nos.system("ssh h echo $HOME")\n'
+    found = _python(text)
+    assert [(f.code, f.severity.value, text[f.start : f.end]) for f in found] == [
+        ("HL102", "info", "$HOME")
+    ]
+
+
+def test_a_file_too_deep_for_the_parser_is_reported_at_its_first_character() -> None:
+    """A sum of 200,000 terms exhausts the parser's recursion (not a syntax error): the
+    file cannot be read, an HL001 warning on its first character, and nothing else."""
+    text = 'import os\nos.system("ssh h echo $HOME")\nx = 1' + "+1" * 200_000 + "\n"
+    found = _python(text)
+    assert [(f.code, f.severity.value, f.start, f.end) for f in found] == [
+        ("HL001", "warning", 0, 1)
+    ]
+    assert found[0].message.startswith("Python source cannot be read: maximum recursion")
