@@ -89,3 +89,48 @@ def test_a_file_too_deep_for_the_parser_is_reported_at_its_first_character() -> 
         ("HL001", "warning", 0, 1)
     ]
     assert found[0].message.startswith("Python source cannot be read: maximum recursion")
+
+
+# -- origins.py: where a value comes from, as the message says ------------------------------
+
+_WARMUP = (
+    "import subprocess\n\n\n"
+    "def warmup(path):\n"
+    '    subprocess.run(f"cat {path} > /dev/null", shell=True)\n\n\n'
+)
+
+
+@pytest.mark.parametrize(
+    "call", ['warmup("/data/a")\n', 'sample = "/data/a"\nwarmup(sample)\n']
+)
+def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) -> None:
+    """The file's only call of `warmup` passes a literal at the top level, written in
+    the call or bound to a name first: an example of use, which the message names with
+    its line; the parameter stays evidence in a path the command acts on (a warning)."""
+    text = _WARMUP + call
+    (f,) = _python(text, "HL201")
+    assert (text[f.start : f.end], f.severity.value) == ("{path}", "warning")
+    line = text.count("\n", 0, text.index("warmup(", text.index("/dev/null"))) + 1
+    assert (
+        "it is a parameter of the public function `warmup` (the file calls it only with a "
+        f"literal example, line {line}): quote it with shlex.quote()"
+    ) in f.message
+
+
+def test_evidence_is_found_through_join_and_format() -> None:
+    """A value joined from the command line, a name formatted from input(): each is a
+    warning that says where its text comes from."""
+    text = (
+        "import subprocess\nimport sys\n\n\ndef main():\n"
+        '    names = ",".join(sys.argv[1:])\n'
+        '    subprocess.run(f"ls {names}", shell=True)\n'
+        '    out = "{}.txt".format(input())\n'
+        '    subprocess.run(f"touch {out}", shell=True)\n'
+    )
+    found = _python(text, "HL201")
+    assert [(text[f.start : f.end], f.severity.value) for f in found] == [
+        ("{names}", "warning"),
+        ("{out}", "warning"),
+    ]
+    assert "; it comes from the command line (`sys.argv`): quote it" in found[0].message
+    assert "; it is read from input (`input()`): quote it" in found[1].message
