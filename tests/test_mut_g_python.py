@@ -134,3 +134,33 @@ def test_evidence_is_found_through_join_and_format() -> None:
     ]
     assert "; it comes from the command line (`sys.argv`): quote it" in found[0].message
     assert "; it is read from input (`input()`): quote it" in found[1].message
+
+
+# -- HL201: where the file is decides what a parameter is worth ----------------------------
+
+_CLEAN = 'import os\n\n\ndef clean(path):\n    os.system(f"rm -rf {path}")\n'
+
+
+@pytest.mark.parametrize(
+    ("path", "severity"),
+    [
+        ("t.py", "warning"),
+        # test code: the paths a test passes are its authors' own
+        ("tests/t.py", "info"),
+        ("a/test_x.py", "info"),
+        ("/abs/test_x.py", "info"),
+        # a `tests/` above the checkout, in an absolute path, says nothing of the file
+        ("/srv/tests/t.py", "warning"),
+        # a private module: only the project's own code calls its functions
+        ("pkg/_impl.py", "info"),
+        ("_x/t.py", "info"),
+        ("/srv/_impl/t.py", "warning"),
+        ("pkg/__init__.py", "warning"),
+    ],
+)
+def test_a_parameter_is_evidence_outside_test_code_and_private_modules(
+    path: str, severity: str
+) -> None:
+    found = _python(_CLEAN, "HL201", path=path)
+    assert [(_CLEAN[f.start : f.end], f.severity.value) for f in found] == [("{path}", severity)]
+    assert "it is a parameter of the public function `clean`" in found[0].message
