@@ -9,6 +9,8 @@ test failed there, and it passes without.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from heredoc_lint.engine import Settings, check_text
@@ -35,6 +37,19 @@ def test_hl202_names_each_value_of_the_body_once_in_order() -> None:
     assert "is filled in at run time from `head`, `body`: a value holding the line `EOF`" in (
         f.message
     )
+
+
+def test_hl202_leaves_a_value_after_the_operator_on_its_line_to_hl201() -> None:
+    """`cat <<EOF; echo {x}` with nothing after: the heredoc's body is empty and the value
+    is a word of the `echo` command on the operator's line (bash runs it as one), not
+    body text; HL201 reports it, HL112 the missing terminator, HL202 nothing."""
+    done = subprocess.run(
+        ["bash", "-c", "cat <<EOF; echo VALUE"], capture_output=True, text=True, timeout=30
+    )
+    assert done.stdout == "VALUE\n"
+    text = 'def push(c, x):\n    c.exec_command(f"cat <<EOF; echo {x}")\n'
+    found = _python(text)
+    assert [(f.code, text[f.start : f.end]) for f in found] == [("HL112", "<<"), ("HL201", "{x}")]
 
 
 # -- HL201: where the value is put, as the message says ------------------------------------
