@@ -10,6 +10,7 @@ test failed there, and it passes without.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +180,30 @@ def test_a_parameter_is_evidence_outside_test_code_and_private_modules(
     found = _python(_CLEAN, "HL201", path=path)
     assert [(_CLEAN[f.start : f.end], f.severity.value) for f in found] == [("{path}", severity)]
     assert "it is a parameter of the public function `clean`" in found[0].message
+
+
+# -- scopes.py: a name imported from a module of the project --------------------------------
+
+
+@pytest.mark.parametrize("source", ["from .settings import PORT", "from settings import PORT"])
+def test_a_port_imported_from_a_settings_module_next_to_the_file_is_a_number(
+    source: str, tmp_path: Path
+) -> None:
+    """`PORT = 2222` in settings.py beside the file: `{PORT}` is one safe word, absolutely
+    or relatively imported; the host parameter is still reported. Without settings.py
+    (the same text in a directory beside it), the file does not show what PORT holds
+    (an info)."""
+    text = f'import os\n{source}\n\n\ndef main(host):\n    os.system(f"ssh -p {{PORT}} {{host}} uptime")\n'
+    (tmp_path / "a").mkdir()
+    program = tmp_path / "a" / "main.py"
+    program.write_text(text)
+    (tmp_path / "a" / "settings.py").write_text('PORT = 2222\nUSER = "deploy"\n')
+
+    def found(path: Path) -> list[tuple[str, str]]:
+        return [
+            (text[f.start : f.end], f.severity.value)
+            for f in _python(text, "HL201", path=str(path))
+        ]
+
+    assert found(program) == [("{host}", "warning")]
+    assert found(tmp_path / "b" / "main.py") == [("{PORT}", "info"), ("{host}", "warning")]
