@@ -31,7 +31,7 @@ def test_hl202_names_each_value_of_the_body_once_in_order() -> None:
     order, each once, separated by a comma."""
     text = (
         "def push(c, head, body):\n"
-        '    c.exec_command(f"cat > /a << \'EOF\'\\n{head}\\n{body}\\n{head}\\nEOF")\n'
+        "    c.exec_command(f\"cat > /a << 'EOF'\\n{head}\\n{body}\\n{head}\\nEOF\")\n"
     )
     (f,) = _python(text, "HL202")
     assert (f.start, f.end, f.severity.value) == (text.index("<<"), text.index("<<") + 2, "warning")
@@ -116,9 +116,7 @@ _WARMUP = (
 )
 
 
-@pytest.mark.parametrize(
-    "call", ['warmup("/data/a")\n', 'sample = "/data/a"\nwarmup(sample)\n']
-)
+@pytest.mark.parametrize("call", ['warmup("/data/a")\n', 'sample = "/data/a"\nwarmup(sample)\n'])
 def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) -> None:
     """The file's only call of `warmup` passes a literal at the top level, written in
     the call or bound to a name first: an example of use, which the message names with
@@ -193,7 +191,10 @@ def test_a_port_imported_from_a_settings_module_next_to_the_file_is_a_number(
     or relatively imported; the host parameter is still reported. Without settings.py
     (the same text in a directory beside it), the file does not show what PORT holds
     (an info)."""
-    text = f'import os\n{source}\n\n\ndef main(host):\n    os.system(f"ssh -p {{PORT}} {{host}} uptime")\n'
+    text = (
+        f"import os\n{source}\n\n\n"
+        'def main(host):\n    os.system(f"ssh -p {PORT} {host} uptime")\n'
+    )
     (tmp_path / "a").mkdir()
     program = tmp_path / "a" / "main.py"
     program.write_text(text)
