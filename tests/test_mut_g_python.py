@@ -208,3 +208,22 @@ def test_a_port_imported_from_a_settings_module_next_to_the_file_is_a_number(
 
     assert found(program) == [("{host}", "warning")]
     assert found(tmp_path / "b" / "main.py") == [("{PORT}", "info"), ("{host}", "warning")]
+
+
+# -- reading.py: a bytes literal with bytes above 0x7f --------------------------------------
+
+
+def test_a_bytes_command_with_non_ascii_bytes_is_read() -> None:
+    """`b"... caf\\xe9"` (Latin-1) and `b"... \\xc3\\xa9"` (UTF-8): the shell gets the bytes
+    as they are; the command is read all the same, `$HOME` found where it is written."""
+    text = (
+        "import subprocess\n\n"
+        'subprocess.run(b"ssh h echo $HOME \\xc3\\xa9", shell=True)\n'
+        'subprocess.run(b"ssh h echo $HOME caf\\xe9", shell=True)\n'
+    )
+    found = _python(text)
+    home = [i for i in range(len(text)) if text.startswith("$HOME", i)]
+    assert [(f.code, f.severity.value, f.start, f.end) for f in found] == [
+        ("HL102", "info", home[0], home[0] + 5),
+        ("HL102", "info", home[1], home[1] + 5),
+    ]
