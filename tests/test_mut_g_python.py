@@ -227,3 +227,19 @@ def test_a_bytes_command_with_non_ascii_bytes_is_read() -> None:
         ("HL102", "info", home[0], home[0] + 5),
         ("HL102", "info", home[1], home[1] + 5),
     ]
+
+
+def test_a_key_that_names_shell_words_marks_the_value_as_shell_text() -> None:
+    """`job['flags']` holds options for the shell to split (its key says so): no HL201;
+    `job['name']` and `job[0]` say nothing of the kind, a parameter's item: warnings."""
+    text = (
+        "import subprocess\n\n\ndef run(job):\n"
+        "    subprocess.run(f\"ls {job['flags']} /tmp\", shell=True)\n"
+        "    subprocess.run(f\"ls {job['name']} /tmp\", shell=True)\n"
+        '    subprocess.run(f"ls {job[0]} /tmp", shell=True)\n'
+    )
+    found = _python(text, "HL201")
+    assert [(text[f.start : f.end], f.severity.value) for f in found] == [
+        ("{job['name']}", "warning"),
+        ("{job[0]}", "warning"),
+    ]
