@@ -243,3 +243,17 @@ def test_a_key_that_names_shell_words_marks_the_value_as_shell_text() -> None:
         ("{job['name']}", "warning"),
         ("{job[0]}", "warning"),
     ]
+
+
+@pytest.mark.parametrize("receiver", ["settings", "cfg"])
+def test_get_on_a_configuration_object_is_configuration(receiver: str) -> None:
+    """`settings.get("host")`: the host comes from configuration, which is what the
+    warning says (not that `settings` is a parameter)."""
+    text = (
+        "import os\nimport subprocess\n\n\ndef deploy(settings, cfg):\n"
+        f'    host = {receiver}.get("host")\n'
+        '    subprocess.run(f"ssh {host} uptime", shell=True)\n'
+    )
+    (f,) = _python(text, "HL201")
+    assert (text[f.start : f.end], f.severity.value) == ("{host}", "warning")
+    assert f"; it comes from configuration (`{receiver}.get`): quote it" in f.message
