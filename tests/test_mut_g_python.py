@@ -10,6 +10,7 @@ test failed there, and it passes without.
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,34 @@ def test_get_on_a_configuration_object_is_configuration(receiver: str) -> None:
     (f,) = _python(text, "HL201")
     assert (text[f.start : f.end], f.severity.value) == ("{host}", "warning")
     assert f"; it comes from configuration (`{receiver}.get`): quote it" in f.message
+
+
+# -- values.py: values that are one safe word whatever they hold ----------------------------
+
+
+def test_numbers_and_tokens_from_the_standard_library_are_safe_words(tmp_path: Path) -> None:
+    """Process ids, times, random numbers, uuids and hex tokens are letters, digits, `.`
+    and `-`: the shell reads each as the one word it is (bash shows it below), no HL201;
+    the host parameter beside them is still a warning."""
+    text = (
+        "import os\nimport random\nimport secrets\nimport subprocess\nimport time\n"
+        "import uuid\n\n\ndef main(host):\n"
+        '    subprocess.run(f"ssh {host} id -u; echo {os.geteuid()} {os.getpid()}", shell=True)\n'
+        '    subprocess.run(f"echo {time.time()} {random.randint(1, 9)} {random.random()}", '
+        "shell=True)\n"
+        '    subprocess.run(f"echo {uuid.uuid4()} {secrets.token_hex(8)} {uuid.uuid4().hex}", '
+        "shell=True)\n"
+    )
+    found = _python(text, "HL201")
+    assert [(text[f.start : f.end], f.severity.value) for f in found] == [("{host}", "warning")]
+    program = tmp_path / "p.py"
+    program.write_text(
+        "import os, random, secrets, subprocess, time, uuid\n"
+        "subprocess.run(f\"printf '<%s>' {os.geteuid()} {os.getpid()} {time.time()} "
+        "{random.randint(1, 9)} {random.random()} {uuid.uuid4()} {secrets.token_hex(8)} "
+        '{uuid.uuid4().hex}", shell=True)\n'
+    )
+    done = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.count("<") == 8
