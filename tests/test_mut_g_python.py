@@ -9,6 +9,7 @@ test failed there, and it passes without.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -289,3 +290,26 @@ def test_numbers_and_tokens_from_the_standard_library_are_safe_words(tmp_path: P
         [sys.executable, str(program)], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.count("<") == 8
+
+
+# -- prefilter.py: a tab where a space usually stands ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'from\tos import system\n\nsystem("ssh h echo $HOME")\n',
+        'from os import system\tas\tsh\n\nsh("ssh h echo $HOME")\n',
+        'from\tos\timport\t(getcwd, system)\n\nsystem("ssh h echo $HOME")\n',
+        'import os\tas\to\n\no.system("ssh h echo $HOME")\n',
+        'import subprocess\tas\tsp\n\nsp.getoutput("ssh h echo $HOME")\n',
+    ],
+)
+def test_an_import_written_with_tabs_is_read(program: str) -> None:
+    """Python reads a tab between the words of an import as a space: the call is read
+    (HL102: the local shell expands `$HOME` before ssh runs), as it is in the same file
+    written with spaces.  (The file's only call is spelled by the imported name.)"""
+    for text in (program, program.replace("\t", " ")):
+        ast.parse(text)
+        found = _python(text)
+        assert [(f.code, text[f.start : f.end]) for f in found] == [("HL102", "$HOME")], text
