@@ -313,3 +313,23 @@ def test_an_import_written_with_tabs_is_read(program: str) -> None:
         ast.parse(text)
         found = _python(text)
         assert [(f.code, text[f.start : f.end]) for f in found] == [("HL102", "$HOME")], text
+
+
+@pytest.mark.parametrize(
+    ("body", "value"),
+    [
+        # the `with` holds no call of interest: its binding is read all the same
+        ("        host = fh.read()\n    os.system(f'ssh {host} uptime')\n", "{host}"),
+        # the call of interest is inside the `with`
+        ("        os.system(f'ssh {fh.read()} uptime')\n", "{fh.read()}"),
+    ],
+)
+def test_a_name_bound_by_with_as_carries_where_its_value_comes_from(body: str, value: str) -> None:
+    """`with open(sys.argv[1]) as fh`: what `fh.read()` returns comes from the file the
+    command line names, which the warning says."""
+    text = "import os\nimport sys\n\n\ndef main():\n    with open(sys.argv[1]) as fh:\n" + body
+    (f,) = _python(text, "HL201")
+    assert (text[f.start : f.end], f.severity.value) == (value, "warning")
+    assert "; it comes from the command line (`sys.argv`), through `open()`: quote it" in (
+        f.message
+    )
