@@ -333,3 +333,18 @@ def test_a_name_bound_by_with_as_carries_where_its_value_comes_from(body: str, v
     assert "; it comes from the command line (`sys.argv`), through `open()`: quote it" in (
         f.message
     )
+
+
+def test_a_percent_escape_split_across_two_literals_does_not_stop_the_file() -> None:
+    """`"... 50%" "% done %s" % x`: the `%%` is made of the last character of one literal
+    and the first of the next (Python joins them before formatting); the template is not
+    one the frontend maps back to a single token, so its reading stops there, without an
+    error: the file is still checked and the call after it reported."""
+    text = (
+        "import os\n\n\ndef main(x):\n"
+        '    os.system("ssh h echo 50%" "% done %s" % x)\n'
+        '    os.system("ssh h echo $HOME")\n'
+    )
+    found = _python(text)
+    home = text.index("$HOME")
+    assert ("HL102", home, home + 5) in [(f.code, f.start, f.end) for f in found]
