@@ -40,9 +40,9 @@ _LIBRARIES = ("fabric", "invoke", "asyncssh", "pexpect")  # read only in a file 
 
 def _called_by_other_name(text: str) -> bool:
     """`import subprocess as sp` ... `sp.run(`; `from os import system as sh` ... `sh(`."""
-    at = text.find(" as ")
-    while at >= 0:
-        # str.find, not a regex: " as " is common in prose, and regexes scan slowly here.
+    # `as` between blanks (a tab for either), after the module's name: `import os as o`.
+    for at in _blank_as(text):
+        # The name before it: a module whose functions are calls of interest?
         before = text[max(0, at - 12) : at].rstrip(" \t")
         if before.endswith(("subprocess", "os", "asyncio")):
             line = text[text.rfind("\n", 0, at) + 1 : at]
@@ -51,7 +51,7 @@ def _called_by_other_name(text: str) -> bool:
                 call = rf"\b{alias.group(1)}\s*\.\s*(?:{ANY_FUNCTION})\s*\("
                 if re.search(call, text):
                     return True
-        at = text.find(" as ", at + 4)
+    # `from os import system` (`as sh`): the name the file calls.
     for match in _FROM_IMPORT.finditer(text):
         for item in match.group(1).strip("()").split(","):
             parts = item.split()
@@ -84,7 +84,7 @@ def interesting(text: str) -> bool:
             return True
     elif "os.system(" in text or "os.popen(" in text:
         return True
-    if _spaced_call(text) or (" as " in text or "from " in text) and _called_by_other_name(text):
+    if _spaced_call(text) or _may_import_by_other_name(text) and _called_by_other_name(text):
         return True
     return any(name in text for name in _LIBRARIES) and _TASK_IMPORT.search(text) is not None
 
@@ -104,3 +104,30 @@ def wrapper_lines(text: str, lines: Lines, wrappers: tuple[PyWrapper, ...]) -> l
     return [
         bisect.bisect_right(lines.starts, m.start()) for m in _wrapper_call(wrappers).finditer(text)
     ]
+
+
+# `as` between blanks, a tab for either (`import subprocess\tas\tsp`): Python reads a tab
+# between the words of an import as a space.
+_BLANK_AS = re.compile(r"[ \t]as[ \t]")
+_BLANK_FROM = re.compile(r"from[ \t]")
+
+
+def _blank_as(text: str) -> list[int]:
+    """Where an `as` between blanks stands (the offset of the blank before it), in order.
+    str.find, not a regex, where the text has no tab: ` as ` is common in prose, and
+    regexes scan slowly here."""
+    if "\t" in text:
+        return [m.start() for m in _BLANK_AS.finditer(text)]
+    found = []
+    at = text.find(" as ")
+    while at >= 0:
+        found.append(at)
+        at = text.find(" as ", at + 4)
+    return found
+
+
+def _may_import_by_other_name(text: str) -> bool:
+    """The substring test before _called_by_other_name: an `as` or a `from` before a blank."""
+    if "\t" not in text:
+        return " as " in text or "from " in text
+    return _BLANK_AS.search(text) is not None or _BLANK_FROM.search(text) is not None
