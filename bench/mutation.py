@@ -36,6 +36,7 @@ import argparse
 import ast
 import copy
 import fnmatch
+import functools
 import json
 import os
 import random
@@ -451,6 +452,13 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
     raise ValueError("node not found")
 
 
+@functools.cache
+def source_of(module: str) -> str:
+    """A module's text as it was when the run first read it: the worktree may change
+    during a run (a fix, a test), and a mutant must be of the text the workspace holds."""
+    return (ROOT / module).read_text()
+
+
 def _scopes(tree: ast.Module) -> list[tuple[int, int, str]]:
     """(first line, last line, dotted name) of every def and class, outer before inner."""
     found: list[tuple[int, int, str]] = []
@@ -474,7 +482,7 @@ def _scope_of(scopes: list[tuple[int, int, str]], line: int) -> str:
 
 
 def mutants(module: str) -> list[Mutant]:
-    tree = ast.parse((ROOT / module).read_text())
+    tree = ast.parse(source_of(module))
     scopes = _scopes(tree)
     found = []
     for index, (operator, node, _) in enumerate(_points(tree)):
@@ -486,7 +494,7 @@ def mutants(module: str) -> list[Mutant]:
 
 
 def mutated_source(mutant: Mutant) -> tuple[str, Mutant]:
-    tree = ast.parse((ROOT / mutant.module).read_text())
+    tree = ast.parse(source_of(mutant.module))
     scope = _scope_of(_scopes(tree), mutant.line)
     mutated, operator, before, after, line = _apply(tree, mutant.index)
     return ast.unparse(mutated) + "\n", Mutant(
@@ -585,6 +593,8 @@ class Workspace:
         for item in ("pyproject.toml", "README.md"):
             if (ROOT / item).exists():
                 shutil.copy2(ROOT / item, path / item)
+        for module in core_modules(()):  # the text the mutants are made of, not today's
+            (path / module).write_text(source_of(module))
         (path / "_mutation_timeout.py").write_text(_TIMEOUT_PLUGIN)
         return cls(path)
 
@@ -707,7 +717,7 @@ def _write_module(workspace: Workspace, module: str, source: str) -> None:
 
 
 def _restore(workspace: Workspace, module: str) -> None:
-    shutil.copy2(ROOT / module, workspace.path / module)
+    _write_module(workspace, module, source_of(module))
 
 
 def run_baseline(pool: Pool, reports: Sequence[ModuleReport], test_timeout: int) -> None:
@@ -716,7 +726,7 @@ def run_baseline(pool: Pool, reports: Sequence[ModuleReport], test_timeout: int)
     workspace = pool.take()
     try:
         for report in reports:
-            source = ast.unparse(ast.parse((ROOT / report.module).read_text())) + "\n"
+            source = ast.unparse(ast.parse(source_of(report.module))) + "\n"
             _write_module(workspace, report.module, source)
         ok, seconds, tail = workspace.run(reports[0].tests, test_timeout, timeout=1800)
         for report in reports:
