@@ -1,0 +1,112 @@
+"""Pinned behaviours of the shell model (shell/*.py, layers.py, wrappers.py, forwarders.py).
+
+Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 6, seed 40:
+bench/mutation_runs/run6-h20f.md), or one found by the probe before it; each was planted
+by hand in a scratch copy of the tree, the test failed there, and passes without it.
+Bash is the oracle: what a script does is shown by running it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from cli_process import run_cli
+
+from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Severity
+
+# -- shell/bash.py: asking bash whether it parses what tree-sitter cannot ------------------
+
+
+def test_bash_own_error_text_stays_out_of_the_cli_output(tmp_path: Path) -> None:
+    """A script neither tree-sitter nor bash parses: HL001 asks `bash -n` whether bash
+    can, and bash's own complaint must not reach the user's terminal: the finding is the
+    one line of output about it, stderr stays empty (bash.py's `capture_output`)."""
+    text = 'ssh h "echo $(( 1 + "\n'
+    script = tmp_path / "bad.sh"
+    script.write_text(text)
+    said = subprocess.run(
+        ["bash", "-n", str(script)], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert said.returncode != 0 and "unexpected EOF" in said.stderr  # bash refuses it
+    done = run_cli("check", "--no-cache", "bad.sh", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == ""
+    (line,) = [x for x in done.stdout.splitlines() if "HL001" in x]
+    assert line.startswith("bad.sh:1:7: HL001 [warning] ")
+    assert "unexpected EOF" not in done.stdout
+
+
+# -- shell/templates.py: runbook templates and transcripts are not scripts to run ----------
+# (tests/test_templates.py pins the same behaviours but is not in the shell rows of
+# bench/mutation.py; these are the ones its mutants showed, with bash the oracle.)
+
+BROKEN = 'ssh h "echo $(( 1 + "\n'  # bash -n: unexpected EOF; tree-sitter fails at the `"`
+
+
+def _bash_n(script: str) -> str:
+    """bash's complaint about `script`, read and not run ("" when it parses)."""
+    return subprocess.run(
+        ["bash", "-n"], input=script, capture_output=True, text=True, check=False, timeout=30
+    ).stderr
+
+
+def test_an_unterminated_double_angle_field_is_a_template() -> None:
+    """`<<PROJECT_ID>>` in a runbook: bash reads a heredoc that never ends; HL112 says info
+    at the `<<`, naming the field, not its error (templates `field_heredoc`: the
+    unterminated heredoc, the field's match and its text)."""
+    text = "gcluster create --vars project_id=<<PROJECT_ID>> cluster.yaml\n"
+    assert "delimited by end-of-file (wanted `PROJECT_ID')" in _bash_n(text)
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code in ("HL001", "HL112")]
+    at = text.index("<<")
+    assert (f.code, f.start, f.end, f.severity) == ("HL112", at, at + 2, Severity.INFO)
+    assert f.message.startswith("`<<PROJECT_ID>>` looks like a field of a template")
+
+
+def test_an_unterminated_plain_heredoc_is_still_an_error() -> None:
+    """`cat <<EOF` that never ends is no template (no `>>` after the delimiter): HL112's
+    error, as bash warns."""
+    text = "cat <<EOF\nhi\n"
+    assert "delimited by end-of-file (wanted `EOF')" in _bash_n(text)
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code in ("HL001", "HL112")]
+    assert (f.code, f.start, f.end, f.severity) == ("HL112", 4, 6, Severity.ERROR)
+    assert f.message.startswith("The heredoc `<<EOF` is never terminated")
+
+
+def test_a_console_transcript_is_not_checked() -> None:
+    """A line that starts with a shell prompt is a transcript: HL001 says info and names
+    the prompt (templates `not_a_script`'s `_PROMPT`)."""
+    for prompt in ("user@web01:~$", "[root@web01 ~]#"):
+        text = f"{prompt} {BROKEN}"
+        assert "unexpected EOF" in _bash_n(text)
+        (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+        assert (f.start, f.end, f.severity) == (0, 1, Severity.INFO)
+        assert f"looks like a console transcript (the prompt `{prompt}`)" in f.message
+
+
+def test_a_placeholder_makes_a_template() -> None:
+    """`<path/to/job.yaml>`: bash sees a syntax error, the tool a field to fill in."""
+    text = "kubectl apply -f <path/to/job.yaml>\n"
+    assert "syntax error" in _bash_n(text)
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert (f.start, f.end, f.severity) == (len(text) - 1, len(text), Severity.INFO)
+    assert "looks like a template (the field `<path/to/job.yaml>`)" in f.message
+
+
+def test_a_heredoc_body_is_data_not_a_template(tmp_path: Path) -> None:
+    """A placeholder or a prompt inside a heredoc's body is text the command reads (bash
+    prints it as it is): the script's own syntax error after it stays a warning at its
+    place (templates `not_a_script` blanks the bodies, keeping their newlines)."""
+    for line in ("<path/to/job.yaml>", "user@web01:~$ ls"):
+        body = f"cat <<EOF\n{line}\nEOF\n"
+        ran = subprocess.run(
+            ["bash", "-c", body], capture_output=True, text=True, check=True, timeout=30
+        )
+        assert ran.stdout == line + "\n"
+        text = body + BROKEN
+        assert "unexpected EOF" in _bash_n(text)
+        (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+        at = len(body) + BROKEN.index('"')
+        assert (f.start, f.end, f.severity) == (at, at + 1, Severity.WARNING)
+        assert "template" not in f.message and "transcript" not in f.message
