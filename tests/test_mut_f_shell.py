@@ -11,7 +11,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import rulekit as kit
 from cli_process import run_cli
+from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Severity
@@ -110,3 +112,26 @@ def test_a_heredoc_body_is_data_not_a_template(tmp_path: Path) -> None:
         at = len(body) + BROKEN.index('"')
         assert (f.start, f.end, f.severity) == (at, at + 1, Severity.WARNING)
         assert "template" not in f.message and "transcript" not in f.message
+
+
+# -- forwarders.py: the destination's user of an ssh behind a wrapper ----------------------
+
+_SUDO_WRITE = "sudo echo x > /etc/hlmutf"
+
+
+def test_the_login_user_of_a_wrapped_ssh_is_read_from_its_destination(sshd: SshServer) -> None:
+    """`remote() { ssh root@h "$@"; }` and `SSH=...; $SSH root@h ...`: the remote shell runs
+    as the destination's user (the loopback sshd shows it), so for `root@` the
+    redirection after `sudo` is opened as root and HL109 says nothing; for another user
+    it is HL109's error at the `>` (forwarders `_as_called` reads the destination's
+    user, and keeps the host of a variable wrapper)."""
+    function = 'remote() {{ ssh {host} "$@"; }}\nremote "{remote}"\n'
+    variable = 'SSH="ssh -o BatchMode=yes"\n$SSH {host} "{remote}"\n'
+    for shape in (function, variable):
+        ran = run_local(shape.format(host=f"{sshd.user}@gpu", remote="id -un"), sshd, timeout=60)
+        assert ran.stdout == f"{sshd.user}\n", ran.stdout + ran.stderr
+        assert kit.findings(shape.format(host="root@h", remote=_SUDO_WRITE), "HL109") == []
+        text = shape.format(host="deploy@h", remote=_SUDO_WRITE)
+        (f,) = kit.findings(text, "HL109")
+        at = text.index("> /etc")
+        assert (f.start, f.end, f.severity) == (at, at + 1, Severity.ERROR)
