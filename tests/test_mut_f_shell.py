@@ -135,3 +135,42 @@ def test_the_login_user_of_a_wrapped_ssh_is_read_from_its_destination(sshd: SshS
         (f,) = kit.findings(text, "HL109")
         at = text.index("> /etc")
         assert (f.start, f.end, f.severity) == (at, at + 1, Severity.ERROR)
+
+
+# -- shell/heredoc.py: deep nesting ----------------------------------------------------------
+
+
+def _nested(depth: int) -> str:
+    return "echo " + "$(echo " * depth + "x" + ")" * depth + "\n"
+
+
+_AFTER = 'ssh h "pkill -f hlmutf; echo after"\n'
+
+
+def test_a_heredoc_beside_deep_substitutions_is_scanned(tmp_path: Path) -> None:
+    """300 nested `$(`, bash runs them (prints `hi`, then `x`); the heredoc scanner follows
+    each level, and the script is checked: HL103 at the `pkill` after it (a fix: it
+    was an internal error, RecursionError, at the default recursion limit)."""
+    head = "cat <<EOF\nhi\nEOF\n" + _nested(300)
+    script = tmp_path / "deep.sh"
+    script.write_text(head)
+    ran = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=60)
+    assert (ran.returncode, ran.stdout) == (0, "hi\nx\n")
+    text = head + _AFTER
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end, f.severity) == (at, at + len("pkill"), Severity.ERROR)
+    script.write_text(text)
+    done = run_cli("check", "--no-cache", "deep.sh", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout.startswith("deep.sh:5:8: HL103 [error] ")
+
+
+def test_a_script_without_heredocs_is_not_scanned_for_them() -> None:
+    """No `<<`, no heredoc: the scanner is not run, at any depth of nesting (6,000
+    `$(` here, deeper than bash's own stack: it dies with SIGSEGV), and the rest of
+    the script is still checked (heredoc `scan_heredocs`' early return)."""
+    text = _nested(6000) + _AFTER
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
