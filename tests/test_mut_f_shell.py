@@ -174,3 +174,46 @@ def test_a_script_without_heredocs_is_not_scanned_for_them() -> None:
     at = text.index("pkill")
     (f,) = kit.findings(text, "HL103")
     assert (f.start, f.end) == (at, at + len("pkill"))
+
+
+# -- shell/syntax.py: a number touching a redirection --------------------------------------
+
+
+def test_a_hex_or_based_number_before_a_redirection_is_an_argument(tmp_path: Path) -> None:
+    """`echo 0x1>out`: tree-sitter reads `0x1` as a number touching the `>`, but only
+    digits make a descriptor: bash writes `0x1` into `out` (and `64#z`); the script is
+    checked as usual, HL103 at the `pkill` after it (syntax `glue_descriptor`'s
+    digits test)."""
+    head = "echo 0x1>out\necho 64#z>>out\n"
+    subprocess.run(["bash", "-c", head], cwd=tmp_path, check=True, timeout=30)
+    assert (tmp_path / "out").read_text() == "0x1\n64#z\n"
+    text = head + _AFTER
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
+
+
+# -- layers.py: a script piped into a shell ------------------------------------------------
+
+
+def test_a_script_piped_into_a_shell_is_read_as_one() -> None:
+    """`echo 'S' | bash`, `printf '%s\\n' 'S' | ssh h`: the shell runs what the command
+    before the pipe prints (bash shows it), so HL109 reads `sudo echo x > /etc/f` there,
+    at the `>` inside the quotes; `echo | sh` prints an empty line: no script, no
+    finding (layers `_piped_layer`'s empty-words test)."""
+    ran = subprocess.run(
+        ["bash", "-c", "echo 'echo ran-by-the-piped-shell' | bash"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    assert ran.stdout == "ran-by-the-piped-shell\n"
+    for text in (
+        "echo 'sudo echo x > /etc/f' | bash\n",
+        "printf '%s\\n' 'sudo echo x > /etc/f' | ssh h\n",
+    ):
+        at = text.index("> /etc")
+        (f,) = kit.findings(text, "HL109")
+        assert (f.start, f.end, f.severity) == (at, at + 1, Severity.ERROR)
+    assert check_shell("echo | sh\n", "t.sh") == []
