@@ -217,3 +217,26 @@ def test_a_script_piped_into_a_shell_is_read_as_one() -> None:
         (f,) = kit.findings(text, "HL109")
         assert (f.start, f.end, f.severity) == (at, at + 1, Severity.ERROR)
     assert check_shell("echo | sh\n", "t.sh") == []
+
+
+# -- wrappers.py: env -S escapes ------------------------------------------------------------
+
+
+def test_env_split_string_reads_a_carriage_return_escape() -> None:
+    """coreutils `env -S` reads `\\r` as a carriage return (env prints it): `ss\\rh` is
+    no ssh (env: no such file, 127), so the string after it is no remote command; the
+    same words with `ssh` are, HL103 at their `pkill` (wrappers `_ENV_ESCAPES`)."""
+    printed = subprocess.run(
+        ["env", "-S", r"printf %s a\rb"], capture_output=True, check=True, timeout=30
+    )
+    assert printed.stdout == b"a\rb"
+    missing = subprocess.run(
+        ["env", "-S", r"ss\rh -V"], capture_output=True, check=False, timeout=30
+    )
+    assert missing.returncode == 127
+    template = "env -S '{name} h \"pkill -f hlmutf; echo after\"'\n"
+    assert kit.findings(template.format(name="ss\\rh"), "HL103") == []
+    text = template.format(name="ssh")
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
