@@ -240,3 +240,22 @@ def test_env_split_string_reads_a_carriage_return_escape() -> None:
     at = text.index("pkill")
     (f,) = kit.findings(text, "HL103")
     assert (f.start, f.end) == (at, at + len("pkill"))
+
+
+# -- forwarders.py: a call that adds no word of its own --------------------------------------
+
+
+def test_a_call_without_arguments_is_checked_once_in_the_body() -> None:
+    """`remote() { ssh h "pkill ...; echo after" "$@"; }` called with no argument: `"$@"`
+    gives no word (bash shows what ssh gets), the command is the body's own, and its
+    HL103 is reported once, where the body is written, not again at the call
+    (forwarders `_own_after_fixed`: no word of the call's own)."""
+    text = 'remote() { ssh h "pkill -f hlmutf; echo after" "$@"; }\nremote\n'
+    stand_in = 'ssh() { printf "%s|" "$@"; echo; }\n'
+    ran = subprocess.run(
+        ["bash", "-c", stand_in + text], capture_output=True, text=True, check=True, timeout=30
+    )
+    assert ran.stdout == "h|pkill -f hlmutf; echo after|\n"
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end, f.severity) == (at, at + len("pkill"), Severity.ERROR)
