@@ -29,6 +29,7 @@ in tests/test_oracle_bash.py):
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 
 from heredoc_lint.shell.words import Quoting, dequote
@@ -43,6 +44,8 @@ _WORD_RUN = re.compile(r"[A-Za-z0-9_./,:=@%+\-]+")
 _BLANK_RUN = re.compile(r"[ \t]+")
 _TO_METACHAR = re.compile(r"[^ \t\n;&|()<>]*")
 _CASE_WORD = re.compile(r"(case|esac)(?=[ \t\n;&|()<>]|$)")
+# Python frames `scan_heredocs` may use: 4,000 nested substitutions and more.
+_RECURSION_LIMIT = 20_000
 
 
 @dataclass(frozen=True)
@@ -451,7 +454,16 @@ def scan_heredocs(text: str) -> tuple[Heredoc, ...]:
     if "<<" not in text:
         return ()
     scanner = _Scanner(text)
-    scanner.scan()
+    # The scanner recurses into each `$(`, `<(` and backquote (four calls a level): at
+    # the default limit a script nesting 250 of them was an internal error, where bash
+    # runs it.  Python 3.11 calls between Python functions use no C stack (as in
+    # frontends/python), so a higher limit is safe here.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+    try:
+        scanner.scan()
+    finally:
+        sys.setrecursionlimit(limit)
     return tuple(scanner.heredocs)
 
 
