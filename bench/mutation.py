@@ -91,6 +91,7 @@ _SHELL_TESTS = (
     "tests/test_pinned_rules.py",
     "tests/test_mut_e_shell.py",
     "tests/test_mut_f_shell.py",
+    "tests/test_templates.py",
 )
 # tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
 # writer's row and to the whole suite: the pinned fix tests cover the same bytes.
