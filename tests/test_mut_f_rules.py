@@ -1,0 +1,81 @@
+"""Pinned behaviours of the rules (rules/__init__, base, doc, docstring, HL001, HL002,
+HL101-HL112), through `engine.check_shell`/`fix_shell` and the CLI.
+
+Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 6, seed 40,
+bench/mutation_runs/run6-h20g.md); each was planted by hand in a scratch copy of the tree,
+the test failed there, and passes without it.  Bash is the oracle of every shell claim.
+No sshd here: this file runs for every rule's mutants, so a remote command is run by a
+local bash, as sshd's would run it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import Settings, check_shell
+from heredoc_lint.model import Applicability, Edit, Finding
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+# -- HL105: the fix's safety follows what the remote command reads -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("remote", "reads"),
+    [
+        # `-f FILE` gives jq its program: the operand after it is the input, stdin unread.
+        ("jq -c -f prog.jq data.json", False),
+        ("jq -c -f prog.jq", True),
+        # `node -e CODE` / `node -p CODE`: the code may read stdin (this one does).
+        ("node -e 'process.stdin.pipe(process.stdout)'", True),
+        ("node -p 'require(\"fs\").readFileSync(0, \"utf8\")'", True),
+    ],
+)
+def test_hl105_fix_safety_for_program_and_code_options(
+    remote: str, reads: bool, tmp_path: Path
+) -> None:
+    """`ssh -n` is an unsafe fix exactly when the remote command reads stdin: bash runs
+    the command with a line piped in and with /dev/null, and the two differ only then
+    (hl105 `_PROGRAM_OPTIONS` jq `f` and `_CODE_OPTIONS` node `ep`, each cut)."""
+    (tmp_path / "prog.jq").write_text(".\n")
+    (tmp_path / "data.json").write_text('{"a":1}\n')
+    piped = _bash(remote, '{"b":2}\n', tmp_path)
+    nulled = _bash(remote, None, tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    assert (piped.stdout != nulled.stdout) == reads, (piped.stdout, nulled.stdout)
+    text = f"while read h; do ssh h {remote}; done < hosts\n"
+    (found,) = _findings(text, "HL105")
+    assert (found.start, found.end) == (17, 20)
+    assert found.fix is not None
+    assert found.fix.edits == (Edit(20, 20, " -n"),)
+    expected = Applicability.UNSAFE if reads else Applicability.SAFE
+    assert found.fix.applicability is expected
