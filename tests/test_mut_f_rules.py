@@ -79,3 +79,49 @@ def test_hl105_fix_safety_for_program_and_code_options(
     assert found.fix.edits == (Edit(20, 20, " -n"),)
     expected = Applicability.UNSAFE if reads else Applicability.SAFE
     assert found.fix.applicability is expected
+
+
+# -- HL110: the fix's message quotes the moved commands, cut at 40 characters --------------
+
+
+@pytest.mark.parametrize(
+    ("moved", "shown"),
+    [
+        ("tar czf /tmp/backup-of-the-app.tgz ./dat", "tar czf /tmp/backup-of-the-app.tgz ./dat"),
+        ("tar czf /tmp/backup-of-the-app.tgz ./data", "tar czf /tmp/backup-of-the-app.tgz ./..."),
+    ],
+)
+def test_hl110_fix_message_shows_at_most_40_characters(
+    moved: str, shown: str, tmp_path: Path
+) -> None:
+    """A moved command of 40 characters is shown whole, one of 41 as its first 37 and
+    `...` (hl110 `_fix`'s limit 40 -> 41; base `quote_snippet`'s `...` -> `..`); the fix
+    makes one word of the remote command, as bash reads it."""
+    assert len(moved) in (40, 41)
+    text = f"ssh h cd /srv/app && {moved}\n"
+    (found,) = _findings(text, "HL110")
+    assert found.fix is not None
+    (edit,) = found.fix.edits
+    assert (edit.start, edit.end) == (6, len(text) - 1)
+    assert edit.content == f"'cd /srv/app && {moved}'"
+    assert found.fix.message == f"Run `{shown}` in the remote shell too: {edit.content}"
+    words = _bash(f"printf '<%s>\\n' {edit.content}", None, tmp_path).stdout
+    assert words == f"<cd /srv/app && {moved}>\n"
+
+
+# -- HL102: a remote-natured variable is this machine's value -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"])
+def test_hl102_a_login_variable_is_this_machines_value(name: str, tmp_path: Path) -> None:
+    """`$HOME` in a double-quoted ssh string is the local value (bash expands it before
+    ssh runs): HL102 says so, at info, with the escape that passes it on (hl102
+    `REMOTE_NAMES` 'HOME' -> 'OME')."""
+    sent = _bash(f'{name}=/local-value; printf %s "echo ${name}"', None, tmp_path).stdout
+    assert sent == "echo /local-value"
+    text = f'ssh "$h" "echo ${name}"\n'
+    (found,) = _findings(text, "HL102")
+    assert (found.start, found.end) == (15, 16 + len(name))
+    assert found.severity.value == "info"
+    assert found.message.startswith(f"`${name}` is this machine's value, expanded by ")
+    assert f"write `\\${name}` if the inner shell should expand it" in found.message
