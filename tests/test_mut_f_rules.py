@@ -125,3 +125,31 @@ def test_hl102_a_login_variable_is_this_machines_value(name: str, tmp_path: Path
     assert found.severity.value == "info"
     assert found.message.startswith(f"`${name}` is this machine's value, expanded by ")
     assert f"write `\\${name}` if the inner shell should expand it" in found.message
+
+
+# -- HL112: a chain of swallowed heredocs is followed 16 levels deep -----------------------------
+
+
+def _indented_terminators(count: int, mended: int) -> str:
+    """`count` heredocs whose terminators are indented (so each swallows the next), the
+    first `mended` of them with the terminator written right."""
+    return "".join(
+        f"cat <<E{k}\nbody {k}\n{'' if k <= mended else ' '}E{k}\n" for k in range(1, count + 1)
+    )
+
+
+def test_hl112_follows_swallowed_heredocs_sixteen_deep(tmp_path: Path) -> None:
+    """Each indented terminator breaks the script again once those before it are mended
+    (bash warns at the first broken one); HL112 reports the first 16 of a chain of 17 and
+    stops there (hl112 `_NESTING` 16 -> 17)."""
+    for mended in (0, 15):
+        ran = _bash(_indented_terminators(17, mended), None, tmp_path)
+        line = 3 * mended + 1
+        assert f"warning: here-document at line {line} delimited by end-of-file" in ran.stderr
+    text = _indented_terminators(17, 0)
+    found = _findings(text, "HL112")
+    assert [text[f.start : f.end] for f in found] == ["<<"] * 16
+    assert [text[f.start :].split("\n", 1)[0] for f in found] == [f"<<E{k}" for k in range(1, 17)]
+    assert "never terminated either (it is inside the text that `<<E15` of line 43" in (
+        found[-1].message
+    )
