@@ -57,7 +57,7 @@ def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProc
         ("jq -c -f prog.jq", True),
         # `node -e CODE` / `node -p CODE`: the code may read stdin (this one does).
         ("node -e 'process.stdin.pipe(process.stdout)'", True),
-        ("node -p 'require(\"fs\").readFileSync(0, \"utf8\")'", True),
+        ('node -p \'require("fs").readFileSync(0, "utf8")\'', True),
     ],
 )
 def test_hl105_fix_safety_for_program_and_code_options(
