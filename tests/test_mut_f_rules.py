@@ -153,3 +153,25 @@ def test_hl112_follows_swallowed_heredocs_sixteen_deep(tmp_path: Path) -> None:
     assert "never terminated either (it is inside the text that `<<E15` of line 43" in (
         found[-1].message
     )
+
+
+# -- HL111: eval adds no shell process, on either side of the chain -----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'bash -c "eval \\"echo \\\\\\$HOME\\""\n',  # the innermost layer is eval's
+        'eval "bash -c \\"echo \\\\\\$HOME\\""\n',  # the middle layer is eval's
+    ],
+)
+def test_hl111_an_eval_in_the_chain_escapes_for_no_process(text: str, tmp_path: Path) -> None:
+    """eval runs its text in the shell that called it (bash: the same `$BASHPID`), so the
+    escapes written for it add no process: info, not the warning about escapes for each
+    shell (hl111 `_same_shell`, each `'eval'` cut)."""
+    pids = _bash('echo $BASHPID; eval "echo \\$BASHPID"', None, tmp_path).stdout.split()
+    assert len(pids) == 2 and pids[0] == pids[1]
+    (found,) = _findings(text, "HL111")
+    assert (found.start, found.end) == (0, 4)
+    assert found.severity.value == "info"
+    assert "its innermost string arrives as written" in found.message
