@@ -10,6 +10,8 @@ local bash, as sshd's would run it.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import subprocess
 from pathlib import Path
 
@@ -17,6 +19,8 @@ import pytest
 
 from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.model import Applicability, Edit, Finding
+from heredoc_lint.rules import RULES
+from heredoc_lint.rules.doc import demote, table
 
 
 def _findings(text: str, code: str) -> list[Finding]:
@@ -175,3 +179,43 @@ def test_hl111_an_eval_in_the_chain_escapes_for_no_process(text: str, tmp_path: 
     assert (found.start, found.end) == (0, 4)
     assert found.severity.value == "info"
     assert "its innermost string arrives as written" in found.message
+
+
+# -- docs/rules.md: what the generator does with text the present docstrings lack ---------------
+
+
+def test_rules_table_escapes_a_bar_in_a_summary() -> None:
+    """A `|` in a summary would end its table cell: the row keeps five cells, the bar
+    escaped (doc `_cell`'s `\\|` -> `|`)."""
+    rule = RULES[0]
+    piped = dataclasses.replace(rule, docs=dataclasses.replace(rule.docs, summary="`a | b` read"))
+    header, rule_line, row = table((piped,)).splitlines()
+    assert header.count("|") == rule_line.count("|") == 6
+    assert re.split(r"(?<!\\)\|", row)[1:-1] == [
+        f" [{rule.code}](#{rule.code.lower()}-{rule.name}) ",
+        f" {rule.name} ",
+        f" {rule.severity.value} ",
+        f" {'yes' if rule.fixable else 'no'} ",
+        " `a \\| b` read ",
+    ]
+
+
+def test_rule_doc_headings_move_down_outside_fences_only() -> None:
+    """Headings go one level down, but not a `#` line inside a ```bash block; a line that
+    opens with a double-backtick code span is no fence (doc `demote`'s "```" -> "``")."""
+    doc = (
+        "## Example\n"
+        "``a`b`` opens this line\n"
+        "## Use instead\n"
+        "```bash\n"
+        "# a comment, not a heading\n"
+        "```\n"
+    )
+    assert demote(doc) == (
+        "### Example\n"
+        "``a`b`` opens this line\n"
+        "### Use instead\n"
+        "```bash\n"
+        "# a comment, not a heading\n"
+        "```\n"
+    )
