@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from heredoc_lint.engine import Settings, check_shell
-from heredoc_lint.model import Applicability, Edit, Finding
+from heredoc_lint.engine import Settings, check_shell, check_text
+from heredoc_lint.model import Applicability, Edit, Finding, Severity
 from heredoc_lint.rules import RULES
 from heredoc_lint.rules.doc import demote, table
 
@@ -218,4 +218,40 @@ def test_rule_doc_headings_move_down_outside_fences_only() -> None:
         "```bash\n"
         "# a comment, not a heading\n"
         "```\n"
+    )
+
+
+# -- HL001: a runbook's interactive session is typed into the program, not run by bash --------
+
+_QUERY = "select count(*) from (select 7 as id) where (id > 5);"
+_RUNBOOK = (
+    "Count the rows:\n\n```bash\nssh db1 'mkdir -p /srv/db' && cd /srv/db\n"
+    f"sudo -u app sqlite3 app.db\n{_QUERY}\n```\n"
+)
+
+
+def test_hl001_the_lines_after_sqlite3_in_a_runbook_are_its_input(tmp_path: Path) -> None:
+    """bash refuses the query line, sqlite3 reads it (prints 1): in a Markdown runbook the
+    line after `sqlite3 app.db` is the program's input, info, not a script that stops
+    with a syntax error (hl001 `check`: the markdown session test negated)."""
+    refused = subprocess.run(
+        ["bash", "-n", "-c", _QUERY], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert refused.returncode == 2 and "syntax error" in refused.stderr
+    typed = subprocess.run(
+        ["sqlite3", ":memory:"],
+        input=_QUERY + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+    )
+    assert typed.stdout == "1\n", typed.stderr
+    (found,) = [f for f in check_text(_RUNBOOK, "markdown", "db.md", Settings())]
+    assert found.code == "HL001"
+    assert found.severity is Severity.INFO
+    assert found.start == _RUNBOOK.index(_QUERY) and found.end == found.start + 1
+    assert found.message == (
+        "This script looks like a session of `sqlite3` (the lines after it are typed into "
+        "it), not a script to run: it does not parse near `s` and was not checked"
     )
