@@ -255,3 +255,22 @@ def test_hl001_the_lines_after_sqlite3_in_a_runbook_are_its_input(tmp_path: Path
         "This script looks like a session of `sqlite3` (the lines after it are typed into "
         "it), not a script to run: it does not parse near `s` and was not checked"
     )
+
+
+def test_hl001_a_string_built_from_values_is_not_judged_as_written(tmp_path: Path) -> None:
+    """`bash -c "$CMD )"` fails as written (CMD empty) and runs with CMD='echo $(': the
+    region after a local expansion is info, named as built from run-time values (hl001
+    `check`: `if dynamic` negated; its `severity = Severity.INFO` removed)."""
+    script = 'bash -c "$CMD )"'
+    as_written = _bash(f"CMD=''; {script}", None, tmp_path)
+    assert as_written.returncode == 2 and "syntax error" in as_written.stderr
+    filled = _bash(f"CMD='echo $('; {script}", None, tmp_path)
+    assert filled.returncode == 0, filled.stderr
+    text = script + "\n"
+    (found,) = _findings(text, "HL001")
+    assert (found.start, found.end) == (14, 15)  # the `)`
+    assert found.severity is Severity.INFO
+    assert found.message == (
+        "The bash -c command string is built from values known only at run time and does "
+        "not parse as written near `)`; that region was not checked"
+    )
