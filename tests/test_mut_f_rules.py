@@ -274,3 +274,26 @@ def test_hl001_a_string_built_from_values_is_not_judged_as_written(tmp_path: Pat
         "The bash -c command string is built from values known only at run time and does "
         "not parse as written near `)`; that region was not checked"
     )
+
+
+def test_hl111_an_escape_before_the_innermost_strings_first_character_counts(
+    tmp_path: Path,
+) -> None:
+    """`ssh h "bash -c '\\$HOME'"`: the local shell hands ssh `bash -c '$HOME'` (bash
+    shows it), so the innermost string `$HOME` is written `\\$HOME` for a shell outside
+    it: the warning, as for an escape further in (a bug found by hl111
+    `_outer_shells_change`'s `a:b` -> `a + 1:b`: the escape before the first character
+    was left out of the source looked at, and the string was said to arrive as written)."""
+    for text, sent in [
+        ("ssh h \"bash -c '\\$HOME'\"\n", "bash -c '$HOME'"),
+        ("ssh h \"bash -c 'echo \\$HOME'\"\n", "bash -c 'echo $HOME'"),
+    ]:
+        words = _bash(f"printf '%s\\n' {text}", None, tmp_path).stdout
+        assert words == f"ssh\nh\n{sent}\n"
+        (found,) = _findings(text, "HL111")
+        assert (found.start, found.end) == (0, 3)
+        assert found.severity is Severity.WARNING
+        assert found.message.startswith(
+            "This command is parsed by three shells (local -> ssh -> bash -c): the innermost "
+            "string is written with escapes for the shells outside it; "
+        )
