@@ -297,3 +297,28 @@ def test_hl111_an_escape_before_the_innermost_strings_first_character_counts(
             "This command is parsed by three shells (local -> ssh -> bash -c): the innermost "
             "string is written with escapes for the shells outside it; "
         )
+
+
+# -- HL106: past three words found wrong, the others are read alone, expansions and all --------
+
+
+def test_hl106_words_after_the_third_wrong_one_are_still_judged(tmp_path: Path) -> None:
+    """Five words with a `;` and a local `"$x"` among them: bash, as the remote shell, runs
+    the joined string as separate commands, and the fix's string (x=k) as one echo.  Past
+    three wrong words each word is read alone, a word with an expansion too, and the fifth
+    `;` is still counted (hl106 `_alone`: its `expansions = ...` removed)."""
+    words = "echo 'a;b' 'c;d' 'e;f' 'g;h' \"$x\" 'i;j'"
+    text = f"ssh h {words}\n"
+    joined = _bash(f'x=k; set -- {words}; bash -c "$*"', None, tmp_path)
+    assert joined.stdout == "a\n"
+    (found,) = _findings(text, "HL106")
+    assert (found.start, found.end) == (0, 3)
+    assert found.message.startswith("ssh joins the 7 words of the remote command with spaces")
+    assert "the `;` in `a;b` becomes an operator" in found.message
+    assert "(and 4 more such word(s))" in found.message
+    assert found.fix is not None
+    (edit,) = found.fix.edits
+    assert (edit.start, edit.end) == (6, len(text) - 1)
+    assert edit.content == "\"echo 'a;b' 'c;d' 'e;f' 'g;h' $x 'i;j'\""
+    fixed = _bash(f"x=k; bash -c {edit.content}", None, tmp_path)
+    assert fixed.stdout == "a;b c;d e;f g;h k i;j\n"
