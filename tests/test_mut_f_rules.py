@@ -322,3 +322,32 @@ def test_hl106_words_after_the_third_wrong_one_are_still_judged(tmp_path: Path) 
     assert edit.content == "\"echo 'a;b' 'c;d' 'e;f' 'g;h' $x 'i;j'\""
     fixed = _bash(f"x=k; bash -c {edit.content}", None, tmp_path)
     assert fixed.stdout == "a;b c;d e;f g;h k i;j\n"
+
+
+# -- HL104: a transient unit of the service manager is not the session's child -----------------
+
+
+@pytest.mark.parametrize(
+    ("wrapper", "held"),
+    [
+        ("bash -c", True),
+        ("systemd-run --unit=srv bash -c", False),
+        ("sudo systemd-run bash -c", False),
+    ],
+)
+def test_hl104_a_systemd_run_unit_does_not_hold_the_session(wrapper: str, held: bool) -> None:
+    """`bash -c` in the remote string is the session's child: its background job keeps
+    the session's stdout, and ssh waits.  systemd-run hands the command to the service
+    manager as a transient unit (systemd-run(1): it runs outside the caller's session, its
+    output to the journal unless `--pipe`/`--pty`), so the job holds nothing of the session
+    (hl104 `_passes_through`: the systemd-run `return False` removed).  No systemd runs
+    here to show it; the manual is the evidence."""
+    text = f"ssh h \"{wrapper} 'nohup ./srv &'\"\n"
+    found = _findings(text, "HL104")
+    if not held:
+        assert found == []
+        return
+    (finding,) = found
+    assert text[finding.start : finding.end] == "nohup"
+    assert finding.severity is Severity.WARNING
+    assert "still has the ssh session as its stdout and stderr" in finding.message
