@@ -351,3 +351,19 @@ def test_hl104_a_systemd_run_unit_does_not_hold_the_session(wrapper: str, held: 
     assert text[finding.start : finding.end] == "nohup"
     assert finding.severity is Severity.WARNING
     assert "still has the ssh session as its stdout and stderr" in finding.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh h \"bash <<'EOF'\necho hi\nEOF\"\n",
+        "ssh h \"bash <<'EOF'\necho \\\\$HOME\nEOF\"\n",
+    ],
+)
+def test_hl111_a_heredoc_inside_a_remote_string_is_hl101s(text: str) -> None:
+    """HL111 judges command strings; a script fed to bash by a heredoc inside the ssh
+    string is HL101's (a finding at its `<<`), not a third shell's string for HL111
+    (hl111 `check`: `if layer.kind != 'string': return` removed)."""
+    found = check_shell(text, "t.sh", Settings(select=frozenset({"HL101", "HL111"})))
+    assert [f.code for f in found] == ["HL101"]
+    assert text[found[0].start : found[0].end] == "<<"
