@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,34 @@ def test_hl111_a_heredoc_inside_a_remote_string_is_hl101s(text: str) -> None:
     found = check_shell(text, "t.sh", Settings(select=frozenset({"HL101", "HL111"})))
     assert [f.code for f in found] == ["HL101"]
     assert text[found[0].start : found[0].end] == "<<"
+
+
+# -- HL103: a heredoc script's pkill matches the shell that feeds it ------------------------------
+
+
+def test_hl103_the_shell_that_feeds_a_heredoc_script_is_killed(tmp_path: Path) -> None:
+    """`bash -c 'bash <<EOF ... pkill -f NAME ... EOF'`: the outer shell holds the heredoc
+    on its command line and waits for the inner bash; bash shows pkill killing it (SIGTERM,
+    nothing after the heredoc runs).  HL103 reports it, naming that feeding shell (hl103
+    `feeder_cmdline`: `cmdline is None` -> `is not None`)."""
+    name = f"srv-{uuid.uuid4().hex}"
+    script = f"bash <<EOF\npkill -f {name}\necho inner-after\nEOF\necho outer-after\n"
+    ran = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    assert ran.returncode == -15, (ran.returncode, ran.stdout, ran.stderr)
+    assert "outer-after" not in ran.stdout
+    text = f"bash -c '{script}'\n"
+    (found,) = _findings(text, "HL103")
+    assert text[found.start : found.end] == "pkill"
+    assert found.severity is Severity.ERROR
+    assert found.message.startswith(
+        f"`pkill -f {name}` matches the command line of the shell that feeds it this script "
+        "(`bash -c bash <<EOF"
+    )
+    assert "kills that shell: its commands after this script never run" in found.message
