@@ -399,3 +399,33 @@ def test_hl103_the_shell_that_feeds_a_heredoc_script_is_killed(tmp_path: Path) -
         "(`bash -c bash <<EOF"
     )
     assert "kills that shell: its commands after this script never run" in found.message
+
+
+# -- HL105: a `read` in the body that takes its lines from elsewhere ----------------------------
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        '{ read -r cmd; echo "$cmd" >> seen; } < ctl',
+        '(read -r cmd; echo "$cmd" >> seen) < ctl',
+    ],
+)
+def test_hl105_a_body_read_redirected_elsewhere_loses_nothing_to_ssh(
+    reader: str, tmp_path: Path
+) -> None:
+    """The loop's only `read` stands in its body and reads `ctl` (its group's or subshell's
+    redirection), not the loop's input: bash gives it the same lines whether the command in
+    ssh's place swallows the loop's input (`cat > /dev/null`) or not (`true`), so HL105 says
+    nothing (hl105 `in_body`: its first `return True` -> `False`, which took the body's
+    read for the loop's condition)."""
+    (tmp_path / "ctl").write_text("x\ny\n")
+    loop = (
+        "rm -f seen; i=0; while [ $i -lt 2 ]; do {reader}; {ssh}; i=$((i+1)); "
+        "done < <(seq 5); cat seen"
+    )
+    for ssh in ("cat > /dev/null", "true"):
+        ran = _bash(loop.format(reader=reader, ssh=ssh), None, tmp_path)
+        assert (ran.returncode, ran.stdout) == (0, "x\nx\n"), ran.stderr
+    text = f'while sleep 5; do {reader}; ssh h "$cmd"; done\n'
+    assert _findings(text, "HL105") == []
