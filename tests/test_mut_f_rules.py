@@ -1,5 +1,6 @@
 """Pinned behaviours of the rules (rules/__init__, base, doc, docstring, HL001, HL002,
-HL101-HL112), through `engine.check_shell`/`fix_shell` and the CLI.
+HL101-HL112), through `engine.check_shell`/`check_text` and the functions that render
+docs/rules.md.
 
 Each test kills a mutant that survived `bench/mutation.py` (issue 20, run 6, seed 40,
 bench/mutation_runs/run6-h20g.md); each was planted by hand in a scratch copy of the tree,
