@@ -61,6 +61,9 @@ def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProc
         # `-f FILE` gives jq its program: the operand after it is the input, stdin unread.
         ("jq -c -f prog.jq data.json", False),
         ("jq -c -f prog.jq", True),
+        # the same for awk: `-f FILE` is the program, the next operand the input.
+        ("awk -f prog.awk data.json", False),
+        ("awk -f prog.awk", True),
         # `node -e CODE` / `node -p CODE`: the code may read stdin (this one does).
         ("node -e 'process.stdin.pipe(process.stdout)'", True),
         ('node -p \'require("fs").readFileSync(0, "utf8")\'', True),
@@ -71,9 +74,11 @@ def test_hl105_fix_safety_for_program_and_code_options(
 ) -> None:
     """`ssh -n` is an unsafe fix exactly when the remote command reads stdin: bash runs
     the command with a line piped in and with /dev/null, and the two differ only then
-    (hl105 `_PROGRAM_OPTIONS` jq `f` and `_CODE_OPTIONS` node `ep`, each cut)."""
+    (hl105 `_PROGRAM_OPTIONS` awk's and jq's `f` and `_CODE_OPTIONS` node `ep`, each
+    cut)."""
     (tmp_path / "prog.jq").write_text(".\n")
     (tmp_path / "data.json").write_text('{"a":1}\n')
+    (tmp_path / "prog.awk").write_text("{ print }\n")
     piped = _bash(remote, '{"b":2}\n', tmp_path)
     nulled = _bash(remote, None, tmp_path)
     assert piped.returncode == 0, piped.stderr
