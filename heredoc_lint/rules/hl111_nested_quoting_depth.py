@@ -58,7 +58,7 @@ def _outer_shells_change(layer: Layer, file_text: str) -> str | None:
     """What shows that the innermost string had to be written for the shells outside it:
     escapes in its source; None when every character stands in the file as it arrives.
     (A value an outer shell substitutes is HL102's to judge: most are meant.)"""
-    a, b = layer.file_span(0, len(layer.text))
+    a, b = _source_span(layer, file_text)
     source = file_text[a:b]
     if "\\" in source or "'\\''" in source:
         return "the innermost string is written with escapes for the shells outside it"
@@ -116,6 +116,16 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             "quote through: one missed escape silently changes what the remote shell runs",
             span,
         )
+
+
+def _source_span(layer: Layer, file_text: str) -> tuple[int, int]:
+    """The file span of the innermost string with the backslashes that escape its first
+    character for a shell outside it (`ssh h "bash -c '\\$HOME'"`): the layer's own file
+    span starts at that character, after them."""
+    a, b = layer.file_span(0, len(layer.text))
+    while a > 0 and file_text[a - 1] == "\\":
+        a -= 1
+    return a, b
 
 
 RULE = rule("HL111", "nested-quoting-depth", Severity.WARNING, check)
