@@ -221,7 +221,10 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         (*_RULE_TESTS, "tests/test_rules_doc.py", "tests/test_mut_a_rules.py"),
     ),
     ("heredoc_lint/rules/base.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
-    ("heredoc_lint/rules/hl00[1]_*.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
+    (
+        "heredoc_lint/rules/hl00[1]_*.py",
+        (*_RULE_TESTS, "tests/test_mut_a_rules.py", "tests/test_precision_hl001.py"),
+    ),
     ("heredoc_lint/rules/hl104_*.py", (*_RULE_TESTS, "tests/test_mut_a_rules.py")),
     (
         "heredoc_lint/rules/hl105_*.py",
