@@ -178,7 +178,7 @@ class Units(Sequence[Unit]):
             yield self[index]
 
 
-@dataclass
+@dataclass(slots=True)  # one per string token and operand: many in a large file
 class Atom:
     """A string token, or a non-string operand of a `+` concatenation."""
 
@@ -203,7 +203,7 @@ class Atom:
         return "f" in self.prefix
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     """The operands of one concatenation expression, in source order."""
 
@@ -214,7 +214,7 @@ class Group:
     scope: tuple[int, int] = (0, 0)  # file span of the enclosing function (or the file)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Interp:
     """A value known only at run time."""
 
@@ -274,7 +274,7 @@ class Analysis:
         return len(self.interps) - 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Session:
     """The ssh of an argv list (`subprocess.run(["ssh", h, CMD])`) whose remote command is
     the fragment: what HL104 asks of the session the command runs in."""

@@ -58,6 +58,7 @@ class Reader:
         self.text = analysis.text
         self.through: list[str] = []  # the names followed to the expression being read
         self.callers = Callers(analysis)
+        self.whole = (0, len(self.text))  # the scope of a statement in no function: one tuple
 
     def _origin(self, node: ast.expr, scope: Scope) -> _Origin:
         """The Interp fields that say where a value comes from and what it is meant as."""
@@ -76,7 +77,7 @@ class Reader:
         """
         current: ast.AST = node
         ok = True
-        whole = (0, len(self.text))
+        whole = self.whole
         while not isinstance(current, ast.stmt):
             if isinstance(current, (ast.Lambda, ast.IfExp, ast.BoolOp, *COMPREHENSIONS)):
                 ok = False
