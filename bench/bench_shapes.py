@@ -298,8 +298,11 @@ def parser_floor(parser: str, texts: list[str], work: Path) -> int:
     """Bytes of peak memory that `parser` ("bash": tree-sitter-bash, "python": ast) takes
     to parse and hold `texts`, alone in a fresh interpreter."""
     (work / "texts.json").write_text(json.dumps(texts))
+    # Through a small process: Linux keeps a process's peak across fork and exec, so a
+    # child of this one (which holds the input) would start at this one's peak.
+    launch = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"
     out = subprocess.run(
-        [sys.executable, "-c", _FLOOR, parser, "texts.json"],
+        [sys.executable, "-c", launch, sys.executable, "-c", _FLOOR, parser, "texts.json"],
         cwd=work,
         capture_output=True,
         text=True,

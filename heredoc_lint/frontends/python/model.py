@@ -75,8 +75,8 @@ class Units(Sequence[Unit]):
         self._starts: array[int] = array("q")  # the first unit's fields
         self._ends: array[int] = array("q")
         self._ats: array[int] = array("q")
-        self._atoms: array[int] = array("q")
-        self._interps: array[int] = array("q")
+        self._atoms: array[int] = array("i")  # indices into lists: under 2**31
+        self._interps: array[int] = array("i")
         self._steps: array[int] = array("q")  # what start, end and at gain per unit
         self._length = 0
         self._hint = 0  # the run last looked up: reads mostly go through a run in order
