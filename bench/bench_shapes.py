@@ -277,10 +277,9 @@ def peak_of(argv: list[str], cwd: Path, stdin: str = "-") -> tuple[float, int]:
 
 
 # The parsers' own cost, alone in a fresh interpreter (ru_maxrss after the parse, above it
-# before): tree-sitter-bash on the shell texts the engine parses (the fragments of a
-# Python file, each parsed and all held), and Python's ast of a Python file.  What the
-# engine holds with them is one tree per text and the file's ast: these are floors that
-# no change of the engine's own structures removes.
+# before): tree-sitter-bash on the shell texts the engine parses (each layer's, from each
+# fragment of a Python file; all held), and Python's ast of a Python file.  The engine
+# holds a tree per layer and the file's ast: floors no change of its own structures removes.
 _FLOOR = (
     "import ast, json, resource, sys\n"
     "import tree_sitter, tree_sitter_bash\n"
@@ -312,13 +311,16 @@ def parser_floor(parser: str, texts: list[str], work: Path) -> int:
 
 
 def shell_texts(name: str, text: str) -> list[str]:
-    """The shell texts the engine hands to tree-sitter first for the input `text`: the
-    script (or command) itself, or each fragment of a Python file."""
-    if not name.endswith(".py"):
-        return [text]
+    """The shell texts the engine parses for the input `text`: each layer's (the script or
+    command, the ssh string's text in it...), from each fragment of a Python file."""
     from heredoc_lint.frontends import fragments
+    from heredoc_lint.layers import file_layer, root_layer, walk_layers
 
-    return [fragment.text for fragment in fragments("python", text)]
+    if name.endswith(".py"):
+        roots = [root_layer(fragment) for fragment in fragments("python", text)]
+    else:
+        roots = [file_layer(text)]
+    return [layer.text for root in roots for layer in walk_layers(root)]
 
 
 def _memory_run(name: str, text: str, work: Path) -> tuple[float, int]:
