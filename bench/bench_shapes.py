@@ -17,7 +17,10 @@ measures instead the peak memory per input byte of the CLI on the shapes of issu
 item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal, a 2 MB
 command given to the agent hook) and on other Python shapes (many small literals, an
 f-string of many fields, many escapes), against the target: under 100 bytes per input
-byte.  `--memory NAME` measures the shapes whose label holds NAME.
+byte.  `--memory NAME` measures the shapes whose label holds NAME.  Under each, the
+floor of the parsers for the same input, each alone in a fresh interpreter:
+tree-sitter-bash parsing (and holding) the shell texts the engine parses, and Python's
+ast of a Python file; the engine holds both, so the part above them is its own.
 """
 
 from __future__ import annotations
@@ -283,6 +286,53 @@ def peak_of(argv: list[str], cwd: Path, stdin: str = "-") -> tuple[float, int]:
     return float(out[0]), int(out[1]) * 1024
 
 
+# The parsers' own cost, alone in a fresh interpreter (ru_maxrss after the parse, above it
+# before): tree-sitter-bash on the shell texts the engine parses (each layer's, from each
+# fragment of a Python file; all held), and Python's ast of a Python file.  The engine
+# holds a tree per layer and the file's ast: floors no change of its own structures removes.
+_FLOOR = (
+    "import ast, json, resource, sys\n"
+    "import tree_sitter, tree_sitter_bash\n"
+    "parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))\n"
+    "parser.parse(b'echo warm-up')\n"
+    "texts = json.load(open(sys.argv[2]))\n"
+    "data = [t.encode('utf-8', 'surrogateescape') for t in texts]\n"
+    "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "held = [parser.parse(d) for d in data] if sys.argv[1] == 'bash' else ast.parse(texts[0])\n"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
+)
+
+
+def parser_floor(parser: str, texts: list[str], work: Path) -> int:
+    """Bytes of peak memory that `parser` ("bash": tree-sitter-bash, "python": ast) takes
+    to parse and hold `texts`, alone in a fresh interpreter."""
+    (work / "texts.json").write_text(json.dumps(texts))
+    # Through a small process: Linux keeps a process's peak across fork and exec, so a
+    # child of this one (which holds the input) would start at this one's peak.
+    launch = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"
+    out = subprocess.run(
+        [sys.executable, "-c", launch, sys.executable, "-c", _FLOOR, parser, "texts.json"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return int(out) * 1024
+
+
+def shell_texts(name: str, text: str) -> list[str]:
+    """The shell texts the engine parses for the input `text`: each layer's (the script or
+    command, the ssh string's text in it...), from each fragment of a Python file."""
+    from heredoc_lint.frontends import fragments
+    from heredoc_lint.layers import file_layer, root_layer, walk_layers
+
+    if name.endswith(".py"):
+        roots = [root_layer(fragment) for fragment in fragments("python", text)]
+    else:
+        roots = [file_layer(text)]
+    return [layer.text for root in roots for layer in walk_layers(root)]
+
+
 def _memory_run(name: str, text: str, work: Path) -> tuple[float, int]:
     """Peak of `heredoc-lint FILE` on `text`, or of the agent hook on it as a command."""
     cli = [sys.executable, "-m", "heredoc_lint"]
@@ -312,6 +362,13 @@ def memory_shapes(only: str = "") -> None:
                     f"  {label:<36} {len(text) / 1e6:6.2f} MB: {seconds:6.1f} s, "
                     f"{peak / 1e6:7.0f} MB peak, {per_byte:6.0f} B/B{mark}"
                 )
+                # The parsers' floor for the same input: what is theirs, not the engine's.
+                floor = parser_floor("bash", shell_texts(name, text), work) / len(text)
+                line = f"  {'':<36} {'':>9}  parsers alone: tree-sitter-bash {floor:4.0f} B/B"
+                if name.endswith(".py"):
+                    tree = parser_floor("python", [text], work) / len(text)
+                    line += f", Python ast {tree:4.0f} B/B"
+                print(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -192,7 +192,7 @@ def _shell_comment_test(
     from heredoc_lint.frontends import SourceError, fragments
     from heredoc_lint.shell.syntax import parse_script
 
-    parsed: list[tuple[Script, tuple[int, ...] | None]]
+    parsed: list[tuple[Script, Sequence[int] | None]]
     if kind in ("shell", "command") and roots and roots[0].offsets is None:
         parsed = [(roots[0].script, None)]
     else:

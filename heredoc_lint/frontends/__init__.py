@@ -9,7 +9,7 @@ character, and the engine does the rest.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,7 @@ EditEncoder = Callable[[int, int, str], "Edit | None"]
 @dataclass(frozen=True)
 class Fragment:
     text: str
-    offsets: tuple[int, ...] | None = None  # file offset per character (+ the end); None: the file
+    offsets: Sequence[int] | None = None  # file offset per character (+ the end); None: the file
     depth: int = 0  # 1 when a remote shell runs it (paramiko exec_command, fabric run)
     wrapper: str | None = None  # how messages name what runs it, e.g. "exec_command"
     remote: bool = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -16,7 +16,7 @@ from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
 from heredoc_lint.model import Edit
 from heredoc_lint.pywrappers import PyWrapper, matches
-from heredoc_lint.shell.words import Expansion, Word
+from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
 from heredoc_lint.wrappers import basename, resolve
 
 _POPEN = frozenset(
@@ -69,7 +69,7 @@ _INVOKE_NAMES = re.compile(r"(?:c|ctx|context)\Z")
 # Commands whose argv alone some rule reads (HL108: scp's `-p`), wrapper or not.
 _ARGV_COMMANDS = frozenset({"scp"})
 # An argv element written as it is in the command line: no character the shell reads.
-_BARE = re.compile(r"[A-Za-z0-9_@%+=:,./-]\Z")
+_BARE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
 _ESCAPED = frozenset('$`"\\')
 
 
@@ -335,7 +335,7 @@ class Finder:
                 yield from self.argv([command, *value.elts], owner, label, waits)
                 return
         for elems in self.reader.strings(command, scope):
-            if elems is None or not any(char for char, _ in elems):
+            if elems is None or not elems.has_chars():
                 continue
             words = pexpect_words(elems)
             if words is None:
@@ -360,7 +360,7 @@ class Finder:
             return
         # Each value the expression may have (`A if c else B`: A and B) is a command.
         for elems in self.reader.strings(node, scope):
-            if elems is None or not any(char for char, _ in elems):
+            if elems is None or not elems.has_chars():
                 continue
             if target.prefix and method is not None:
                 elems = self._prefix(target.prefix, method) + elems
@@ -371,7 +371,7 @@ class Finder:
         _, end = self.a.lines.span(method)
         name = method.attr if isinstance(method, ast.Attribute) else prefix.strip()
         at = end - len(name)
-        elems: Elems = []
+        elems = Elems()
         for k, char in enumerate(prefix):
             spot = min(at + k, end - 1)
             elems.append((char, self.a.add_unit(Unit("synthetic", spot, spot, spot))))
@@ -386,34 +386,41 @@ class Finder:
         argv: bool = False,
         session: Session | None = None,
     ) -> Fragment:
-        chars: list[str] = []
-        offsets: list[int] = []
-        unit_of: list[int] = []
+        # Run by run, each kept as runs: a plain stretch of a literal costs the same
+        # whatever its length (issue 18 item 8).
+        parts: list[str] = []
+        offsets = OffsetRuns()  # where a finding on each character points (+ the end)
+        unit_of = OffsetRuns()
         spans: list[tuple[int, int]] = []
-        end = 0
-        for char, index in elems:
-            unit = self.a.units[index]
-            if char:
-                chars.append(char)
-                offsets.append(unit.at)
-                unit_of.append(index)
+        length = end = 0
+        units = self.a.units
+        for chars, first in elems.runs():
+            if chars:
+                for at, step, count in units.ats(first, len(chars)):
+                    if step == 1:
+                        offsets.add_range(at, at + count)
+                    else:
+                        offsets.extend(range(at, at + count * step, step) if step else [at] * count)
+                unit_of.add_range(first, first + len(chars))
+                unit = units[first + len(chars) - 1]
                 end = max(unit.end, unit.at + 1) if unit.kind != "synthetic" else unit.at
-                continue
-            interp = self.a.interps[unit.interp]
-            holder = placeholder(unit.interp)
-            a, b = interp.anchor
-            spans.append((len(chars), len(chars) + len(holder)))
-            for k in range(len(holder)):
-                chars.append(holder[k])
-                offsets.append(b - 1 if k == len(holder) - 1 else min(a + k, b - 1))
-                unit_of.append(index)
-            end = b
-        offsets.append(end)
-        text = "".join(chars)
-        origin = PyFragment(self.a, text, tuple(unit_of), argv, session)
+            else:  # a run-time value: its placeholder points into its anchor
+                unit = units[first]
+                chars = placeholder(unit.interp)
+                a, end = self.a.interps[unit.interp].anchor
+                spans.append((length, length + len(chars)))
+                inside = max(0, min(len(chars) - 1, end - 1 - a))
+                offsets.add_range(a, a + inside)
+                offsets.extend([end - 1] * (len(chars) - inside))
+                unit_of.extend([first] * len(chars))
+            parts.append(chars)
+            length += len(chars)
+        offsets.add(end)
+        text = "".join(parts)
+        origin = PyFragment(self.a, text, unit_of.build(), argv, session)
         return Fragment(
             text,
-            tuple(offsets),
+            offsets.build(),
             depth=target.depth,
             wrapper=wrapper or target.wrapper,
             remote=target.remote,
@@ -444,7 +451,7 @@ class Finder:
             options: list[Elems] = []
             for elems in self.reader.strings(element, scope):
                 if elems is None:
-                    unknown = unknown or [self.reader.unknown(element, scope)]
+                    unknown = unknown or Elems([self.reader.unknown(element, scope)])
                     elems = unknown
                 options.append(elems)
             choices.append(options)
@@ -469,7 +476,7 @@ class Finder:
             # ssh joins these words with spaces: which word held what is HL106's question.
             yield self._command_line(elements, parts, words, wrapper, waits)
             return
-        joined: Elems = []
+        joined = Elems()
         for k, word in enumerate(invocation.words):
             n, cut = divmod(word.offsets[0] if word.value else word.start, 1 << 20)
             kept = self._cut(parts[n], cut)
@@ -479,7 +486,7 @@ class Finder:
                 spot = self.a.lines.span(elements[n - 1])[1] if n else 0
                 joined.append((" ", self.a.add_unit(Unit("synthetic", spot, spot, spot))))
             joined.extend(kept)
-        if not any(char for char, _ in joined):
+        if not joined.has_chars():
             return
         shell = "bash" if invocation.shell == "login" else invocation.shell
         target = _Target(
@@ -510,7 +517,7 @@ class Finder:
         ...]` is scp's `-p` (HL108).  No shell reads that line: its quotes are the
         frontend's own (synthetic), so a fix that would change one is refused.  `waits`:
         whether the call waits for the program (`Popen` does not: the line ends in `&`)."""
-        joined: Elems = []
+        joined = Elems()
         for n, elems in enumerate(parts):
             if n:
                 spot = self.a.lines.span(elements[n - 1])[1]
@@ -526,27 +533,27 @@ class Finder:
 
     def _word(self, n: int, elems: Elems) -> Word:
         """Element n of an argv as a word of the wrapper table (a run-time value: unknown)."""
-        value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems)
+        value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems.runs())
         base = n << 20
         expansions: tuple[Expansion, ...] = ()
-        if any(not c for c, _ in elems):
+        if any(not c for c, _ in elems.runs()):
             expansions = (Expansion(0, len(value), "variable", "__hl", False),)
-        return Word(
-            base, base + 1, value, tuple(base + k for k in range(len(value) + 1)), expansions
-        )
+        offsets = OffsetRuns()
+        offsets.add_range(base, base + len(value) + 1)
+        return Word(base, base + 1, value, offsets.build(), expansions)
 
     def _quoted(self, elems: Elems, element: ast.expr) -> Elems:
         """One argv element as one shell word: as it is when it needs no quotes, else in
         double quotes with `$`, `` ` ``, `"` and `\\` escaped; a run-time value stays an
         expansion inside them, so that it is one word whatever it holds."""
-        if elems and all(c and _BARE.match(c) for c, _ in elems):
+        if elems and all(c and _BARE.fullmatch(c) for c, _ in elems.runs()):
             return elems
         start, end = self.a.lines.span(element)
 
         def synthetic(char: str, spot: int) -> tuple[str, int]:
             return (char, self.a.add_unit(Unit("synthetic", spot, spot, spot)))
 
-        out: Elems = [synthetic('"', start)]
+        out = Elems([synthetic('"', start)])
         for char, unit in elems:
             if char in _ESCAPED:
                 out.append(synthetic("\\", self.a.units[unit].at))
@@ -565,7 +572,7 @@ class Finder:
             width += len(char or placeholder(self.a.units[unit].interp))
             if width > cut:
                 return None
-        return [] if width == cut else None
+        return Elems() if width == cut else None
 
 
 # Characters that pexpect's split takes as they are where a shell would split or expand:
@@ -575,7 +582,7 @@ _PEXPECT_OPERATORS = frozenset("|&;<>()$`\n\r\v\f")
 _PEXPECT_DOUBLE = frozenset("$`\\")
 
 
-def pexpect_words(elems: Elems) -> list[str] | None:
+def pexpect_words(elems: Iterable[tuple[str, int]]) -> list[str] | None:
     """The words pexpect splits the command line `elems` into (its `split_command_line`:
     whitespace, `'...'`, `"..."` and a backslash before any character), when a shell
     would split it into the same words; None when a character could be read otherwise

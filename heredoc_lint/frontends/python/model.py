@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import bisect
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -75,8 +75,8 @@ class Units(Sequence[Unit]):
         self._starts: array[int] = array("q")  # the first unit's fields
         self._ends: array[int] = array("q")
         self._ats: array[int] = array("q")
-        self._atoms: array[int] = array("q")
-        self._interps: array[int] = array("q")
+        self._atoms: array[int] = array("i")  # indices into lists: under 2**31
+        self._interps: array[int] = array("i")
         self._steps: array[int] = array("q")  # what start, end and at gain per unit
         self._length = 0
         self._hint = 0  # the run last looked up: reads mostly go through a run in order
@@ -144,6 +144,17 @@ class Units(Sequence[Unit]):
             k = self._hint = bisect.bisect_right(firsts, index) - 1
         return k, index
 
+    def ats(self, first: int, count: int) -> Iterator[tuple[int, int, int]]:
+        """Where findings on units first..first+count-1 point, run by run: (the `at` of
+        the first, what it gains per unit, how many units)."""
+        index, stop = first, first + count
+        while index < stop:
+            k, _ = self._run(index)
+            run_end = self._firsts[k + 1] if k + 1 < len(self._firsts) else self._length
+            n = min(run_end, stop) - index
+            yield self._ats[k] + (index - self._firsts[k]) * self._steps[k], self._steps[k], n
+            index += n
+
     @overload
     def __getitem__(self, index: int) -> Unit: ...
     @overload
@@ -167,7 +178,7 @@ class Units(Sequence[Unit]):
             yield self[index]
 
 
-@dataclass
+@dataclass(slots=True)  # one per string token and operand: many in a large file
 class Atom:
     """A string token, or a non-string operand of a `+` concatenation."""
 
@@ -192,7 +203,7 @@ class Atom:
         return "f" in self.prefix
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     """The operands of one concatenation expression, in source order."""
 
@@ -203,7 +214,7 @@ class Group:
     scope: tuple[int, int] = (0, 0)  # file span of the enclosing function (or the file)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Interp:
     """A value known only at run time."""
 
@@ -263,7 +274,7 @@ class Analysis:
         return len(self.interps) - 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Session:
     """The ssh of an argv list (`subprocess.run(["ssh", h, CMD])`) whose remote command is
     the fragment: what HL104 asks of the session the command runs in."""
@@ -273,8 +284,130 @@ class Session:
     flags: frozenset[str]  # ssh's options: `-f` backgrounds it, `-t` gives the job a tty
 
 
-# A fragment under construction: (character or "" for a placeholder, unit index) pairs.
-Elems = list[tuple[str, int]]
+class Elems(Sequence[tuple[str, int]]):
+    """A fragment under construction: (character, unit index) pairs, ("", unit index)
+    for the placeholder of a run-time value.
+
+    Kept as runs: a run is characters whose units are consecutive indices (what reading a
+    literal makes, escapes and all, since each unit is added after the one before), held
+    as one string and its first unit; a placeholder is a run of its own.  A pair per
+    character took a tuple, an int and a list slot, 90 bytes (issue 18 item 8); a plain
+    literal is one run here, and a pair is made when it is asked for."""
+
+    __slots__ = ("_texts", "_firsts", "_units", "_length", "_tail")
+
+    def __init__(self, pairs: Iterable[tuple[str, int]] = ()) -> None:
+        self._texts: list[str] = []  # each run's characters; "" for a placeholder
+        self._firsts: array[int] = array("q")  # index of the first pair of each run
+        self._units: array[int] = array("q")  # unit index of that pair
+        self._length = 0
+        # Characters added to the last run, joined to its text when it is read: adding
+        # one character at a time to a long run is not quadratic.
+        self._tail: list[str] = []
+        self.extend(pairs)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def _seal(self) -> None:
+        if self._tail:
+            self._texts[-1] += "".join(self._tail)
+            self._tail.clear()
+
+    def add_run(self, text: str, unit: int) -> None:
+        """Adds the characters of `text`, of units `unit`, `unit + 1`...; "": a placeholder."""
+        if (
+            text
+            and self._texts
+            and self._texts[-1]
+            and self._units[-1] + self._length - self._firsts[-1] == unit
+        ):
+            self._tail.append(text)
+            self._length += len(text)
+            return
+        self._seal()
+        self._texts.append(text)
+        self._firsts.append(self._length)
+        self._units.append(unit)
+        self._length += len(text) or 1
+
+    def append(self, pair: tuple[str, int]) -> None:
+        self.add_run(*pair)
+
+    def extend(self, pairs: Iterable[tuple[str, int]]) -> None:
+        if isinstance(pairs, Elems):
+            for text, unit in pairs.runs():
+                self.add_run(text, unit)
+            return
+        for text, unit in pairs:
+            self.add_run(text, unit)
+
+    def runs(self) -> Iterator[tuple[str, int]]:
+        """(characters, unit of the first) of each run; ("", unit) for a placeholder."""
+        self._seal()
+        return zip(self._texts, self._units, strict=True)
+
+    def text(self, placeholder: str = "") -> str:
+        """The characters, `placeholder` standing for each run-time value."""
+        self._seal()
+        return "".join(t or placeholder for t in self._texts)
+
+    def has_chars(self) -> bool:
+        self._seal()
+        return any(self._texts)
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        for text, unit in self.runs():
+            if text:
+                yield from zip(text, range(unit, unit + len(text)), strict=True)
+            else:
+                yield text, unit
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Elems: ...
+    def __getitem__(self, index: int | slice) -> tuple[str, int] | Elems:
+        self._seal()
+        if isinstance(index, slice):
+            return self._slice(index)
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("Elems index out of range")
+        k = bisect.bisect_right(self._firsts, index) - 1
+        move = index - self._firsts[k]
+        text = self._texts[k]
+        return (text[move] if text else ""), self._units[k] + move
+
+    def _slice(self, index: slice) -> Elems:
+        start, stop, step = index.indices(self._length)
+        if step != 1:
+            return Elems(self[i] for i in range(start, stop, step))
+        out = Elems()
+        k = bisect.bisect_right(self._firsts, start) - 1 if start < stop else len(self._firsts)
+        while k < len(self._firsts) and self._firsts[k] < stop:
+            first = self._firsts[k]
+            a, b = max(first, start) - first, min(stop, first + (len(self._texts[k]) or 1)) - first
+            text = self._texts[k]
+            out.add_run(text[a:b], self._units[k] + a)
+            k += 1
+        return out
+
+    def __add__(self, other: Iterable[tuple[str, int]]) -> Elems:
+        out = Elems(self)
+        out.extend(other)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Elems, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list
+
+    def __repr__(self) -> str:
+        return f"Elems({list(self)!r})"
 
 
 @dataclass(frozen=True, eq=False)

@@ -35,6 +35,8 @@ from heredoc_lint.frontends.python.values import (
     word_list,
 )
 
+# What a `str.format` template reads one element at a time: a brace, a placeholder ("\0").
+_FORMAT_SPECIAL = re.compile(r"[{}\0]")
 _PERCENT = re.compile(
     r"%(?:\((?P<key>[^)]*)\))?[#0\- +]*(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?[hlL]?"
     r"(?P<conv>[diouxXeEfFgGcrsa%])"
@@ -56,6 +58,7 @@ class Reader:
         self.text = analysis.text
         self.through: list[str] = []  # the names followed to the expression being read
         self.callers = Callers(analysis)
+        self.whole = (0, len(self.text))  # the scope of a statement in no function: one tuple
 
     def _origin(self, node: ast.expr, scope: Scope) -> _Origin:
         """The Interp fields that say where a value comes from and what it is meant as."""
@@ -74,7 +77,7 @@ class Reader:
         """
         current: ast.AST = node
         ok = True
-        whole = (0, len(self.text))
+        whole = self.whole
         while not isinstance(current, ast.stmt):
             if isinstance(current, (ast.Lambda, ast.IfExp, ast.BoolOp, *COMPREHENSIONS)):
                 ok = False
@@ -106,7 +109,7 @@ class Reader:
             if isinstance(node, ast.JoinedStr)
             else []
         )
-        elems: Elems = []
+        elems = Elems()
         for token_start, token_end in tokens:
             token = self.text[token_start:token_end]
             prefix = PREFIX.match(token)
@@ -130,7 +133,7 @@ class Reader:
             if isinstance(value, bytes):
                 value = value.decode("latin-1")
                 value = "".join(c if ord(c) < 0x80 else chr(0xDC00 + ord(c)) for c in value)
-            if "".join(c for c, _ in elems) != value:
+            if elems.text() != value:
                 return None
         return elems
 
@@ -142,7 +145,7 @@ class Reader:
         for chars, tile_start, tile_end, at in decode(self.text, start, end, raw, is_bytes, braces):
             if tile_end - tile_start == len(chars) and tile_start == at:
                 first = units.add_chars(tile_start, len(chars), atom)
-                elems.extend(zip(chars, range(first, first + len(chars)), strict=True))
+                elems.add_run(chars, first)
             else:
                 elems.append((chars, units.add("char", tile_start, tile_end, at, atom)))
 
@@ -299,7 +302,7 @@ class Reader:
 
         flatten(node)
         group = self.a.new_group(self.hoist_info(node))
-        elems: Elems = []
+        elems = Elems()
         known = False
         for operand in operands:
             if isinstance(operand, ast.JoinedStr) or (
@@ -375,7 +378,7 @@ class Reader:
         elems = self._template(node.left, scope, depth, "%")
         if elems is None:
             return None
-        text = "".join(c if c else "\0" for c, _ in elems)
+        text = elems.text("\0")
         matches = [m for m in _PERCENT.finditer(text) if m.group("conv") != "%"]
         args = node.right
         positional: list[ast.expr] | None = None
@@ -389,7 +392,7 @@ class Reader:
             for key, value in zip(args.keys, args.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     keyed[key.value] = value
-        out: Elems = []
+        out = Elems()
         counter = 0
         uses: dict[int, int] = {}
         pos = 0
@@ -444,9 +447,17 @@ class Reader:
         if elems is None:
             return None
         fields = _FormatArgs(node)
-        out: Elems = []
+        out = Elems()
+        text = elems.text("\0")
         i = 0
         while i < len(elems):
+            # Up to the next brace or placeholder, as it is, in one piece.
+            found = _FORMAT_SPECIAL.search(text, i)
+            stop = found.start() if found else len(text)
+            if stop > i:
+                out.extend(elems[i:stop])
+                i = stop
+                continue
             char = elems[i][0]
             if char in "{}" and i + 1 < len(elems) and elems[i + 1][0] == char:
                 merged = self._merge(elems, i, i + 2, char)
@@ -459,10 +470,10 @@ class Reader:
                 out.append(elems[i])
                 i += 1
                 continue
-            j = _field_end(elems, i)
+            j = _field_end(text, i)
             if j is None:
                 return None
-            body = "".join(c for c, _ in elems[i + 1 : j - 1])
+            body = elems[i + 1 : j - 1].text()
             name = re.split(r"[.\[!:]", body, maxsplit=1)[0]
             rest = body[len(name) :]
             arg = fields.take(name)
@@ -492,11 +503,11 @@ class Reader:
         return interp
 
 
-def _field_end(elems: Elems, i: int) -> int | None:
-    """Where the `{...}` field opened at elems[i] ends (past its `}`); None: never closed."""
+def _field_end(text: str, i: int) -> int | None:
+    """Where the `{...}` field opened at text[i] ends (past its `}`); None: never closed."""
     level, j = 1, i + 1
-    while j < len(elems) and level:
-        level += {"{": 1, "}": -1}.get(elems[j][0], 0)
+    while j < len(text) and level:
+        level += {"{": 1, "}": -1}.get(text[j], 0)
         j += 1
     return None if level else j
 
