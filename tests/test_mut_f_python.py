@@ -601,12 +601,10 @@ def test_a_span_ends_after_the_source_of_its_last_character(call: str, expansion
     assert [text[f.start : f.end] for f in found] == [expansion]
 
 
-# BUG (reported, not fixed here: Finder._word in calls.py, rewritten by h18n meanwhile): an
-# argv element with a run-time value is one unknown word from its first character, so an
-# option written before the value (`-u{user}`) is not read as one, and docker's `bash -c`
-# is not found (with `"-u", user` as two elements it is).  The mutant calls.py:533
-# (Expansion(-1, ...)) happens to read it and find the self-match.
-@pytest.mark.xfail(strict=True, reason="bug: `-u{user}` in an argv is not read as an option")
+# An argv element with a run-time value after fixed text (`f"-u{u}"`) is read as the shell
+# reads `-u$u`: the option `-u` with its argument attached, so docker's `bash -c` is found
+# as it is with `"-u", u` as two elements.  (Found in run 6: the element was one unknown
+# word from its first character.)
 def test_an_option_with_an_attached_run_time_value_is_an_option() -> None:
     text = (
         "import subprocess\n\ndef f(u):\n"

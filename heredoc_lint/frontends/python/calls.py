@@ -533,14 +533,20 @@ class Finder:
 
     def _word(self, n: int, elems: Elems) -> Word:
         """Element n of an argv as a word of the wrapper table (a run-time value: unknown)."""
-        value = "".join(c or placeholder(self.a.units[u].interp) for c, u in elems.runs())
+        pieces = [c or placeholder(self.a.units[u].interp) for c, u in elems.runs()]
+        value = "".join(pieces)
         base = n << 20
-        expansions: tuple[Expansion, ...] = ()
-        if any(not c for c, _ in elems.runs()):
-            expansions = (Expansion(0, len(value), "variable", "__hl", False),)
+        # Each run-time value is an expansion of its own: `f"-u{u}"` is still the option
+        # `-u` with its argument attached, as the shell reads `-u$u`.
+        expansions: list[Expansion] = []
+        at = 0
+        for (char, _), piece in zip(elems.runs(), pieces, strict=True):
+            if not char:
+                expansions.append(Expansion(at, at + len(piece), "variable", "__hl", False))
+            at += len(piece)
         offsets = OffsetRuns()
         offsets.add_range(base, base + len(value) + 1)
-        return Word(base, base + 1, value, offsets.build(), expansions)
+        return Word(base, base + 1, value, offsets.build(), tuple(expansions))
 
     def _quoted(self, elems: Elems, element: ast.expr) -> Elems:
         """One argv element as one shell word: as it is when it needs no quotes, else in
