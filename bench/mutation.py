@@ -941,6 +941,11 @@ def _earlier_results(
             )
             if again is None:
                 print(f"  no longer a mutation point: {mutant.where()} {mutant.before}")
+                if keep_survivors:  # still the run's survivor: reported, not dropped
+                    report.results.append(
+                        Result(mutant, False, item["seconds"], "no longer a mutation point")
+                    )
+                    seen[_identity(mutant)] = report.results[-1]
                 continue
             described = mutated_source(again)[1]
             reason = equivalent_reason(described, equivalents)
