@@ -1023,8 +1023,8 @@ ROWS = (
     Row(
         "HL102 nested expansion reported at every depth",
         "heredoc_lint/rules/hl102_client_side_expansion.py",
-        "    if parent is None:\n        return False\n    return any(e.start",
-        "    if parent is None or True:\n        return False\n    return any(e.start",
+        "    if parent is None:\n        return False\n    return parent.in_local_",
+        "    if parent is None or True:\n        return False\n    return parent.in_local_",
         (f"{_P}rules.py::test_hl102_nested_expansion_reported_once_at_depth_1",),
     ),
     Row(
@@ -1044,8 +1044,8 @@ ROWS = (
     Row(
         "HL106 remote operator no longer turns off reports",
         "heredoc_lint/rules/hl106_ssh_argument_rejoin.py",
-        "                shell_text = shell_text or _operators(words[index])",
-        "                pass",
+        '            shell_text = shell_text or bool(told[index].texts("control"))',
+        "            pass",
         (f"{_P}fixes.py::test_hl106_remote_operator_turns_off_later_words",),
     ),
     Row(
@@ -1160,8 +1160,8 @@ ROWS = (
     Row(
         "cache: fingerprint ignores mtime",
         "heredoc_lint/cache.py",
-        ":{info.st_size}:{info.st_mtime_ns}",
-        ":{info.st_size}",
+        "relative_to(package)}:{info.st_size}:{info.st_mtime_ns}",
+        "relative_to(package)}:{info.st_size}",
         (f"{_P}io.py::test_same_size_edit_of_the_tool_invalidates_the_cache",),
     ),
     Row(
