@@ -225,6 +225,47 @@ def _python_run(literal: str) -> str:
     return f'import subprocess\nsubprocess.run(["ssh", "h", {literal}])\n'
 
 
+def _ordinary(files: list[Path], size: int, tiny: str) -> str:
+    """About `size` characters of real code no one here wrote: `files` one after another,
+    as many times as it takes; `tiny` for the base measure (a few characters)."""
+    if size < 1_000:
+        return tiny
+    texts = [f.read_text(errors="replace") for f in files]
+    out: list[str] = []
+    length = 0
+    while length < size and texts:
+        for text in texts:
+            out.append(text if text.endswith("\n") else text + "\n")
+            length += len(out[-1])
+            if length >= size:
+                break
+    return "".join(out)
+
+
+def _stdlib_python() -> list[Path]:
+    """This Python's own standard library modules (with subprocess in them: the
+    prefilter keeps them), largest first."""
+    import sysconfig
+
+    found = Path(sysconfig.get_paths()["stdlib"]).glob("*.py")
+    keep = [f for f in found if "subprocess" in f.read_text(errors="replace")]
+    return sorted(keep, key=lambda f: -f.stat().st_size)
+
+
+def _system_shell() -> list[Path]:
+    """Shell scripts under /usr/bin (a `#!/bin/sh` or bash first line), largest first."""
+    found = []
+    for f in Path("/usr/bin").iterdir():
+        try:
+            with f.open("rb") as handle:
+                head = handle.readline(64)
+        except OSError:
+            continue
+        if f.is_file() and head.startswith(b"#!") and head.rstrip().endswith((b"sh", b"bash")):
+            found.append(f)
+    return sorted(found, key=lambda f: -f.stat().st_size)
+
+
 # Each: a file name (`-`: the command of an agent hook, on its stdin), the sizes measured
 # (the largest is the issue's), and the text of about `size` characters.
 MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
@@ -256,6 +297,17 @@ MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
         "s.py",
         (250_000, 1_000_000),
         lambda size: _python_run('f"echo ' + "{a} {b:d} " * (size // 10) + '"'),
+    ),
+    # For scale, ordinary code: what a real file costs per byte, parsers included.
+    "ordinary Python (this Python's stdlib)": (
+        "s.py",
+        (1_000_000,),
+        lambda size: _ordinary(_stdlib_python(), size, "import subprocess\n"),
+    ),
+    "ordinary shell (scripts in /usr/bin)": (
+        "s.sh",
+        (1_000_000,),
+        lambda size: _ordinary(_system_shell(), size, "echo hi\n"),
     ),
     "Python literal with many escapes": (
         "s.py",

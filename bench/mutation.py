@@ -79,6 +79,8 @@ _RULE_TESTS = (
     "tests/test_pinned_more_rules.py",
     "tests/test_mut_e_rules.py",
     "tests/test_mut_f_rules.py",
+    "tests/test_mut_h_rules.py",
+    "tests/test_mut_i_rules.py",
 )
 _SHELL_TESTS = (
     "tests/test_words.py",
@@ -92,11 +94,15 @@ _SHELL_TESTS = (
     "tests/test_mut_e_shell.py",
     "tests/test_mut_f_shell.py",
     "tests/test_templates.py",
+    "tests/test_mut_h_shell.py",
+    "tests/test_mut_i_shell.py",
 )
 # tests/test_fix_guarantees.py and test_fix_e2e.py (two minutes each) are left to the
 # writer's row and to the whole suite: the pinned fix tests cover the same bytes.
 _FIX_TESTS = (
     "tests/test_mut_f_io.py",
+    "tests/test_mut_h_io.py",
+    "tests/test_mut_i_io.py",
     "tests/test_pinned_fixes.py",
     "tests/test_rules_core.py",
     "tests/test_rule_hl107.py",
@@ -154,7 +160,13 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "heredoc_lint/fixes/python_fixes.py",
-        (*_PYTHON_TESTS, "tests/test_mut_a_fixes.py", "tests/test_mut_f_io.py"),
+        (
+            *_PYTHON_TESTS,
+            "tests/test_mut_a_fixes.py",
+            "tests/test_mut_f_io.py",
+            "tests/test_mut_h_io.py",
+            "tests/test_mut_i_io.py",
+        ),
     ),
     (
         "heredoc_lint/fixes/*.py",
@@ -169,9 +181,11 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_writer_inode.py",
             "tests/test_fix_hardening.py",
             "tests/test_mut_f_io.py",
+            "tests/test_mut_h_io.py",
+            "tests/test_mut_i_io.py",
             "-k",
             "pinned or crlf or newline or mode or symlink or latin1 or read_only or mut_a"
-            " or inode or hardening or mut_e or mut_f",
+            " or inode or hardening or mut_e or mut_f or mut_h or mut_i",
         ),
     ),
     (
@@ -182,6 +196,8 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_config.py",
             "tests/test_rules_core.py",
             "tests/test_mut_f_io.py",
+            "tests/test_mut_h_io.py",
+            "tests/test_mut_i_io.py",
         ),
     ),
     (
@@ -191,6 +207,8 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_cache.py",
             "tests/test_mut_a_io.py",
             "tests/test_mut_f_io.py",
+            "tests/test_mut_h_io.py",
+            "tests/test_mut_i_io.py",
         ),
     ),
     (
@@ -250,6 +268,9 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_mut_d_python.py",  # first: a quick kill stops the run early
             "tests/test_mut_f_python.py",
             "tests/test_mut_g_python.py",
+            "tests/test_mut_h_python.py",
+            "tests/test_mut_i_python.py",
+            "tests/test_mut_j_python.py",
             *_PYTHON_TESTS,
             "tests/test_python_hardening.py",
             "tests/test_rule_hl201.py",
@@ -518,20 +539,45 @@ class Equivalent:
     where, not by line: `module`, the enclosing `scope`, `operator`, `before`, `after`."""
 
     module: str
-    scope: str
+    scope: str  # `numeric#2`: only the second of several identical points in `numeric`
     operator: str
     before: str
     after: str
     reason: str
 
     def matches(self, mutant: Mutant) -> bool:
-        return (self.module, self.scope, self.operator, self.before, self.after) == (
+        scope, _, occurrence = self.scope.partition("#")
+        same = (self.module, scope, self.operator, self.before, self.after) == (
             mutant.module,
             mutant.scope,
             mutant.operator,
             mutant.before,
             mutant.after,
         )
+        return same and (not occurrence or occurrence_of(mutant) == int(occurrence))
+
+
+@functools.cache
+def _identical(module: str, scope: str, operator: str, before: str, after: str) -> list[Mutant]:
+    """The points of today's `module` that make this same mutant, in the harness's order."""
+    return [
+        m
+        for m in mutants(module)
+        if (m.scope, m.operator, m.before) == (scope, operator, before)
+        and mutated_source(m)[1].after == after
+    ]
+
+
+def occurrence_of(mutant: Mutant) -> int:
+    """Which of the identical points of its scope `mutant` is (`--describe` prints it as
+    `scope#N` where there are several); 0 when it is not a point of today's text."""
+    alike = _identical(mutant.module, mutant.scope, mutant.operator, mutant.before, mutant.after)
+    places = [(m.index, m.line) for m in alike]
+    return (
+        places.index((mutant.index, mutant.line)) + 1
+        if (mutant.index, mutant.line) in places
+        else 0
+    )
 
 
 def read_equivalents(path: Path = EQUIVALENTS) -> list[Equivalent]:
@@ -815,7 +861,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for m in mutants(module):
             if m.line == int(line):
                 d = mutated_source(m)[1]
-                print("\t".join((d.module, d.scope, d.operator, d.before, d.after, "REASON")))
+                scope = d.scope
+                if len(_identical(d.module, d.scope, d.operator, d.before, d.after)) > 1:
+                    scope += f"#{occurrence_of(d)}"  # several alike: name this one
+                print("\t".join((d.module, scope, d.operator, d.before, d.after, "REASON")))
         return 0
     samples: dict[str, list[Mutant]] = {}
     if args.report:

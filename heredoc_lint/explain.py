@@ -355,6 +355,7 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
     if layer.kind == "stdin":
         report.add("the script, exactly as the shell reads it from stdin:", 2)
         report.block(layer.text)
+        _expanded_before(report, layer, places, f"by {who} before the body is sent")
         return
     note = []
     origin = places.origins(layer)
@@ -368,22 +369,7 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
         note.append(f"{JOINED} = a backslash-newline {who} removes")
     report.add(f"the exact string {sends}" + (f" ({'; '.join(note)})" if note else "") + ":", 2)
     report.block(_marked(layer, 0, len(layer.text), origin))
-    if layer.local_expansions:
-        report.add("")
-        report.add(
-            f"expanded by {who} before the string is sent, not by the shell that runs it:", 2
-        )
-        for item in layer.local_expansions:
-            if item.expansion.kind == "tilde":
-                continue
-            source = layer.text[item.start : item.end]
-            where = places.at(layer, item.start)
-            report.add(f"{where:>7}  {source:<10} {_describe_expansion(layer, item)}", 4)
-            key = ("HL102", layer.file_offset(item.start))
-            verdict = places.verdicts.get(key)
-            if verdict is not None and key not in places.shown:
-                places.shown.add(key)
-                report.add(f"HL102 [{verdict.severity.value}] {verdict.message}", 20)
+    _expanded_before(report, layer, places, f"by {who} before the string is sent")
     if layer.continuations:
         where = ", ".join(places.at(layer, k) for k in layer.continuations)
         report.add("")
@@ -392,6 +378,25 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
             "the lines around each arrive joined",
             2,
         )
+
+
+def _expanded_before(report: _Report, layer: Layer, places: _Places, when: str) -> None:
+    """The layer's local expansions, each with what it stands for (and HL102's verdict)."""
+    if not layer.local_expansions:
+        return
+    report.add("")
+    report.add(f"expanded {when}, not by the shell that runs it:", 2)
+    for item in layer.local_expansions:
+        if item.expansion.kind == "tilde":
+            continue
+        source = layer.text[item.start : item.end]
+        where = places.at(layer, item.start)
+        report.add(f"{where:>7}  {source:<10} {_describe_expansion(layer, item)}", 4)
+        key = ("HL102", layer.file_offset(item.start))
+        verdict = places.verdicts.get(key)
+        if verdict is not None and key not in places.shown:
+            places.shown.add(key)
+            report.add(f"HL102 [{verdict.severity.value}] {verdict.message}", 20)
 
 
 def _explain_pkills(

@@ -112,11 +112,11 @@ def test_simple_commands_are_the_scripts_commands() -> None:
 def test_compounds_and_groups() -> None:
     text = "if a; then b; fi &\nfor i in 1; do c; done &\ncase x in y) d;; esac &\n{ e; f; } &\n"
     found = [s for s, _ in _jobs(text)]
-    assert [(type(s).__name__, getattr(s, "kind", None)) for s in found] == [
-        ("Compound", "if"),
-        ("Compound", "for"),
-        ("Compound", "case"),
-        ("Group", None),
+    assert [(type(s).__name__, text[s.start : s.end]) for s in found] == [
+        ("Compound", "if a; then b; fi"),
+        ("Compound", "for i in 1; do c; done"),
+        ("Compound", "case x in y) d;; esac"),
+        ("Group", "{ e; f; }"),
     ]
     assert [s.opener for s in found] == [
         _span(text, "if"),

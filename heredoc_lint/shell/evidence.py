@@ -93,8 +93,39 @@ _IS_ROOT = re.compile(
     rf"{_SUBJECT}\s*(?:-eq|==?)\s*{_ROOT_VALUE}(?![\w])"
     rf"|{_ROOT_VALUE}\s*(?:-eq|==?)\s*{_SUBJECT}"
 )
-# What a guard does when the test says "not root": leave, or run the script again as root.
-_LEAVES = re.compile(r"(?<![\w-])(?:exit\b|exec\s+(?:sudo|su|doas|pkexec)\b)")
+# What a guard does when the test says "not root": leave (`exit`), or run the script again
+# as root (`exec sudo ...`).
+_AS_ROOT = frozenset({"sudo", "su", "doas", "pkexec"})
+# Where an `exit` leaves only a child process, not the script: `( exit 1 )`, `$(exit)`,
+# a part of a pipeline, a function's body (which runs when called, not here).
+_CHILD_SHELLS = frozenset(
+    {"subshell", "command_substitution", "process_substitution", "pipeline", "function_definition"}
+)
+
+
+def _leaves(nodes: list[Node], text: str, char: Callable[[int], int]) -> bool:
+    """Whether the statements `nodes` run `exit` (or `exec sudo ...`) as a command of this
+    shell: the word `exit` in an argument (`echo "exit"`) or in a subshell is not that."""
+
+    def source(n: Node) -> str:
+        return text[char(n.start_byte) : char(n.end_byte)]
+
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if node.type in _CHILD_SHELLS:
+            continue
+        if node.type == "command":
+            name = node.child_by_field_name("name")
+            arguments = node.children_by_field_name("argument")
+            word = source(name) if name is not None else ""
+            if word == "exit" or (
+                word == "exec" and arguments and source(arguments[0]) in _AS_ROOT
+            ):
+                return True
+            continue
+        stack.extend(node.named_children)
+    return False
 
 
 def _negated(condition: str) -> bool:
@@ -123,7 +154,7 @@ def _is_guard(node: Node, text: str, char: Callable[[int], int]) -> bool:
             return False  # `a && b || c`: not one plain guard
         left, op, right = children
         polarity = _says_not_root(source(left))
-        if polarity is None or not _LEAVES.search(source(right)):
+        if polarity is None or not _leaves([right], text, char):
             return False
         return (op.type == "&&") == polarity
     if node.type == "if_statement":
@@ -134,12 +165,8 @@ def _is_guard(node: Node, text: str, char: Callable[[int], int]) -> bool:
         if polarity is None:
             return False
         branch = _then_branch(node) if polarity else _else_branch(node)
-        return branch is not None and bool(_LEAVES.search(_branch_text(branch, text, char)))
+        return branch is not None and _leaves(branch, text, char)
     return False
-
-
-def _branch_text(nodes: list[Node], text: str, char: Callable[[int], int]) -> str:
-    return " ; ".join(text[char(n.start_byte) : char(n.end_byte)] for n in nodes)
 
 
 def _then_branch(node: Node) -> list[Node] | None:

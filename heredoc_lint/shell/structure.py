@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from heredoc_lint.shell.evidence import PerScript
 from heredoc_lint.shell.syntax import (
@@ -75,14 +75,9 @@ class Group(_Spanned):
     body: tuple[Statement, ...]
 
 
-CompoundKind = Literal["while", "for", "if", "case"]
-
-
 @dataclass(frozen=True)
 class Compound(_Spanned):
     """`while`/`until`, `for`, `if`, `case`: its inside is not read here."""
-
-    kind: CompoundKind
 
 
 @dataclass(frozen=True)
@@ -116,13 +111,9 @@ class Structure:
     jobs: tuple[Job, ...]  # in the order of their `&`
 
 
-_COMPOUNDS: dict[str, CompoundKind] = {
-    "while_statement": "while",
-    "for_statement": "for",
-    "c_style_for_statement": "for",
-    "if_statement": "if",
-    "case_statement": "case",
-}
+_COMPOUNDS = frozenset(
+    {"while_statement", "for_statement", "c_style_for_statement", "if_statement", "case_statement"}
+)
 # Where an `&` is not a job of this shell: `$(a &)`, `<(a &)`, `$(( a & b ))`, `[[ ]]`.
 _OPAQUE = frozenset(
     {"command_substitution", "process_substitution", "arithmetic_expansion", "test_command"}
@@ -208,7 +199,7 @@ class _Reader:
         if kind == "compound_statement":
             return Group(start, end, opener, tuple(parts))
         if kind in _COMPOUNDS:
-            return Compound(start, end, opener, _COMPOUNDS[kind])
+            return Compound(start, end, opener)
         return Other(start, end, opener)
 
 
