@@ -69,9 +69,7 @@ def has_extension(path: Path) -> bool:
     return bool(path.suffix) and not path.suffix[1:].isdigit()
 
 
-def kind_of(
-    path: Path, head: bytes | None = None, mode: int | None = None
-) -> SourceKind | None:
+def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> SourceKind | None:
     """The kind of a file from its name, or its first line when it has no suffix.
     `head` and `mode` (its stat mode) save reading them again where they are known."""
     if path.suffix in SHELL_SUFFIXES:

@@ -143,9 +143,7 @@ def test_the_install_step_installs_the_actions_checkout(tmp_path: Path) -> None:
     path = f"{stub}:/usr/bin:/bin"
     got, _ = run_step("Install heredoc-lint", root, {}, path=path)
     assert got.returncode == 0, got.stderr
-    assert log.read_text() == (
-        f"-m pip install --disable-pip-version-check --quiet {ROOT}\n"
-    )
+    assert log.read_text() == (f"-m pip install --disable-pip-version-check --quiet {ROOT}\n")
     log.unlink()
     got, _ = run_step("Install heredoc-lint", root, {"package": ""}, path=path)
     assert got.returncode == 0 and not log.exists()

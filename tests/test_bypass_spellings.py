@@ -106,6 +106,12 @@ ROWS = [
         ["h", "p\\kill -f sglang; ./restart"],
     ),
     Row("glob-ansi-c", "/usr/bin/ss? h $'\\x70kill -f sglang; ./restart'", ["h", BAD_REMOTE]),
+    # A word after a redirection's target is still an argument: tree-sitter-bash puts it
+    # in the redirection node (more destinations, or a heredoc's arguments).
+    Row("redirect-between", f'ssh h 2>/dev/null "{BAD_REMOTE}"', ["h", BAD_REMOTE]),
+    Row("redirect-file-between", f'ssh h >ssh.log "{BAD_REMOTE}"', ["h", BAD_REMOTE]),
+    Row("dup-between-in-list", f'true && ssh h 2>&1 "{BAD_REMOTE}" | cat', ["h", BAD_REMOTE]),
+    Row("heredoc-between", f'ssh h <<EOF "{BAD_REMOTE}"\nhello\nEOF', ["h", BAD_REMOTE]),
     Row("sudo-500", "sudo " * 500 + BAD, ["h", BAD_REMOTE]),
     Row("sudo-5000", "sudo " * 5000 + BAD, ["h", BAD_REMOTE]),
 ]

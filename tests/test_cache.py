@@ -236,7 +236,7 @@ def test_every_settings_field_is_part_of_the_cache_key() -> None:
         variant = dataclasses.replace(base, **{f.name: changed})
         assert variant.cache_key() != base.cache_key(), f.name
     # Order does not matter: the same sets give the same key.
-    assert Settings(ignore=frozenset({"HL1", "HL2"})).cache_key() == Settings(
-        ignore=frozenset({"HL2", "HL1"})
-    ).cache_key()
-
+    assert (
+        Settings(ignore=frozenset({"HL1", "HL2"})).cache_key()
+        == Settings(ignore=frozenset({"HL2", "HL1"})).cache_key()
+    )

@@ -144,25 +144,43 @@ def adapt(name: str, root: Path, user: str, standin: str = PGREP) -> Adapted:
         text = replace_all(text, "cat > /workspace/", f"cat > {root}/workspace/", 1)
         text = replace_all(text, "chmod +x /workspace/", f"chmod +x {root}/workspace/", 1)
         scripts = root / "workspace/dflash/scripts"
-        return Adapted(name, text, scripts / "launch_mtp.sh", SEED000_INTENDED, (scripts,),
-                       last_line_is("ok"))
+        return Adapted(
+            name, text, scripts / "launch_mtp.sh", SEED000_INTENDED, (scripts,), last_line_is("ok")
+        )
     if name == "seed003":
         text = replace_all(SEED003, "pkill -f sglang", standin, 1)
         text = replace_all(text, "> /tmp/server", f"> {root}/tmp/server", 1)
         text = replace_all(text, " /root/", f" {root}/root/", 3)
-        return Adapted(name, text, root / "root/run_tp8_cutlass_mla.sh", SEED003_INTENDED,
-                       (root / "root", root / "tmp"),
-                       lambda out: re.search(r"^Launched PID: \d+$", out, re.M) is not None)
+        return Adapted(
+            name,
+            text,
+            root / "root/run_tp8_cutlass_mla.sh",
+            SEED003_INTENDED,
+            (root / "root", root / "tmp"),
+            lambda out: re.search(r"^Launched PID: \d+$", out, re.M) is not None,
+        )
     if name == "push_env":
         text = replace_all(PUSH_ENV, "app@web-4", f"{user}@web-4", 1)
         text = replace_all(text, "cat > /srv/", f"cat > {root}/srv/", 1)
-        return Adapted(name, text, root / "srv/app/.env", PUSH_ENV_INTENDED,
-                       (root / "srv/app",), lambda out: out == "")
+        return Adapted(
+            name,
+            text,
+            root / "srv/app/.env",
+            PUSH_ENV_INTENDED,
+            (root / "srv/app",),
+            lambda out: out == "",
+        )
     if name == "write_cron":
         text = replace_all(WRITE_CRON, "admin@db-2", f"{user}@db-2", 1)
         text = replace_all(text, "cat > /etc/", f"cat > {root}/etc/", 1)
-        return Adapted(name, text, root / "etc/cron.d/vacuum", WRITE_CRON_INTENDED,
-                       (root / "etc/cron.d",), lambda out: out == "")
+        return Adapted(
+            name,
+            text,
+            root / "etc/cron.d/vacuum",
+            WRITE_CRON_INTENDED,
+            (root / "etc/cron.d",),
+            lambda out: out == "",
+        )
     raise AssertionError(name)
 
 
@@ -176,8 +194,9 @@ def checked_root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def heredoc_lint(*args: str, cwd: Path | None = None,
-                 prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+def heredoc_lint(
+    *args: str, cwd: Path | None = None, prefix: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     """The real command line (`python -m heredoc_lint`), never through a shell."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
@@ -202,7 +221,8 @@ def my_remote_shell_lines(pgrep_output: str, root: Path) -> list[str]:
     `PRE` string `... sleep 2` that the scp strategy splits off) count.
     """
     return [
-        line for line in pgrep_output.splitlines()
+        line
+        for line in pgrep_output.splitlines()
         if re.match(r"^\d+ \S*sh -c (?:pgrep|pkill) ", line)
         and (str(root) in line or line.endswith("; sleep 2"))
     ]
@@ -257,8 +277,9 @@ def original_runs(
             script.write_text(case.text)
             proc = run_local(script, sshd)
             assert proc.returncode == 0, proc.stderr
-            cache[name] = OriginalRun(case.remote.read_bytes(), remote_mode(case.remote),
-                                      proc, root)
+            cache[name] = OriginalRun(
+                case.remote.read_bytes(), remote_mode(case.remote), proc, root
+            )
         return cache[name]
 
     return get
@@ -270,8 +291,9 @@ def original_runs(
 MATRIX = [(c, s, PGREP) for c in CASES for s in STRATEGIES]
 
 
-@pytest.mark.parametrize(("name", "strategy", "standin"), MATRIX,
-                         ids=[f"{c}-{s}-{p.split()[0]}" for c, s, p in MATRIX])
+@pytest.mark.parametrize(
+    ("name", "strategy", "standin"), MATRIX, ids=[f"{c}-{s}-{p.split()[0]}" for c, s, p in MATRIX]
+)
 def test_fixed_case_delivers_intended_body(
     sshd: SshServer,
     tmp_path: Path,
@@ -345,7 +367,7 @@ EOF
 echo copied"
 """  # noqa: E501
 # `\"`->`"`, `\$`->`$`, `\\`->`\`, `` \` ``->`` ` ``; `$1` and the backslash-newline stay.
-OPTIONS_INTENDED = b"listen=\"0.0.0.0:$PORT\" user=$1 it's\npath=\\srv\\app `date` \\\n"
+OPTIONS_INTENDED = b'listen="0.0.0.0:$PORT" user=$1 it\'s\npath=\\srv\\app `date` \\\n'
 
 
 def logging_server(sshd: SshServer, directory: Path) -> SshServer:
@@ -357,7 +379,7 @@ def logging_server(sshd: SshServer, directory: Path) -> SshServer:
             "#!/bin/sh\n"
             f"printf '%s\\0' \"$@\" >> {shlex.quote(str(directory / tool))}.log\n"
             f"printf '\\n' >> {shlex.quote(str(directory / tool))}.log\n"
-            f"exec {shlex.quote(str(sshd.bin_dir / tool))} \"$@\"\n"
+            f'exec {shlex.quote(str(sshd.bin_dir / tool))} "$@"\n'
         )
         wrapper.chmod(0o755)
     return dataclasses.replace(sshd, bin_dir=directory)
@@ -395,8 +417,14 @@ def test_scp_carries_port_identity_and_options(sshd: SshServer, tmp_path: Path) 
     assert (remote / "app.conf").read_bytes() == OPTIONS_INTENDED
     [scp_argv] = logged_argvs(logs, "scp")
     assert scp_argv == [
-        "-P", "2222", "-i", str(sshd.key), "-o", "BatchMode=yes",
-        str(local / "deploy.sh.d/app.conf"), f"{sshd.user}@deploy-host:{remote}/app.conf",
+        "-P",
+        "2222",
+        "-i",
+        str(sshd.key),
+        "-o",
+        "BatchMode=yes",
+        str(local / "deploy.sh.d/app.conf"),
+        f"{sshd.user}@deploy-host:{remote}/app.conf",
     ]
     ssh_argvs = logged_argvs(logs, "ssh")
     assert [a[:6] for a in ssh_argvs] == [
@@ -420,8 +448,9 @@ echo done"
 CWD_INTENDED = b'from "elsewhere": $0 $1\n'
 
 
-@pytest.mark.parametrize("how", ["absolute-from-root-dir", "relative-from-parent",
-                                 "dot-slash-from-own-dir"])
+@pytest.mark.parametrize(
+    "how", ["absolute-from-root-dir", "relative-from-parent", "dot-slash-from-own-dir"]
+)
 def test_scp_fixed_script_runs_from_another_directory(
     sshd: SshServer, tmp_path: Path, how: str
 ) -> None:
@@ -450,9 +479,16 @@ def test_scp_fixed_script_runs_from_another_directory(
     assert remote.read_bytes() == CWD_INTENDED
 
 
-@pytest.mark.parametrize("script_name", [
-    "deploy$HOME.sh", 'say "hi".sh', "tick`id`.sh", "back\\slash.sh", "it's $(id).sh",
-])
+@pytest.mark.parametrize(
+    "script_name",
+    [
+        "deploy$HOME.sh",
+        'say "hi".sh',
+        "tick`id`.sh",
+        "back\\slash.sh",
+        "it's $(id).sh",
+    ],
+)
 def test_scp_local_path_with_special_script_name(
     sshd: SshServer, tmp_path: Path, script_name: str
 ) -> None:
@@ -534,8 +570,10 @@ def test_base64_fix_of_a_big_body_still_runs(sshd: SshServer, tmp_path: Path) ->
 
 def test_stdin_strategy_not_used_with_forced_tty(tmp_path: Path) -> None:
     # Checked statically: running the fixed script hangs (see the reason).
-    text = ("#!/bin/bash\nssh -tt root@tty-host \"cat > /tmp/hl-tty.txt << 'EOF'\n"
-            "tty \\$1\nEOF\necho ok\"\n")
+    text = (
+        "#!/bin/bash\nssh -tt root@tty-host \"cat > /tmp/hl-tty.txt << 'EOF'\n"
+        'tty \\$1\nEOF\necho ok"\n'
+    )
     script = tmp_path / "tty.sh"
     script.write_text(text)
 
@@ -544,7 +582,6 @@ def test_stdin_strategy_not_used_with_forced_tty(tmp_path: Path) -> None:
     fixed = script.read_text()
     fed_on_stdin = re.search(r"""["'] <<'EOF(?:_\d+)?'\n""", fixed) is not None
     assert not fed_on_stdin, fixed
-
 
 
 # --- where the stdin strategy puts the body -------------------------------------------------
@@ -621,8 +658,11 @@ def test_fix_inside_command_substitution(sshd: SshServer, tmp_path: Path, strate
 
 @pytest.mark.parametrize(
     ("template", "unplaceable"),
-    [(TWO_SSH_ONE_LINE, "t2.txt << 'EOF'"), (LOCAL_HEREDOC_FIRST, "r.txt << 'EOF'"),
-     (CMDSUBST, "cs.txt << 'EOF'")],
+    [
+        (TWO_SSH_ONE_LINE, "t2.txt << 'EOF'"),
+        (LOCAL_HEREDOC_FIRST, "r.txt << 'EOF'"),
+        (CMDSUBST, "cs.txt << 'EOF'"),
+    ],
     ids=["second-ssh-on-the-line", "after-a-local-heredoc", "in-substitution"],
 )
 def test_stdin_declines_where_the_body_cannot_go(

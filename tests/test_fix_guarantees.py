@@ -125,11 +125,14 @@ def test_diff_of_clean_file_is_empty(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stdout) == (0, "")
 
 
-@pytest.mark.parametrize("strategy", [
-    "base64",
-    pytest.param("scp"),
-    "stdin",
-])
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        "base64",
+        pytest.param("scp"),
+        "stdin",
+    ],
+)
 def test_diff_applied_gives_what_fix_gives(tmp_path: Path, strategy: str) -> None:
     if shutil.which("patch") is None:
         pytest.skip("needs patch(1)")
@@ -139,12 +142,20 @@ def test_diff_applied_gives_what_fix_gives(tmp_path: Path, strategy: str) -> Non
         case = adapt("write_cron", tmp_path / "remote", "root")
         (directory / "write_cron.sh").write_text(case.text)
 
-    assert heredoc_lint("--fix", "--fix-strategy", strategy, "write_cron.sh",
-                        cwd=fixed_dir).returncode == 0
+    assert (
+        heredoc_lint("--fix", "--fix-strategy", strategy, "write_cron.sh", cwd=fixed_dir).returncode
+        == 0
+    )
     diff = heredoc_lint("--diff", "--fix-strategy", strategy, "write_cron.sh", cwd=patched_dir)
     assert diff.returncode == 1
-    subprocess.run(["patch", "-s", "-p1"], input=diff.stdout, text=True, cwd=patched_dir,
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["patch", "-s", "-p1"],
+        input=diff.stdout,
+        text=True,
+        cwd=patched_dir,
+        check=True,
+        capture_output=True,
+    )
 
     assert snapshot(patched_dir) == snapshot(fixed_dir)
 
@@ -187,7 +198,8 @@ def test_seed000_fixed_delivers_literal_args_and_no_self_match(
     # line counts, as in test_runtime_seeds.py.)
     assert my_remote_shell_lines(proc.stdout, root) == [], proc.stdout
     assert not [
-        line for line in proc.stdout.splitlines()
+        line
+        for line in proc.stdout.splitlines()
         if re.match(r"^\d+ \S*sh -c pgrep -af ", line) and str(root) in line
     ]
 
@@ -200,12 +212,13 @@ CRLF_CASE = (
     "ssh {user}@crlf-host \"cat > {remote} << 'EOF'\r\n"
     "key=\\$HOME value=$1 it's\r\n"
     "EOF\r\n"
-    "echo written\"\r\n"
+    'echo written"\r\n'
     "echo after\r\n"
 )
 # In a CRLF file every line the remote shell reads ends in `\r`, the body's included; the
 # delimiter word and the terminator line both end in `\r`, so the heredoc terminates.
 CRLF_INTENDED = b"key=$HOME value=$1 it's\r\n"
+
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_crlf_file_keeps_crlf_and_works(sshd: SshServer, tmp_path: Path, strategy: str) -> None:
@@ -244,9 +257,12 @@ def test_stdin_fix_in_file_with_one_crlf_line(sshd: SshServer, tmp_path: Path) -
     remote.parent.mkdir()
     script = root / "mixed.sh"
     script.write_bytes(
-        (f"#!/bin/bash\n# saved once on windows\r\n"
-         f"ssh {sshd.user}@mixed-host \"cat > {remote} << 'EOF'\nline1 $1\nline2\nEOF\n"
-         "echo written\"\necho after\n").encode())
+        (
+            f"#!/bin/bash\n# saved once on windows\r\n"
+            f"ssh {sshd.user}@mixed-host \"cat > {remote} << 'EOF'\nline1 $1\nline2\nEOF\n"
+            'echo written"\necho after\n'
+        ).encode()
+    )
 
     lint = heredoc_lint("--fix", "--fix-strategy", "stdin", script.name, cwd=root)
 
@@ -333,8 +349,9 @@ def test_mode_and_owner_are_kept(tmp_path: Path, strategy: str, mode: int) -> No
     assert info.st_ino != inode  # replaced by a rename, never rewritten in place
     assert stat.S_IMODE(info.st_mode) == mode
     assert (info.st_uid, info.st_gid) == owner
-    leftovers = [p.name for p in script.parent.iterdir()
-                 if p.name.startswith(".") and p.name != CACHE_DIR]
+    leftovers = [
+        p.name for p in script.parent.iterdir() if p.name.startswith(".") and p.name != CACHE_DIR
+    ]
     assert leftovers == [], leftovers  # no temp file left behind
 
 
@@ -360,10 +377,12 @@ LATIN1_CASE = (
     b"ssh USER@latin-host \"cat > REMOTE << 'EOF'\n"
     b"na\xefve \\$x d\xe9j\xe0 vu\n"
     b"EOF\n"
-    b"echo ok\"\n"
+    b'echo ok"\n'
     b"echo fin\n"
 )
 LATIN1_INTENDED = b"na\xefve $x d\xe9j\xe0 vu\n"
+
+
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_latin1_file_keeps_its_encoding_and_body_bytes(
     sshd: SshServer, tmp_path: Path, strategy: str
@@ -408,11 +427,14 @@ def without_root_powers() -> tuple[str, ...]:
     return (setpriv, "--bounding-set=-dac_override,-dac_read_search", "--")
 
 
-@pytest.mark.parametrize("strategy", [
-    "base64",
-    pytest.param("scp"),
-    "stdin",
-])
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        "base64",
+        pytest.param("scp"),
+        "stdin",
+    ],
+)
 def test_read_only_directory_one_line_error_others_fixed(tmp_path: Path, strategy: str) -> None:
     prefix = without_root_powers()
     case = adapt("write_cron", tmp_path / "remote", "root")
@@ -423,8 +445,16 @@ def test_read_only_directory_one_line_error_others_fixed(tmp_path: Path, strateg
     (free / "b.sh").write_text(case.text)
     locked.chmod(0o555)
     try:
-        proc = heredoc_lint("--fix", "--fix-strategy", strategy, "locked/a.sh", "free/a.sh",
-                            "free/b.sh", cwd=tmp_path, prefix=prefix)
+        proc = heredoc_lint(
+            "--fix",
+            "--fix-strategy",
+            strategy,
+            "locked/a.sh",
+            "free/a.sh",
+            "free/b.sh",
+            cwd=tmp_path,
+            prefix=prefix,
+        )
         locked_after = snapshot(locked)
     finally:
         locked.chmod(0o755)
@@ -459,25 +489,31 @@ def test_read_only_file_one_line_error_others_fixed(tmp_path: Path) -> None:
 
 STRAY_KEYWORD_BUG = (
     "BUG: a closing reserved word with nothing to close (`done`, `fi`, `esac`, `}`, `then` "
-    "alone on a line) is a syntax error for bash (`bash -n`: \"syntax error near unexpected "
-    "token\") but tree-sitter-bash parses it as a plain command named `done`: no HL001, and "
-    "--fix rewrites the file")
+    'alone on a line) is a syntax error for bash (`bash -n`: "syntax error near unexpected '
+    'token") but tree-sitter-bash parses it as a plain command named `done`: no HL001, and '
+    "--fix rewrites the file"
+)
 
 
-@pytest.mark.parametrize("tail", [
-    "echo $((1 +\n",
-    "echo )\n",
-    "echo a |\n",
-    "for x in; do\n",
-    "echo ${x\n",
-    "echo 'open\n",
-    *[pytest.param(f"{word}\n", id=f"stray-{word}")
-      for word in ("done", "fi", "esac", "}", "then")],
-    pytest.param("if true; then\n  echo x\n", id="if-without-fi"),
-    pytest.param("case $1 in\n", id="case-without-esac"),
-    pytest.param('echo "unterminated\n', id="unterminated-quote"),
-    pytest.param("f() {\n  echo x\n", id="function-without-brace"),
-])
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "echo $((1 +\n",
+        "echo )\n",
+        "echo a |\n",
+        "for x in; do\n",
+        "echo ${x\n",
+        "echo 'open\n",
+        *[
+            pytest.param(f"{word}\n", id=f"stray-{word}")
+            for word in ("done", "fi", "esac", "}", "then")
+        ],
+        pytest.param("if true; then\n  echo x\n", id="if-without-fi"),
+        pytest.param("case $1 in\n", id="case-without-esac"),
+        pytest.param('echo "unterminated\n', id="unterminated-quote"),
+        pytest.param("f() {\n  echo x\n", id="function-without-brace"),
+    ],
+)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_unparsable_file_is_never_rewritten(tmp_path: Path, strategy: str, tail: str) -> None:
     case = adapt("write_cron", tmp_path / "remote", "root")

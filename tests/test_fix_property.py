@@ -48,14 +48,76 @@ WORKERS = 4
 FIXED_CODES = {"HL101", "HL102", "HL103"}
 
 PIECES = [
-    "'", '"', "$", "`", "\\", " ", "\t", "{", "}", "(", ")", "|", ";", "&", "<", ">", "*",
-    "?", "#", "~", "!", "%", "=", "$1", "$2", "$@", "$HOME", "${x}", "$(id -u)", "`id -u`",
-    "\\$", "\\\\", "\\n", "'\\''", "\\\"", "é", "ü", "中文", "😀", "\u2028", "\x85", "\x0b",
-    "\x0c", "\x1b[0m", "\x7f", "EOF", "<<", "<< 'EOF'", "hello", "x=1",
+    "'",
+    '"',
+    "$",
+    "`",
+    "\\",
+    " ",
+    "\t",
+    "{",
+    "}",
+    "(",
+    ")",
+    "|",
+    ";",
+    "&",
+    "<",
+    ">",
+    "*",
+    "?",
+    "#",
+    "~",
+    "!",
+    "%",
+    "=",
+    "$1",
+    "$2",
+    "$@",
+    "$HOME",
+    "${x}",
+    "$(id -u)",
+    "`id -u`",
+    "\\$",
+    "\\\\",
+    "\\n",
+    "'\\''",
+    '\\"',
+    "é",
+    "ü",
+    "中文",
+    "😀",
+    "\u2028",
+    "\x85",
+    "\x0b",
+    "\x0c",
+    "\x1b[0m",
+    "\x7f",
+    "EOF",
+    "<<",
+    "<< 'EOF'",
+    "hello",
+    "x=1",
 ]
 SPECIAL_LINES = [
-    "", "EOF", "END", "EOF2", "EOF_1", "EOF_2", "EOF ", " EOF", "\tEOF", "EOF\\", "'EOF'",
-    '"EOF"', "\\", "$", "a \\", "\\\\", "END;", "#!/bin/bash",
+    "",
+    "EOF",
+    "END",
+    "EOF2",
+    "EOF_1",
+    "EOF_2",
+    "EOF ",
+    " EOF",
+    "\tEOF",
+    "EOF\\",
+    "'EOF'",
+    '"EOF"',
+    "\\",
+    "$",
+    "a \\",
+    "\\\\",
+    "END;",
+    "#!/bin/bash",
 ]
 DELIMITERS = ["EOF", "END"]
 VARIANTS = ["sq", "dq", "dq-min"]
@@ -104,11 +166,15 @@ def source(variant: str, delimiter: str, body: str, remote: Path, user: str) -> 
     pre = "pkill -0 -f hlprop 2>/dev/null; sleep 0"
     if variant == "sq":
         quoted_body = body.replace("'", "'\\''")
-        return (f"#!/bin/bash\n{head} '{pre}; cat > {remote} << '\\''{delimiter}'\\''\n"
-                f"{quoted_body}{delimiter}\nchmod +x {remote} && echo ok'\n")
+        return (
+            f"#!/bin/bash\n{head} '{pre}; cat > {remote} << '\\''{delimiter}'\\''\n"
+            f"{quoted_body}{delimiter}\nchmod +x {remote} && echo ok'\n"
+        )
     escaped = escape_dq(body) if variant == "dq" else escape_dq_minimal(body)
-    return (f"#!/bin/bash\n{head} \"{pre}; cat > {remote} << '{delimiter}'\n"
-            f"{escaped}{delimiter}\nchmod +x {remote} && echo ok\"\n")
+    return (
+        f"#!/bin/bash\n{head} \"{pre}; cat > {remote} << '{delimiter}'\n"
+        f'{escaped}{delimiter}\nchmod +x {remote} && echo ok"\n'
+    )
 
 
 def test_escapes_round_trip_through_bash() -> None:
@@ -116,8 +182,9 @@ def test_escapes_round_trip_through_bash() -> None:
     local bash makes of the "..." word is the body itself."""
     body = "a 'b' \"c\" \\$ $ `x` \\\\ \\n é\t\n"
     for spelled in (escape_dq(body), escape_dq_minimal(body)):
-        out = subprocess.run(["bash", "-c", f'printf %s "{spelled}"'], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            ["bash", "-c", f'printf %s "{spelled}"'], capture_output=True, text=True, check=True
+        ).stdout
         assert out == body
     assert escape_dq_minimal("$1 \\\n\\a") == "$1 \\\n\\a"
 
@@ -146,13 +213,17 @@ class Fixed:
 
 
 def describe(item: Fixed, problem: str) -> str:
-    return (f"example {item.number} ({item.variant}, <<'{item.delimiter}'): {problem}\n"
-            f"  body: {item.body!r}\n  fixed script:\n{item.script.read_text()}")
+    return (
+        f"example {item.number} ({item.variant}, <<'{item.delimiter}'): {problem}\n"
+        f"  body: {item.body!r}\n  fixed script:\n{item.script.read_text()}"
+    )
 
 
 @pytest.mark.parametrize("strategy", ["base64", "scp", "stdin"])
 def test_random_bodies_survive_fix_over_real_ssh(
-    fast_sshd: SshServer, tmp_path: Path, strategy: str,
+    fast_sshd: SshServer,
+    tmp_path: Path,
+    strategy: str,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     local, remote_root = tmp_path / "local", tmp_path / "remote"
@@ -162,8 +233,13 @@ def test_random_bodies_survive_fix_over_real_ssh(
     declined: list[tuple[str, str]] = []
     counter = [0]
 
-    @settings(max_examples=MAX_EXAMPLES, derandomize=True, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
     @given(bodies())
     @example(("EOF", "", "dq"))
     @example(("EOF", "EOF2\nEND\nEOF_1\n\n \\\n", "dq-min"))
@@ -202,8 +278,9 @@ def test_random_bodies_survive_fix_over_real_ssh(
     def over_ssh(item: Fixed) -> str | None:
         proc = run_local(item.script, fast_sshd, timeout=120)
         if proc.returncode != 0 or proc.stdout != "ok\n":
-            return describe(item, f"exit {proc.returncode}, stdout {proc.stdout!r}, "
-                                  f"stderr {proc.stderr!r}")
+            return describe(
+                item, f"exit {proc.returncode}, stdout {proc.stdout!r}, stderr {proc.stderr!r}"
+            )
         if not item.remote.exists():
             return describe(item, "no remote file")
         got = item.remote.read_bytes()
@@ -216,12 +293,15 @@ def test_random_bodies_survive_fix_over_real_ssh(
 
     variants = Counter(item.variant for item in fixed)
     with capsys.disabled():
-        print(f"\n[{strategy}] {len(fixed)} examples verified through sshd "
-              f"({dict(sorted(variants.items()))}; {len(declined)} of them not rewritten: "
-              f"empty body), "
-              f"{len(problems)} failed")
+        print(
+            f"\n[{strategy}] {len(fixed)} examples verified through sshd "
+            f"({dict(sorted(variants.items()))}; {len(declined)} of them not rewritten: "
+            f"empty body), "
+            f"{len(problems)} failed"
+        )
     assert not problems, f"{len(problems)} of {len(fixed)} failed:\n" + "\n".join(
-        sorted(problems, key=len)[:3])
+        sorted(problems, key=len)[:3]
+    )
     assert len(fixed) >= MAX_EXAMPLES
     assert len(declined) == (1 if strategy == "stdin" else 0)  # the explicit empty body
     assert set(variants) == set(VARIANTS)

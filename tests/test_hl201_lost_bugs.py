@@ -75,7 +75,7 @@ def test_a_parameter_called_only_with_a_literal_example_is_evidence() -> None:
 def test_a_bare_top_level_example_call_counts_the_same() -> None:
     bare = HOME_COMMAND.replace(
         'if __name__ == "__main__":\n    client = paramiko.SSHClient()\n    run_',
-        'client = paramiko.SSHClient()\nrun_',
+        "client = paramiko.SSHClient()\nrun_",
     )
     assert "\nrun_command_on_remote(client, " in bare
     (finding,) = hl201(bare)

@@ -63,9 +63,7 @@ class Session:
         watch: bool = False,
         resolve: bool = False,
     ) -> types.InitializeResult:
-        await self.client.start_io(
-            *CLI, "lsp", cwd=str(self.cwd), env=_env()
-        )
+        await self.client.start_io(*CLI, "lsp", cwd=str(self.cwd), env=_env())
         general = types.GeneralClientCapabilities(position_encodings=encodings)
         resolving = types.CodeActionClientCapabilities(
             resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"])
@@ -182,9 +180,7 @@ def _pos(line: int, column: int) -> types.Position:
     return types.Position(line=line, character=column)
 
 
-def session(tmp_path: Path, **start: Any) -> Callable[
-    [Callable[[Session], Awaitable[T]]], T
-]:
+def session(tmp_path: Path, **start: Any) -> Callable[[Callable[[Session], Awaitable[T]]], T]:
     """Run `body` against a started server in `tmp_path`, and always stop it."""
 
     def runner(body: Callable[[Session], Awaitable[T]]) -> T:
@@ -243,8 +239,9 @@ def apply_edits(text: str, edits: list[types.TextEdit], encoding: str = UTF16) -
             n += 1
         return before + n
 
-    spans = sorted(((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits),
-                   reverse=True)
+    spans = sorted(
+        ((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits), reverse=True
+    )
     for a, b, new in spans:
         text = text[:a] + new + text[b:]
     return text
@@ -485,11 +482,11 @@ def test_fix_all_is_resolved_when_chosen_where_the_client_can(tmp_path: Path) ->
         uri = s.open(path, SEED_WIDE, "shellscript")
         await s.diagnostics(uri, 1)
         # Without a filter (the editor's menu at the cursor), the fix-all is listed too.
-        listed = [a for a in await s.code_actions(uri, None)
-                  if a.kind == "source.fixAll.heredoc-lint"]
+        listed = [
+            a for a in await s.code_actions(uri, None) if a.kind == "source.fixAll.heredoc-lint"
+        ]
         assert len(listed) == 1 and listed[0].edit is None and listed[0].data is not None
-        resolved = await asyncio.wait_for(
-            s.client.code_action_resolve_async(listed[0]), TIMEOUT)
+        resolved = await asyncio.wait_for(s.client.code_action_resolve_async(listed[0]), TIMEOUT)
         fixed = apply_edits(SEED_WIDE, edits_of(resolved, uri, 1))
         assert fixed == _cli_fix(tmp_path, SEED_WIDE)
         # Chosen after the document changed: no edit for a text it was not made for.
@@ -554,7 +551,9 @@ def test_python_fix_and_suppression(tmp_path: Path) -> None:
         uri = s.open(tmp_path / "run.py", text, "python")
         (finding,) = await s.diagnostics(uri, 1)
         assert (finding.code, *as_tuple(finding.range)) == (
-            "HL201", *span_of(text, 4, "{p}", UTF16))
+            "HL201",
+            *span_of(text, 4, "{p}", UTF16),
+        )
         offered = {a.title: a for a in await s.code_actions(uri, finding)}
         assert set(offered) == {
             "Fix HL201 (unsafe): Quote the value with `shlex.quote(...)`",
@@ -579,7 +578,10 @@ def test_hover_in_markdown(tmp_path: Path) -> None:
     line = MARKDOWN.split("\n").index("```bash") + 1  # 0-based: the ssh line
     explained = subprocess.run(
         [*CLI, "explain", f"{path}:{line + 1}"],
-        env=_env(), capture_output=True, text=True, check=True,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
 
     async def body(s: Session) -> None:
@@ -635,9 +637,10 @@ def test_configuration_files_are_watched_where_the_client_can(tmp_path: Path) ->
         (registration,) = params.registrations
         assert registration.method == "workspace/didChangeWatchedFiles"
         options = registration.register_options
-        globs = sorted(w["globPattern"] if isinstance(w, dict) else w.glob_pattern
-                       for w in (options["watchers"] if isinstance(options, dict)
-                                 else options.watchers))
+        globs = sorted(
+            w["globPattern"] if isinstance(w, dict) else w.glob_pattern
+            for w in (options["watchers"] if isinstance(options, dict) else options.watchers)
+        )
         assert globs == ["**/.heredoc-lint.toml", "**/pyproject.toml"]
 
     async def whole() -> None:
@@ -729,8 +732,11 @@ def test_a_5mb_document_is_not_checked_as_you_type(tmp_path: Path) -> None:
         s.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 types.VersionedTextDocumentIdentifier(s.versions[uri], uri),
-                [types.TextDocumentContentChangePartial(
-                    types.Range(_pos(1, 0), _pos(1, 0)), "ssh h 'cat <<EOF'\n")],
+                [
+                    types.TextDocumentContentChangePartial(
+                        types.Range(_pos(1, 0), _pos(1, 0)), "ssh h 'cat <<EOF'\n"
+                    )
+                ],
             )
         )
         await s.diagnostics(uri, 2)
@@ -758,8 +764,11 @@ def test_a_slow_check_blocks_nothing(tmp_path: Path) -> None:
             # the interpreter with the slow one: its findings then follow the notice.
             answer = await s.diagnostics(seed, 1)
         assert found(answer) == seed_expected(SEED_WIDE, UTF16)
-        assert not [p for p in s.published if p.uri == uri and p.diagnostics
-                    and p.diagnostics[0].code == "HL103"]  # the slow check is not done yet
+        assert not [
+            p
+            for p in s.published
+            if p.uri == uri and p.diagnostics and p.diagnostics[0].code == "HL103"
+        ]  # the slow check is not done yet
         first = await s.diagnostics(uri, 1)
         assert len(first) == 1 and "takes more than 0.05 s" in first[0].message
         assert first[0].severity == types.DiagnosticSeverity.Information
@@ -814,8 +823,14 @@ def _raw_server(tmp_path: Path) -> subprocess.Popen[bytes]:
     )
     assert server.stdin is not None
     server.stdin.write(
-        _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+        _frame(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "rootUri": None, "capabilities": {}},
+            }
+        )
     )
     server.stdin.write(_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
     server.stdin.flush()
@@ -840,10 +855,22 @@ def test_server_survives_malformed_requests(tmp_path: Path) -> None:
         assert "error" in _await_id(server.stdout, 3)
         # Then a well-formed exchange still works: open a document, get its diagnostics.
         uri = (tmp_path / "seed.sh").as_uri()
-        server.stdin.write(_frame({
-            "jsonrpc": "2.0", "method": "textDocument/didOpen",
-            "params": {"textDocument": {"uri": uri, "languageId": "shellscript",
-                                         "version": 1, "text": SEED}}}))
+        server.stdin.write(
+            _frame(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "textDocument/didOpen",
+                    "params": {
+                        "textDocument": {
+                            "uri": uri,
+                            "languageId": "shellscript",
+                            "version": 1,
+                            "text": SEED,
+                        }
+                    },
+                }
+            )
+        )
         server.stdin.flush()
         while True:
             message = _read_message(server.stdout)
@@ -869,11 +896,22 @@ def test_server_exits_when_the_client_disconnects(tmp_path: Path) -> None:
         # A check of several seconds under way when the client goes: the server still
         # ends at once, without waiting for it.
         slow = "#!/bin/bash\n" + 'ssh h "pkill -f sglang; echo"\n' * 4000
-        server.stdin.write(_frame({
-            "jsonrpc": "2.0", "method": "textDocument/didOpen",
-            "params": {"textDocument": {"uri": (tmp_path / "slow.sh").as_uri(),
-                                         "languageId": "shellscript",
-                                         "version": 1, "text": slow}}}))
+        server.stdin.write(
+            _frame(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "textDocument/didOpen",
+                    "params": {
+                        "textDocument": {
+                            "uri": (tmp_path / "slow.sh").as_uri(),
+                            "languageId": "shellscript",
+                            "version": 1,
+                            "text": slow,
+                        }
+                    },
+                }
+            )
+        )
         server.stdin.flush()
         time.sleep(0.2)
         started = time.monotonic()

@@ -25,8 +25,7 @@ from test_lsp import (
 )
 
 CONFIG = (
-    "[tool.heredoc-lint]\n"
-    'python-wrappers = { "myproj.remote.run" = { arg = 0, runs = "ssh" } }\n'
+    '[tool.heredoc-lint]\npython-wrappers = { "myproj.remote.run" = { arg = 0, runs = "ssh" } }\n'
 )
 TEXT = 'from myproj import remote\n\np = input()\nif p:\n    remote.run(f"cat {p}")\n'
 LINE = 4  # 0-based: the wrapper's call

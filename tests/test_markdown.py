@@ -747,6 +747,6 @@ def test_fixes_in_transcripts_keep_the_prompts() -> None:
         "    user@h:~$ ssh h 'pkill -f app; echo'\n"
         "    ```\n"
     )
-    assert fix_kind(text, "markdown").text == text.replace(
-        "-f worker", "-f '[w]'orker"
-    ).replace("-f app", "-f \\[a]pp")
+    assert fix_kind(text, "markdown").text == text.replace("-f worker", "-f '[w]'orker").replace(
+        "-f app", "-f \\[a]pp"
+    )

@@ -104,9 +104,10 @@ def test_origins_of_values_name_their_source() -> None:
         ("{request.form.name}", "warning"),
     ]
     messages = {_ORIGINS[f.start : f.end]: f.message for f in found}
-    assert "comes from the environment (`os.getenv`)" in messages[
-        "{os.getenv('BUILD_DIR', 'SLURM_NODELIST')}"
-    ]
+    assert (
+        "comes from the environment (`os.getenv`)"
+        in messages["{os.getenv('BUILD_DIR', 'SLURM_NODELIST')}"]
+    )
     assert "parameter" in messages["{cfg.form.name}"]
     assert "HTTP request" not in messages["{cfg.form.name}"]
     assert "comes from an HTTP request (`request`)" in messages["{request.form.name}"]
@@ -164,7 +165,6 @@ def test_python2_source_is_recognised_on_a_last_line_without_newline() -> None:
         assert only[3] == "not checked: Python 2 source (line 3: invalid decimal literal)"
 
 
-
 # -- positions.py: columns in UTF-8 bytes --------------------------------------------------
 
 
@@ -172,8 +172,7 @@ def test_spans_after_non_ascii_characters_on_the_same_line() -> None:
     """ast's columns count UTF-8 bytes: after `é` (2 bytes), `€` (3) and `𝄞` (4, a
     surrogate pair nowhere) on the same line, a finding is still at its own characters."""
     text = (
-        "import os\n"
-        'x = "é€𝄞"; os.system("ssh h echo $HOME"); os.system(f"ssh h echo {x} $USER")\n'
+        'import os\nx = "é€𝄞"; os.system("ssh h echo $HOME"); os.system(f"ssh h echo {x} $USER")\n'
     )
     found = _python(text, "HL102")
     assert [(f.start, f.end) for f in found] == [

@@ -45,8 +45,7 @@ def test_python2_tabs_are_not_checked_info() -> None:
     (finding,) = hl001(PYTHON2_TABS, "python", "agent.py")
     assert finding.severity is Severity.INFO
     assert finding.message == (
-        "not checked: Python 2 source (line 7: inconsistent use of tabs and spaces in "
-        "indentation)"
+        "not checked: Python 2 source (line 7: inconsistent use of tabs and spaces in indentation)"
     )
     assert PYTHON2_TABS[finding.start : finding.end] == " "  # line 7's first character
     assert PYTHON2_TABS.count("\n", 0, finding.start) + 1 == 7

@@ -68,12 +68,21 @@ def _fix(tmp_path: Path, text: str) -> str:
 
 WAITS = [
     # The body starts on line 7 of the program.
-    (PARAMIKO, f'stdin, stdout, stderr = client.exec_command("{JOB}")\nstdout.read()',
-     "reading its output (line 8) waits"),
-    (PARAMIKO, f'_, out, err = client.exec_command("{JOB}")\nfor line in err:\n    print(line)',
-     "reading its output (line 8) waits"),
-    (PARAMIKO, f'print(client.exec_command("{JOB}")[1].read())',
-     "reading its output (line 7) waits"),
+    (
+        PARAMIKO,
+        f'stdin, stdout, stderr = client.exec_command("{JOB}")\nstdout.read()',
+        "reading its output (line 8) waits",
+    ),
+    (
+        PARAMIKO,
+        f'_, out, err = client.exec_command("{JOB}")\nfor line in err:\n    print(line)',
+        "reading its output (line 8) waits",
+    ),
+    (
+        PARAMIKO,
+        f'print(client.exec_command("{JOB}")[1].read())',
+        "reading its output (line 7) waits",
+    ),
     (FABRIC, f'c.run("{JOB}", hide=True)', "`run()` reads the command's output to its end"),
 ]
 
@@ -118,9 +127,7 @@ def test_a_program_that_does_not_show_a_wait_gets_info(
     assert _run(tmp_path, program) < 3  # what the info says: this program does not wait
 
 
-def test_fabric_disown_returns_at_once_and_is_not_reported(
-    sshd: SshServer, tmp_path: Path
-) -> None:
+def test_fabric_disown_returns_at_once_and_is_not_reported(sshd: SshServer, tmp_path: Path) -> None:
     program = _program(FABRIC, f'c.run("{JOB}", disown=True)', sshd)
     assert hl104(program) == []
     assert _run(tmp_path, program) < 3

@@ -136,4 +136,4 @@ def test_the_fixed_module_is_what_the_fixes_say() -> None:
     assert "printf %s {shlex.quote(str(content))}" in fixed_source
     # The one heredoc left is the constant one in exec_command: no outer shell parses it.
     assert fixed_source.count("<<") == 1
-    assert "exec_command(f\"\"\"cat > {shlex.quote(path)} << 'EOF'" in fixed_source
+    assert 'exec_command(f"""cat > {shlex.quote(path)} << \'EOF\'' in fixed_source

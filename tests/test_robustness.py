@@ -172,7 +172,7 @@ def test_bash_refuses_a_nul_in_the_first_line_only_as_a_script(tmp_path: Path) -
 
 
 def test_python_file_with_a_nul_byte_is_skipped_as_python_does(tree: Path) -> None:
-    data = b'import os\n# \0\nos.system("ssh h \'pkill -f sglang; ./restart\'")\n'
+    data = b"import os\n# \0\nos.system(\"ssh h 'pkill -f sglang; ./restart'\")\n"
     (tree / "tool.py").write_bytes(data)
     ran = subprocess.run([sys.executable, "tool.py"], cwd=tree, capture_output=True, check=False)
     assert ran.returncode == 1 and b"null bytes" in ran.stderr  # python3 runs none of it
@@ -719,11 +719,13 @@ SHAPES: dict[str, Callable[[], str]] = {
     ),
 }
 
-SHAPES.update({  # once O(N^2) or a RecursionError; linear and fine now
-    "10,000 nested $(": lambda: "ssh h echo " + "$(" * 10_000 + "x" + ")" * 10_000 + "\n",
-    "1,000 ssh words deep": lambda: "ssh h " * 1_000 + "echo hi\n",
-    "10,000 sudo words": lambda: "sudo " * 10_000 + "echo hi\n",
-})
+SHAPES.update(
+    {  # once O(N^2) or a RecursionError; linear and fine now
+        "10,000 nested $(": lambda: "ssh h echo " + "$(" * 10_000 + "x" + ")" * 10_000 + "\n",
+        "1,000 ssh words deep": lambda: "ssh h " * 1_000 + "echo hi\n",
+        "10,000 sudo words": lambda: "sudo " * 10_000 + "echo hi\n",
+    }
+)
 
 SHAPE_BUDGET = 120  # seconds of wall time for one file through the CLI
 
@@ -788,7 +790,10 @@ def test_a_checked_script_leaves_no_reference_cycles() -> None:
         gc.garbage.clear()
         gc.enable()
     assert len(inputs) > 10 and {kind for _, kind in inputs} == {
-        "shell", "python", "markdown", "actions"
+        "shell",
+        "python",
+        "markdown",
+        "actions",
     }
     assert ours == [], {type(o).__name__ for o in ours}
 

@@ -275,7 +275,7 @@ def test_awk_field_in_single_quotes_is_an_error(text: str, field: str) -> None:
 
 def test_local_value_in_single_quotes_for_the_remote_shell_stays_info() -> None:
     """`mkdir '$dir'` passes a local value, quoted for the remote shell: meant."""
-    (f,) = kit.findings('ssh h "mkdir \'$dir\'"\n', "HL102")
+    (f,) = kit.findings("ssh h \"mkdir '$dir'\"\n", "HL102")
     assert f.severity is Severity.INFO
     assert kit.findings("ssh h \"awk -v x=$1 '{print x}' f\"\n", "HL102")[0].severity is (
         Severity.INFO

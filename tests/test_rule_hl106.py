@@ -88,7 +88,7 @@ NEGATIVES = [
     "ssh h echo \"'a b'\"\n",
     'ssh h "cd /tmp;" "ls -l"\n',  # shell text across words
     "ssh h cat \\'my file\\'\n",  # quotes for the remote shell, across words
-    "ssh h grep -r \\\"a b\\\" /etc\n",
+    'ssh h grep -r \\"a b\\" /etc\n',
     'ssh h "ls -l" /tmp\n',  # the first word is the command string
     'ssh h echo ""\n',
     "ssh h printf '%s\\n' x\n",

@@ -189,7 +189,7 @@ INTENDED = [
     "SERVICE=api\nssh h <<EOF\nsystemctl restart $SERVICE\nEOF\n",
     "read -r tag < VERSION\nssh h bash -s <<EOF\ndocker pull app:$tag\nEOF\n",
     "for svc in a b; do\nssh h <<EOF\nsystemctl restart ${svc}\nEOF\ndone\n",
-    'deploy() {\nssh h bash -s <<EOF\ncd /srv/$1 && git pull\nEOF\n}\ndeploy app\n',
+    "deploy() {\nssh h bash -s <<EOF\ncd /srv/$1 && git pull\nEOF\n}\ndeploy app\n",
     # set by the caller (CI), and read by the script's own command line before
     'scp app.tar "$USER@$IP:$DEPLOY_PATH"\nssh "$USER@$IP" <<EOF\ncd $DEPLOY_PATH\nEOF\n',
 ]
@@ -217,7 +217,7 @@ def test_shellcheck_sc2087_directive_suppresses() -> None:
 
 # (script, the expansions named as remote-only, with the evidence)
 REMOTE_ONLY = [
-    ("ssh h <<EOF\nmake; echo \"exit $?\"\nEOF\n", "`$?` only has a meaning in the shell"),
+    ('ssh h <<EOF\nmake; echo "exit $?"\nEOF\n', "`$?` only has a meaning in the shell"),
     ("ssh h <<EOF\nnvcc=$(command -v nvcc)\nEOF\n", "`$(command -v nvcc)` asks about the machine"),
     ("x=local\nssh h <<EOF\nx=remote\necho $x\nEOF\n", "`$x` is set by the body itself"),
     ("ssh h <<EOF\necho `hostname -f`\nEOF\n", "hostname -f`` asks about the machine"),

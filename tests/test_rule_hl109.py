@@ -110,7 +110,7 @@ def test_clean_case_file() -> None:
 # -- a script that has established it runs as root (WILD pattern 2) ------------------------
 GUARDS = [
     '[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }\n',
-    '[[ $EUID -ne 0 ]] && exit 1\n',
+    "[[ $EUID -ne 0 ]] && exit 1\n",
     'if [ "$(id -u)" != 0 ]; then\n  echo "run as root" >&2\n  exit 1\nfi\n',
     "if [ `id -u` -ne 0 ]; then echo no; exit 2; fi\n",
     '[ "$(id -u)" -eq 0 ] || { echo "run as root"; exit 1; }\n',

@@ -26,7 +26,7 @@ def hl111(text: str) -> list[Finding]:
 POSITIVES = [
     ("ssh gateway \"ssh db 'systemctl status pg'\"\n", "ssh gateway", "`ssh -J`"),
     ("ssh h \"bash -c 'echo \\$HOME; date'\"\n", "ssh h", "written with escapes"),
-    ("ssh h \"sudo sh -c 'echo \\\"$n\\\" > /proc/x'\"\n", "ssh h", "written with escapes"),
+    ('ssh h "sudo sh -c \'echo \\"$n\\" > /proc/x\'"\n', "ssh h", "written with escapes"),
     ("bash -c \"ssh h 'uptime; df'\"\n", "bash -c", "local -> bash -c -> ssh"),
     ("ssh h 'echo '\\''quoted'\\'' done'\n", "ssh h", "`'\\''` escape chain"),
     ('ssh h "bash -c \\"echo \\\\\\"x\\\\\\"\\""\n', "ssh h", "three shells"),
@@ -46,7 +46,7 @@ ARRIVES_AS_WRITTEN = [
     "ssh h \"sudo sh -c 'echo $n > /proc/x'\"\n",  # a substituted value is HL102's to judge
     "eval 'as_fn_append ()\n{\n  eval $1+=\\$2\n}'\n",  # eval: the same shell
     "ssh h \"bash -c 'echo hi; date'\"\n",
-    "ssh -n \"$h\" \"sh -c 'cd ~; nohup ./app >/dev/null 2>&1 &'\"\n",
+    'ssh -n "$h" "sh -c \'cd ~; nohup ./app >/dev/null 2>&1 &\'"\n',
     "sudo -u app bash -c 'eval \"$(rbenv init - bash)\"; bundle install'\n",  # eval's purpose
 ]
 

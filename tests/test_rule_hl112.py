@@ -210,9 +210,7 @@ def test_runtime_dash_heredoc_with_spaces(tmp_path: Path) -> None:
 
 
 TWO_SWALLOWED = (
-    "#!/bin/bash\n"
-    "cat <<EOF\n  hello\n  EOF\necho mid\n"
-    "cat <<END\n  world\n  END\necho after\n"
+    "#!/bin/bash\ncat <<EOF\n  hello\n  EOF\necho mid\ncat <<END\n  world\n  END\necho after\n"
 )
 
 

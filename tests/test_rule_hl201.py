@@ -487,7 +487,7 @@ def test_a_value_under_a_command_key_is_shell_text() -> None:
     # dask's old_ssh.py: the program builds a whole command and keeps it under "cmd"; it
     # is meant for the remote `-c`, not one word. A "path" key is no such sign.
     head = "import paramiko\n\nssh = paramiko.SSHClient()\n\n\ndef run(job):\n"
-    meant = head + "    ssh.exec_command(\"$SHELL -i -c '\" + job[\"cmd\"] + \"'\")\n"
+    meant = head + '    ssh.exec_command("$SHELL -i -c \'" + job["cmd"] + "\'")\n'
     assert hl201(meant) == []
-    word = head + "    ssh.exec_command(\"ls '\" + job[\"path\"] + \"'\")\n"
+    word = head + '    ssh.exec_command("ls \'" + job["path"] + "\'")\n'
     assert [f.severity for f in hl201(word)] == [Severity.WARNING]

@@ -153,7 +153,7 @@ def test_hl001_real_syntax_error_in_remote_string() -> None:
 
 
 def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
-    text = "shopt -s extglob\nls !(*.txt)\nfor i do ssh \"$i\" uptime; done\n"
+    text = 'shopt -s extglob\nls !(*.txt)\nfor i do ssh "$i" uptime; done\n'
     codes = [(f.code, f.severity) for f in check_shell(text)]
     assert codes == [("HL001", Severity.INFO)]
 

@@ -110,9 +110,7 @@ def test_cli_rule_prints_the_doc(rule: Rule) -> None:
 
 
 def test_cli_rules_prints_the_table() -> None:
-    proc = subprocess.run(
-        [*CLI, "rules"], capture_output=True, text=True, check=False
-    )
+    proc = subprocess.run([*CLI, "rules"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     for rule in RULES:

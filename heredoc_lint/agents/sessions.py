@@ -439,9 +439,7 @@ def walk(root: Path) -> Iterator[tuple[Path, SessionKind]]:
                 yield path, kind
 
 
-def read(
-    path: Path, kind: SessionKind, stats: ReadStats | None = None
-) -> Iterable[ShellCall]:
+def read(path: Path, kind: SessionKind, stats: ReadStats | None = None) -> Iterable[ShellCall]:
     if kind == "db":
         return read_opencode_db(path)
     if kind == "part":

@@ -269,8 +269,9 @@ def render_github(scan: Scan) -> str:
             f"{finding.message} (session {call.session or '?'} {_ident(call)}, "
             f"command line {line} column {column}: {first_line(call.command)})"
         )
-        lines.append(f"::{level[finding.severity.value]} {','.join(props)}::"
-                     + _escape_github(message))
+        lines.append(
+            f"::{level[finding.severity.value]} {','.join(props)}::" + _escape_github(message)
+        )
     return "".join(line + "\n" for line in lines)
 
 

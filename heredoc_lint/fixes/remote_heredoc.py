@@ -367,9 +367,7 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
     last = ssh_command.words[-1]
     line_end = _statement_line_end(parent, last.end)
     line_start = parent.text.rfind("\n", 0, ssh_command.start) + 1
-    if line_end is None or any(
-        line_start <= h.op_start < line_end for h in parent.script.heredocs
-    ):
+    if line_end is None or any(line_start <= h.op_start < line_end for h in parent.script.heredocs):
         return None  # another heredoc on the line: its body comes first
     body = site.body
     delimiter = "EOF"

@@ -70,7 +70,6 @@ class SourceError(Exception):
         self.partial = partial
 
 
-
 # kind -> module that defines `fragments(text, path) -> list[Fragment]`
 FRONTENDS = {
     "shell": "heredoc_lint.frontends.shell",

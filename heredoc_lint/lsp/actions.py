@@ -169,9 +169,7 @@ def fix_all_edit(target: Target, project: Project) -> types.WorkspaceEdit | None
     return workspace_edit(target, [minimal_edit(target.text, outcome.text)])
 
 
-def fix_all_action(
-    edit: types.WorkspaceEdit | None = None, data: Any = None
-) -> types.CodeAction:
+def fix_all_action(edit: types.WorkspaceEdit | None = None, data: Any = None) -> types.CodeAction:
     """The fix-all action: with its edit, or with `data` to resolve it by later."""
     return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, edit=edit, data=data)
 

@@ -27,9 +27,7 @@ CONFIG_FILES = (".heredoc-lint.toml", "pyproject.toml")  # the names config.Find
 _EXECUTABLE = 0o100755  # read a name with a suffix for its shebang too: the editor says so
 
 
-def kind_of_document(
-    language_id: str | None, path: str | None, text: str
-) -> SourceKind | None:
+def kind_of_document(language_id: str | None, path: str | None, text: str) -> SourceKind | None:
     """The engine's kind for a document: by its file name first (as the CLI decides), then
     by the editor's language id, then by a shebang.  None: nothing for us to check."""
     from heredoc_lint.discover import kind_of

@@ -594,15 +594,17 @@ class _Builder:
         tree-sitter-bash attaches `> f` in `a && b > f` to the whole list; bash
         gives it to `b`, the last command, as it does for a pipeline.
         """
-        found: list[Redirect] = []
+        return [self.redirect(node) for node in self.inherited_redirect_nodes(place)]
+
+    def inherited_redirect_nodes(self, place: _Place) -> list[Node]:
+        """The redirection nodes of `inherited_redirects`, innermost statement first."""
+        found: list[Node] = []
         current = place
         while current.parent is not None:
             parent = current.parent
             if parent.node.type in _STATEMENT_WRAPPERS:
                 if parent.node.type == "redirected_statement":
-                    found.extend(
-                        self.redirect(c) for c in parent.children if c.type in REDIRECT_TYPES
-                    )
+                    found.extend(c for c in parent.children if c.type in REDIRECT_TYPES)
                 current = parent
             elif parent.node.type in _SEQUENCES and parent.last_named_index == current.index:
                 current = parent
@@ -667,7 +669,23 @@ class _Builder:
             elif kind not in _NOT_WORDS:
                 add(words, child)
         self.glue_descriptor(place, words)  # the same each time: a pure function of the tree
+        for child in self.redirect_arguments(place):
+            add(words, child)
         return words, assignments, redirects
+
+    def redirect_arguments(self, place: _Place) -> list[Node]:
+        """The words after a redirection's target, which bash gives to the command as
+        arguments (`ssh h 2>/dev/null "cmd"` runs `ssh h cmd`; `cat <<EOF x` reads x).
+        tree-sitter-bash 0.25 puts them in the redirection: more destinations of a
+        file_redirect, arguments of a heredoc_redirect.  The redirections are those of
+        the statements around the command that bash gives it (`inherited_redirects`)."""
+        found: list[Node] = []
+        for redirect in self.inherited_redirect_nodes(place):
+            if redirect.type == "file_redirect":
+                found.extend(redirect.children_by_field_name("destination")[1:])
+            elif redirect.type == "heredoc_redirect":
+                found.extend(redirect.children_by_field_name("argument"))
+        return found
 
     def command(self, place: _Place) -> None:
         words, assignments, _ = self.groups(place)
@@ -676,6 +694,8 @@ class _Builder:
                 if child.type == "variable_assignment":
                     self.assignment(child)
         start, end = self.span(place.node)
+        if words:  # arguments after a redirection of the statement (`redirect_arguments`)
+            end = max(end, self.span(words[-1][-1])[1])
         self.commands.append(
             Command(
                 start,

@@ -156,8 +156,9 @@ def _statements(source: str) -> list[_Statement]:
 def unread_message(unread: tuple[Unread, ...]) -> str:
     """The HL001 message of a file read but for `unread` statements."""
     places = [
-        f"line {u.first_line}" if u.first_line == u.last_line else f"lines {u.first_line}-"
-        f"{u.last_line}"
+        f"line {u.first_line}"
+        if u.first_line == u.last_line
+        else f"lines {u.first_line}-{u.last_line}"
         for u in unread
     ]
     where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]

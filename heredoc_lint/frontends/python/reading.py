@@ -324,9 +324,7 @@ class Reader:
                 elems.append(self.unknown(operand, scope, atom))
         return elems if known else None
 
-    def _template(
-        self, node: ast.expr, scope: Scope, depth: int, kind: Template
-    ) -> Elems | None:
+    def _template(self, node: ast.expr, scope: Scope, depth: int, kind: Template) -> Elems | None:
         elems = self.string(node, scope, depth + 1)
         if elems is None:
             return None

@@ -79,7 +79,6 @@ def follow(node: ast.expr, scope: Scope) -> tuple[ast.expr, Scope, tuple[str, ..
     return node, scope, tuple(names)
 
 
-
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
