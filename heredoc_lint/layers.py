@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -98,6 +98,7 @@ class Layer:
     # edit is its characters one for one only where no escape or expansion stands.
     expanded: bool = False
     encode_edit: EditEncoder | None = field(default=None, repr=False, compare=False)
+    source_end: Callable[[int], int] | None = field(default=None, repr=False, compare=False)
     origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict, repr=False, compare=False)
 
@@ -188,7 +189,9 @@ class Layer:
         a = self.file_offset(start)
         if end <= start:
             return a, a
-        b = self.file_offset(end - 1) + 1
+        last = self.file_offset(end - 1)
+        source_end = self.root.source_end
+        b = source_end(last) if source_end is not None else last + 1
         return a, max(b, a + 1)
 
     @property
@@ -353,6 +356,7 @@ def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = 
         prefix_words=fragment.prefix_words,
         verbatim=fragment.verbatim or fragment.offsets is None,
         encode_edit=fragment.encode_edit,
+        source_end=fragment.source_end,
         origin=fragment.origin,
         wrappers=wrappers or {},
     )

@@ -584,10 +584,10 @@ def test_every_expansion_of_long_literals_is_placed_exactly() -> None:
 # -- bugs seen in run 6, outside this branch's files: reproducers, reported to the lead ----
 
 
-# BUG (reported, not fixed here: Layer.file_span in layers.py, not this branch's file): a
-# span whose last character is written with several source characters (`}}` of an
-# f-string, an escape such as `\x7d`) ends after that source's first character, inside it.
-@pytest.mark.xfail(strict=True, reason="bug: a span ends inside its last escape or `}}`")
+# A span whose last character is written with several source characters (`}}` of an
+# f-string, an escape such as `\x7d`) ends after that whole source, not inside it.  (Seen
+# in run 6 as a strict xfail; fixed in run 7: the fragment says where a character's
+# source ends, `Fragment.source_end`.)
 @pytest.mark.parametrize(
     ("call", "expansion"),
     [

@@ -40,6 +40,9 @@ class Fragment:
     prefix_words: tuple[Word, ...] = ()
     verbatim: bool = False  # each character is the same character in the file: edits map 1:1
     encode_edit: EditEncoder | None = None  # for fragments that are neither the file nor verbatim
+    # Where the source of the character at a file offset ends, when a character can be
+    # written with several (a Python escape, `}}`); None: one source character each.
+    source_end: Callable[[int], int] | None = None
     # What the frontend knows of the text's source, for its own rules (Python: the string
     # analysis, a `frontends.python.PyFragment`); None for shell-like sources.
     origin: object = None

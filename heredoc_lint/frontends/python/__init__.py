@@ -169,4 +169,5 @@ def _in_file(fragment: Fragment, decoded: Decoded) -> Fragment:
     """A fragment of Python's text of the file, placed in the file's own text; no edit."""
     assert fragment.offsets is not None  # every Python fragment maps its characters
     offsets = tuple(decoded.file_offset(o) for o in fragment.offsets)
-    return replace(fragment, offsets=offsets, encode_edit=None, verbatim=False)
+    # A character's source is read in Python's text, not in the file's (UTF-7...).
+    return replace(fragment, offsets=offsets, encode_edit=None, verbatim=False, source_end=None)

@@ -431,6 +431,7 @@ class Finder:
             interpolations=tuple(spans),
             prefix_words=target.behind,
             encode_edit=partial(encode_fragment_edit, origin),
+            source_end=self.a.source_end,
             origin=origin,
         )
 

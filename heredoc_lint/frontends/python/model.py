@@ -155,6 +155,18 @@ class Units(Sequence[Unit]):
             yield self._ats[k] + (index - self._firsts[k]) * self._steps[k], self._steps[k], n
             index += n
 
+    def wide_chars(self) -> Iterator[tuple[int, int]]:
+        """(at, end) of each character written with more than one source character at
+        `at` (an escape such as `\\x7d`, the `}}` of an f-string, `%%` of a template)."""
+        char = _KIND_CODE["char"]
+        for k, first in enumerate(self._firsts):
+            if self._kinds[k] != char or self._ends[k] - self._ats[k] <= 1:
+                continue
+            stop = self._firsts[k + 1] if k + 1 < len(self._firsts) else self._length
+            step = self._steps[k]
+            for n in range(stop - first):
+                yield self._ats[k] + n * step, self._ends[k] + n * step
+
     @overload
     def __getitem__(self, index: int) -> Unit: ...
     @overload
@@ -255,6 +267,7 @@ class Analysis:
     fixable: bool = True
     # Statements this Python cannot parse, left out of `tree` (parsing.parse_partly).
     unread: tuple[Unread, ...] = ()
+    _wide: dict[int, int] | None = field(default=None, repr=False)  # source_end's
 
     def add_unit(self, unit: Unit) -> int:
         return self.units.append(unit)
@@ -272,6 +285,23 @@ class Analysis:
     def add_interp(self, interp: Interp) -> int:
         self.interps.append(interp)
         return len(self.interps) - 1
+
+    def source_end(self, at: int) -> int:
+        """Where the source of the character a finding points at with `at` ends: after
+        its whole escape or doubled brace, not after its first source character."""
+        if self._wide is None:  # made on the first finding: most files have none
+            self._wide = {}
+            for start, end in self.units.wide_chars():
+                self._wide[start] = max(end, self._wide.get(start, 0))
+        end = self._wide.get(at, at + 1)
+        while end - at > 1:  # a backslash-newline after it yields nothing: not its source
+            if self.text.endswith("\\\n", at, end):
+                end -= 2
+            elif self.text.endswith("\\\r\n", at, end):
+                end -= 3
+            else:
+                break
+        return max(end, at + 1)
 
 
 @dataclass(frozen=True, slots=True)
