@@ -964,8 +964,10 @@ def _earlier_results(
         if report is None:
             continue
         current: dict[tuple[int, str, str], list[Mutant]] = {}
+        moved: dict[tuple[str, str, str], list[Mutant]] = {}  # by scope, for moved lines
         for m in mutants(report.module):
             current.setdefault((m.line, m.operator, m.before), []).append(m)
+            moved.setdefault((m.scope, m.operator, m.before), []).append(m)
         seen = {_identity(r.mutant): r for r in report.results}
         for item in entry["results"]:
             fields = {k: item[k] for k in ("module", "index", "line", "operator", "before")}
@@ -988,6 +990,13 @@ def _earlier_results(
             again = next(
                 (c for c in candidates if mutated_source(c)[1].after == mutant.after), None
             )
+            if again is None and mutant.scope:  # its line moved: the same point, nearest
+                alike = [
+                    c
+                    for c in moved.get((mutant.scope, mutant.operator, mutant.before), [])
+                    if mutated_source(c)[1].after == mutant.after
+                ]
+                again = min(alike, key=lambda c: abs(c.line - mutant.line), default=None)
             if again is None:
                 print(f"  no longer a mutation point: {mutant.where()} {mutant.before}")
                 if keep_survivors:  # still the run's survivor: reported, not dropped
