@@ -770,6 +770,25 @@ def _restore(workspace: Workspace, module: str) -> None:
     _write_module(workspace, module, source_of(module))
 
 
+def _newer_first(tests: list[str], since: float) -> list[str]:
+    """The test files changed after `since` (an earlier run's results) first: in a re-run
+    of its survivors, the tests written to kill them run before the rest of the row, and
+    `pytest -x` stops at the first failure.  Options (`-k EXPR`) keep their place at the
+    end; a survivor still runs every test of the row."""
+    files: list[str] = []
+    options: list[str] = []
+    items = iter(tests)
+    for item in items:
+        if item == "-k":
+            options += [item, next(items)]
+        elif item.startswith("-"):
+            options.append(item)
+        else:
+            files.append(item)
+    newer = [f for f in files if (ROOT / f.split("::")[0]).stat().st_mtime > since]
+    return newer + [f for f in files if f not in newer] + options
+
+
 def run_baseline(pool: Pool, reports: Sequence[ModuleReport], test_timeout: int) -> None:
     """One run of a test row with every module that row covers printed back by
     `ast.unparse` (as each mutant is): modules that share a row share a baseline."""
@@ -876,6 +895,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in args.survivors_of:
             for module, again in _earlier_results(path, reports, equivalents).items():
                 samples.setdefault(module, []).extend(again)
+        since = max(path.stat().st_mtime for path in args.survivors_of)
+        for report in reports.values():
+            report.tests = _newer_first(report.tests, since)
     else:
         rng = random.Random(args.seed)
         for module in reports:
