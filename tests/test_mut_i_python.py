@@ -1,0 +1,103 @@
+"""Pinned behaviours of the Python frontend (frontends/python/__init__.py, callers.py,
+calls.py, decoding.py, encode.py, imported.py, literals.py, model.py) found by the
+mutation run of issue 20 (run 7, seed 41, bench/mutation_runs/run7-h20p.md).
+
+Each test kills a mutant that `bench/mutation.py` left alive: it was planted in a scratch
+copy of the tree, the test failed there, and it passes without.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from heredoc_lint.engine import Settings, check_text, fix_kind
+from tests.cli_process import run_cli
+
+
+def _strings(source: str) -> list[str]:
+    """The values of the string constants of `source` (which must parse)."""
+    return [
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+# -- encode.py: a fix that spans two literals of a concatenation ----------------------------
+
+_SPLIT_REDIRECT = [
+    # the target of `>` is cut between two literals, the second in other quotes
+    (
+        "import subprocess\nsubprocess.run(\"sudo echo hi > /etc/\" 'motd', shell=True)\n",
+        "import subprocess\n"
+        'subprocess.run("echo hi | sudo tee /etc/motd > /dev/null", shell=True)\n',
+    ),
+    # three literals: the middle one is emptied and dropped, the third kept as it was
+    (
+        "import subprocess\n"
+        'subprocess.run("sudo echo hi > " "/etc/motd" "; echo ok", shell=True)\n',
+        "import subprocess\n"
+        'subprocess.run("echo hi | sudo tee /etc/motd > /dev/null" "; echo ok", shell=True)\n',
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), _SPLIT_REDIRECT, ids=["two", "three"])
+def test_a_fix_across_two_literals_keeps_the_source_between_them(text: str, fixed: str) -> None:
+    """HL109's fix replaces ` > /etc/motd` (a redirection cut between two literals of an
+    implicit concatenation) with ` | sudo tee ...`: the new text goes into the first
+    literal, the emptied literal goes with its separator, and the source between the
+    pieces of the edit (the first literal's closing quote) is kept, so the file still
+    parses and the string is the fixed command.  (Run 7: the text between the pieces
+    of a joined edit was dropped, the closing quote with it, and the fix was refused
+    as unparsable.)"""
+    outcome = fix_kind(text, "python", "t.py", Settings())
+    assert (outcome.fixed, outcome.error) == (1, None)
+    assert outcome.text == fixed
+    assert "echo hi | sudo tee /etc/motd > /dev/null" in "".join(_strings(outcome.text))
+
+
+# -- imported.py: standard input has no place next to a module ------------------------------
+
+_PORT_PROGRAM = (
+    "#!/usr/bin/env python3\n"
+    "import os\n"
+    "from settings import PORT\n"
+    'os.system(f"ssh -p {PORT} h uptime")\n'
+)
+
+
+def test_a_program_read_from_stdin_imports_no_module_of_the_current_directory(
+    tmp_path: Path,
+) -> None:
+    """A program read from standard input (`--stdin-filename -`, its kind told by its
+    shebang) is in no directory: `from settings import PORT` is not looked up in the
+    current directory, whose settings.py says nothing about that program, and `{PORT}`
+    stays a value the file does not show (HL201 info).  Named `main.py`, the same text
+    is a file of the current directory, and PORT = 2222 there is a safe number.  (Run 7:
+    `-` was resolved as a file of the current directory.)"""
+    (tmp_path / "settings.py").write_text("PORT = 2222\n")
+    args = ("--no-cache", "--severity", "info", "--format", "concise")
+    as_stdin = run_cli(*args, "--stdin-filename", "-", "-", stdin=_PORT_PROGRAM, cwd=tmp_path)
+    assert as_stdin.returncode == 1, as_stdin.stderr
+    assert as_stdin.stdout.splitlines()[0].startswith("-:4:20: HL201 [info] `PORT` is put")
+    as_file = run_cli(*args, "--stdin-filename", "main.py", "-", stdin=_PORT_PROGRAM, cwd=tmp_path)
+    assert (as_file.returncode, as_file.stdout) == (0, ""), as_file.stderr
+
+
+@pytest.mark.parametrize("path", ["-", ""])
+def test_no_file_name_reads_no_module_beside_the_working_directory(
+    path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check_text(..., path="-")` or `path=""`: text with no file behind it; a settings.py
+    in the working directory or its parent is not read for it."""
+    (tmp_path / "settings.py").write_text("PORT = 2222\n")
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    found = check_text(_PORT_PROGRAM, "python", path, Settings())
+    assert [(f.code, f.severity.value, _PORT_PROGRAM[f.start : f.end]) for f in found] == [
+        ("HL201", "info", "{PORT}")
+    ]
