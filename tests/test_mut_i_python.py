@@ -60,6 +60,48 @@ def test_a_fix_across_two_literals_keeps_the_source_between_them(text: str, fixe
     assert "echo hi | sudo tee /etc/motd > /dev/null" in "".join(_strings(outcome.text))
 
 
+_COMMENTED = (
+    "import subprocess\n"
+    "subprocess.run(\n"
+    '    "sudo echo hi > /etc/"  # the target\n'
+    '    {join}"motd"{after}\n'
+    "    shell=True,\n"
+    ")\n"
+)
+_COMMENTED_FIXED = (
+    "import subprocess\n"
+    "subprocess.run(\n"
+    '    "echo hi | sudo tee /etc/motd > /dev/null"  # the target\n'
+    "    {after}\n"
+    "    shell=True,\n"
+    ")\n"
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize(
+    ("join", "after"), [("", ","), ("+ ", ","), ("", ",  # its name")], ids=["", "plus", "note"]
+)
+def test_an_emptied_literal_after_a_comment_leaves_the_comment_its_line(
+    newline: str, join: str, after: str
+) -> None:
+    """The literal after a commented line is emptied by the fix and dropped; the comment
+    stays at the end of its line, and what followed the dropped literal on its line (the
+    `,` of the call's argument list, a comment of its own) stays on a line of its own, out
+    of the comment, so the file parses and the call keeps its arguments.  (Run 7: the
+    `,` was joined to the comment's line, inside the comment, and the fix was refused as
+    unparsable.)"""
+    text = _COMMENTED.format(join=join, after=after).replace("\n", newline)
+    fixed = _COMMENTED_FIXED.format(after=after).replace("\n", newline)
+    outcome = fix_kind(text, "python", "t.py", Settings())
+    assert (outcome.fixed, outcome.error) == (1, None)
+    assert outcome.text == fixed
+    call = ast.parse(outcome.text).body[1]
+    assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call)
+    assert ast.literal_eval(call.value.args[0]) == "echo hi | sudo tee /etc/motd > /dev/null"
+    assert [k.arg for k in call.value.keywords] == ["shell"]
+
+
 # -- imported.py: standard input has no place next to a module ------------------------------
 
 _PORT_PROGRAM = (
