@@ -9,6 +9,8 @@ copy of the tree, the test failed there, and it passes without.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,42 @@ def test_no_file_name_reads_no_module_beside_the_working_directory(
     assert [(f.code, f.severity.value, _PORT_PROGRAM[f.start : f.end]) for f in found] == [
         ("HL201", "info", "{PORT}")
     ]
+
+
+# -- imported.py: a constant Python cannot compute ------------------------------------------
+
+_E300 = "1" + "0" * 300  # 10**300 as an int literal: a float holds it, its square not
+
+
+def test_a_constant_too_large_for_a_float_is_unknown_not_a_crash(tmp_path: Path) -> None:
+    """settings.py binds `HUGE = 10**300 * 10**300 * 0.5` (the int 10**600 made a float:
+    Python raises OverflowError when it imports the module) and `SUM = 10**300 + 10**300
+    + 0.5` (a float, 2e300).  SUM is a number, a safe word; HUGE has no value, so `{HUGE}`
+    is a value the file does not show (HL201 info), and the file is checked (exit 1, not
+    the internal error of exit 2).  (Run 7: the overflow escaped the reader and the whole
+    file failed with an internal error; the `+` read as `*` made SUM overflow too.)"""
+    (tmp_path / "settings.py").write_text(
+        f"HUGE = {_E300} * {_E300} * 0.5\nSUM = {_E300} + {_E300} + 0.5\n"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-c", "import settings"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert "OverflowError: int too large to convert to float" in imported.stderr
+    summed = subprocess.run(
+        [sys.executable, "-c", f"print(type({_E300} + {_E300} + 0.5).__name__)"],
+        capture_output=True,
+        text=True,
+    )
+    assert summed.stdout == "float\n"
+    text = (
+        'import os\nfrom settings import HUGE, SUM\ndef f():\n    os.system(f"ls {HUGE} {SUM}")\n'
+    )
+    program = tmp_path / "main.py"
+    found = check_text(text, "python", str(program), Settings())
+    assert [(f.code, f.severity.value, text[f.start : f.end]) for f in found] == [
+        ("HL201", "info", "{HUGE}")
+    ]
+    program.write_text(text)
+    checked = run_cli("--no-cache", "--severity", "info", "--format", "concise", program)
+    assert checked.returncode == 1, checked.stderr
+    assert "internal error" not in checked.stderr

@@ -82,7 +82,10 @@ def _number(node: ast.expr, depth: int = 0) -> int | float | None:
         left, right = _number(node.left, depth + 1), _number(node.right, depth + 1)
         if left is None or right is None:
             return None
-        if isinstance(node.op, ast.Add):
-            return left + right
-        return left - right if isinstance(node.op, ast.Sub) else left * right
+        try:
+            if isinstance(node.op, ast.Add):
+                return left + right
+            return left - right if isinstance(node.op, ast.Sub) else left * right
+        except OverflowError:
+            return None  # an int too large for a float: importing the module raises too
     return None
