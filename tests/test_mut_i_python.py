@@ -104,6 +104,42 @@ def test_an_emptied_literal_after_a_comment_leaves_the_comment_its_line(
     assert [k.arg for k in call.value.keywords] == ["shell"]
 
 
+# -- __init__.py / parsing.py: the statements read in full --------------------------------
+
+_UNUSUAL_CALLS = (
+    "import subprocess\n"
+    'subprocess.run(["uptime"])\n'
+    '(subprocess.run)("ssh h ls $HOME", shell=True)\n'
+    "subprocess.run\\\n"
+    '("ssh h echo $USER", shell=True)\n'
+)
+
+
+def test_a_call_with_its_callee_in_brackets_or_continued_is_read() -> None:
+    """`(subprocess.run)(...)` and `subprocess.run\\` + newline + `(...)` are calls of
+    subprocess.run as `subprocess.run(...)` is (Python runs each): the statements that
+    hold them are read, and each `$VAR` of the double-quoted ssh string is reported as
+    the local shell's value (HL102 info) at its exact span.  (Run 7, `__init__.py:120`:
+    the analysis read only the lines where a call's name is followed by `(`, and found
+    neither call; reading every statement, as the mutant did, found both.)"""
+    found = check_text(_UNUSUAL_CALLS, "python", "t.py", Settings())
+    got = [(f.code, f.severity.value, _UNUSUAL_CALLS[f.start : f.end]) for f in found]
+    assert got == [("HL102", "info", "$HOME"), ("HL102", "info", "$USER")]
+    assert [f.start for f in found] == [
+        _UNUSUAL_CALLS.index("$HOME"),
+        _UNUSUAL_CALLS.index("$USER"),
+    ]
+    assert "expanded by the local shell before ssh sends the command" in found[0].message
+    # shell=True: /bin/sh expands it before ssh runs (shown with `echo` in front of ssh)
+    shown = subprocess.run(
+        ["/bin/sh", "-c", "echo ssh h ls $HOME"],
+        env={"HOME": "/local/home", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert shown.stdout == "ssh h ls /local/home\n"
+
+
 # -- imported.py: standard input has no place next to a module ------------------------------
 
 _PORT_PROGRAM = (
