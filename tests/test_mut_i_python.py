@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
+from heredoc_lint.pywrappers import PyWrapper
 from tests.cli_process import run_cli
 
 
@@ -220,3 +221,45 @@ def test_a_constant_too_large_for_a_float_is_unknown_not_a_crash(tmp_path: Path)
     checked = run_cli("--no-cache", "--severity", "info", "--format", "concise", program)
     assert checked.returncode == 1, checked.stderr
     assert "internal error" not in checked.stderr
+
+
+# -- calls.py: a project wrapper that runs its string with sh -------------------------------
+
+_SH_WRAPPER = Settings(python_wrappers=(PyWrapper("*.shell", 0, "sh"),))
+_SH_COMMANDS = [
+    ("ssh h echo $HOME", [("HL102", "info", 1, "$HOME")]),
+    ("ssh h 'sleep 10 &'", [("HL104", "warning", 1, "sleep")]),
+    ("sudo echo hi > /etc/motd", [("HL109", "error", 0, ">")]),
+    (
+        'ssh h "bash -c \\"echo \\$x\\""',
+        [("HL111", "warning", 1, "ssh"), ("HL102", "info", 2, "$x")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), _SH_COMMANDS)
+def test_a_wrapper_that_runs_sh_is_read_as_subprocess_with_shell_true(
+    command: str, expected: list[tuple[str, str, int, str]]
+) -> None:
+    """`python-wrappers = {"*.shell" = {arg = 0, runs = "sh"}}`: `box.shell(CMD)` runs CMD
+    with `/bin/sh -c`, the local shell, as `subprocess.run(CMD, shell=True)` does: the
+    same findings at the same depths (the local shell is depth 0, ssh's remote shell 1),
+    and the same fixes.  (Run 7: the wrapper's string was given depth -1, so the remote
+    shell was depth 0, taken for the file's own shell: HL102's and HL104's remote
+    findings were lost, HL111 counted one shell less.)"""
+    literal = repr(command)
+    wrapped = f"def f(box):\n    box.shell({literal})\n"
+    direct = f"import subprocess\nsubprocess.run({literal}, shell=True)\n"
+
+    def found(text: str) -> list[tuple[str, str, int, str]]:
+        return [
+            (f.code, f.severity.value, f.depth, text[f.start : f.end])
+            for f in check_text(text, "python", "t.py", _SH_WRAPPER)
+        ]
+
+    assert found(wrapped) == found(direct) == expected
+    fixed = fix_kind(wrapped, "python", "t.py", _SH_WRAPPER, unsafe=True).text
+    fixed_direct = fix_kind(direct, "python", "t.py", _SH_WRAPPER, unsafe=True).text
+    assert fixed.split("box.shell(", 1)[1] == fixed_direct.split("subprocess.run(", 1)[1].replace(
+        ", shell=True", ""
+    )
