@@ -263,3 +263,31 @@ def test_a_wrapper_that_runs_sh_is_read_as_subprocess_with_shell_true(
     assert fixed.split("box.shell(", 1)[1] == fixed_direct.split("subprocess.run(", 1)[1].replace(
         ", shell=True", ""
     )
+
+
+# -- imported.py: a module edited while the process lives -----------------------------------
+
+
+def test_a_settings_module_edited_between_two_checks_is_read_again(tmp_path: Path) -> None:
+    """One process (as the language server is) checks main.py, then settings.py is
+    edited and main.py checked again: the second check reads the new settings.py.
+    `PORT = 2222` is a number (no finding); `PORT = input()` is not shown by the file
+    (HL201 info); `PORT = 80`, no finding again.  (Run 7: the first reading
+    was kept for the life of the process, and only 64 other modules read in between
+    made it go, so the edit was seen or not by a count: `imported.py:45`.)"""
+    settings = tmp_path / "settings.py"
+    text = 'import os\nfrom settings import PORT\ndef f():\n    os.system(f"ls {PORT}")\n'
+    program = str(tmp_path / "main.py")
+
+    def found() -> list[tuple[str, str, str]]:
+        return [
+            (f.code, f.severity.value, text[f.start : f.end])
+            for f in check_text(text, "python", program, Settings())
+        ]
+
+    settings.write_text("PORT = 2222\n")
+    assert found() == []
+    settings.write_text("PORT = input()\n")
+    assert found() == [("HL201", "info", "{PORT}")]
+    settings.write_text("PORT = 80\n")
+    assert found() == []
