@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
+from heredoc_lint.frontends import fragments
 from heredoc_lint.pywrappers import PyWrapper
 from tests.cli_process import run_cli
 
@@ -291,3 +292,33 @@ def test_a_settings_module_edited_between_two_checks_is_read_again(tmp_path: Pat
     assert found() == [("HL201", "info", "{PORT}")]
     settings.write_text("PORT = 80\n")
     assert found() == []
+
+
+# -- literals.py: an octal escape is at most three digits -----------------------------------
+
+_OCTALS = 'import subprocess\nsubprocess.run("ssh h echo \\0441 \\1234 \\7777", shell=True)\n'
+
+
+def test_an_octal_escape_reads_three_digits_and_the_next_is_a_character() -> None:
+    """`\\0441` is `$` then `1` (Python reads at most three octal digits): the string is
+    `ssh h echo $1 S4 \\u01ff7`, as Python builds it, and `$1` is the local shell's first
+    argument, empty (HL102 info at `\\0441`).  (Run 7: a fourth digit was read, `\\0441`
+    became U+0121 and the `$1` was gone.)"""
+    (fragment,) = fragments("python", _OCTALS)
+    (literal,) = [
+        n
+        for n in ast.walk(ast.parse(_OCTALS))
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
+    assert literal.value == "ssh h echo $1 S4 \u01ff7"
+    assert fragment.text == literal.value
+    found = check_text(_OCTALS, "python", "t.py", Settings())
+    assert [(f.code, f.severity.value, _OCTALS[f.start : f.end]) for f in found] == [
+        ("HL102", "info", "\\0441")
+    ]
+    assert "there it is empty" in found[0].message
+    # the shell of shell=True: `$1` is its first argument, and Python passes none
+    shown = subprocess.run(
+        ["/bin/sh", "-c", literal.value.replace("ssh h ", "")], capture_output=True, text=True
+    )
+    assert shown.stdout == "S4 \u01ff7\n"  # the empty, unquoted `$1` is no word
