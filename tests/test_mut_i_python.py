@@ -322,3 +322,31 @@ def test_an_octal_escape_reads_three_digits_and_the_next_is_a_character() -> Non
         ["/bin/sh", "-c", literal.value.replace("ssh h ", "")], capture_output=True, text=True
     )
     assert shown.stdout == "S4 \u01ff7\n"  # the empty, unquoted `$1` is no word
+
+
+# -- decoding.py: no coding line, whatever the bytes of the first two lines -----------------
+
+_LATIN_1_COMMENT = "# caf\xe9\n".encode("latin-1").decode("utf-8", "surrogateescape")
+_HOME_CALL = 'import os\nos.system("ssh h echo $HOME")\n'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _LATIN_1_COMMENT + _HOME_CALL,
+        _HOME_CALL + _LATIN_1_COMMENT,
+        "#\n" + _LATIN_1_COMMENT + _HOME_CALL,
+    ],
+    ids=["line-1", "line-3", "line-2"],
+)
+def test_a_stray_byte_without_a_coding_line_is_read_as_on_any_line(text: str) -> None:
+    """A file with no coding line and a Latin-1 `é` in a comment (a byte that is not
+    UTF-8, kept as the file's byte; Python refuses to run it, on any line): the file is
+    read as UTF-8 wherever the byte stands, on line 1 or 2 as on line 3, and its call is
+    checked (HL102 info at `$HOME`); no coding line is blamed, there is none.  (Run 7: with the byte on line 1 or 2 the
+    first lines went to Python's coding-line reader, which refused the byte, and the
+    file was not checked: "its coding line (line 1) fails".)"""
+    found = check_text(text, "python", "t.py", Settings())
+    assert [(f.code, f.severity.value, text[f.start : f.end]) for f in found] == [
+        ("HL102", "info", "$HOME")
+    ]
