@@ -343,9 +343,10 @@ def test_a_stray_byte_without_a_coding_line_is_read_as_on_any_line(text: str) ->
     """A file with no coding line and a Latin-1 `é` in a comment (a byte that is not
     UTF-8, kept as the file's byte; Python refuses to run it, on any line): the file is
     read as UTF-8 wherever the byte stands, on line 1 or 2 as on line 3, and its call is
-    checked (HL102 info at `$HOME`); no coding line is blamed, there is none.  (Run 7: with the byte on line 1 or 2 the
-    first lines went to Python's coding-line reader, which refused the byte, and the
-    file was not checked: "its coding line (line 1) fails".)"""
+    checked (HL102 info at `$HOME`); no coding line is blamed, there is none.  (Run 7:
+    with the byte on line 1 or 2 the first lines went to Python's coding-line reader,
+    which refused the byte, and the file was not checked: "its coding line (line 1)
+    fails".)"""
     found = check_text(text, "python", "t.py", Settings())
     assert [(f.code, f.severity.value, text[f.start : f.end]) for f in found] == [
         ("HL102", "info", "$HOME")
