@@ -351,3 +351,50 @@ def test_a_stray_byte_without_a_coding_line_is_read_as_on_any_line(text: str) ->
     assert [(f.code, f.severity.value, text[f.start : f.end]) for f in found] == [
         ("HL102", "info", "$HOME")
     ]
+
+
+# -- decoding.py: where a coding line that Python refuses is reported ------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("# -*- coding: bogus -*-\nimport os\nos.system('ls $HOME')\n", 1),
+        ("#!/usr/bin/env python3\n# -*- coding: bogus -*-\nimport os\nos.system('ls')\n", 2),
+        ("#!/usr/bin/python\n# vim: set fileencoding=nope :\nimport os\n", 2),
+    ],
+    ids=["line-1", "line-2", "line-2-short-first"],
+)
+def test_a_coding_line_python_refuses_is_reported_at_its_start(text: str, line: int) -> None:
+    """`coding: bogus` names no codec: Python refuses to run the file (SyntaxError,
+    `unknown encoding`), and the file is not checked: one HL001 warning at the first
+    character of the coding line (line 1 or 2), which the message names.  (Run 7: for a
+    coding line on line 2, the length of the wrong line could place it.)"""
+    found = check_text(text, "python", "t.py", Settings())
+    assert [(f.code, f.severity.value) for f in found] == [("HL001", "warning")]
+    start = 0 if line == 1 else text.index("\n") + 1
+    assert (found[0].start, found[0].end) == (start, start + 1)
+    assert f"its coding line (line {line}) fails: unknown encoding" in found[0].message
+    refused = subprocess.run(
+        [sys.executable, "-c", f"compile({text.encode()!r}, 't.py', 'exec')"],
+        capture_output=True,
+        text=True,
+    )
+    assert "SyntaxError: unknown encoding" in refused.stderr
+
+
+def test_a_call_whose_name_matches_no_wrapper_pattern_is_not_read() -> None:
+    """With only `*.shell` configured, `box.run(CMD)`, `log.info(CMD)` and a bare
+    `execute(CMD)` are not the wrapper: nothing says they run CMD, so CMD is not read
+    (no finding), while `box.shell(CMD)` is (HL104 at `sleep`).  (Run 7: any named call
+    was taken for the first configured wrapper.)"""
+    command = "ssh h 'sleep 10 &'"
+    text = (
+        "def f(box, log):\n"
+        f"    box.run({command!r})\n"
+        f"    log.info({command!r})\n"
+        f"    execute({command!r})\n"
+        f"    box.shell({command!r})\n"
+    )
+    found = check_text(text, "python", "t.py", _SH_WRAPPER)
+    assert [(f.code, f.start) for f in found] == [("HL104", text.rindex("sleep"))]
