@@ -362,14 +362,16 @@ def test_a_stray_byte_without_a_coding_line_is_read_as_on_any_line(text: str) ->
         ("# -*- coding: bogus -*-\nimport os\nos.system('ls $HOME')\n", 1),
         ("#!/usr/bin/env python3\n# -*- coding: bogus -*-\nimport os\nos.system('ls')\n", 2),
         ("#!/usr/bin/python\n# vim: set fileencoding=nope :\nimport os\n", 2),
+        ("# -*- coding: bogus -*-", 1),
     ],
-    ids=["line-1", "line-2", "line-2-short-first"],
+    ids=["line-1", "line-2", "line-2-short-first", "one-line-no-newline"],
 )
 def test_a_coding_line_python_refuses_is_reported_at_its_start(text: str, line: int) -> None:
     """`coding: bogus` names no codec: Python refuses to run the file (SyntaxError,
     `unknown encoding`), and the file is not checked: one HL001 warning at the first
-    character of the coding line (line 1 or 2), which the message names.  (Run 7: for a
-    coding line on line 2, the length of the wrong line could place it.)"""
+    character of the coding line (line 1 or 2), which the message names, in a file of
+    one line without a newline too.  (Run 7: for a coding line on line 2, the length of
+    the wrong line could place it; a file of one line was looked into for a second.)"""
     found = check_text(text, "python", "t.py", Settings())
     assert [(f.code, f.severity.value) for f in found] == [("HL001", "warning")]
     start = 0 if line == 1 else text.index("\n") + 1
@@ -398,3 +400,43 @@ def test_a_call_whose_name_matches_no_wrapper_pattern_is_not_read() -> None:
     )
     found = check_text(text, "python", "t.py", _SH_WRAPPER)
     assert [(f.code, f.start) for f in found] == [("HL104", text.rindex("sleep"))]
+
+
+# -- encode.py: a literal emptied by a fix keeps its type -----------------------------------
+
+
+class _Recorder:
+    """Stands for the subprocess module: records the command instead of running it."""
+
+    def __init__(self) -> None:
+        self.commands: list[object] = []
+
+    def run(self, command: object, **_: object) -> None:
+        self.commands.append(command)
+
+
+@pytest.mark.parametrize("prefix", ["", "b"], ids=["str", "bytes"])
+def test_a_literal_emptied_by_a_fix_stays_a_literal_of_its_type(prefix: str) -> None:
+    """`PREFIX = "sudo "` is all of its statement's string, and HL109's fix drops the
+    pointless `sudo` (`echo` needs no privilege; `sudo tee` writes the file): the literal
+    becomes `""` (`b""` for bytes), so `PREFIX + "..."` still runs and builds the fixed
+    command, as executing the fixed program (its subprocess recorded) shows.  (Run 7: a
+    str literal became `b""`, and the program raised TypeError at the `+`.)"""
+    text = (
+        "import subprocess\n"
+        f'PREFIX = {prefix}"sudo "\n'
+        f'subprocess.run(PREFIX + {prefix}"echo hi > /etc/motd", shell=True)\n'
+    )
+    outcome = fix_kind(text, "python", "t.py", Settings())
+    assert (outcome.fixed, outcome.error) == (1, None)
+    assert outcome.text == (
+        "import subprocess\n"
+        f'PREFIX = {prefix}""\n'
+        f'subprocess.run(PREFIX + {prefix}"echo hi | sudo tee /etc/motd > /dev/null", '
+        "shell=True)\n"
+    )
+    recorder = _Recorder()
+    program = outcome.text.replace("import subprocess\n", "")
+    exec(compile(program, "t.py", "exec"), {"subprocess": recorder})
+    fixed_command = "echo hi | sudo tee /etc/motd > /dev/null"
+    assert recorder.commands == [fixed_command.encode() if prefix else fixed_command]
