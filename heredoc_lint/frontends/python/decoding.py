@@ -118,4 +118,4 @@ def _char_at(byte_starts: list[int], byte: int) -> int:
 
 
 def _char_of_byte(text: str, byte: int) -> int:
-    return _char_at(_byte_starts(text), byte) if text else 0
+    return _char_at(_byte_starts(text), byte)

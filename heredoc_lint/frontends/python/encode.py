@@ -111,6 +111,21 @@ def _first_newline(text: str) -> int:
     return min(spots) if spots else -1
 
 
+def _rest_of_line_blank(source: str, at: int) -> bool:
+    """Whether source[at:] holds only blanks or a comment up to the end of its line."""
+    ends = [k for k in (source.find("\r", at), source.find("\n", at)) if k >= 0]
+    rest = source[at : min(ends)] if ends else source[at:]
+    return not rest.split("#", 1)[0].strip()
+
+
+def _next_line_text(source: str, newline: int) -> int:
+    """Where the text of the line after the line break at source[newline] starts."""
+    k = newline + (2 if source.startswith("\r\n", newline) else 1)
+    while k < len(source) and source[k] in " \t\f":
+        k += 1
+    return k
+
+
 class _Renderer:
     def __init__(self, frag: PyFragment) -> None:
         self.frag = frag
@@ -245,6 +260,12 @@ class _Renderer:
                 newline = _first_newline(separator)
                 if newline >= 0 and "+" not in separator[:newline].split("#", 1)[0]:
                     start = previous.end + newline  # keep a comment at the end of that line
+                    if "#" in separator[:newline] and not _rest_of_line_blank(
+                        self.source, last.end
+                    ):
+                        # What follows the last gone atom (`,`, `)`) would end up inside
+                        # that comment: keep the line break, remove from the next word on.
+                        start = _next_line_text(self.source, start)
                 removed = self.source[start : last.end]
             else:
                 following = self.a.atoms[atoms[j + 1]]

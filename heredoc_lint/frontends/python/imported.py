@@ -3,7 +3,7 @@
 `from settings import PORT` where settings.py, found next to the file (or in a parent
 directory, as Python finds a package's modules), binds `PORT = 8000` once at module
 level: PORT is that number, a safe shell word.  Only names in capitals are looked up,
-and each module is read once per run.
+and each version of a module is read once.
 """
 
 from __future__ import annotations
@@ -20,7 +20,15 @@ def imported_constant(path: str, module: str, name: str, level: int = 0) -> int 
     """The number `module.name` is bound to, when module is a file of the project
     (`level`: the dots of a relative import)."""
     found = _module_file(path, module, level)
-    return None if found is None else _numbers(str(found)).get(name)
+    if found is None:
+        return None
+    try:
+        stat = found.stat()
+    except OSError:
+        return None
+    # The file's version is part of the key: a module edited while the process lives (a
+    # language server's session) is read again, not answered from its old text.
+    return _numbers(str(found), (stat.st_ino, stat.st_mtime_ns, stat.st_size)).get(name)
 
 
 def _module_file(path: str, module: str, level: int) -> Path | None:
@@ -43,13 +51,13 @@ def _module_file(path: str, module: str, level: int) -> Path | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _numbers(file: str) -> dict[str, int | float]:
-    """The module-level names of `file` bound once to a number (or arithmetic of them)."""
+def _numbers(file: str, version: tuple[int, int, int]) -> dict[str, int | float]:
+    """The module-level names of `file` bound once to a number (or arithmetic of them);
+    `version`: its inode, mtime and size when it was found."""
+    if version[2] > _MAX_SIZE:
+        return {}
     try:
-        source = Path(file)
-        if source.stat().st_size > _MAX_SIZE:
-            return {}
-        tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
+        tree = ast.parse(Path(file).read_text(encoding="utf-8", errors="replace"))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     counts: dict[str, int] = {}
@@ -82,7 +90,10 @@ def _number(node: ast.expr, depth: int = 0) -> int | float | None:
         left, right = _number(node.left, depth + 1), _number(node.right, depth + 1)
         if left is None or right is None:
             return None
-        if isinstance(node.op, ast.Add):
-            return left + right
-        return left - right if isinstance(node.op, ast.Sub) else left * right
+        try:
+            if isinstance(node.op, ast.Add):
+                return left + right
+            return left - right if isinstance(node.op, ast.Sub) else left * right
+        except OverflowError:
+            return None  # an int too large for a float: importing the module raises too
     return None

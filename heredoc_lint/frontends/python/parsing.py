@@ -202,7 +202,8 @@ def hot_lines(text: str, lines: Lines) -> list[int]:
     if aliases:
         names += "|" + "|".join(sorted(aliases))
     hot: set[int] = set()
-    for match in re.finditer(rf"\b(?:{names})\s*\(", text):
+    # `(subprocess.run)(` and `subprocess.run\` + newline + `(` are calls too.
+    for match in re.finditer(rf"\b(?:{names})[\s)\\]*\(", text):
         hot.add(bisect.bisect_right(lines.starts, match.start()))
     return sorted(hot)
 
