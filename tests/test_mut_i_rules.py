@@ -1,0 +1,95 @@
+"""Pinned behaviours of the rules found by the mutation run of issue 20 (run 7, seed 41,
+bench/mutation_runs/run7-h20r.md).
+
+Each test kills a mutant that `bench/mutation.py` left alive: it was planted in a scratch
+copy of the tree, the test failed there, and it passes without.  Claims about what a
+shell does are checked against real bash.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Finding
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def _bash(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": path, "LC_ALL": "C"},
+        check=False,
+    )
+
+
+# -- HL110: an assignment glued to a quoted or escaped part is still a bare assignment -------
+
+
+def test_hl110_glued_assignment_alone_is_reported() -> None:
+    """`ssh h 'A="x"\\x' && make`: the remote script is one assignment whose value is
+    written in two pieces (a quoted part, then an escaped character).  tree-sitter-bash
+    reads it as an assignment followed by an empty command; bash runs no command at all
+    (with no PATH, nothing is "not found") and only sets `A`, so the remote shell exits
+    with nothing but a lost variable and `make` runs here.  (Run 7: `continue` after a
+    command with no words made `pass`, which dropped the finding.)"""
+    for remote, value in (('A="x"\\x', "xx"), ("A=$x\\x", "x")):
+        ran = _bash(f"x=; {remote}; declare -p A", path="/nonexistent")
+        assert (ran.returncode, ran.stderr) == (0, "")
+        assert ran.stdout == f'declare -- A="{value}"\n'
+        text = f"ssh h '{remote}' && make\n"
+        found = _found(text, "HL110")
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [("&&", "error")]
+        assert f"`{remote}` only changes the state of the remote shell on h" in found[0].message
+        assert found[0].fix is not None
+        assert [e.content for e in found[0].fix.edits] == [f"'{remote} && make'"]
+
+
+# -- HL112: the line of a broken terminator is the line in the file --------------------------
+
+
+def test_hl112_terminator_line_is_counted_in_the_file_not_in_the_ssh_string() -> None:
+    """An ssh string that starts on line 2 of the file holds `cat <<EOF` and a terminator
+    indented by two blanks.  The message names the terminator's line in the FILE (4,
+    where the user finds it), while bash's own warning, quoted in the message, counts
+    lines of the remote script (1: checked by running the string's text in bash, whose
+    `echo next` then never runs).  (Run 7: the file's count and the string's count
+    swapped in `_line_number`.)"""
+    script = "cat <<EOF\nhi\n  EOF\necho next\n"
+    ran = _bash(script)
+    assert "here-document at line 1 delimited by end-of-file" in ran.stderr
+    assert ran.stdout == "hi\n  EOF\necho next\n"
+    text = f"echo start\nssh h '{script}'\n"
+    assert text.split("\n")[3] == "  EOF"
+    found = _found(text, "HL112")
+    assert [(text[f.start : f.end], f.severity.value) for f in found] == [("<<", "error")]
+    assert "line 4 `  EOF` is indented; without <<- the terminator must start" in (found[0].message)
+    assert '"warning: here-document at line 1 delimited by end-of-file"' in found[0].message
+
+
+def test_hl112_swallowed_heredoc_names_the_file_line_of_the_outer_one() -> None:
+    """Two heredocs in an ssh string on line 2: `<<A`'s terminator has `)` after it, so
+    bash reads `cat <<B` and its body as `<<A`'s text; `<<B`'s own terminator is indented
+    too.  The second finding names `<<A` by its line in the file (2) and its own
+    terminator by the file's line 7."""
+    script = "cat <<A\nx\nA)\n cat <<B\ny\n B\n"
+    ran = _bash(script)
+    assert "here-document at line 1 delimited by end-of-file" in ran.stderr
+    assert ran.stdout == "x\nA)\n cat <<B\ny\n B\n"
+    text = f"echo start\nssh h '{script}'\n"
+    lines = text.split("\n")
+    assert (lines[1][7:], lines[6]) == ("cat <<A", " B")
+    found = _found(text, "HL112")
+    assert [text[f.start : f.end] for f in found] == ["<<", "<<"]
+    assert "line 4 `A)` has `)` after the delimiter" in found[0].message
+    assert "inside the text that `<<A` of line 2 swallows" in found[1].message
+    assert "line 7 ` B` is indented" in found[1].message
