@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
-from heredoc_lint.engine import check_shell
+from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.model import Finding
 
 BASH = shutil.which("bash") or "/bin/bash"
@@ -93,3 +94,46 @@ def test_hl112_swallowed_heredoc_names_the_file_line_of_the_outer_one() -> None:
     assert "line 4 `A)` has `)` after the delimiter" in found[0].message
     assert "inside the text that `<<A` of line 2 swallows" in found[1].message
     assert "line 7 ` B` is indented" in found[1].message
+
+
+# -- how messages name a layer: the string of a Python call is not "this script" -------------
+
+_EXTGLOB = "shopt -s extglob\nls !(*.txt)\nssh h uptime\n"
+
+
+def test_hl001_names_a_python_shell_string_and_a_remote_string_by_what_they_are(
+    tmp_path: Path,
+) -> None:
+    """tree-sitter-bash cannot parse `!(*.txt)`; bash can, once `shopt -s extglob` has run
+    on an earlier line (checked: it lists the one file that is not .txt).  HL001 says so at
+    info, naming the place: `this script` in a shell file, `this shell command string` for
+    the string of `subprocess.run(S, shell=True)` in a Python file (the Python file is the
+    script there), `the bash -c command string` for an argv's `bash -c`.  (Run 7:
+    `where`'s `depth == 0 or wrapper is None` made `and` named the Python string `the
+    subprocess.run command string`.)"""
+    (tmp_path / "a.txt").write_text("")
+    (tmp_path / "b.sh").write_text("")
+    listing = _EXTGLOB.split("ssh")[0]
+    ran = subprocess.run(
+        [BASH, "--norc", "-c", listing], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "b.sh\n", "")
+    python = (
+        "import subprocess\n"
+        f"subprocess.run({_EXTGLOB!r}, shell=True)\n"
+        f'subprocess.run(["bash", "-c", {_EXTGLOB!r}])\n'
+    )
+    cases = (
+        (_EXTGLOB, "shell", ["this script"]),
+        (python, "python", ["this shell command string", "the bash -c command string"]),
+    )
+    for text, kind, places in cases:
+        found = [f for f in check_text(text, kind, "t") if f.code == "HL001"]
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [("!", "info")] * len(
+            places
+        )
+        assert [f.message for f in found] == [
+            f"tree-sitter-bash cannot parse {place} near `!` (bash can); that region was "
+            "not checked"
+            for place in places
+        ]
