@@ -14,6 +14,7 @@ from pathlib import Path
 
 from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.model import Finding
+from heredoc_lint.settings import Settings
 
 BASH = shutil.which("bash") or "/bin/bash"
 
@@ -137,3 +138,34 @@ def test_hl001_names_a_python_shell_string_and_a_remote_string_by_what_they_are(
             "not checked"
             for place in places
         ]
+
+
+# -- HL202: run-time values of a workflow are not a Python fragment's ------------------------
+
+_WORKFLOW = """\
+on: push
+jobs:
+  notes:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          cat > notes.txt <<EOF
+          ${{ github.event.head_commit.message }}
+          EOF
+          ssh h cd /srv && make
+"""
+
+
+def test_hl202_leaves_a_workflow_expression_in_a_heredoc_body_to_others() -> None:
+    """A GitHub Actions `run:` block whose heredoc body holds `${{ ... }}`: the frontend
+    marks the expression as a value known only at run time, as the Python frontend marks
+    an f-string's `{...}`, but HL202 names and fixes Python values only, so with every rule
+    run on every layer (no prefilter) it says nothing there and the block's other finding
+    (HL110 on `&&`) is still made.  (Run 7: `return` when the layer has no Python fragment
+    made `pass`: HL202 unpacked None and the check crashed.)"""
+    for settings in (Settings(prefilter=False), Settings()):
+        found = check_text(_WORKFLOW, "actions", ".github/workflows/notes.yml", settings)
+        assert [(f.code, _WORKFLOW[f.start : f.end], f.severity.value) for f in found] == [
+            ("HL110", "&&", "error")
+        ]
+        assert "`cd /srv` only changes the state of the remote shell on h" in found[0].message
