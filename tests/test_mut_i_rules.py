@@ -169,3 +169,22 @@ def test_hl202_leaves_a_workflow_expression_in_a_heredoc_body_to_others() -> Non
             ("HL110", "&&", "error")
         ]
         assert "`cd /srv` only changes the state of the remote shell on h" in found[0].message
+
+
+def test_hl001_syntax_errors_name_the_python_string_and_the_argv_string() -> None:
+    """`if then` is a syntax error for bash too: an error in a string a shell is handed
+    (the Python string and the argv's `bash -c` one), each named as what it is.  (Run 7:
+    HL001's own `depth == 0 and kind == "python"` test made `depth != 0` named the argv's
+    `bash -c` string `This shell command string`.)"""
+    ran = _bash("ssh h uptime; if then")
+    assert ran.returncode == 2 and "syntax error" in ran.stderr
+    text = (
+        "import subprocess\n"
+        'subprocess.run("ssh h uptime; if then", shell=True)\n'
+        'subprocess.run(["bash", "-c", "ssh h uptime; if then"])\n'
+    )
+    found = [f for f in check_text(text, "python", "t.py") if f.code == "HL001"]
+    assert [(f.severity.value, f.message.split(" does not parse")[0]) for f in found] == [
+        ("error", "This shell command string"),
+        ("error", "The bash -c command string"),
+    ]
