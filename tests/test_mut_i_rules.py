@@ -12,6 +12,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import rulekit as kit
+from sshd import SshServer
+
 from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.model import Finding
 from heredoc_lint.settings import Settings
@@ -188,3 +191,39 @@ def test_hl001_syntax_errors_name_the_python_string_and_the_argv_string() -> Non
         ("error", "This shell command string"),
         ("error", "The bash -c command string"),
     ]
+
+
+# -- HL105 behind a function: no fix, the cure named for the function ------------------------
+
+_FORWARDED = (
+    "#!/bin/bash\n"
+    'remote() { ssh "$1" "$2"; }\n'
+    "while read -r node; do\n"
+    '  remote "$node" "echo ran on $node"\n'
+    "done < nodes.txt\n"
+)
+
+
+def test_hl105_through_a_function_names_the_cure_and_offers_no_fix(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`remote() { ssh "$1" "$2"; }` called in a `while read` loop: the ssh in the body reads
+    the loop's input (checked through the real sshd: one line of three is handled).  The
+    finding is at the call's name, tells to put `-n` in the function or to redirect the
+    call, and has no fix (`-n` after the call's name would be an argument of `remote`);
+    the redirect it names handles all three lines.  (Run 7: `fix = None` made `pass` left
+    `fix` unbound there, and the check crashed.)"""
+    (tmp_path / "nodes.txt").write_text("node-a\nnode-b\nnode-c\n")
+    before = kit.run_ok(_FORWARDED, sshd, cwd=tmp_path)
+    assert before.stdout.splitlines() == ["ran on node-a"]
+    found = _found(_FORWARDED, "HL105")
+    assert [(_FORWARDED[f.start : f.end], f.severity.value, f.fix) for f in found] == [
+        ("remote", "warning", None)
+    ]
+    assert found[0].message.endswith(
+        "use `ssh -n` in the function `remote` (or `remote ... < /dev/null`)"
+    )
+    cured = _FORWARDED.replace('"echo ran on $node"\n', '"echo ran on $node" < /dev/null\n')
+    after = kit.run_ok(cured, sshd, cwd=tmp_path)
+    assert after.stdout.splitlines() == ["ran on node-a", "ran on node-b", "ran on node-c"]
+    assert _found(cured, "HL105") == []
