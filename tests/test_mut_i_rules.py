@@ -227,3 +227,35 @@ def test_hl105_through_a_function_names_the_cure_and_offers_no_fix(
     after = kit.run_ok(cured, sshd, cwd=tmp_path)
     assert after.stdout.splitlines() == ["ran on node-a", "ran on node-b", "ran on node-c"]
     assert _found(cured, "HL105") == []
+
+
+# -- HL108: `-p2022` and `-p 2022` fail in two different ways --------------------------------
+
+
+def test_hl108_attached_digits_are_an_unknown_option_not_a_source_file(tmp_path: Path) -> None:
+    """`scp -p2022 f h:/b`: scp reads the digits as more flags and stops with `unknown
+    option` before it connects (checked with the real scp: exit 1, nothing copied).  HL108
+    says that, not the story of `-p 2022`, where `2022` becomes a source file.  (Run 7:
+    the attached message's `return` made `pass` gave both the detached one.)"""
+    (tmp_path / "f").write_text("x\n")
+    ran = subprocess.run(
+        ["scp", "-p2022", "f", "nohost.invalid:/tmp/b"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=30,
+        check=False,
+    )
+    assert ran.returncode == 1 and "unknown option" in ran.stderr
+    text = "scp -p2022 f h:/b\nscp -p 2022 f h:/b\n"
+    found = _found(text, "HL108")
+    assert [text[f.start : f.end] for f in found] == ["-p", "-p"]
+    assert found[0].message == (
+        "`scp -p2022`: scp's `-p` preserves times and takes no port, so it reads the digits "
+        "as more single-letter flags and exits with `unknown option`; the port flag of scp "
+        "is `-P` (`-P2022`)"
+    )
+    assert found[1].message.startswith(
+        "`scp -p 2022`: scp's `-p` preserves times and takes no port, so `2022` becomes a "
+        'source file (`stat local "2022": No such file or directory`)'
+    )
