@@ -15,7 +15,7 @@ from pathlib import Path
 import rulekit as kit
 from sshd import SshServer
 
-from heredoc_lint.engine import check_shell, check_text
+from heredoc_lint.engine import check_shell, check_text, fix_shell
 from heredoc_lint.model import Finding
 from heredoc_lint.settings import Settings
 
@@ -259,3 +259,27 @@ def test_hl108_attached_digits_are_an_unknown_option_not_a_source_file(tmp_path:
         "`scp -p 2022`: scp's `-p` preserves times and takes no port, so `2022` becomes a "
         'source file (`stat local "2022": No such file or directory`)'
     )
+
+
+# -- HL109: `yes` needs no privilege, so `sudo -u USER yes > F` was meant for the write -------
+
+
+def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() -> None:
+    """`sudo -u deploy yes n > /srv/app/answers`: `yes`, like `echo` and `printf`, needs no
+    privilege, so `sudo -u deploy` can only have been meant for the file, which the
+    calling shell opens: reported, and the safe fix moves the write into `sudo -u deploy
+    tee`.  `sudo -u deploy cat a > F` is a command run as another user, whose output the
+    caller keeps: not reported.  (Run 7: `'yes'` cut to `'es'` in the set of commands
+    that need no privilege.)"""
+    for name in ("yes n", "echo n", "printf n"):
+        line = f"sudo -u deploy {name} > /srv/app/answers\n"
+        text = line + "sudo -u deploy cat a > /srv/app/x\n"
+        found = _found(text, "HL109")
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [(">", "error")]
+        assert f"only `{name.split()[0]}` runs as deploy" in found[0].message
+        fixed = fix_shell(text, "t.sh")
+        assert fixed.text == (
+            f"{name} | sudo -u deploy tee /srv/app/answers > /dev/null\n"
+            "sudo -u deploy cat a > /srv/app/x\n"
+        )
+        assert _bash(f"set -n\n{fixed.text}").returncode == 0
