@@ -283,3 +283,34 @@ def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() 
             "sudo -u deploy cat a > /srv/app/x\n"
         )
         assert _bash(f"set -n\n{fixed.text}").returncode == 0
+
+
+# -- HL106: "(and N more)" only when there are more --------------------------------------------
+
+
+def test_hl106_counts_the_other_split_words_only_when_there_are_some(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h grep "a b" FILE`: the remote shell splits `a b` again (checked through the
+    real sshd with `printf %s.`: two arguments arrive).  One such word: the message names
+    it and says nothing of others; two: it adds `(and 1 more such word(s))`.  (Run 7:
+    `len(problems) > 1` made `>= 1` added `(and 0 more such word(s))` to every finding.)"""
+    ran = kit.run_ok('#!/bin/bash\nssh h printf %s. "a b"\n', sshd, cwd=tmp_path)
+    assert ran.stdout == "a.b."
+    one = 'ssh h grep "a b" /var/log/x\n'
+    two = 'ssh h grep "a b" "/var/log/my file"\n'
+    found = [_found(one, "HL106"), _found(two, "HL106")]
+    assert [
+        [(t[f.start : f.end], f.severity.value) for f in fs]
+        for t, fs in zip((one, two), found, strict=True)
+    ] == [
+        [("ssh", "warning")],
+        [("ssh", "warning")],
+    ]
+    said = "`a b` arrives as 2 separate arguments (`a`, `b`)"
+    assert found[0][0].message == (
+        "ssh joins the 3 words of the remote command with spaces and the remote shell splits "
+        f"the string again: {said}; pass the remote command as one quoted string with each "
+        "argument quoted for the remote shell"
+    )
+    assert f"{said} (and 1 more such word(s)); pass" in found[1][0].message
