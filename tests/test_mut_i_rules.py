@@ -314,3 +314,39 @@ def test_hl106_counts_the_other_split_words_only_when_there_are_some(
         "argument quoted for the remote shell"
     )
     assert f"{said} (and 1 more such word(s)); pass" in found[1][0].message
+
+
+# -- HL112: a template's field is reported on its `<<` ------------------------------------------
+
+
+def test_hl112_template_field_is_reported_on_its_two_angle_brackets() -> None:
+    """`ssh <<HOST>> uptime` (a runbook's placeholder): bash reads `<<HOST` as a heredoc
+    that is never terminated (checked: bash warns, wanting `HOST`).  HL112 says so at info,
+    on the two characters of the `<<` of each field.  (Run 7: the span's `+ 2` made `+ 1`
+    pointed at one `<`.)"""
+    ran = _bash("set -n\nssh <<HOST>> uptime\n")
+    assert "here-document at line 2 delimited by end-of-file (wanted `HOST')" in ran.stderr
+    text = "ssh <<HOST>> uptime\nscp app.tar <<USER>>@<<HOST>>:/srv/\n"
+    found = _found(text, "HL112")
+    assert [(f.start, f.end, f.severity.value) for f in found] == [
+        (4, 6, "info"),
+        (32, 34, "info"),
+        (41, 43, "info"),
+    ]
+    assert {text[f.start : f.end] for f in found} == {"<<"}
+    assert [f.message.split("`")[1] for f in found] == ["<<HOST>>", "<<USER>>", "<<HOST>>"]
+
+
+# -- HL110 names the host without its login user ------------------------------------------------
+
+
+def test_hl110_names_the_host_without_the_login_user() -> None:
+    """`ssh deploy@builder cd /src && make`: the message names the remote host, `builder`,
+    not `deploy@builder`.  (Run 7: `rsplit("@", 1)` made `rsplit("@", 0)` kept the user.)"""
+    text = "ssh deploy@builder cd /src && make\n"
+    found = _found(text, "HL110")
+    assert [(text[f.start : f.end], f.severity.value) for f in found] == [("&&", "error")]
+    assert "only changes the state of the remote shell on builder, which exits" in (
+        found[0].message
+    )
+    assert "deploy@" not in found[0].message
