@@ -350,3 +350,28 @@ def test_hl110_names_the_host_without_the_login_user() -> None:
         found[0].message
     )
     assert "deploy@" not in found[0].message
+
+
+# -- HL103: a pattern that matches only a literal heredoc body gets no fix ------------------
+
+
+def test_hl103_no_fix_when_only_the_literal_heredoc_body_matches() -> None:
+    """`pkill -f "myjob|E[[:space:]]{9}"` in an ssh string whose `<<\\E` body is `myjob`:
+    with the bracket (`[m]yjob`) the pattern still matches the shell's command line, but
+    only in the body, which HL101's fix takes out of the string: HL103 reports the
+    self-match and offers no fix of its own.  The body is blanked where it stands (one
+    blank a character: 6, so `E` and the blanks after it stay under 9), before the bracket
+    edit shifts the text: blanked after it, two characters too early, the body's last
+    `b` was left beside the terminator, `b[[:space:]]E` matched there and a split fix
+    was offered for a match that HL101's fix removes (a bug, fixed).  (Run 7: the blank
+    count `body_end - body_start` made `body_end + body_start` let `E[[:space:]]{9}`
+    match and offered a split fix.)"""
+    for pattern in ("myjob|E[[:space:]]{9}", "myjob|b[[:space:]]E"):
+        text = f"ssh h 'pkill -f \"{pattern}\"; cat <<\\E\nmyjob\nE\n'\n"
+        found = [f for f in check_shell(text, "t.sh") if f.code in ("HL101", "HL103")]
+        assert [(f.code, text[f.start : f.end], f.severity.value) for f in found] == [
+            ("HL103", "pkill", "error"),
+            ("HL101", "<<", "info"),
+        ]
+        assert found[0].fix is None
+        assert found[1].fix is not None and found[1].fix.strategy == "base64"
