@@ -85,7 +85,9 @@ def test_hl112_swallowed_heredoc_names_the_file_line_of_the_outer_one() -> None:
     """Two heredocs in an ssh string on line 2: `<<A`'s terminator has `)` after it, so
     bash reads `cat <<B` and its body as `<<A`'s text; `<<B`'s own terminator is indented
     too.  The second finding names `<<A` by its line in the file (2) and its own
-    terminator by the file's line 7."""
+    terminator by the file's line 7, and quotes bash's warning for `<<B` with the line bash
+    gives once `<<A` is mended (4, a line of the string).  (Run 7: hl112:246, the count of
+    that line from `-1`, was in the sample too.)"""
     script = "cat <<A\nx\nA)\n cat <<B\ny\n B\n"
     ran = _bash(script)
     assert "here-document at line 1 delimited by end-of-file" in ran.stderr
@@ -98,6 +100,10 @@ def test_hl112_swallowed_heredoc_names_the_file_line_of_the_outer_one() -> None:
     assert "line 4 `A)` has `)` after the delimiter" in found[0].message
     assert "inside the text that `<<A` of line 2 swallows" in found[1].message
     assert "line 7 ` B` is indented" in found[1].message
+    # bash's own warning for `<<B` once `A)` is mended counts the string's lines: 4.
+    mended = _bash(script.replace("A)", "A"))
+    assert "here-document at line 4 delimited by end-of-file (wanted `B')" in mended.stderr
+    assert '"warning: here-document at line 4 delimited by end-of-file"' in found[1].message
 
 
 # -- how messages name a layer: the string of a Python call is not "this script" -------------
