@@ -381,3 +381,38 @@ def test_hl103_no_fix_when_only_the_literal_heredoc_body_matches() -> None:
         ]
         assert found[0].fix is None
         assert found[1].fix is not None and found[1].fix.strategy == "base64"
+
+
+# -- HL104 in a Python channel: the channel, not an ssh session, is held --------------------
+
+_CHANNEL = """\
+import paramiko
+
+client = paramiko.SSHClient()
+client.connect("h")
+stdin, stdout, stderr = client.exec_command("nohup ./server &")
+print(stdout.read())
+stdin, stdout, stderr = client.exec_command("./worker &")
+"""
+
+
+def test_hl104_names_the_python_channel_that_a_background_job_holds() -> None:
+    """paramiko's `exec_command("nohup ./server &")`: the job keeps the channel's stdout and
+    stderr, and `stdout.read()` on line 6 waits for the channel to close: a warning that
+    says so; the second call's output is never read: info.  (Run 7: the channel
+    message's `held = ...` made `pass` left `held` unbound there: the check crashed.)"""
+    found = [f for f in check_text(_CHANNEL, "python", "t.py") if f.code == "HL104"]
+    assert [(_CHANNEL[f.start : f.end], f.severity.value) for f in found] == [
+        ("nohup", "warning"),
+        ("./worker", "info"),
+    ]
+    held = (
+        "still has the channel of `exec_command` as its stdout and stderr: the remote shell "
+        "exits, but the channel stays open until this job exits"
+    )
+    assert found[0].message.startswith(f"The background command `nohup ./server &` {held}")
+    assert (
+        "(`nohup` does not detach it from the session), and reading its output (line 6) "
+        "waits for the channel to close" in found[0].message
+    )
+    assert f"{held}, and the file does not show that anything waits for it" in (found[1].message)
