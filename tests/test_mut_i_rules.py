@@ -416,3 +416,32 @@ def test_hl104_names_the_python_channel_that_a_background_job_holds() -> None:
         "waits for the channel to close" in found[0].message
     )
     assert f"{held}, and the file does not show that anything waits for it" in (found[1].message)
+
+
+# -- HL105's fix is safe when the remote command reads a file named after long options ----
+
+
+def test_hl105_fix_is_safe_when_the_remote_command_reads_its_file_operand(
+    tmp_path: Path,
+) -> None:
+    """`ssh $h 'tail --lines=1 FILE'` in a `while read` loop: `--lines=1` holds its value,
+    and `--number` (cat) takes none, so FILE is an operand and the remote command reads it,
+    not stdin (checked in bash: a line piped in is not printed), so `ssh -n` changes
+    nothing it reads: a safe fix.  (Run 7: `"=" not in value and name in
+    _ARGUMENT_OPTIONS` made `or` took FILE for the option's argument: unsafe.)"""
+    (tmp_path / "f").write_text("file-line\n")
+    for remote in ("tail --lines=1 f", "sort --key=1 f", "cat --number f"):
+        ran = subprocess.run(
+            [BASH, "--norc", "-c", f"echo from-stdin | {remote}"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+        assert "file-line" in ran.stdout and "from-stdin" not in ran.stdout
+        text = f"while read -r h; do ssh $h '{remote}'; done < hosts\n"
+        found = _found(text, "HL105")
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [("ssh", "warning")]
+        fix = found[0].fix
+        assert fix is not None and fix.applicability.value == "safe"
+        assert fix_shell(text, "t.sh").text == text.replace("ssh $h", "ssh -n $h")
