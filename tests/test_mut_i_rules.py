@@ -445,3 +445,16 @@ def test_hl105_fix_is_safe_when_the_remote_command_reads_its_file_operand(
         fix = found[0].fix
         assert fix is not None and fix.applicability.value == "safe"
         assert fix_shell(text, "t.sh").text == text.replace("ssh $h", "ssh -n $h")
+
+
+def test_hl106_a_quoted_redirection_pair_is_passed_on_purpose(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h CMD '> /dev/null 2>&1'`: a word holding only redirections, with a blank in
+    it, is written for the remote shell (through the real sshd: the remote `echo`'s
+    output goes to /dev/null there, nothing comes back): no HL106.  (Read ahead, run 7's
+    sample: hl106:190, `" \\t"` cut to `"\\t"`, reported these.)"""
+    ran = kit.run_ok("#!/bin/bash\nssh h echo hi '> /dev/null 2>&1'\nssh h echo hi\n", sshd)
+    assert ran.stdout == "hi\n"
+    for word in ("'> /dev/null 2>&1'", "'2>&1 >/dev/null'", "'>/dev/null 2>&1'"):
+        assert _found(f"ssh h ./backup.sh {word}\n", "HL106") == []
