@@ -458,3 +458,21 @@ def test_hl106_a_quoted_redirection_pair_is_passed_on_purpose(
     assert ran.stdout == "hi\n"
     for word in ("'> /dev/null 2>&1'", "'2>&1 >/dev/null'", "'>/dev/null 2>&1'"):
         assert _found(f"ssh h ./backup.sh {word}\n", "HL106") == []
+
+
+# -- HL111: eval runs its string in the same shell: no escape-chain warning --------------------
+
+
+def test_hl111_eval_string_with_an_escape_chain_is_not_reported() -> None:
+    """`eval 'printf "%s\\n" '\\''a b'\\'''`: the `'\\''` chain carries a quote into a
+    string that the same shell runs (bash prints `a b`); no other shell parses it, so
+    HL111's escape-chain warning, meant for `ssh h '...'`, is not made; the same string
+    given to ssh is.  (Read ahead, run 7's sample: hl111:108, `"eval"` cut to `"val"`,
+    warned here.)"""
+    script = "printf \"%s\\n\" '\\''a b'\\''"
+    ran = _bash(f"eval '{script}'")
+    assert (ran.returncode, ran.stdout) == (0, "a b\n")
+    assert _found(f"eval '{script}'\n", "HL111") == []
+    found = _found(f"ssh h '{script}'\n", "HL111")
+    assert [(f.start, f.end, f.severity.value) for f in found] == [(0, 3, "warning")]
+    assert "needs the `'\\''` escape chain" in found[0].message
