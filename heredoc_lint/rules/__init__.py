@@ -42,10 +42,9 @@ def triggers(rules: tuple[Rule, ...], wrappers: frozenset[str] = frozenset()) ->
     return frozenset(found)
 
 
-def parse_codes(value: str | None) -> frozenset[str] | None:
-    """`HL101,hl2` as a set of codes or prefixes; ValueError names one that matches no rule."""
-    if value is None:
-        return None
+def parse_codes(value: str) -> frozenset[str]:
+    """`HL101,hl2` as a set of codes or prefixes; ValueError names one that matches no rule.
+    (An option not given is None in options.codes, which does not call this.)"""
     codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
     for code in codes:
         if not any(r.code.startswith(code) for r in RULES):

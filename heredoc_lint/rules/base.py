@@ -98,9 +98,12 @@ def at_file(
 
 
 def where(layer: Layer) -> str:
-    """How messages name a layer: 'the ssh command string', 'the bash -c string'."""
-    if layer.depth == 0 or layer.wrapper is None:
+    """How messages name a layer: 'this script', 'the ssh command string'..."""
+    if layer.wrapper is None:
         return "this script"
+    if layer.depth == 0:
+        # A Python frontend's root: the string of `subprocess.run(S, shell=True)`, not a file.
+        return "this shell command string"
     if layer.kind == "stdin":
         return f"the script fed to {layer.wrapper}"
     return f"the {layer.wrapper} command string"

@@ -108,8 +108,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     bad = layer.text[first.start : first.start + 1]
     shown = repr(bad)[1:-1] if bad else "end of text"
     place = where(layer).capitalize()
-    if layer.depth == 0 and context.kind == "python":
-        place = "This shell command string"
     dynamic = any(e.start <= first.start for e in layer.local_expansions)
     string = _run_by_a_shell(layer, context)
     template = not_a_script(layer.text, layer.script.heredocs)

@@ -249,8 +249,10 @@ def _shortest_lift(
     return min(usable, key=lambda pair: len(pair[1].content))
 
 
-def _blank_literal_heredocs(layer: Layer, text: str) -> str:
-    """The text with quoted heredoc bodies blanked: HL101's fix takes them out of the string."""
+def _blank_literal_heredocs(layer: Layer) -> str:
+    """The layer's text with quoted heredoc bodies blanked: HL101's fix takes them out of the
+    string."""
+    text = layer.text
     for heredoc in layer.script.heredocs:
         if heredoc.quoted:
             size = heredoc.body_end - heredoc.body_start
@@ -335,7 +337,10 @@ def _fix(layer: Layer, command: Command, pattern: Word, pattern_text: str) -> Fi
             "not its own text",
             "bracket",
         )
-    if regex.search(f"{shell} -c {_blank_literal_heredocs(layer, new_text)}") is None:
+    # The bodies are blanked where they stand in the layer's text, before the bracket edit
+    # (which shifts what follows it) is made.
+    blanked = _blank_literal_heredocs(layer)
+    if regex.search(f"{shell} -c {blanked[:start]}{content}{blanked[end:]}") is None:
         return None  # only a heredoc body matches: HL101's fix removes it first
     return _split_fix(layer, command, candidates)
 

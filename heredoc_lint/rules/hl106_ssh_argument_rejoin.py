@@ -95,7 +95,7 @@ def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
             continue  # a remote `$(...)` inside one word
         # Spans alone: de-quoting every remote word costs more than the parse.
         items.extend((a, b, "word", "") for a, b in command.word_spans)
-        if command.next_op is not None and command.next_op_start >= 0:
+        if command.next_op is not None:  # its start is then the operator's offset (>= 0)
             start = command.next_op_start
             items.append((start, start + len(command.next_op), "control", command.next_op))
         for r in command.redirects:

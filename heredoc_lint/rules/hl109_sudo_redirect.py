@@ -72,7 +72,7 @@ from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import command_name
+from heredoc_lint.wrappers import SshCall, command_name
 
 PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its triggers)
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
@@ -110,12 +110,8 @@ def _stdin_cat(call: Call) -> bool:
     return call.name == "cat" and all(w.static and w.value == "-" for w in call.words[1:])
 
 
-def _user_of_ssh(layer: Layer) -> str | None:
-    """The login user of the ssh call that made `layer`, when it is written down."""
-    command, invocation = layer.command, layer.invocation
-    if command is None or invocation is None or invocation.ssh is None:
-        return None
-    call = invocation.ssh
+def _user_of_ssh(command: Command, call: SshCall) -> str | None:
+    """The login user of the ssh `call` (in `command`), when it is written down."""
     login = call.option("l")
     if login is not None and login.static:
         return login.value
@@ -150,7 +146,7 @@ def _caller_is_root(layer: Layer) -> bool:
             prefix = current.prefix_words  # a root from an argv: `["sudo", "sh", "-c", S]`
         elif command is not None and invocation is not None:
             if invocation.ssh is not None:
-                return _user_of_ssh(current) == "root"
+                return _user_of_ssh(command, invocation.ssh) == "root"
             prefix = command.words[: invocation.index]
         for k, word in enumerate(prefix):
             if command_name(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
