@@ -1,0 +1,93 @@
+"""Pinned behaviours of suppressions and the remote-heredoc fixes found by the mutation run
+of issue 20 (run 7, seed 41, bench/mutation_runs/run7-h20o.md), through the engine and the
+CLI on real files.
+
+Each test kills a mutant that `bench/mutation.py` left alive: it was planted in a scratch
+copy of the tree, the test failed there, and it passes without.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_process import run_cli
+
+from heredoc_lint.engine import check_shell, check_text
+from heredoc_lint.settings import Settings
+
+_BAD = 'ssh h "pkill -f sglang; ./restart"'  # HL103, an error
+_WORKFLOW = """\
+{comment}name: w
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          {bad}
+"""
+
+# -- suppress.py: YAML comments are directives in a workflow, and only there ---------------
+
+
+def test_a_yaml_comment_directive_silences_a_workflow() -> None:
+    """A workflow's own YAML comment (outside every `run:` step) is a directive: it
+    silences the HL103 of the step below; without it the step has that HL103."""
+    bare = _WORKFLOW.format(comment="", bad=_BAD)
+    assert [f.code for f in check_text(bare, "actions")] == ["HL103"]
+    silenced = _WORKFLOW.format(comment="# heredoc-lint: disable-file=HL103\n", bad=_BAD)
+    assert check_text(silenced, "actions") == []
+
+
+def test_a_yaml_comment_is_no_directive_in_a_shell_file() -> None:
+    """`ssh h 'pkill -f sglang; ./restart # heredoc-lint: ...'`: for YAML the ` #` would
+    start a comment (the line is a plain scalar), for bash it is inside the quotes, and bash
+    is the file's language.  Bash shows it: the `#` text reaches ssh as part of its
+    argument, so the directive is no comment and the HL103 stays."""
+    line = "ssh h 'pkill -f sglang; ./restart # heredoc-lint: disable=HL103'\n"
+    echoed = subprocess.run(
+        ["bash", "-c", "ssh() { printf '%s\\n' \"$2\"; }\n" + line],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert echoed == "pkill -f sglang; ./restart # heredoc-lint: disable=HL103\n"
+    findings = check_shell(line, "x.sh")
+    assert [(f.code, f.severity) for f in findings] == [("HL103", "error")]
+
+
+# -- fixes/remote_heredoc.py: the scp fix only for `cat > PATH` -----------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["tee /tmp/app.conf", "bash", "cat >>/tmp/app.conf"],
+)
+def test_scp_fix_refused_when_the_heredoc_feeds_another_command(command: str) -> None:
+    """The scp strategy replaces the heredoc's command by a copy of its body, which is
+    only what `cat > PATH` does: `tee` also prints the body, `bash` runs it, `>>` appends.
+    Those keep their HL101 with no fix (not an internal error); `cat > PATH` gets the
+    fix, so the refusal is the command's."""
+    settings = Settings(fix_strategy="scp")
+
+    def fixes(heredoc_command: str) -> list[tuple[str, str | None]]:
+        text = f'#!/bin/bash\nssh h "{heredoc_command} <<EOF\nport=1\nEOF\necho done"\n'
+        found = check_shell(text, "/tmp/push.sh", settings)
+        return [(f.code, f.fix.strategy if f.fix else None) for f in found]
+
+    assert fixes("cat >/tmp/app.conf") == [("HL101", "scp")]
+    assert fixes(command) == [("HL101", None)]
+
+
+def test_scp_fix_of_a_tee_heredoc_leaves_the_file_alone(tmp_path: Path) -> None:
+    """`--fix --fix-strategy scp` on a heredoc fed to `tee`: exit 0, nothing on stderr,
+    the script's bytes unchanged and no file written beside it."""
+    script = tmp_path / "push.sh"
+    text = '#!/bin/bash\nssh h "tee /tmp/app.conf <<EOF\nport=1\nEOF\necho done"\n'
+    script.write_text(text)
+    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert script.read_text() == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["push.sh"]
