@@ -91,3 +91,49 @@ def test_scp_fix_of_a_tee_heredoc_leaves_the_file_alone(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     assert script.read_text() == text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["push.sh"]
+
+
+def _in_double_quotes(text: str) -> str:
+    """`text` escaped for the inside of a double-quoted bash word (no `$` or backtick in it)."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _bash(script: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` run from `home`, which is also its $HOME."""
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(
+        ["bash", "-c", script], cwd=home, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize("spelling", ["'~/app.conf'", '"~/app.conf"', "\\~/app.conf"])
+def test_scp_fix_refused_for_a_quoted_tilde(tmp_path: Path, spelling: str) -> None:
+    """`cat > '~/app.conf'` (the tilde quoted or escaped: the static spellings) writes into
+    a directory named `~` under the remote working directory, not into the home, where
+    scp's `host:~/app.conf` would put it (scp expands `~/`; checked by hand through the
+    loopback sshd: the file lands in $HOME).  Bash shows the first half: run from $HOME,
+    the remote command fails for want of `./~` and $HOME/app.conf is not written.  So no
+    scp fix; the same heredoc to `/tmp/app.conf` gets one."""
+    remote = f"cat >{spelling} <<EOF\nport=1\nEOF\necho done"
+    quoted = _in_double_quotes(remote)
+    # The ssh string, as bash reads it, is `remote`.
+    assert _bash(f'printf %s "{quoted}"', tmp_path).stdout == remote
+    done = _bash(remote, tmp_path)
+    assert "~/app.conf: No such file or directory" in done.stderr
+    assert done.stdout == "done\n"
+    assert list(tmp_path.iterdir()) == []
+    settings = Settings(fix_strategy="scp")
+    found = check_shell(f'#!/bin/bash\nssh h "{quoted}"\n', "/tmp/push.sh", settings)
+    assert [(f.code, f.fix) for f in found] == [("HL101", None)]
+    absolute = _in_double_quotes(remote.replace(spelling, "/tmp/app.conf"))
+    (fixed,) = check_shell(f'#!/bin/bash\nssh h "{absolute}"\n', "/tmp/push.sh", settings)
+    assert fixed.fix is not None and fixed.fix.strategy == "scp"
+
+
+@pytest.mark.parametrize("path", ["app.conf", "./app.conf", "conf/app.conf"])
+def test_scp_fix_refused_for_a_relative_path(path: str) -> None:
+    """A relative target is not carried over to scp (whose start directory, an SFTP
+    server's, need not be the login shell's): HL101 stays, without a fix."""
+    text = f'#!/bin/bash\nssh h "cat >{path} <<EOF\nport=1\nEOF\necho done"\n'
+    found = check_shell(text, "/tmp/push.sh", Settings(fix_strategy="scp"))
+    assert [(f.code, f.fix) for f in found] == [("HL101", None)]

@@ -277,7 +277,9 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     if not site.literal or not site.heredoc.terminated or script_path is None:
         return None
     split = _split(site)
-    if split is None or not (split.path.startswith("/") or split.path.startswith("~/")):
+    # Only an absolute path: a static `~/P` is a quoted or escaped tilde, which the remote
+    # shell reads as a directory named `~`, where scp's `host:~/P` is P in the home.
+    if split is None or not split.path.startswith("/"):
         return None
     carried = _ssh_to_scp_options(site)
     pre = _string_part(site.layer, split.pre)
