@@ -137,3 +137,32 @@ def test_scp_fix_refused_for_a_relative_path(path: str) -> None:
     text = f'#!/bin/bash\nssh h "cat >{path} <<EOF\nport=1\nEOF\necho done"\n'
     found = check_shell(text, "/tmp/push.sh", Settings(fix_strategy="scp"))
     assert [(f.code, f.fix) for f in found] == [("HL101", None)]
+
+
+# -- fixes/remote_heredoc.py: the stdin fix is whole or nothing ------------------------------
+
+# A Markdown runbook whose heredoc body holds a `~~~` line: harmless inside a backtick
+# fence, but a line of the fence's file text starting with a fence marker is one the
+# block's edits refuse to insert (an inserted line must not close the fence).
+_RUNBOOK = '# Deploy\n\n```bash\nssh h "cat >/tmp/app.conf <<EOF\nport=1\n~~~\nEOF"\n```\n'
+
+
+def test_stdin_fix_refused_when_the_body_cannot_be_written_back() -> None:
+    """The stdin fix moves the body below the ssh line; in this fence that edit is
+    refused, so there is no stdin fix at all (the operator alone would leave ssh
+    reading a heredoc that has no body).  The base64 fix, which writes no new line,
+    is still offered for the same finding."""
+    stdin = check_text(_RUNBOOK, "markdown", "/tmp/x.md", Settings(fix_strategy="stdin"))
+    assert [(f.code, f.fix) for f in stdin] == [("HL101", None)]
+    (base64,) = check_text(_RUNBOOK, "markdown", "/tmp/x.md", Settings(fix_strategy="base64"))
+    assert base64.fix is not None and base64.fix.strategy == "base64"
+
+
+def test_stdin_fix_of_a_runbook_it_cannot_write_leaves_it_alone(tmp_path: Path) -> None:
+    """`--fix --fix-strategy stdin` on that runbook: exit 0, nothing on stderr, the
+    file's bytes unchanged."""
+    runbook = tmp_path / "deploy.md"
+    runbook.write_text(_RUNBOOK)
+    proc = run_cli("--fix", "--fix-strategy", "stdin", "--no-cache", str(runbook))
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert runbook.read_text() == _RUNBOOK
