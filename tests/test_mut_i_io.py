@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
-from heredoc_lint.engine import check_shell, check_text
+from heredoc_lint.engine import check_shell, check_text, fix_kind
 from heredoc_lint.settings import Settings
 
 _BAD = 'ssh h "pkill -f sglang; ./restart"'  # HL103, an error
@@ -166,3 +166,63 @@ def test_stdin_fix_of_a_runbook_it_cannot_write_leaves_it_alone(tmp_path: Path) 
     proc = run_cli("--fix", "--fix-strategy", "stdin", "--no-cache", str(runbook))
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     assert runbook.read_text() == _RUNBOOK
+
+
+# -- fixes/python_fixes.py: a value spelled over several lines -------------------------------
+
+# f-string values written over two lines: alone, such a line break does not parse as an
+# expression, so the fix puts the value in parentheses.  The last heredoc glues its
+# delimiter to the value (a value without a final newline): bash never sees its end.
+_MULTILINE = '''def push(client, id_, name):
+    client.exec_command(f"""cat > out-a << 'EOF'
+{'id-'
+  + id_}
+EOF
+cat > out-b << 'EOF'
+{name
+  .strip()}
+EOF
+cat > out-c << 'EOF'
+{'id-'
+  + id_}EOF""")
+'''
+
+
+class _Recorder:
+    """A stand-in ssh client: keeps the command it is given."""
+
+    def __init__(self) -> None:
+        self.commands: list[str] = []
+
+    def exec_command(self, command: str) -> None:
+        self.commands.append(command)
+
+
+def _remote_files(source: str, tmp_path: Path, label: str) -> dict[str, bytes]:
+    """Run `push` of `source`, its command through bash in a directory of its own (bash
+    stands for the remote shell): the files it writes."""
+    namespace: dict[str, object] = {}
+    exec(compile(source, label, "exec"), namespace)
+    client = _Recorder()
+    namespace["push"](client, "7", "  bob ")  # type: ignore[operator]
+    (command,) = client.commands
+    where = tmp_path / label
+    where.mkdir()
+    subprocess.run(["bash", "-c", command], cwd=where, check=True)
+    return {p.name: p.read_bytes() for p in sorted(where.iterdir())}
+
+
+def test_runtime_base64_fix_of_a_value_over_two_lines(tmp_path: Path) -> None:
+    """HL202's fix on values that span lines: the fixed file compiles, has no HL202 left,
+    and its command writes the values' bytes (through bash): the same as the original's
+    for the two whole heredocs, and the value alone (`.encode()` of the whole value, not
+    of its last operand) for the glued one, which the original wrote with its `EOF`."""
+    found = [f for f in check_text(_MULTILINE, "python", "push.py") if f.code == "HL202"]
+    assert len(found) == 3 and all(f.fix is not None for f in found)
+    outcome = fix_kind(_MULTILINE, "python", "push.py", unsafe=True)
+    assert outcome.error is None
+    assert [f.code for f in check_text(outcome.text, "python", "push.py")] == []
+    original = _remote_files(_MULTILINE, tmp_path, "original")
+    assert original == {"out-a": b"id-7\n", "out-b": b"bob\n", "out-c": b"id-7EOF\n"}
+    fixed = _remote_files(outcome.text, tmp_path, "fixed")
+    assert fixed == {"out-a": b"id-7\n", "out-b": b"bob\n", "out-c": b"id-7"}
