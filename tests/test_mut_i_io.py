@@ -8,11 +8,12 @@ copy of the tree, the test failed there, and it passes without.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import CLI, run_cli
 
 from heredoc_lint.engine import check_shell, check_text, fix_kind
 from heredoc_lint.settings import Settings
@@ -226,3 +227,31 @@ def test_runtime_base64_fix_of_a_value_over_two_lines(tmp_path: Path) -> None:
     assert original == {"out-a": b"id-7\n", "out-b": b"bob\n", "out-c": b"id-7EOF\n"}
     fixed = _remote_files(outcome.text, tmp_path, "fixed")
     assert fixed == {"out-a": b"id-7\n", "out-b": b"bob\n", "out-c": b"id-7"}
+
+
+# -- writer.py: a hard-linked file whose new bytes cannot be written ------------------------
+
+
+def test_a_failed_in_place_rewrite_puts_the_old_bytes_back(tmp_path: Path) -> None:
+    """A file with two links is rewritten in place.  Under a file size limit (bash's
+    `ulimit -f 2`: 2048 bytes) that its 1,816 bytes fit and the base64 fix's bytes do
+    not, the write stops half-way (EFBIG; Python ignores SIGXFSZ): the tool says so (exit
+    2), and the file, under both names, holds its old bytes again, from the backup, which
+    is then removed."""
+    body = "".join(f"line {i} of the config, some text to make it long\n" for i in range(36))
+    old = f"#!/bin/bash\nssh h \"cat > /etc/app.conf <<'EOF'\n{body}EOF\necho done\"\n"
+    script = tmp_path / "deploy.sh"
+    script.write_text(old)
+    os.link(script, tmp_path / "link.sh")
+    assert len(old) == 1816
+    limited = ["bash", "-c", 'ulimit -f 2 && exec "$@"', "bash", *CLI]
+    proc = subprocess.run(
+        [*limited, "--no-cache", "--fix", str(script)], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == f"heredoc-lint: {script}: cannot write: File too large; left as it was\n"
+    assert script.read_text() == (tmp_path / "link.sh").read_text() == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deploy.sh", "link.sh"]
+    # Without the limit the same fix is written: the limit was the only obstacle.
+    assert run_cli("--no-cache", "--fix", str(script)).returncode == 0
+    assert "base64 -d" in (tmp_path / "link.sh").read_text()
