@@ -255,3 +255,24 @@ def test_a_failed_in_place_rewrite_puts_the_old_bytes_back(tmp_path: Path) -> No
     # Without the limit the same fix is written: the limit was the only obstacle.
     assert run_cli("--no-cache", "--fix", str(script)).returncode == 0
     assert "base64 -d" in (tmp_path / "link.sh").read_text()
+
+
+# -- fixes/remote_heredoc.py: a heredoc across two ssh arguments -----------------------------
+
+_SPLIT_ARGS = 'ssh h "cat > out <<\'EOF\'" "\nport=1\nEOF"\n'
+
+
+def test_no_heredoc_fix_across_the_arguments_ssh_joins(tmp_path: Path) -> None:
+    """`ssh h "cat > out <<'EOF'" "<newline>port=1<newline>EOF"`: ssh joins its arguments
+    with a blank, so the remote shell reads one heredoc whose operator is in the first
+    argument and whose body and terminator are in the second (bash shows it: run as ssh
+    runs it, the joined command writes `port=1`).  Taking the heredoc out would have to
+    edit both words at once: neither the base64 nor the stdin fix is offered, rather
+    than a fix with that edit missing."""
+    joined = _bash(f'ssh() {{ shift; printf %s "$*"; }}\n{_SPLIT_ARGS}', tmp_path).stdout
+    assert joined == "cat > out <<'EOF' \nport=1\nEOF"
+    assert _bash(joined, tmp_path).returncode == 0
+    assert (tmp_path / "out").read_text() == "port=1\n"
+    for strategy in ("base64", "stdin"):
+        found = check_shell(_SPLIT_ARGS, "/tmp/push.sh", Settings(fix_strategy=strategy))
+        assert [(f.code, f.fix) for f in found] == [("HL101", None)], strategy
