@@ -276,3 +276,23 @@ def test_no_heredoc_fix_across_the_arguments_ssh_joins(tmp_path: Path) -> None:
     for strategy in ("base64", "stdin"):
         found = check_shell(_SPLIT_ARGS, "/tmp/push.sh", Settings(fix_strategy=strategy))
         assert [(f.code, f.fix) for f in found] == [("HL101", None)], strategy
+
+
+# -- suppress.py: Markdown's own comment, file-wide or not ----------------------------------
+
+
+def _runbook(comment: str) -> str:
+    return f"{comment}\n\n# Restart\n\nThen:\n\n```bash\n{_BAD}\n```\n"
+
+
+def test_an_html_comment_directive_keeps_its_scope() -> None:
+    """`<!-- heredoc-lint: disable-file=HL103 -->` silences the HL103 of a fence further
+    down; `disable=HL103` in the same place covers only its own line and the next (a
+    blank one), so the HL103 stays, at the same place as with no comment at all."""
+    bare = check_text(_runbook("Intro."), "markdown")
+    assert [(f.code, f.severity) for f in bare] == [("HL103", "error")]
+    whole = _runbook("<!-- heredoc-lint: disable-file=HL103 -->")
+    assert check_text(whole, "markdown") == []
+    line = _runbook("<!-- heredoc-lint: disable=HL103 -->")
+    (kept,) = check_text(line, "markdown")
+    assert (kept.code, line[kept.start : kept.end]) == ("HL103", "pkill")
