@@ -296,3 +296,17 @@ def test_an_html_comment_directive_keeps_its_scope() -> None:
     line = _runbook("<!-- heredoc-lint: disable=HL103 -->")
     (kept,) = check_text(line, "markdown")
     assert (kept.code, line[kept.start : kept.end]) == ("HL103", "pkill")
+
+
+# -- suppress.py: directives after characters wider than a byte -----------------------------
+
+
+@pytest.mark.parametrize("wide", ["é", "😀", "é€😀"])
+def test_directives_after_wide_characters(wide: str) -> None:
+    """tree-sitter counts bytes: after characters of 2-4 bytes (on an earlier line, and
+    on the directive's own line) a directive comment still silences its line's HL103,
+    and the same text in a string after them still does not."""
+    comment = f"echo '{wide}'\necho '{wide}'; {_BAD}  # heredoc-lint: disable=HL103 {wide}\n"
+    assert check_shell(comment, "x.sh") == []
+    string = f"echo '{wide}'\necho '{wide} # heredoc-lint: disable=HL103'; {_BAD}\n"
+    assert [f.code for f in check_shell(string, "x.sh")] == ["HL103"]
