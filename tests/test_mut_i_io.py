@@ -310,3 +310,16 @@ def test_directives_after_wide_characters(wide: str) -> None:
     assert check_shell(comment, "x.sh") == []
     string = f"echo '{wide}'\necho '{wide} # heredoc-lint: disable=HL103'; {_BAD}\n"
     assert [f.code for f in check_shell(string, "x.sh")] == ["HL103"]
+
+
+def test_a_directive_on_the_next_step_does_not_cover_a_run_block() -> None:
+    """A `run: |` block ends with its last line's newline; the next step's line, and the
+    directive at its end, belong to that step only: the HL103 of the block above stays
+    (a directive at the end of the block's own line silences it)."""
+    steps = f"      - run: |\n          {_BAD}{{here}}\n      - run: echo hi{{next}}\n"
+    head = "name: w\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+    directive = "  # heredoc-lint: disable=HL103"
+    on_next = head + steps.format(here="", next=directive)
+    (kept,) = check_text(on_next, "actions")
+    assert (kept.code, on_next[kept.start : kept.end]) == ("HL103", "pkill")
+    assert check_text(head + steps.format(here=directive, next=""), "actions") == []
