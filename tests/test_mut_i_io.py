@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from cli_process import CLI, run_cli
 
-from heredoc_lint.engine import check_shell, check_text, fix_kind
+from heredoc_lint.engine import check_shell, check_text, fix_kind, fix_shell
 from heredoc_lint.settings import Settings
 
 _BAD = 'ssh h "pkill -f sglang; ./restart"'  # HL103, an error
@@ -323,3 +323,41 @@ def test_a_directive_on_the_next_step_does_not_cover_a_run_block() -> None:
     (kept,) = check_text(on_next, "actions")
     assert (kept.code, on_next[kept.start : kept.end]) == ("HL103", "pkill")
     assert check_text(head + steps.format(here=directive, next=""), "actions") == []
+
+
+# -- fixes/remote_heredoc.py: a CRLF file keeps CRLF on the operator's line ----------------
+
+_CRLF = "#!/bin/bash\r\nssh h \"cat > out <<'EOF'\r\nport=1\r\nEOF\r\necho done\"\r\n"
+# A stand-in ssh: the remote command run by bash here, its stdin passed on.
+_LOCAL_SSH = 'ssh() { shift; bash -c "$*"; }\n'
+
+
+@pytest.mark.parametrize(
+    ("strategy", "fixed"),
+    [
+        (
+            "base64",
+            '#!/bin/bash\r\nssh h "printf %s cG9ydD0xDQo= | base64 -d > out #\r\necho done"\r\n',
+        ),
+        (
+            "stdin",
+            "#!/bin/bash\r\nssh h \"cat > out #\r\necho done\" <<'EOF'\r\nport=1\r\nEOF\r\n",
+        ),
+    ],
+)
+def test_heredoc_fix_in_a_crlf_file_keeps_crlf(tmp_path: Path, strategy: str, fixed: str) -> None:
+    """In a CRLF file the delimiter word ends in the line's `\\r`; the operator is taken
+    out with a ` #` left before that `\\r`, so every line of the fixed file still ends in
+    CRLF (no bare LF), and, run through bash, it writes the same `out` as the original
+    (the body's lines with their `\\r`) and prints the same."""
+    outcome = fix_shell(_CRLF, "/tmp/push.sh", Settings(fix_strategy=strategy))
+    assert outcome.error is None and outcome.text == fixed
+    assert outcome.text.count("\n") == outcome.text.count("\r\n")
+    runs = []
+    for label, script in (("original", _CRLF), ("fixed", outcome.text)):
+        where = tmp_path / label
+        where.mkdir()
+        done = _bash(_LOCAL_SSH + script, where)
+        runs.append((done.stdout, (where / "out").read_bytes()))
+    # (`done` and the `\r` the last line's word ends in: text mode reads `\r\n` as `\n`.)
+    assert runs[0] == runs[1] == ("done\n", b"port=1\r\n")
