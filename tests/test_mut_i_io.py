@@ -361,3 +361,23 @@ def test_heredoc_fix_in_a_crlf_file_keeps_crlf(tmp_path: Path, strategy: str, fi
         runs.append((done.stdout, (where / "out").read_bytes()))
     # (`done` and the `\r` the last line's word ends in: text mode reads `\r\n` as `\n`.)
     assert runs[0] == runs[1] == ("done\n", b"port=1\r\n")
+
+
+# -- edits.py: an escaped quote in an unquoted word ------------------------------------------
+
+
+def test_bracket_fix_after_an_escaped_quote_in_an_unquoted_word(tmp_path: Path) -> None:
+    """`ssh h pkill -f \\'sglang\\'\\; ./restart`: the parent word is unquoted, `\\'` is an
+    escaped quote, not an opening one, so the `[s]` the fix writes there is quoted for an
+    unquoted word (`'[s]'`).  Bash shows why: in a directory holding a file named
+    `'sglang';`, a bare `[s]` makes the word a glob that turns back into `'sglang';`, the
+    self-matching pattern; the fixed line still sends `'[s]glang'`."""
+    text = "ssh h pkill -f \\'sglang\\'\\; ./restart\n"
+    outcome = fix_shell(text, "t.sh", Settings(), unsafe=True)
+    assert outcome.text == "ssh h pkill -f \\''[s]'glang\\'\\; ./restart\n"
+    (tmp_path / "'sglang';").write_text("")
+    show = "ssh() { shift; printf '%s\\n' \"$*\"; }\n"
+    assert _bash(show + text, tmp_path).stdout == "pkill -f 'sglang'; ./restart\n"
+    assert _bash(show + outcome.text, tmp_path).stdout == "pkill -f '[s]glang'; ./restart\n"
+    bare = outcome.text.replace("'[s]'", "[s]")
+    assert _bash(show + bare, tmp_path).stdout == "pkill -f 'sglang'; ./restart\n"
