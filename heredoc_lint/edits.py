@@ -196,16 +196,14 @@ def _literal_in_unquoted_heredoc(layer: Layer, start: int, end: int, content: st
 
 
 def _root_edit(root: Layer, start: int, end: int, content: str) -> Edit | None:
-    """A root's edit in the file: direct for a file, 1:1 for a verbatim fragment."""
+    """A root's edit in the file: direct for a file, through its frontend's encoder for a
+    fragment (a Markdown block, a `run:` step, a Python string); none for a fragment
+    without one (Python text decoded from another encoding: no edit)."""
     if root.offsets is None:
         return Edit(start, end, content)
     if root.encode_edit is not None:
         return root.encode_edit(start, end, content)
-    if not root.verbatim or "\n" in content:
-        return None  # a Python string or an indented block: its frontend has its own fixes
-    a = root.file_offset(start)
-    b = root.file_offset(end - 1) + 1 if end > start else a
-    return Edit(a, b, content)
+    return None
 
 
 def layer_fix(

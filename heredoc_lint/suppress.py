@@ -189,17 +189,17 @@ def _shell_comment_test(
     """Whether an offset is in a comment of the shell the file holds at layer 0 (the
     file itself, a Markdown fence, a `run:` step).  Only fragments that spell a
     directive are parsed; a script the engine parsed already is not parsed again."""
-    from heredoc_lint.frontends import SourceError, fragments
+    from heredoc_lint.frontends import fragments
     from heredoc_lint.shell.syntax import parse_script
 
     parsed: list[tuple[Script, Sequence[int] | None]]
     if kind in ("shell", "command") and roots and roots[0].offsets is None:
         parsed = [(roots[0].script, None)]
     else:
-        try:
-            texts = fragments(kind, text)
-        except SourceError:
-            texts = []
+        # No SourceError here: the engine applies directives only to a text its frontend
+        # read (a workflow that is no YAML is HL001 alone), and the frontends of the
+        # other kinds but Python (read apart) raise none.
+        texts = fragments(kind, text)
         parsed = [
             (parse_script(f.text), f.offsets)
             for f in texts

@@ -4,8 +4,9 @@ line ends kept.
 A file is replaced by a rename of a complete temp file, so it is never half-written.
 A file with several hard links cannot be replaced without cutting the links: it is
 rewritten in place instead, after a copy of its old bytes is kept beside it
-(`.NAME.backup-XXXX.heredoc-lint`), which is removed once the new bytes are on disk and
-stays, for the user, only if the process dies in between. Temp files that a killed run
+(`.NAME.backup-XXXX.heredoc-lint`), which is removed once the new bytes are on disk (or,
+when they cannot be written, once it is put back) and stays, for the user, only if the
+process dies in between or even putting it back fails. Temp files that a killed run
 left beside a file (older than a minute) are removed when that file is fixed again.
 """
 
@@ -143,24 +144,61 @@ def _copy_xattrs(source: Path, fd: int) -> None:
 
 def _rewrite_in_place(path: Path, data: bytes, expected: bytes | None) -> None:
     """New bytes into the same inode (its hard links stay), with the old bytes kept in a
-    backup beside it until the new ones are on disk."""
+    backup beside it until the new ones are on disk.  A write that fails (a full disk,
+    the file size limit) has the backup's bytes put back; the backup stays only when even
+    that fails (the message names it), or when the process dies in between."""
+    backup = _backup(path)
+    try:
+        _check_unchanged(path, expected)
+    except (OSError, WriteError) as error:
+        _discard(backup)  # the file was not touched: nothing to keep
+        if isinstance(error, WriteError):
+            raise
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        _overwrite(path, data)
+    except OSError as error:
+        reason = f"{path}: cannot write: {error.strerror or error}"
+        try:
+            _overwrite(path, backup.read_bytes())
+        except OSError:
+            raise WriteError(f"{reason}; its old bytes are in {backup}") from None
+        _discard(backup)
+        raise WriteError(f"{reason}; left as it was") from None
+    _discard(backup)
+
+
+def _backup(path: Path) -> Path:
+    """A copy of the file's bytes beside it, on disk (none is left if it cannot be made)."""
     try:
         old = path.read_bytes()
-        fd, backup = tempfile.mkstemp(
+        fd, name = tempfile.mkstemp(
             prefix=f".{path.name}{BACKUP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
         )
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(old)
             os.fsync(handle.fileno())
-        _check_unchanged(path, expected)
-        with open(path, "r+b") as target:
-            target.write(data)
-            target.truncate()
-            target.flush()
-            os.fsync(target.fileno())
-        os.unlink(backup)
     except OSError as error:
+        _discard(Path(name))
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    return Path(name)
+
+
+def _overwrite(path: Path, data: bytes) -> None:
+    """`data` into the file's own inode, on disk."""
+    with open(path, "r+b") as target:
+        target.write(data)
+        target.truncate()
+        target.flush()
+        os.fsync(target.fileno())
+
+
+def _discard(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def _remove_stale_temps(path: Path) -> None:

@@ -48,8 +48,9 @@ class HeredocSite:
     def uses_local_variables(self) -> bool:
         """The body expands a variable the local script assigns: maybe meant as the local value."""
         parent = self.layer.parent
-        if parent is None:
-            return False
+        # Asked only by HL101 and HL102's fixes, of a string inside another layer (HL202's
+        # fix, on a root, has its own applicability).
+        assert parent is not None
         assigned = {name for name, _ in parent.script.assigned}
         return any(
             self.heredoc.body_start <= e.start < self.heredoc.body_end
@@ -277,7 +278,9 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     if not site.literal or not site.heredoc.terminated or script_path is None:
         return None
     split = _split(site)
-    if split is None or not (split.path.startswith("/") or split.path.startswith("~/")):
+    # Only an absolute path: a static `~/P` is a quoted or escaped tilde, which the remote
+    # shell reads as a directory named `~`, where scp's `host:~/P` is P in the home.
+    if split is None or not split.path.startswith("/"):
         return None
     carried = _ssh_to_scp_options(site)
     pre = _string_part(site.layer, split.pre)
