@@ -1,0 +1,71 @@
+"""Pinned behaviours of the Python frontend found by the mutation run of issue 20 (run 7,
+seed 41, bench/mutation_runs/run7-h20q.md): origins, parsing, positions, prefilter,
+queries, reading, scopes, values and waits.
+
+Each test kills a mutant that `bench/mutation.py` left alive: it was planted in a scratch
+copy of the tree, the test failed there, and it passes without.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.model import Severity
+from heredoc_lint.source import LineIndex
+
+# -- the prefilter: fabric, invoke, asyncssh, pexpect are read only where imported -----------
+
+_BROKEN = "def deploy(:\n    pass\n"
+
+_NAMED_NOT_IMPORTED = [
+    "# deploys with fabric\n",
+    'LIBRARY = "pexpect"\n',
+    "invoke = 1\n",
+    "asyncssh_port = 22\n",
+]
+
+
+@pytest.mark.parametrize("head", _NAMED_NOT_IMPORTED)
+def test_a_broken_file_that_only_names_a_library_is_not_this_tools_business(head: str) -> None:
+    """HL001 is reported for a whole Python file only when it holds something the tool
+    checks (SPEC.md); a file that names fabric, invoke, asyncssh or pexpect without
+    importing it holds no call the finder reads, so it is not parsed and its syntax error
+    is not reported.  (Run 7: the prefilter's `and` made `or`, and any file naming one of
+    them was parsed: HL001 on files with nothing to check.)"""
+    assert check_text(head + _BROKEN, "python") == []
+
+
+def test_a_broken_file_that_imports_a_library_is_reported() -> None:
+    """The other side: with `import invoke` the file may hold `ctx.run(...)`, so its
+    syntax error is HL001, a warning at the bad character."""
+    text = "import invoke\n" + _BROKEN
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL001", Severity.WARNING)
+    assert LineIndex(text).position(finding.start) == (2, 12)
+    assert "Python syntax error" in finding.message
+
+
+_IMPORTED_BESIDE = [
+    "import os, fabric\n",
+    "import os as o, fabric.connection\n",
+    "x = 1; import fabric\n",
+    "if True: import fabric\n",
+    "import \\\n    fabric\n",
+    "import os, \\\n    fabric\n",
+]
+
+
+@pytest.mark.parametrize("head", _IMPORTED_BESIDE)
+def test_fabric_imported_beside_another_name_is_read(head: str) -> None:
+    """The finder records every name of an import statement, wherever the statement
+    stands (scopes.py), so `c.run(...)` of a file importing fabric as the second name,
+    after a `;`, after an `if ...:` or across a backslash-newline is a remote command:
+    the prefilter passes such a file (it skipped all of them: only `import fabric` or
+    `from fabric` at the start of a line passed)."""
+    text = head + 'def deploy(c):\n    c.run("ssh h echo $HOME")\n'
+    findings = check_text(text, "python")
+    assert [(f.code, f.severity) for f in findings] == [("HL102", Severity.INFO)]
+    start = text.index("$HOME")
+    assert (findings[0].start, findings[0].end) == (start, start + len("$HOME"))
+    assert "`$HOME` is this machine's value" in findings[0].message
