@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from heredoc_lint.engine import check_text
+from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.model import Severity
 from heredoc_lint.source import LineIndex
 
@@ -69,3 +69,36 @@ def test_fabric_imported_beside_another_name_is_read(head: str) -> None:
     start = text.index("$HOME")
     assert (findings[0].start, findings[0].end) == (start, start + len("$HOME"))
     assert "`$HOME` is this machine's value" in findings[0].message
+
+
+# -- a class or def that the fix's import would shadow ---------------------------------------
+
+_SHADOWING = [
+    # The call inside the class: the class statement is read whole, not skimmed.
+    "import subprocess\nclass shlex:\n    def f(self, name):\n"
+    '        subprocess.run("ls " + name, shell=True)\n',
+    'import subprocess\ndef shlex(name):\n    subprocess.run("ls " + name, shell=True)\n',
+]
+
+
+@pytest.mark.parametrize("text", _SHADOWING)
+def test_no_shlex_quote_fix_where_shlex_names_a_class_or_function(text: str) -> None:
+    """HL201's fix writes `import shlex` and `shlex.quote(...)`; in a file where `shlex`
+    is the name of a class or function defined after the imports, that name would mean
+    the class at run time (`shlex.quote` an AttributeError), so no fix is offered and
+    `--unsafe-fixes` leaves the file as it is.  (Run 7: the class's name was not bound
+    when the class statement held the call, and the fix wrote `import shlex` above
+    `class shlex:`.)"""
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity, finding.fix) == ("HL201", Severity.WARNING, None)
+    outcome = fix_kind(text, "python", unsafe=True)
+    assert (outcome.fixed, outcome.text) == (0, text)
+
+
+def test_the_same_call_in_a_class_of_another_name_is_fixed() -> None:
+    """The control: the class is named `Task`, and the fix is offered and applied."""
+    text = _SHADOWING[0].replace("class shlex:", "class Task:")
+    outcome = fix_kind(text, "python", unsafe=True)
+    assert outcome.fixed == 1
+    assert outcome.text.startswith("import shlex\nimport subprocess\nclass Task:\n")
+    assert 'subprocess.run("ls " + shlex.quote(str(name)), shell=True)' in outcome.text
