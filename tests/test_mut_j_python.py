@@ -102,3 +102,26 @@ def test_the_same_call_in_a_class_of_another_name_is_fixed() -> None:
     assert outcome.fixed == 1
     assert outcome.text.startswith("import shlex\nimport subprocess\nclass Task:\n")
     assert 'subprocess.run("ls " + shlex.quote(str(name)), shell=True)' in outcome.text
+
+
+# -- where a value comes from: an HTTP client's response ------------------------------------
+
+_CLIENT_CALLS = ["requests.get", "requests.post", "httpx.get", "httpx.post"]
+
+
+@pytest.mark.parametrize("called", _CLIENT_CALLS)
+def test_a_value_read_by_an_http_client_is_named_as_the_networks(called: str) -> None:
+    """A response's text put unquoted into a shell string is a warning whose evidence is
+    the call that read it from the network, for httpx as for requests.  (Run 7: with the
+    prefix `httpx.` cut to `ttpx.`, httpx's responses were no longer network text.)"""
+    module = called.split(".")[0]
+    text = (
+        f"import subprocess\nimport {module}\ndef f(url):\n"
+        f"    name = {called}(url).text\n"
+        '    subprocess.run("ls " + name, shell=True)\n'
+    )
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
+    start = text.index("name, shell")
+    assert (finding.start, finding.end) == (start, start + len("name"))
+    assert f"it is read from the network (`{called}`)" in finding.message
