@@ -125,3 +125,25 @@ def test_a_value_read_by_an_http_client_is_named_as_the_networks(called: str) ->
     start = text.index("name, shell")
     assert (finding.start, finding.end) == (start, start + len("name"))
     assert f"it is read from the network (`{called}`)" in finding.message
+
+
+# -- an f-string that Python reads and libcst does not --------------------------------------
+
+_NAMED_ESCAPE_IN_SPEC = 'import os\ndef f(x):\n    os.system(f"ls {x:\\N{DOLLAR SIGN}>9}")\n'
+
+
+def test_an_fstring_libcst_cannot_parse_is_skipped_not_a_crash() -> None:
+    """Python 3.11 reads `\\N{DOLLAR SIGN}` in a format spec; libcst (which maps an
+    f-string's characters to the file) refuses it.  Such a string is not read, so the call
+    is not checked: no finding, and no internal error.  (Run 7: without the `return
+    False` after libcst's error, the reader went on with no parse: UnboundLocalError.)"""
+    compile(_NAMED_ESCAPE_IN_SPEC, "x.py", "exec")  # Python reads it
+    assert check_text(_NAMED_ESCAPE_IN_SPEC, "python") == []
+
+
+def test_the_same_fstring_with_a_plain_spec_is_read() -> None:
+    """The control: with the spec written `>9`, the value is HL201's warning at `{x:>9}`."""
+    text = _NAMED_ESCAPE_IN_SPEC.replace("\\N{DOLLAR SIGN}", "")
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
+    assert text[finding.start : finding.end] == "{x:>9}"
