@@ -23,16 +23,21 @@ _NAMED_NOT_IMPORTED = [
     'LIBRARY = "pexpect"\n',
     "invoke = 1\n",
     "asyncssh_port = 22\n",
+    # ` as ` and `from ` open the search for a module called by another name: none here.
+    "from pathlib import Path\n",
+    "import json as j\n",
+    "with open(path) as handle:\n    pass\n",
 ]
 
 
 @pytest.mark.parametrize("head", _NAMED_NOT_IMPORTED)
-def test_a_broken_file_that_only_names_a_library_is_not_this_tools_business(head: str) -> None:
+def test_a_broken_file_with_no_call_of_interest_is_not_this_tools_business(head: str) -> None:
     """HL001 is reported for a whole Python file only when it holds something the tool
     checks (SPEC.md); a file that names fabric, invoke, asyncssh or pexpect without
-    importing it holds no call the finder reads, so it is not parsed and its syntax error
-    is not reported.  (Run 7: the prefilter's `and` made `or`, and any file naming one of
-    them was parsed: HL001 on files with nothing to check.)"""
+    importing it, or that imports under another name a module that runs nothing, holds
+    no call the finder reads, so it is not parsed and its syntax error is not reported.
+    (Run 7: the prefilter's `and` made `or`, and any file naming one of those libraries
+    was parsed: HL001 on files with nothing to check.)"""
     assert check_text(head + _BROKEN, "python") == []
 
 
@@ -147,3 +152,43 @@ def test_the_same_fstring_with_a_plain_spec_is_read() -> None:
     (finding,) = check_text(text, "python")
     assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
     assert text[finding.start : finding.end] == "{x:>9}"
+
+
+# -- exec_command's command given by keyword --------------------------------------------------
+
+_EXEC_CALLS = [
+    'client.exec_command("sleep 100 &")',
+    'client.exec_command(command="sleep 100 &", timeout=5)',
+    'client.exec_command(timeout=5, command="sleep 100 &")',
+    'client.exec_command(get_pty=False, command="sleep 100 &", timeout=5)',
+]
+
+
+@pytest.mark.parametrize("call", _EXEC_CALLS)
+def test_a_job_holding_the_channel_is_a_warning_whatever_the_keywords_order(call: str) -> None:
+    """paramiko's `exec_command` returns at once, but reading its stdout waits for the
+    channel's end of file, which the `&` job holds: HL104 is a warning that names the line
+    of the read, whether the command is the first argument or the keyword `command`
+    before, between or after the others.  (Run 7: the channel's call was located by its
+    first keyword, so `timeout=5, command=...` was an info "the file does not show that
+    anything waits"; the mutant `keywords[-1]` broke `command=..., timeout=5`.)"""
+    text = (
+        "import paramiko\ndef f(client):\n"
+        f"    stdin, stdout, stderr = {call}\n"
+        "    return stdout.read()\n"
+    )
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL104", Severity.WARNING)
+    assert text[finding.start : finding.end] == "sleep"
+    assert "reading its output (line 4) waits" in finding.message
+
+
+def test_a_job_holding_the_channel_of_an_unread_call_is_an_info() -> None:
+    """The control: nothing reads the stdout, nothing waits; an info."""
+    text = (
+        "import paramiko\ndef f(client):\n"
+        '    client.exec_command(timeout=5, command="sleep 9 &")\n'
+    )
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL104", Severity.INFO)
+    assert "the file does not show that anything wai" in finding.message

@@ -84,6 +84,14 @@ def _true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
 
+def _command(call: ast.Call) -> ast.expr | None:
+    """The command string of `exec_command(...)`/`run(...)`/`sudo(...)`: the first
+    argument, or the keyword `command` wherever it stands among the keywords."""
+    if call.args:
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "command"), None)
+
+
 @dataclass(frozen=True)
 class _Index:
     """The channel calls of one module and where their command strings are, read once:
@@ -126,7 +134,9 @@ class _Index:
                 calls.append(node)
         places = []
         for number, call in enumerate(calls):
-            argument = call.args[0] if call.args else call.keywords[0].value
+            argument = _command(call)
+            if argument is None:
+                continue  # no command the finder reads either
             places.append((*lines.span(argument), number))
             if isinstance(argument, ast.Name):
                 places += [(a, b, number) for a, b in spans.get(argument.id, [])]
