@@ -192,3 +192,29 @@ def test_a_job_holding_the_channel_of_an_unread_call_is_an_info() -> None:
     (finding,) = check_text(text, "python")
     assert (finding.code, finding.severity) == ("HL104", Severity.INFO)
     assert "the file does not show that anything wai" in finding.message
+
+
+_READ_RESPONSES = [
+    ("urllib.request.urlopen(url).read()", "read from the network (`urllib.request.urlopen`)"),
+    ("requests.get(url).json()", "it is read from the network (`requests.get`)"),
+    ("urllib.request.urlopen(url).readline()", "read from the network (`urllib.request.urlopen`)"),
+]
+
+
+@pytest.mark.parametrize(("value", "evidence"), _READ_RESPONSES)
+def test_what_a_read_method_returns_comes_from_its_receiver(value: str, evidence: str) -> None:
+    """`.read()`, `.json()`, `.readline()` of a response return what the response holds:
+    the evidence is the call that made the response.  (Run 7: with `read` cut to `ead`
+    in the methods that read their receiver, `urlopen(url).read()` was an info "nothing
+    in this file shows where the value comes from".)"""
+    module = value.split("(")[0].rsplit(".", 1)[0]
+    text = (
+        f"import subprocess\nimport {module}\ndef f(url):\n"
+        f"    name = {value}\n"
+        '    subprocess.run("ls " + name, shell=True)\n'
+    )
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
+    start = text.index("name, shell")
+    assert (finding.start, finding.end) == (start, start + len("name"))
+    assert evidence in finding.message
