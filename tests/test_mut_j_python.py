@@ -218,3 +218,29 @@ def test_what_a_read_method_returns_comes_from_its_receiver(value: str, evidence
     start = text.index("name, shell")
     assert (finding.start, finding.end) == (start, start + len("name"))
     assert evidence in finding.message
+
+
+# -- the fix's `str(...)`: left out where the value is known to be a str ---------------------
+
+_STR_VALUES = ['",".join(names)', "name.rjust(9)", "name.strip()", "name.zfill(4)"]
+
+
+@pytest.mark.parametrize("expr", _STR_VALUES)
+def test_the_quote_fix_calls_no_str_on_a_str_methods_result(expr: str) -> None:
+    """A str method returns a str: HL201's fix writes `shlex.quote(value)`; a value of
+    unknown type gets `shlex.quote(str(value))`, which the control below shows.  (Run 7:
+    `join` and `rjust` cut to `oin` and `just` in the str methods: their results got a
+    `str(...)` the fix need not write.)"""
+    text = (
+        f"import subprocess\ndef f(name, names):\n    value = {expr}\n"
+        '    subprocess.run("ls " + value, shell=True)\n'
+    )
+    outcome = fix_kind(text, "python", unsafe=True)
+    assert outcome.fixed == 1
+    assert outcome.text.endswith('    subprocess.run("ls " + shlex.quote(value), shell=True)\n')
+
+
+def test_the_quote_fix_calls_str_on_a_value_of_unknown_type() -> None:
+    text = 'import subprocess\ndef f(value):\n    subprocess.run("ls " + value, shell=True)\n'
+    outcome = fix_kind(text, "python", unsafe=True)
+    assert outcome.text.endswith('"ls " + shlex.quote(str(value)), shell=True)\n')
