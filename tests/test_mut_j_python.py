@@ -244,3 +244,29 @@ def test_the_quote_fix_calls_str_on_a_value_of_unknown_type() -> None:
     text = 'import subprocess\ndef f(value):\n    subprocess.run("ls " + value, shell=True)\n'
     outcome = fix_kind(text, "python", unsafe=True)
     assert outcome.text.endswith('"ls " + shlex.quote(str(value)), shell=True)\n')
+
+
+_BUILT_COMMANDS = [
+    # (JOB, the statements before the call in `f`): where the command's text is written
+    ("leep 100 &", '    cmd = "s" + JOB\n'),  # one character in the assignment of `cmd`
+    ("sleep 100 &", "    cmd = JOB\n"),  # none: `cmd` is given another name's value
+    ("sleep 100 &", "    job = JOB\n    cmd = job\n"),  # through two names
+]
+
+
+@pytest.mark.parametrize(("job", "before"), _BUILT_COMMANDS)
+def test_the_call_is_found_from_a_command_built_in_names(job: str, before: str) -> None:
+    """The call whose channel the job holds is found from where the command's characters
+    are written: in its argument, in the assignment of the name it is given, or in the
+    assignment of a name that one is given (`cmd = JOB`).  Found, its read makes HL104 a
+    warning.  (Run 7: the mutant `i >= 1` dropped the command's first character, the only
+    one written in `cmd = "s" + JOB`; and `cmd = JOB` was never followed: an info.)"""
+    text = (
+        f'import paramiko\nJOB = "{job}"\ndef f(client):\n{before}'
+        "    stdin, stdout, stderr = client.exec_command(cmd)\n"
+        "    return stdout.read()\n"
+    )
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL104", Severity.WARNING)
+    line = text.count("\n", 0, text.index("stdout.read()")) + 1
+    assert f"reading its output (line {line}) waits" in finding.message
