@@ -270,3 +270,19 @@ def test_the_call_is_found_from_a_command_built_in_names(job: str, before: str) 
     assert (finding.code, finding.severity) == ("HL104", Severity.WARNING)
     line = text.count("\n", 0, text.index("stdout.read()")) + 1
     assert f"reading its output (line {line}) waits" in finding.message
+
+
+def test_reading_the_name_of_exec_commands_stdin_waits_for_nothing() -> None:
+    """Of `stdin, stdout, stderr = exec_command(...)` only stdout and stderr are the
+    channel's output: a later `.read()` of the first name (here given a file) does not
+    wait for the job, so HL104 stays an info.  (Run 7: with `len(elements) == 3` made
+    `== 4`, the first name counted as an output and the info became a warning.)"""
+    text = (
+        "import paramiko\ndef f(client):\n"
+        '    stdin, stdout, stderr = client.exec_command("sleep 100 &")\n'
+        '    stdin = open("input.txt")\n'
+        "    return stdin.read()\n"
+    )
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL104", Severity.INFO)
+    assert "the file does not show that anything wai" in finding.message
