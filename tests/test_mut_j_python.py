@@ -286,3 +286,28 @@ def test_reading_the_name_of_exec_commands_stdin_waits_for_nothing() -> None:
     (finding,) = check_text(text, "python")
     assert (finding.code, finding.severity) == ("HL104", Severity.INFO)
     assert "the file does not show that anything wai" in finding.message
+
+
+# -- which functions are public: their parameters come from any caller ----------------------
+
+_FUNCTION_NAMES = [
+    ("run", Severity.WARNING),
+    ("__run__", Severity.WARNING),  # a dunder: called by Python, from anywhere
+    ("_run", Severity.INFO),
+    ("_run__", Severity.INFO),  # one underscore in front: private
+    ("__run_", Severity.INFO),  # one behind: private (name-mangled), not a dunder
+    ("__run", Severity.INFO),
+]
+
+
+@pytest.mark.parametrize(("name", "severity"), _FUNCTION_NAMES)
+def test_a_parameter_of_a_public_function_is_a_warning(name: str, severity: Severity) -> None:
+    """A parameter of a public function (no leading `_`, or a dunder: two underscores on
+    each side) is filled by callers out of sight: a warning that says so; a private
+    function with no caller in the file shows nothing: an info.  (Run 7: with one `__`
+    of the dunder test cut to `_`, `_run__` or `__run_` counted as dunders, public.)"""
+    text = f'import subprocess\ndef {name}(value):\n    subprocess.run("ls " + value, shell=True)\n'
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL201", severity)
+    public = f"it is a parameter of the public function `{name}`"
+    assert (public in finding.message) == (severity is Severity.WARNING)
