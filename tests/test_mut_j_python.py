@@ -8,6 +8,9 @@ copy of the tree, the test failed there, and it passes without.
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 
 from heredoc_lint.engine import check_text, fix_kind
@@ -311,3 +314,37 @@ def test_a_parameter_of_a_public_function_is_a_warning(name: str, severity: Seve
     assert (finding.code, finding.severity) == ("HL201", severity)
     public = f"it is a parameter of the public function `{name}`"
     assert (public in finding.message) == (severity is Severity.WARNING)
+
+
+# -- an f-string field of a constant: written in only when printed as it is ------------------
+
+_JOB = "echo $HOME"
+
+
+def _local_shell_prints(command: str) -> str:
+    """What `sh -c` passes on of `command`'s words (ssh's place taken by printf)."""
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_a_constant_field_is_read_as_its_text() -> None:
+    """`f"ssh host {JOB}"` with `JOB = "echo $HOME"` is the command `ssh host echo $HOME`:
+    the local shell expands `$HOME` (sh shows it), and HL102 points at `$HOME` inside
+    the constant.  (Run 7: the test for a plain field negated, `{JOB}` was an unknown
+    value and HL102 vanished, while `{JOB!r}` below was written in as `echo $HOME`.)"""
+    sent = _local_shell_prints(f"printf '%s|' {_JOB}")
+    assert sent == f"echo|{os.environ['HOME']}|"
+    text = f'import os\nJOB = "{_JOB}"\nos.system(f"ssh host {{JOB}}")\n'
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL102", Severity.INFO)
+    assert (finding.start, finding.end) == (text.index("$HOME"), text.index("$HOME") + 5)
+
+
+@pytest.mark.parametrize("field", ["{JOB!r}", "{JOB!s:>20}"])
+def test_a_constant_field_with_a_conversion_or_spec_is_not_written_in(field: str) -> None:
+    """`{JOB!r}` is `'echo $HOME'`, quotes included: sh passes `$HOME` on as written, so
+    no HL102; a spec also changes the text: neither is read as the constant's text."""
+    sent = _local_shell_prints(f"printf '%s|' {_JOB!r}")
+    assert sent == f"{_JOB}|"
+    text = f'import os\nJOB = "{_JOB}"\nos.system(f"ssh host {field}")\n'
+    assert [f.code for f in check_text(text, "python")] == []
