@@ -348,3 +348,22 @@ def test_a_constant_field_with_a_conversion_or_spec_is_not_written_in(field: str
     assert sent == f"{_JOB}|"
     text = f'import os\nJOB = "{_JOB}"\nos.system(f"ssh host {field}")\n'
     assert [f.code for f in check_text(text, "python")] == []
+
+
+# -- `%` formatting: each `%s` takes the next value of the tuple -----------------------------
+
+
+def test_each_percent_field_is_the_next_value_of_the_tuple() -> None:
+    """`"cp %s %s" % (src, dst)`: the first `%s` is `src`, the second `dst` (Python's
+    own formatting shows the order); each is HL201's warning at its own `%s`.  (Not run by
+    run 7's budget, planted by hand: with the counter of positional values not moved on,
+    both fields were `src`.)"""
+    assert "cp %s %s" % ("A", "B") == "cp A B"  # noqa: UP031 - the form the frontend reads
+    text = 'import os\ndef f(src, dst):\n    os.system("cp %s %s" % (src, dst))\n'
+    findings = check_text(text, "python")
+    first = text.index("%s")
+    assert [(f.code, f.severity, f.start, f.end) for f in findings] == [
+        ("HL201", Severity.WARNING, first, first + 2),
+        ("HL201", Severity.WARNING, first + 3, first + 5),
+    ]
+    assert [f.message.split(" is put")[0] for f in findings] == ["`src`", "`dst`"]
