@@ -367,3 +367,24 @@ def test_each_percent_field_is_the_next_value_of_the_tuple() -> None:
         ("HL201", Severity.WARNING, first + 3, first + 5),
     ]
     assert [f.message.split(" is put")[0] for f in findings] == ["`src`", "`dst`"]
+
+
+# -- `sys.argv[1]`, `os.environ["X"]`: strs from outside, never safe words --------------------
+
+_OUTSIDE = [
+    ("sys.argv[1]", "it comes from the command line (`sys.argv`)"),
+    ('os.environ["TARGET"]', "it comes from the environment (`os.environ`)"),
+]
+
+
+@pytest.mark.parametrize(("value", "evidence"), _OUTSIDE)
+def test_a_command_line_or_environment_value_is_a_warning(value: str, evidence: str) -> None:
+    """An argument or an environment variable is a str the program does not choose: put
+    unquoted into a shell string it is HL201's warning at the value, naming where it comes
+    from.  (Not run by run 7's budget, planted by hand: with values.py:132's `False` made
+    `True`, both were safe words and the finding vanished.)"""
+    text = f'import os\nimport sys\nos.system("ls " + {value})\n'
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
+    assert text[finding.start : finding.end] == value
+    assert evidence in finding.message
