@@ -32,10 +32,18 @@ _ALIAS = re.compile(r"[ \t]+as[ \t]+(\w+)")
 _FROM_IMPORT = re.compile(
     r"from[ \t]+(?:subprocess|os|asyncio(?:\.subprocess)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
 )
-_TASK_IMPORT = re.compile(
-    r"^[ \t]*(?:import|from)[ \t]+(?:fabric|invoke|asyncssh|pexpect)\b", re.MULTILINE
-)
 _LIBRARIES = ("fabric", "invoke", "asyncssh", "pexpect")  # read only in a file importing one
+# An import of one of them: `import` or `from`, then only what an import statement holds
+# before a module's name (names, dots, commas, blanks, a backslash-newline), then the name.
+# So `import os, fabric`, `x = 1; import fabric` and `import \` + newline + `fabric` pass,
+# as the finder reads them (scopes.py records every name of an import); a comment or a
+# word in prose does not.  No `\b` in front: an alternation after `\b` scans slowly.
+_LIBRARY_IMPORT = re.compile(
+    r"(?:import|from)\b"
+    # ... up to the next `import`/`from` only, where the next search starts: linear time.
+    r"(?:(?!(?:import|from)\b)(?:[ \t\f\w.,]|\\(?:\r\n?|\n)))*?"
+    rf"\b(?:{'|'.join(_LIBRARIES)})\b"
+)
 
 
 def _called_by_other_name(text: str) -> bool:
@@ -86,7 +94,7 @@ def interesting(text: str) -> bool:
         return True
     if _spaced_call(text) or _may_import_by_other_name(text) and _called_by_other_name(text):
         return True
-    return any(name in text for name in _LIBRARIES) and _TASK_IMPORT.search(text) is not None
+    return any(name in text for name in _LIBRARIES) and _LIBRARY_IMPORT.search(text) is not None
 
 
 def _wrapper_call(wrappers: tuple[PyWrapper, ...]) -> re.Pattern[str]:

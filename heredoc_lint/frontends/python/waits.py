@@ -84,6 +84,26 @@ def _true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
 
+def _command(call: ast.Call) -> ast.expr | None:
+    """The command string of `exec_command(...)`/`run(...)`/`sudo(...)`: the first
+    argument, or the keyword `command` wherever it stands among the keywords."""
+    if call.args:
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "command"), None)
+
+
+def _names(name: str, aliases: dict[str, list[str]]) -> set[str]:
+    """`name` and the names it is assigned from, through any chain (`cmd = JOB`): the
+    literal that gives the command its text may stand in the assignment of any of them."""
+    found, todo = {name}, [name]
+    while todo:
+        for other in aliases.get(todo.pop(), []):
+            if other not in found:
+                found.add(other)
+                todo.append(other)
+    return found
+
+
 @dataclass(frozen=True)
 class _Index:
     """The channel calls of one module and where their command strings are, read once:
@@ -106,6 +126,7 @@ class _Index:
         call or in the assignment of the name the call is given. A module's function
         (`subprocess.run`) is not such a call."""
         spans: dict[str, list[tuple[int, int]]] = {}
+        aliases: dict[str, list[str]] = {}  # `cmd = JOB`: the names a name is given
         calls: list[ast.Call] = []
         parents: dict[int, ast.AST] = {}
         for node in ast.walk(tree):
@@ -116,6 +137,8 @@ class _Index:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
                     spans.setdefault(target.id, []).append(lines.span(node.value))
+                    if isinstance(node.value, ast.Name):
+                        aliases.setdefault(target.id, []).append(node.value.id)
             elif (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -126,10 +149,13 @@ class _Index:
                 calls.append(node)
         places = []
         for number, call in enumerate(calls):
-            argument = call.args[0] if call.args else call.keywords[0].value
+            argument = _command(call)
+            if argument is None:
+                continue  # no command the finder reads either
             places.append((*lines.span(argument), number))
             if isinstance(argument, ast.Name):
-                places += [(a, b, number) for a, b in spans.get(argument.id, [])]
+                for name in _names(argument.id, aliases):
+                    places += [(a, b, number) for a, b in spans.get(name, [])]
         places.sort()
         reach, end = [], -1
         for _, b, _ in places:
