@@ -1,0 +1,68 @@
+"""Pinned behaviours of the shell model found by the mutation run of issue 20 (run 7,
+seed 41, bench/mutation_runs/run7-h20s.md), with bash as the oracle where a shell's
+reading is claimed.
+
+Each test kills a mutant that `bench/mutation.py` left alive: it was planted in a scratch
+copy of the tree, the test failed there, and it passes without.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from cli_process import CLI
+from sshd import SshServer
+
+# bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
+UTF8 = {"LC_ALL": "C.UTF-8"}
+
+
+def _bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
+    """The bytes bash prints running `script` (a file, or text given with -c)."""
+    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
+    done = subprocess.run(
+        argv,
+        env={**(env or os.environ), **UTF8},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+# -- shell/words.py: `$'\U...'` beyond Unicode, in bash's UTF-8 extended to 31 bits ---------
+
+# Each code point on either side of a limit where the UTF-8 sequence grows by a byte, up to
+# bash's 31-bit extension (0x80000000 and beyond give no byte at all).
+_CODES = (
+    "7F", "80", "7FF", "800", "FFFF", "10000", "1FFFFF", "200000",
+    "3FFFFFF", "4000000", "7FFFFFFF", "80000000",
+)  # fmt: skip
+_ESCAPED = "x$'" + "|".join(f"\\U{code}" for code in _CODES) + "'x"
+
+
+def test_the_fix_delivers_the_bytes_bash_makes_of_a_unicode_escape(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h echo x$'\\U3FFFFFF|...'x`: HL106's fix quotes the word's value for the
+    remote shell, so the value must be the bytes bash makes of each `\\U` escape: its
+    u32toutf8 writes 0x3FFFFFF in five bytes (fb bf bf bf bf), 0x4000000 in six, and
+    nothing at all from 0x80000000.  The fixed script, run against the real sshd, prints
+    what the local `printf` prints.  (Run 7: the limit of the five-byte form moved by one
+    wrote 0x3FFFFFF in six.)"""
+    script = tmp_path / "remote.sh"
+    script.write_bytes(f"ssh {sshd.user}@gpu echo {_ESCAPED}\n".encode())
+    subprocess.run(
+        [*CLI, "--no-cache", "--fix", "--unsafe-fixes", str(script)],
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    fixed = script.read_bytes()
+    assert fixed.startswith(f"ssh {sshd.user}@gpu \"echo 'x".encode()), fixed
+    local = _bash_bytes(f"printf '%s\\n' {_ESCAPED}")
+    assert b"|\xfb\xbf\xbf\xbf\xbf|" in local  # bash's own five-byte form of 0x3FFFFFF
+    assert _bash_bytes(script, sshd.env()) == local
