@@ -12,8 +12,12 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from cli_process import CLI
 from sshd import SshServer
+
+from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Severity
 
 # bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
 UTF8 = {"LC_ALL": "C.UTF-8"}
@@ -66,3 +70,43 @@ def test_the_fix_delivers_the_bytes_bash_makes_of_a_unicode_escape(
     local = _bash_bytes(f"printf '%s\\n' {_ESCAPED}")
     assert b"|\xfb\xbf\xbf\xbf\xbf|" in local  # bash's own five-byte form of 0x3FFFFFF
     assert _bash_bytes(script, sshd.env()) == local
+
+
+# -- shell/evidence.py: the readers of a system file ask about the machine ------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "probes"),
+    [
+        ("tail -n1 /etc/hostname", True),
+        ("head -c8 /proc/cpuinfo", True),
+        ("realpath /etc/localtime", True),
+        ("tail -n1 ./VERSION", False),
+        ("head -n1 VERSION", False),
+        ("realpath ./current", False),
+    ],
+)
+def test_hl102_a_reader_of_a_system_file_describes_this_machine(
+    command: str, probes: bool, tmp_path: Path
+) -> None:
+    """`ssh h "echo $(tail -n1 /etc/hostname) done"`: `tail`, `head` and `realpath` of a
+    path under /etc/, /proc/... read this machine, so the value ssh sends describes it: a
+    warning that says so; the same readers of a relative path are an info.  bash, with
+    `ssh` a function that prints the string it is given, shows that the substitution ran
+    here: the string holds its local value, and no `$(` is left for the remote shell.
+    (Run 7: `tail` cut to `ail` was no longer a reader.)"""
+    (tmp_path / "VERSION").write_text("1.2.3\n")
+    (tmp_path / "current").mkdir()
+    text = f'ssh h "echo $({command}) done"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == f"$({command})"
+    assert found.severity is (Severity.WARNING if probes else Severity.INFO)
+    assert ("describes this machine" in found.message) is probes
+    local = subprocess.run(
+        ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout.rstrip("\n")
+    stand_in = 'ssh() { printf "%s\\n" "$2"; }\n'
+    sent = subprocess.run(
+        ["bash", "-c", stand_in + text], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
+    assert local and sent == f"echo {local} done\n"
