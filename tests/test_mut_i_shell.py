@@ -110,3 +110,29 @@ def test_hl102_a_reader_of_a_system_file_describes_this_machine(
         ["bash", "-c", stand_in + text], cwd=tmp_path, capture_output=True, text=True, check=True
     ).stdout
     assert local and sent == f"echo {local} done\n"
+
+
+# -- wrappers.py: `env -S STRING` splices words in; an anchor is a word of the command -----
+
+_SPLIT = "env -S 'nice -n 5 ssh {host}' 'bash -c \"echo \\\"\\$HOME\\\"\"'\n"
+
+
+def test_a_wrapper_inside_env_split_string_is_anchored_on_the_command_own_word(
+    sshd: SshServer,
+) -> None:
+    """`env -S 'nice -n 5 ssh h' 'bash -c "..."'`: env splits the string into five words
+    where the command has one, so the ssh it runs is word 4 of the spliced argv but not of
+    the command.  HL111 (three shells: local, ssh's, bash -c's) is reported on `-S`, the
+    command's word that the spliced words came from, not at an index of the spliced argv
+    (past the command's four words: an internal error).  Through the real sshd the
+    command runs, and the innermost shell expands `$HOME`.  (Run 7: the map from spliced
+    words back to the command's words was not built.)"""
+    text = _SPLIT.format(host="h")
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL111"]
+    assert (found.start, found.end, found.severity) == (4, 6, Severity.WARNING)
+    assert text[found.start : found.end] == "-S"
+    assert "three shells (local -> ssh -> bash -c)" in found.message
+    host = f"{sshd.user}@gpu"
+    home = _bash_bytes(f"ssh {host} 'echo \"$HOME\"'", sshd.env())
+    assert home.startswith(b"/")
+    assert _bash_bytes(_SPLIT.format(host=host), sshd.env()) == home
