@@ -16,7 +16,7 @@ import pytest
 from cli_process import CLI
 from sshd import SshServer
 
-from heredoc_lint.engine import check_shell
+from heredoc_lint.engine import check_shell, fix_shell
 from heredoc_lint.model import Severity
 
 # bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
@@ -136,3 +136,32 @@ def test_a_wrapper_inside_env_split_string_is_anchored_on_the_command_own_word(
     home = _bash_bytes(f"ssh {host} 'echo \"$HOME\"'", sshd.env())
     assert home.startswith(b"/")
     assert _bash_bytes(_SPLIT.format(host=host), sshd.env()) == home
+
+
+# -- forwarders.py: `"${@:N}"` forwards every argument from the N-th on --------------------
+
+_FORWARD = 'remote() {{ ssh "$1" "${{@:2}}"; }}\nremote {host} echo \'a;b\'\n'
+
+
+def test_a_forward_from_the_second_argument_takes_all_the_rest(sshd: SshServer) -> None:
+    """`remote() { ssh "$1" "${@:2}"; }; remote h echo 'a;b'`: `"${@:2}"` is every
+    argument from the second on (`echo` and `a;b`), which ssh joins into `echo a;b`, two
+    commands for the remote shell: HL106 at the call, and its fix quotes the remote
+    command as one string.  Through the real sshd, the original prints `a` and fails on
+    `b`; the fixed script prints `a;b`.  (Run 7: `${@:N}` taken as the N-th argument
+    alone hid the `;`.)"""
+    text = _FORWARD.format(host="h")
+    call = text.index("remote h")
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert (found.start, found.end, found.severity) == (call, call + 6, Severity.WARNING)
+    assert "ssh joins the 2 words" in found.message
+    host = f"{sshd.user}@gpu"
+    fixed = fix_shell(_FORWARD.format(host=host), "t.sh", unsafe=True).text
+    assert fixed.endswith(f"\nremote {host} \"echo 'a;b'\"\n")
+    env = {**sshd.env(), **UTF8}
+    before = subprocess.run(
+        ["bash", "-c", _FORWARD.format(host=host)],
+        env=env, capture_output=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert before.stdout == b"a\n" and b"b: command not found" in before.stderr
+    assert _bash_bytes(fixed, sshd.env()) == b"a;b\n"
