@@ -165,3 +165,36 @@ def test_a_forward_from_the_second_argument_takes_all_the_rest(sshd: SshServer) 
     )  # fmt: skip
     assert before.stdout == b"a\n" and b"b: command not found" in before.stderr
     assert _bash_bytes(fixed, sshd.env()) == b"a;b\n"
+
+
+# -- shell/evidence.py: the array mapfile and readarray fill --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("binder", "name"),
+    [
+        ("mapfile -t lines", "lines"),
+        ("readarray -t hosts", "hosts"),
+        ("mapfile", "MAPFILE"),
+        ("readarray -t", "MAPFILE"),
+    ],
+)
+def test_hl102_names_the_array_mapfile_filled(binder: str, name: str) -> None:
+    """`mapfile -t lines < f` fills `lines`; without a name, `MAPFILE` (bash, asked with
+    `declare -p`, says so).  `${NAME[0]}` in an ssh string afterwards is that local
+    variable, set on line 1: the HL102 info says where.  (Run 7: the test of the name
+    inverted gave the named array as MAPFILE and the default as no name.)"""
+    declared = subprocess.run(
+        ["bash", "-c", f"{binder} <<< one\ndeclare -p {name}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout
+    assert declared.startswith(f"declare -a {name}=([0]=")
+    shown = f"${{{name}[0]}}"
+    text = f'{binder} < list.txt\nssh h "echo {shown}"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == shown
+    assert found.severity is Severity.INFO
+    assert found.message.startswith(f"`{shown}` is the local variable set on line 1, ")
