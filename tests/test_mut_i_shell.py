@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_process import CLI
+from cli_process import CLI, run_cli
 from sshd import SshServer
 
 from heredoc_lint.engine import check_shell, fix_shell
@@ -198,3 +198,23 @@ def test_hl102_names_the_array_mapfile_filled(binder: str, name: str) -> None:
     assert text[found.start : found.end] == shown
     assert found.severity is Severity.INFO
     assert found.message.startswith(f"`{shown}` is the local variable set on line 1, ")
+
+
+# -- shell/words.py: a backslash that ends a word stays, and the reading moves past it -----
+
+
+def test_a_delimiter_ending_in_a_lone_backslash_is_read(tmp_path: Path) -> None:
+    """`bash -c 'cat <<E\\'`: in the string, the delimiter word ends with a backslash that
+    escapes nothing; bash keeps it (its warning wants `E\\`), and the heredoc is never
+    terminated: HL112's error names `E\\`.  The CLI answers within its time.  (Run 7: the
+    reader stayed on that backslash and never returned.)"""
+    script = tmp_path / "t.sh"
+    script.write_text("bash -c 'cat <<E\\'\n")
+    ran = subprocess.run(
+        ["bash", str(script)], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert "delimited by end-of-file (wanted `E\\')" in ran.stderr
+    done = run_cli("--no-cache", script, timeout=30)
+    assert done.returncode == 1, done.stderr
+    assert f"{script}:1:14: HL112 [error] The heredoc `<<E\\` is never terminated" in done.stdout
+    assert "no line is exactly `E\\`" in done.stdout
