@@ -693,6 +693,9 @@ class Workspace:
         return proc.returncode == 0, time.monotonic() - started, tail
 
 
+GONE = "no longer a mutation point"
+
+
 @dataclass
 class Result:
     mutant: Mutant
@@ -700,6 +703,11 @@ class Result:
     seconds: float
     note: str = ""
     equivalent: str = ""  # the registry's reason; such a mutant is not run nor scored
+
+    @property
+    def gone(self) -> bool:
+        """An earlier run's survivor whose code today's text no longer has: not scored."""
+        return self.note == GONE
 
 
 @dataclass
@@ -713,7 +721,7 @@ class ModuleReport:
 
     @property
     def scored(self) -> list[Result]:
-        return [r for r in self.results if not r.equivalent]
+        return [r for r in self.results if not r.equivalent and not r.gone]
 
     @property
     def score(self) -> float | None:
@@ -1012,7 +1020,7 @@ def _earlier_results(
             again = next(
                 (c for c in candidates if mutated_source(c)[1].after == mutant.after), None
             )
-            if again is None and mutant.scope:  # its line moved: the same point, nearest
+            if again is None:  # its line moved: the same point in its scope, the nearest
                 alike = [
                     c
                     for c in moved.get((mutant.scope, mutant.operator, mutant.before), [])
@@ -1020,11 +1028,9 @@ def _earlier_results(
                 ]
                 again = min(alike, key=lambda c: abs(c.line - mutant.line), default=None)
             if again is None:
-                print(f"  no longer a mutation point: {mutant.where()} {mutant.before}")
+                print(f"  {GONE}: {mutant.where()} {mutant.before}")
                 if keep_survivors:  # still the run's survivor: reported, not dropped
-                    report.results.append(
-                        Result(mutant, False, item["seconds"], "no longer a mutation point")
-                    )
+                    report.results.append(Result(mutant, False, item["seconds"], GONE))
                     seen[_identity(mutant)] = report.results[-1]
                 continue
             described = mutated_source(again)[1]
@@ -1071,10 +1077,15 @@ def print_report(reports: Sequence[ModuleReport], seconds: float) -> None:
         key=lambda r: (r.mutant.module, r.mutant.line),
     )
     for title, chosen in (
-        ("survivors", [r for r in results if not r.equivalent]),
+        ("survivors", [r for r in results if not r.equivalent and not r.gone]),
         (
             "judged equivalent (bench/mutation_equivalents.tsv)",
             [r for r in results if r.equivalent],
+        ),
+        (
+            "survivors of an earlier run whose code is gone (removed or rewritten since;"
+            " not scored)",
+            [r for r in results if r.gone],
         ),
     ):
         if chosen:

@@ -16,6 +16,7 @@ from cli_process import run_cli
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Severity
+from heredoc_lint.shell.syntax import parse_script
 
 # -- shell/evidence.py: the branch of a root guard starts after `then` -----------------------
 
@@ -125,3 +126,46 @@ def test_explain_names_what_each_expansion_of_an_unquoted_body_is() -> None:
         ["$?", "the exit status of the local shell's last command"],
     ]
     assert "expanded by the local shell before the body is sent" in stdin_part
+
+
+# -- shell/syntax.py: a `$` that starts no expansion is a plain character -------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "args -f app$; true",
+        "args a$|cat",
+        "args a$ && true",
+        'args "a$" b$>/dev/null c',
+        "args $",
+        "(args a$)",
+        "args x=$; true",
+        "args \\$; true",
+    ],
+)
+def test_a_lone_dollar_is_part_of_its_word_as_bash_reads_it(command: str, tmp_path: Path) -> None:
+    """`app$;`: bash passes `app$` (a `$` before `;`, `|`, `&`, `)`, `>`, a blank or the
+    end starts no expansion); the words of the command are bash's, and the script has no
+    parse error.  (tree-sitter-bash made an ERROR of `$;` and dropped a bare `$`.)"""
+    log = tmp_path / "argv"
+    define = f"args() {{ printf '%s\\0' \"$@\" >> {log}; }}\n"
+    subprocess.run(["bash", "-c", define + command], cwd=tmp_path, check=True)
+    script = parse_script(command)
+    (args,) = [c for c in script.commands if c.name == "args"]
+    assert [w.value for w in args.words[1:]] == log.read_text().split("\0")[:-1]
+    assert script.errors == ()
+
+
+def test_hl103_reads_an_anchored_pattern_with_its_dollar() -> None:
+    """`pkill -f hlzz$; echo survived`: the regex `hlzz$` wants the line to end there, and
+    the shell's own command line goes on after it: bash survives its pkill and runs the
+    rest.  No HL103; without the `$` the shell kills itself (bash says so too), HL103."""
+    anchored = "pkill -f hlzz_selfkill$; echo survived"
+    plain = "pkill -f hlzz_selfkill; echo survived"
+    assert subprocess.run(["bash", "-c", anchored], capture_output=True, text=True).stdout == (
+        "survived\n"
+    )
+    assert subprocess.run(["bash", "-c", plain], capture_output=True, text=True).stdout == ""
+    assert [f.code for f in check_shell(f'ssh h "{anchored}"\n', "t.sh")] == []
+    assert [f.code for f in check_shell(f'ssh h "{plain}"\n', "t.sh")] == ["HL103"]

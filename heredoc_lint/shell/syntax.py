@@ -750,11 +750,20 @@ def _after_pipe(text: str, start: int) -> bool:
 
 
 def _safe_for_scanner(data: bytes) -> bytes:
+    if b"$" in data:
+        data = _LONE_DOLLAR.sub(b".", data)
     if not _WIDE_AFTER_BRACE.search(data):
         return data
     return _WIDE_AFTER_BRACE.sub(
         lambda m: m.group()[: m.start(1) - m.start()] + b"x" * len(m.group(1)), data
     )
+
+
+# A `$` that starts no expansion is a plain character to bash (`pkill -f app$; next`
+# passes `app$`), but tree-sitter-bash 0.25 makes an ERROR of `$;`, `$|`, `$&`, `$)`,
+# `$>` and drops a bare `$`: the parser gets a plain byte there (the words are read from
+# the text itself).  Not the second `$` of `$$`, which is the shell's process id.
+_LONE_DOLLAR = re.compile(rb"(?<!\$)\$(?=[;&|)<>\s]|\Z)")
 
 
 # A word that starts a statement and holds brace or glob characters: `{ssh,}`, `ss[h]`,
