@@ -559,12 +559,24 @@ class Equivalent:
 
 @functools.cache
 def _identical(module: str, scope: str, operator: str, before: str, after: str) -> list[Mutant]:
-    """The points of today's `module` that make this same mutant, in the harness's order."""
-    return [
+    """The points of today's `module` that make this same mutant, in the order of the text
+    (a point added after one does not renumber it)."""
+    alike = [
         m
         for m in mutants(module)
         if (m.scope, m.operator, m.before) == (scope, operator, before)
         and mutated_source(m)[1].after == after
+    ]
+    places = _places(module)
+    return sorted(alike, key=lambda m: (places[m.index], m.index))
+
+
+@functools.cache
+def _places(module: str) -> list[tuple[int, int]]:
+    """(line, column) of each mutation point of today's `module`, by index."""
+    tree = ast.parse(source_of(module))
+    return [
+        (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) for _, node, _ in _points(tree)
     ]
 
 
