@@ -1028,7 +1028,11 @@ def _earlier_results(
                 report.results.append(Result(mutant, True, item["seconds"], "earlier run"))
                 seen[_identity(mutant)] = report.results[-1]
                 continue
-            candidates = current.get((mutant.line, mutant.operator, mutant.before), [])
+            candidates = [  # the same point: its line, text and (when recorded) scope
+                c
+                for c in current.get((mutant.line, mutant.operator, mutant.before), [])
+                if not mutant.scope or c.scope == mutant.scope
+            ]
             again = next(
                 (c for c in candidates if mutated_source(c)[1].after == mutant.after), None
             )
