@@ -1050,12 +1050,15 @@ def _earlier_results(
                     seen[_identity(mutant)] = report.results[-1]
                 continue
             described = mutated_source(again)[1]
+            if _identity(described) in seen:  # met already at today's line: a kill stays one
+                continue
             reason = equivalent_reason(described, equivalents)
             if reason is not None or keep_survivors:
                 report.results.append(
                     Result(described, False, item["seconds"], equivalent=reason or "")
                 )
-                seen[_identity(mutant)] = report.results[-1]
+                # Under both names: a later run finds it at its line of today.
+                seen[_identity(mutant)] = seen[_identity(described)] = report.results[-1]
             elif not any(
                 _identity(m) == _identity(described) for m in samples.get(mutant.module, [])
             ):
