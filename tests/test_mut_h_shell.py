@@ -21,6 +21,18 @@ from heredoc_lint.shell.syntax import parse_script
 # -- shell/evidence.py: the branch of a root guard starts after `then` -----------------------
 
 
+def _as_nobody(script: str) -> subprocess.CompletedProcess[str]:
+    """bash running `script` as the user nobody: what a root guard does for a non-root."""
+    return subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=script,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+
+
 @pytest.mark.parametrize(
     "guard",
     [
@@ -38,14 +50,7 @@ def test_an_exit_that_does_not_leave_the_script_is_no_root_guard(guard: str) -> 
     or in a pipeline (a child process).  bash, run as `nobody`, reaches the next line, so
     `sudo echo x > /etc/motd` after it is still the error.  (Run 7: the condition of an
     `if` was read as its branch; the word `exit` was looked for in the text.)"""
-    as_nobody = subprocess.run(
-        ["runuser", "-u", "nobody", "--", "bash", "-s"],
-        input=guard + "echo reached\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-    )
+    as_nobody = _as_nobody(guard + "echo reached\n")
     assert as_nobody.stderr == ""
     assert as_nobody.stdout.splitlines()[-1] == "reached"
     text = guard + "sudo echo x > /etc/motd\n"
@@ -60,14 +65,7 @@ def test_an_else_branch_that_exits_for_a_user_is_a_root_guard() -> None:
     check.  bash, run as `nobody`, stops before the next line.  (Run 7: the `else` branch
     was not found, and the guard was not one.)"""
     guard = 'if [ "$EUID" -eq 0 ]; then\n  echo root\nelse\n  echo need root\n  exit 1\nfi\n'
-    as_nobody = subprocess.run(
-        ["runuser", "-u", "nobody", "--", "bash", "-s"],
-        input=guard + "echo reached\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-    )
+    as_nobody = _as_nobody(guard + "echo reached\n")
     assert (as_nobody.stdout, as_nobody.returncode) == ("need root\n", 1)
     text = guard + "sudo echo x > /etc/motd\n"
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
