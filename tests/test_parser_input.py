@@ -94,6 +94,11 @@ def test_a_parse_error_at_the_end_of_a_remote_command_is_not_read_past_it() -> N
     from heredoc_lint.engine import check_text
 
     # tree-sitter's error for the unclosed backquote is one character past the text's
-    # end (an empty error gets a width of one): HL106 read that character.
-    findings = check_text("ssh h f $<}h`6", "shell")  # minimised from a fuzz run
-    assert {(f.code, f.start) for f in findings if f.code == "HL001"} == {("HL001", 8)}
+    # end (an empty error gets a width of one): HL106 read that character.  The error is
+    # reported at the text's last character, bash's "unexpected EOF" (`$<` is a plain `$`
+    # and an input redirection, no error of its own).
+    text = "ssh h f $<}h`6"  # minimised from a fuzz run
+    bash = subprocess.run(["bash", "-n"], input=text, capture_output=True, text=True)
+    assert "unexpected EOF while looking for matching ``'" in bash.stderr
+    findings = check_text(text, "shell")
+    assert {(f.code, f.start) for f in findings if f.code == "HL001"} == {("HL001", len(text) - 1)}
