@@ -103,12 +103,14 @@ _CHILD_SHELLS = frozenset(
 )
 
 
+def _source(node: Node, text: str, char: Callable[[int], int]) -> str:
+    """The text of `node` (`char` maps the tree's byte offsets to characters of `text`)."""
+    return text[char(node.start_byte) : char(node.end_byte)]
+
+
 def _leaves(nodes: list[Node], text: str, char: Callable[[int], int]) -> bool:
     """Whether the statements `nodes` run `exit` (or `exec sudo ...`) as a command of this
     shell: the word `exit` in an argument (`echo "exit"`) or in a subshell is not that."""
-
-    def source(n: Node) -> str:
-        return text[char(n.start_byte) : char(n.end_byte)]
 
     stack = list(nodes)
     while stack:
@@ -118,9 +120,9 @@ def _leaves(nodes: list[Node], text: str, char: Callable[[int], int]) -> bool:
         if node.type == "command":
             name = node.child_by_field_name("name")
             arguments = node.children_by_field_name("argument")
-            word = source(name) if name is not None else ""
+            word = _source(name, text, char) if name is not None else ""
             if word == "exit" or (
-                word == "exec" and arguments and source(arguments[0]) in _AS_ROOT
+                word == "exec" and arguments and _source(arguments[0], text, char) in _AS_ROOT
             ):
                 return True
             continue
@@ -145,15 +147,12 @@ def _says_not_root(condition: str) -> bool | None:
 def _is_guard(node: Node, text: str, char: Callable[[int], int]) -> bool:
     """`TEST && { ...; exit; }`, `TEST || exit`, `if TEST; then ...; exit; fi`."""
 
-    def source(n: Node) -> str:
-        return text[char(n.start_byte) : char(n.end_byte)]
-
     if node.type == "list":
         children = node.children
         if len(children) != 3:
             return False  # `a && b || c`: not one plain guard
         left, op, right = children
-        polarity = _says_not_root(source(left))
+        polarity = _says_not_root(_source(left, text, char))
         if polarity is None or not _leaves([right], text, char):
             return False
         return (op.type == "&&") == polarity
@@ -161,7 +160,7 @@ def _is_guard(node: Node, text: str, char: Callable[[int], int]) -> bool:
         condition = node.child_by_field_name("condition")
         if condition is None:
             return False
-        polarity = _says_not_root(source(condition))
+        polarity = _says_not_root(_source(condition, text, char))
         if polarity is None:
             return False
         branch = _then_branch(node) if polarity else _else_branch(node)
