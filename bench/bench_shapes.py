@@ -17,10 +17,13 @@ measures instead the peak memory per input byte of the CLI on the shapes of issu
 item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal, a 2 MB
 command given to the agent hook) and on other Python shapes (many small literals, an
 f-string of many fields, many escapes), against the target: under 100 bytes per input
-byte.  `--memory NAME` measures the shapes whose label holds NAME.  Under each, the
-floor of the parsers for the same input, each alone in a fresh interpreter:
-tree-sitter-bash parsing (and holding) the shell texts the engine parses, and Python's
-ast of a Python file; the engine holds both, so the part above them is its own.
+byte beyond a fixed allowance (heredoc_lint.memory), the input refused past it; each row
+says whether the input was checked or refused.  First, the cost per token of the costliest
+shapes, against memory.PER_TOKEN.  `--memory NAME` measures the shapes whose label holds
+NAME.  Under each, the floor of the parsers for the same input, each alone in a fresh
+interpreter: tree-sitter-bash parsing (and holding) the shell texts the engine parses,
+and Python's ast of a Python file; the engine holds both, so the part above them is its
+own.
 """
 
 from __future__ import annotations
@@ -315,19 +318,81 @@ MEMORY_SHAPES: dict[str, tuple[str, tuple[int, ...], Callable[[int], str]]] = {
         lambda size: _python_run('"' + "echo \\t\\x41\\\n; " * (size // 16) + '"'),
     ),
 }
+
+
+def _nested(command: str, depth: int) -> str:
+    for _ in range(depth):
+        command = "bash -c '" + command.replace("'", "'\\''") + "'"
+    return command
+
+
+# The costliest shapes per token (heredoc_lint.memory.PER_TOKEN prices every token at
+# the most any of these costs), each about 12 KB or less: small enough to be checked in
+# the CLI's own process, so what is measured is the check's cost, not the bound's.
+TOKEN_SHAPES: dict[str, tuple[str, Callable[[int], str]]] = {
+    "f-string of {a} fields": ("s.py", lambda n: _python_run('f"' + "{a}" * (n // 3) + '"')),
+    "f-string of {a:{b}} fields": (
+        "s.py",
+        lambda n: _python_run('f"' + "{a:{b}}" * (n // 7) + '"'),
+    ),
+    "f-string of {a!r} fields": ("s.py", lambda n: _python_run('f"' + "{a!r}" * (n // 5) + '"')),
+    "many f-strings": ("s.py", lambda n: _python_run(" ".join(['f"{a}"'] * (n // 7)))),
+    "names joined with +": (
+        "s.py",
+        lambda n: 'a = "x"\n' + _python_run("+".join(["a"] * (n // 2))),
+    ),
+    "`$a` in an ssh string": ("s.sh", lambda n: 'ssh h "' + "$a" * (n // 2) + '"\n'),
+    "`a;` in an ssh string": ("s.sh", lambda n: 'ssh h "' + "a;" * (n // 2) + '"\n'),
+    "`$a` in ssh, 8 bash -c deep": (
+        "s.sh",
+        lambda n: _nested('ssh h "' + "$a" * (n // 2) + '"', 8) + "\n",
+    ),
+    "calls of os.system": (
+        "s.py",
+        lambda n: "import os\n" + 'os.system("ssh h a;b")\n' * (n // 22),
+    ),
+}
+
+
+def token_shapes() -> None:
+    """Peak memory per token of each TOKEN_SHAPES shape, against memory.PER_TOKEN."""
+    from heredoc_lint import memory
+
+    work = Path(tempfile.mkdtemp(prefix="hl-tokens-"))
+    try:
+        print(f"peak memory per token (memory.PER_TOKEN: {memory.PER_TOKEN} B):")
+        for label, (name, make) in TOKEN_SHAPES.items():
+            _, base, _ = _memory_run(name, make(30), work)
+            size = 12_000
+            while memory.costly(make(size).encode()):  # checked here, not in the worker
+                size = size * 3 // 4
+            text = make(size)
+            _, peak, _ = _memory_run(name, text, work)
+            tokens = memory.tokens(text.encode())
+            per_token = (peak - base) / tokens
+            mark = "" if per_token < memory.PER_TOKEN else "  << over PER_TOKEN"
+            print(f"  {label:<32} {tokens:6} tokens: {per_token:6.0f} B/token{mark}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 _PEAK = (
     "import resource, subprocess, sys, time\n"
     "start = time.monotonic()\n"
     "stdin = open(sys.argv[1]) if sys.argv[1] != '-' else subprocess.DEVNULL\n"
-    "subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL,"
-    " stderr=subprocess.DEVNULL)\n"
-    "print(time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "run = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL,"
+    " stderr=subprocess.PIPE, text=True)\n"
+    "refused = 'needs more memory than' in run.stderr\n"
+    "print(time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+    " int(refused))\n"
 )
 
 
-def peak_of(argv: list[str], cwd: Path, stdin: str = "-") -> tuple[float, int]:
-    """(wall seconds, peak resident bytes) of a command, alone under a fresh interpreter,
-    its stdin the file `stdin` (`-`: none)."""
+def peak_of(argv: list[str], cwd: Path, stdin: str = "-") -> tuple[float, int, bool]:
+    """(wall seconds, peak resident bytes, whether it refused the input as over the
+    memory bound) of a command, alone under a fresh interpreter, its stdin the file
+    `stdin` (`-`: none).  The peak is that of the command or of any process it waited
+    for: the forked one that checks a large input included."""
     out = subprocess.run(
         [sys.executable, "-c", _PEAK, stdin, *argv],
         cwd=cwd,
@@ -335,7 +400,7 @@ def peak_of(argv: list[str], cwd: Path, stdin: str = "-") -> tuple[float, int]:
         text=True,
         check=True,
     ).stdout.split()
-    return float(out[0]), int(out[1]) * 1024
+    return float(out[0]), int(out[1]) * 1024, out[2] == "1"
 
 
 # The parsers' own cost, alone in a fresh interpreter (ru_maxrss after the parse, above it
@@ -385,7 +450,7 @@ def shell_texts(name: str, text: str) -> list[str]:
     return [layer.text for root in roots for layer in walk_layers(root)]
 
 
-def _memory_run(name: str, text: str, work: Path) -> tuple[float, int]:
+def _memory_run(name: str, text: str, work: Path) -> tuple[float, int, bool]:
     """Peak of `heredoc-lint FILE` on `text`, or of the agent hook on it as a command."""
     cli = [sys.executable, "-m", "heredoc_lint"]
     if name == "-":
@@ -397,22 +462,33 @@ def _memory_run(name: str, text: str, work: Path) -> tuple[float, int]:
 
 def memory_shapes(only: str = "") -> None:
     """Peak memory per input byte of `heredoc-lint FILE` (or of the hook) for each memory
-    shape at each of its sizes, above the peak for a tiny input of the same kind."""
+    shape at each of its sizes, above the peak for a tiny input of the same kind; and
+    whether that stays within the bound (heredoc_lint.memory: the allowance and 100
+    bytes per byte), checked or refused."""
+    from heredoc_lint import memory
+
     work = Path(tempfile.mkdtemp(prefix="hl-memory-"))
     try:
-        print(f"peak memory per input byte (target: under {MEMORY_TARGET} B/B):")
+        print(
+            f"peak memory per input byte (target: under {MEMORY_TARGET} B/B beyond "
+            f"an allowance of {memory.ALLOWANCE >> 20} MiB; past it the input is refused):"
+        )
         for label, (name, sizes, make) in MEMORY_SHAPES.items():
             if only not in label:
                 continue
-            _, base = _memory_run(name, make(36), work)
+            _, base, _ = _memory_run(name, make(36), work)
             for size in sizes:
                 text = make(size)
-                seconds, peak = _memory_run(name, text, work)
-                per_byte = (peak - base) / len(text)
-                mark = "" if per_byte < MEMORY_TARGET else "  <<"
+                seconds, peak, refused = _memory_run(name, text, work)
+                grown = peak - base
+                per_byte = grown / len(text)
+                size_bytes = len(text.encode())
+                within = grown <= memory.allowed(size_bytes)
+                mark = "" if within else "  << over the bound"
+                verdict = "refused" if refused else "checked"
                 print(
                     f"  {label:<36} {len(text) / 1e6:6.2f} MB: {seconds:6.1f} s, "
-                    f"{peak / 1e6:7.0f} MB peak, {per_byte:6.0f} B/B{mark}"
+                    f"{peak / 1e6:5.0f} MB peak, {per_byte:5.0f} B/B, {verdict}{mark}"
                 )
                 # The parsers' floor for the same input: what is theirs, not the engine's.
                 floor = parser_floor("bash", shell_texts(name, text), work) / len(text)
@@ -439,6 +515,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.memory is not None:
+        token_shapes()
         memory_shapes(args.memory)
         return
     factor = args.factor

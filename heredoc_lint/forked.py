@@ -9,20 +9,24 @@ processes finish together.  A child says which item it starts on and sends back 
 result as soon as it has it; a child that dies costs only the item it was on, which
 comes back as `Lost` (what was left of its share is done here).
 
-Nothing here is imported by a run that checks one file: concurrent.futures alone costs
-26 ms to import.
+`LimitedWorker` is one forked process that does calls for this one, each held to a
+memory limit of its own: heredoc_lint.memory checks an input that might cost more than
+its bound there, so that running out of memory ends that process, not this one.
+
+Nothing here uses concurrent.futures, which alone costs 26 ms to import.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -41,6 +45,7 @@ class Lost:
     """An item whose worker process died while it was on it."""
 
     reason: str  # "was killed by signal 11 (SIGSEGV)", "exited with status 1"
+    out_of_memory: bool = False  # a LimitedWorker's: it died at (or near) its memory limit
 
 
 def can_fork() -> bool:
@@ -213,25 +218,13 @@ def _fork(
     results_read, results_write = os.pipe()
     _widen(results_write)
     parent = os.getpid()
-    # Ctrl-C must not land between the fork and the child's own `try`: the child would
-    # run this process's clean-up and stop its siblings.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(results_read)
-        os.close(results_write)
-        raise
-    finally:
-        if os.getpid() == parent:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    pid = _fork_quietly(results_read, results_write)
     if pid:
         os.close(results_write)
         os.set_blocking(results_read, False)
         return _Child(pid, results_read)
-    code = 1
-    try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    def share() -> int:
         os.close(results_read)
         for other in others:
             os.close(other.results)  # the parent must be the only reader of each
@@ -240,19 +233,262 @@ def _fork(
             _write_all(results_write, _header(position, _STARTED))
             data = pickle.dumps(work(items[position]), pickle.HIGHEST_PROTOCOL)
             _write_all(results_write, _header(position, len(data)) + data)
-        code = 0
+        return 0
+
+    _live_child(share)
+
+
+def _live_child(body: Callable[[], int]) -> NoReturn:
+    """A forked child's life: `body`, then the end of the process with its status (1
+    when it raised: the parent reports the child lost, the traceback says why)."""
+    code = 1
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        code = body()
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the parent is gone, or stops the run: nobody wants the rest
     except BaseException:
         import traceback
 
-        traceback.print_exc()  # the parent reports the item as lost, this says why
+        traceback.print_exc()
     finally:
         try:
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def _fork_quietly(*pipe: int) -> int:
+    """os.fork(), with Ctrl-C held off until the child is in its own `try` (else it
+    would run this process's clean-up and stop its siblings); `pipe` closed if it fails."""
+    parent = os.getpid()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return os.fork()
+    except OSError:
+        for fd in pipe:
+            os.close(fd)
+        raise
+    finally:
+        if os.getpid() == parent:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def can_limit() -> bool:
+    """Whether a LimitedWorker can hold a process to a memory limit here (Linux: the data
+    size is read from /proc, and RLIMIT_DATA counts every private writable mapping)."""
+    return can_fork() and os.path.exists("/proc/self/status")
+
+
+class LimitedWorker:
+    """A forked process that calls functions for this one, one call at a time, each held
+    to a memory limit of its own: RLIMIT_DATA, `extra` bytes above what the process
+    holds when the call starts.  When an allocation fails there, Python raises
+    MemoryError and a C library (tree-sitter, libcst) may crash; either way only that
+    process ends, and the call is Lost.
+
+    It is forked at the first call, from this process as it is then, and serves the
+    calls after it: a fork of a process grown large costs 5-20 ms more than the call
+    (its pages are copied as the child writes them).  One that died is replaced at the
+    next call.  Functions and arguments go to it pickled: module-level functions.  Use
+    it in one process: a forked copy of this one starts a worker of its own."""
+
+    def __init__(self) -> None:
+        self._child: _Limited | None = None
+
+    def __enter__(self) -> LimitedWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def call(
+        self, function: Callable[..., Result], args: tuple[Any, ...], extra: int
+    ) -> Result | Lost:
+        """`function(*args)` in the worker, with `extra` bytes of memory to spend; Lost
+        when the worker died on it (`out_of_memory`: at or near that limit).  `function`
+        must not raise, except MemoryError."""
+        child = self._child
+        if child is None or child.owner != os.getpid():
+            child = self._child = _Limited.fork()
+        request = pickle.dumps((function, args, extra), pickle.HIGHEST_PROTOCOL)
+        child.busy = True
+        with contextlib.suppress(BrokenPipeError):
+            _write_all(child.requests, len(request).to_bytes(8, "little") + request)
+        reply = child.reply()
+        child.busy = False
+        if reply is None or reply[0] != _DONE:
+            self._child = None
+            lost = child.end(extra)
+            if reply is not None:  # it said so before it left
+                lost = Lost("ran out of the memory it was given", out_of_memory=True)
+            return lost
+        result: Result = pickle.loads(reply[1])
+        return result
+
+    def close(self) -> None:
+        """End the worker; one stopped in the middle of a call (Ctrl-C, the hook's clock)
+        is killed."""
+        child, self._child = self._child, None
+        if child is not None and child.owner == os.getpid():
+            if child.busy:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGKILL)
+            child.end(0)
+
+
+_DONE = 0  # a reply's status: the call returned, its result follows
+_NO_MEMORY = 1  # the call raised MemoryError; the worker leaves after saying so
+
+
+@dataclass
+class _Limited:
+    """The parent's side of a LimitedWorker's process."""
+
+    pid: int
+    owner: int  # the process that forked it
+    requests: int  # the write end of its requests pipe
+    replies: int  # the read end of its replies pipe
+    resident: int = 0  # bytes it held when the current call started
+    busy: bool = False  # on a call whose reply has not been read
+
+    @classmethod
+    def fork(cls) -> _Limited:
+        requests_read, requests_write = os.pipe()
+        replies_read, replies_write = os.pipe()
+        sys.stdout.flush()  # the child must not write out this process's buffers again
+        sys.stderr.flush()
+        parent = os.getpid()
+        _prctl()  # found here, once, not in the child
+        pid = _fork_quietly(requests_read, requests_write, replies_read, replies_write)
+        if pid:
+            os.close(requests_read)
+            os.close(replies_write)
+            return cls(pid, parent, requests_write, replies_read)
+
+        def serve() -> int:
+            os.close(requests_write)
+            os.close(replies_read)
+            _die_with_parent(parent)
+            return _serve(requests_read, replies_write)
+
+        _live_child(serve)
+
+    def reply(self) -> tuple[int, bytes] | None:
+        """The status and data of the reply to the current call; None when the worker
+        ended before it sent one."""
+        head = _read_exactly(self.replies, _RESIDENT)
+        if head is None:
+            return None
+        self.resident = int.from_bytes(head, "little")
+        head = _read_exactly(self.replies, 9)
+        if head is None:
+            return None
+        data = _read_exactly(self.replies, int.from_bytes(head[1:], "little"))
+        return None if data is None else (head[0], data)
+
+    def end(self, extra: int) -> Lost:
+        """Close its pipes and wait for it; how it ended, as a Lost of a call with `extra`
+        bytes to spend: near that limit, a crash is taken for want of memory."""
+        os.close(self.requests)
+        os.close(self.replies)
+        try:
+            _, status, usage = os.wait4(self.pid, 0)
+        except ChildProcessError:  # SIGCHLD ignored: reaped already
+            return Lost("ended before sending its result")
+        # A C library that gets no memory crashes (tree-sitter: SIGSEGV, libcst: SIGABRT);
+        # a crash far below the limit is not that.  ru_maxrss: KiB, its peak this call.
+        near = extra > 0 and usage.ru_maxrss * 1024 - self.resident >= extra // 2
+        return Lost(_ending(status) or "ended before sending its result", out_of_memory=near)
+
+
+def _serve(requests: int, replies: int) -> int:
+    """The worker's loop: each call, held to its limit, until the requests end or a call
+    runs out of memory (then the exit status is 0 too: it said so)."""
+    import faulthandler
+    import gc
+    import resource
+
+    faulthandler.disable()  # a crash is the parent's to report, in one line
+    gc.freeze()  # its collections need not walk (and copy) all it has of the parent's
+
+    while (head := _read_exactly(requests, 8)) is not None:
+        data = _read_exactly(requests, int.from_bytes(head, "little"))
+        if data is None:
+            break
+        function, args, extra = pickle.loads(data)
+        _forget_peak()
+        _write_all(replies, _resident().to_bytes(_RESIDENT, "little"))
+        # What it writes on stderr is held back until it returns: when it runs out of
+        # memory, Rust's "memory allocation of 120 bytes failed" is not a second line.
+        said = os.memfd_create("heredoc-lint-stderr")
+        stderr = os.dup(2)
+        os.dup2(said, 2)
+        limit = resource.getrlimit(resource.RLIMIT_DATA)
+        status, out = _DONE, b""
+        try:
+            _limit_data(extra)
+            out = pickle.dumps(function(*args), pickle.HIGHEST_PROTOCOL)
+        except MemoryError:
+            status = _NO_MEMORY
+        finally:
+            resource.setrlimit(resource.RLIMIT_DATA, limit)
+            sys.stderr.flush()
+            os.dup2(stderr, 2)
+            os.close(stderr)
+        if status == _DONE:
+            _write_all(2, os.pread(said, os.fstat(said).st_size, 0))
+        os.close(said)
+        _write_all(replies, bytes([status]) + len(out).to_bytes(8, "little") + out)
+        if status == _NO_MEMORY:
+            break  # its heap may be left in pieces: the next call gets a fresh worker
+    return 0
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    """`size` bytes from `fd`, or None when it ends first."""
+    chunks = []
+    while size > 0:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _resident() -> int:
+    """Bytes of this process's memory that are resident."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _limit_data(extra: int) -> None:
+    """Hold this process's data (heap and private mappings) to what it has now and
+    `extra` bytes more: an allocation past it fails (MemoryError in Python)."""
+    import resource
+
+    held = 0
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmData:"):
+                held = int(line.split()[1]) * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    limit = held + extra
+    for other in (soft, hard):
+        if other != resource.RLIM_INFINITY:
+            limit = min(limit, other)
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+
+
+_RESIDENT = 8  # bytes of the resident size a LimitedWorker sends as a call starts
+
+
+def _forget_peak() -> None:
+    """Start this process's peak resident size (ru_maxrss) again from now (Linux 4.0)."""
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")
 
 
 _STARTED = 0xFFFFFFFF  # in place of a result's length: the child starts on that item
@@ -280,11 +516,21 @@ def _write_all(fd: int, data: bytes) -> None:
 def _die_with_parent(parent: int) -> None:
     """A child whose parent was killed (`kill -9`) would go on checking files nobody
     reads: ask Linux to kill it with its parent."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    # else not Linux: it stops at its next result, on the broken pipe
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+@functools.lru_cache(maxsize=1)
+def _prctl() -> Callable[[int, int], int] | None:
+    """libc's prctl, found before a fork: importing ctypes in each child costs 3 ms."""
     try:
         import ctypes
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        prctl: Callable[[int, int], int] = ctypes.CDLL(None).prctl
     except (OSError, AttributeError):
-        pass  # not Linux: it stops at its next result, on the broken pipe
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
+        return None
+    return prctl

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from heredoc_lint import memory
 from heredoc_lint.config import Config, ConfigError, Finder
 from heredoc_lint.discover import (
     MAX_BYTES,
@@ -23,6 +24,7 @@ from heredoc_lint.discover import (
     refused,
     script_kind,
 )
+from heredoc_lint.forked import Lost
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Finding, Severity, Strategy
 from heredoc_lint.output import FileReport
@@ -133,8 +135,9 @@ class Result:
             self.fixed_text = outcome.fixed_text
 
 
-def process(job: Job, options: Options) -> FileOutcome:
-    """Check (and fix) one file. Never raises: failures become notes."""
+def process(job: Job, options: Options, bound: memory.Bound | None = None) -> FileOutcome:
+    """Check (and fix) one file. Never raises: failures become notes.  With `bound`, the
+    check is held to the memory the file's size allows (heredoc_lint.memory)."""
     outcome = FileOutcome()
     text, encoding, original = job.text, "utf-8", None
     if text is None:
@@ -148,6 +151,29 @@ def process(job: Job, options: Options) -> FileOutcome:
     if original is not None and (reason := refused(kind, original)) is not None:
         outcome.notes.append(f"{job.name}: {reason}")
         return outcome
+    data = original if original is not None else text.encode("utf-8", "surrogatepass")
+    arguments = (job, options, kind, text, encoding, original, outcome)
+    checked = _check(*arguments) if bound is None else bound.run(_check, arguments, data)
+    if isinstance(checked, Lost):  # its process died: out of memory, or a crash
+        size = len(data)
+        if checked.out_of_memory:
+            note = f"{job.name}: {memory.refusal(size)}; the process checking it {checked.reason}"
+        else:
+            note = f"{job.name}: internal error: the process checking it {checked.reason}"
+        return FileOutcome(notes=[note], failed=True)
+    return checked
+
+
+def _check(
+    job: Job,
+    options: Options,
+    kind: SourceKind,
+    text: str,
+    encoding: str,
+    original: bytes | None,
+    outcome: FileOutcome,
+) -> FileOutcome:
+    """process's check (and fix) of the text it read."""
     try:
         findings: list[Finding] | None = None
         if options.fixing:
@@ -161,6 +187,8 @@ def process(job: Job, options: Options) -> FileOutcome:
 
                 outcome.checked = (entry_key(kind, job.name, job.settings, original), findings)
     except Exception as error:  # one bad file must not stop the others
+        if isinstance(error, MemoryError) and memory.limited():
+            raise  # the memory bound's: process says so
         if options.verbose:
             import traceback
 
@@ -387,24 +415,26 @@ def _process_all(
     """(index, outcome) of the jobs at `indexes`, in the order they are done; in forked
     worker processes when there are enough files, the largest first, so that no worker
     is left with a big one at the end."""
-    from heredoc_lint import forked
-
-    workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
-    if workers < 2 or not forked.can_fork():
-        yield from ((i, process(todo[i], options)) for i in indexes)
-        return
     from functools import partial
 
-    import heredoc_lint.engine  # noqa: F401  (the forked workers start with it imported)
+    from heredoc_lint import forked
 
-    order = sorted(indexes, key=lambda i: -_size(todo[i]))
-    work = partial(process, options=options)
-    for position, outcome in forked.map_forked(work, [todo[i] for i in order], workers):
-        i = order[position]
-        if isinstance(outcome, forked.Lost):
-            note = f"{todo[i].name}: internal error: the process checking it {outcome.reason}"
-            outcome = FileOutcome(notes=[note], failed=True)
-        yield i, outcome
+    # Each process that checks files starts its own, for the files that need it.
+    with memory.Bound() as bound:
+        workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
+        if workers < 2 or not forked.can_fork():
+            yield from ((i, process(todo[i], options, bound)) for i in indexes)
+            return
+        import heredoc_lint.engine  # noqa: F401  (the forked workers start with it imported)
+
+        order = sorted(indexes, key=lambda i: -_size(todo[i]))
+        work = partial(process, options=options, bound=bound)
+        for position, outcome in forked.map_forked(work, [todo[i] for i in order], workers):
+            i = order[position]
+            if isinstance(outcome, forked.Lost):
+                note = f"{todo[i].name}: internal error: the process checking it {outcome.reason}"
+                outcome = FileOutcome(notes=[note], failed=True)
+            yield i, outcome
 
 
 def _size(job: Job) -> int:

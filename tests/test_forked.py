@@ -157,7 +157,9 @@ def test_a_file_whose_worker_died_is_an_internal_error(
     parent = os.getpid()
     real = runner.process
 
-    def process(job: runner.Job, options: runner.Options) -> runner.FileOutcome:
+    def process(
+        job: runner.Job, options: runner.Options, bound: object = None
+    ) -> runner.FileOutcome:
         if os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(0.02)

@@ -756,8 +756,14 @@ def run_shape(tmp_path: Path, text: str, budget: float) -> subprocess.CompletedP
     except subprocess.TimeoutExpired:
         pytest.fail(f"no answer within {budget} s")
     assert "RecursionError" not in result.stderr, result.stderr
-    assert result.returncode in (0, 1), result.stderr
-    assert notes(result) == []
+    # Checked, or refused in one line for needing more memory than its size allows
+    # (heredoc_lint.memory): several of these shapes cost 180 to 500 bytes per byte.
+    refused = "heredoc-lint: shape.sh: not checked: it needs more memory than the "
+    if result.returncode == 2:
+        assert [note[: len(refused)] for note in notes(result)] == [refused], result.stderr
+    else:
+        assert result.returncode in (0, 1), result.stderr
+        assert notes(result) == []
     assert "good.sh" in paths_with(result, "HL103")
     return result
 

@@ -419,6 +419,26 @@ def _check(command: str, options: HookOptions, settings: Settings) -> _Checked |
     return checked
 
 
+def _check_bounded(command: str, options: HookOptions, settings: Settings) -> _Checked | Verdict:
+    """_check, held to the memory the command's size allows (heredoc_lint.memory); a
+    command that needs more runs unchecked, as one whose check takes too long does."""
+    from heredoc_lint import memory
+
+    data = command.encode("utf-8", "surrogatepass")  # a lone surrogate: 3 bytes
+    with memory.Bound() as bound:
+        checked = bound.run(_check, (command, options, settings), data)
+    if isinstance(checked, _Checked | Verdict):
+        return checked
+    # Lost: the process checking it died.
+    why = (
+        memory.refusal(len(data))
+        if checked.out_of_memory
+        else f"internal error: the process checking it {checked.reason}"
+    )
+    note = f"heredoc-lint: hook: {why}; the command was allowed unchecked"
+    return Verdict("allow", notes=(note,))
+
+
 def _fixed_lines(command: str, checked: _Checked) -> list[str]:
     """The part of the reason that shows the fixed command (or says why there is none)."""
     from heredoc_lint.model import Severity
@@ -539,7 +559,7 @@ def decide(command: str, options: HookOptions, cwd: object = None) -> Verdict:
     if not holds_trigger(command, ALL_TRIGGERS):
         return Verdict("allow")  # no rule has anything to look at: the engine stays unloaded
     settings, notes = project_settings(options, cwd)
-    checked = _check(command, options, settings)
+    checked = _check_bounded(command, options, settings)
     if isinstance(checked, Verdict):
         return checked
     if checked.decision == "allow":

@@ -12,6 +12,8 @@ import ast
 import functools
 from pathlib import Path
 
+from heredoc_lint.memory import limited
+
 _PARENTS = 4  # how far up a top-level module is looked for
 _MAX_SIZE = 512 * 1024
 
@@ -58,7 +60,9 @@ def _numbers(file: str, version: tuple[int, int, int]) -> dict[str, int | float]
         return {}
     try:
         tree = ast.parse(Path(file).read_text(encoding="utf-8", errors="replace"))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        if isinstance(error, MemoryError) and limited():
+            raise  # the memory bound's: not knowing the numbers would hide findings
         return {}
     counts: dict[str, int] = {}
     values: dict[str, int | float] = {}

@@ -14,6 +14,7 @@ from typing import NoReturn
 from heredoc_lint.frontends import SourceError
 from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.frontends.python.prefilter import ANY_FUNCTION
+from heredoc_lint.memory import limited
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ def parse_partly(text: str) -> tuple[ast.Module, tuple[Unread, ...]]:
                 _raise(text, first)
             source = blanked
         except (ValueError, RecursionError, MemoryError) as error:
+            if isinstance(error, MemoryError) and limited():
+                raise  # the memory bound's, not the source's
             raise SourceError(f"Python source cannot be read: {error}", 0) from None
 
 

@@ -162,6 +162,8 @@ class Reader:
         token = self.a.atoms[atom]
         try:
             parsed = libcst.parse_expression(self.text[token.start : token.end])
+        except MemoryError:
+            raise  # not the f-string's: skipping it would hide its findings
         except Exception:  # noqa: BLE001 - libcst raises several kinds: not ours to read
             return False
         if not isinstance(parsed, libcst.FormattedString):

@@ -1,0 +1,142 @@
+"""The memory bound: what checking one input may cost, and the check held to it.
+
+Checking an input (a file, standard input, an agent's command) may make the process
+grow by ALLOWANCE and PER_BYTE bytes for each byte of the input, no more: past that the
+input is refused with one line and the run fails (exit 2), as a file over the 10 MiB
+read bound is.  So no input costs more than 100 bytes per byte beyond a fixed
+allowance, whatever its shape: a dense command list, whose syntax tree alone costs
+tree-sitter-bash 110 bytes per byte, or an f-string of 50,000 fields, which costs
+Python's `ast` 581.  Real code stays well inside: of the 150 largest files of the
+precision corpus (bench/bench_precision.py), the costliest took 32 MB (a 252 KB Python
+test file, 128 bytes per byte).
+
+The bound is kept by checking an input that might need more than the allowance in a
+forked process held to it (forked.LimitedWorker, RLIMIT_DATA): when an allocation
+fails there, Python raises MemoryError and a C library (tree-sitter, libcst) may crash,
+and either way only that process ends.  Which inputs might: those with more than
+ALLOWANCE / PER_TOKEN tokens (words, numbers, punctuation), each token priced at the
+most one has cost (PER_TOKEN).  Real code is far cheaper per token, so most files, up
+to about 60 KB of ordinary code, are checked in this process.  Where the limit cannot
+be set (no /proc: not Linux) every input is checked here.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # forked is imported only when a check needs the worker
+    from heredoc_lint.forked import LimitedWorker, Lost
+
+Result = TypeVar("Result")
+
+ALLOWANCE = 64 * 1024 * 1024  # bytes any input may cost, however small
+PER_BYTE = 100  # bytes more for each byte of it (issue 18 item 8)
+# The most one token has cost to check, with room to spare: 3,536 bytes, in an f-string
+# of `{a}` fields; 964 for `$a$a...` in an ssh string; a nested `bash -c` layer does not
+# multiply it (bench/bench_shapes.py --memory prints each shape's cost per token).
+PER_TOKEN = 4_000
+
+
+def _classes() -> bytes:
+    """Each byte to its class: "a" a word character (as in a `\\w+` run), " " blank, "."
+    any other: punctuation, a token on its own, or a byte of a character that is not
+    ASCII (each such byte then counts as a token: the count errs on the safe side)."""
+    table = bytearray(b"." * 256)
+    for c in (string.ascii_letters + string.digits + "_").encode():
+        table[c] = ord("a")
+    for c in b" \t\n\r\v\f":
+        table[c] = ord(" ")
+    return bytes(table)
+
+
+_CLASSES = _classes()
+_CHUNK = 64 * 1024  # bytes counted at a time: a large input is found costly early
+_MIB = 1024 * 1024
+# Resident memory the worker's limit does not count: the pages of the libraries a check
+# loads (tree-sitter-bash, libcst) are the files', not its data.  Its limit is that much
+# lower, so that the process stays within the bound as its peak resident size counts it.
+_UNCOUNTED = 16 * _MIB
+
+
+def allowed(size: int) -> int:
+    """Bytes of memory that checking an input of `size` bytes may take."""
+    return ALLOWANCE + PER_BYTE * size
+
+
+def refusal(size: int) -> str:
+    """What to say of an input of `size` bytes that needed more than it was allowed."""
+    return (
+        f"not checked: it needs more memory than the {allowed(size) / _MIB:.0f} MiB "
+        f"heredoc-lint allows for it ({ALLOWANCE // _MIB} MiB and {PER_BYTE} bytes "
+        "per byte of input)"
+    )
+
+
+def limited() -> bool:
+    """Whether this process runs under a data limit: a MemoryError is then the limit's,
+    to be passed on, not a property of the input (Python's parser also raises it for a
+    source too deeply nested to parse)."""
+    import resource
+
+    return resource.getrlimit(resource.RLIMIT_DATA)[0] != resource.RLIM_INFINITY
+
+
+def tokens(data: bytes) -> int:
+    """At least as many as the tokens of the UTF-8 text `data`: its words (runs of word
+    characters) and its other characters that are not blank, one token each."""
+    shape = data.translate(_CLASSES)
+    # Every word starts the text or follows a blank or another token's last byte.
+    runs = shape.count(b" a") + shape.count(b".a") + shape.startswith(b"a")
+    return shape.count(b".") + runs
+
+
+def costly(data: bytes) -> bool:
+    """Whether checking the UTF-8 text `data` might cost more than the allowance: whether
+    it holds more tokens than the allowance pays for at PER_TOKEN each."""
+    most = ALLOWANCE // PER_TOKEN
+    # A token holds a byte that is not blank: most files stop here.
+    if len(data) - data.count(b" ") - data.count(b"\n") <= most:
+        return False
+    count = 0
+    for start in range(0, len(data), _CHUNK):
+        count += tokens(data[start : start + _CHUNK])  # a word cut in two counts twice
+        if count > most:
+            return True
+    return False
+
+
+class Bound:
+    """Runs checks held to the bound: each in this process, or in a worker process held
+    to it (forked.LimitedWorker) when it might need more than the allowance.  The worker
+    is forked at the first such check and serves the ones after it; `close` ends it."""
+
+    def __init__(self) -> None:
+        self._worker: LimitedWorker | None = None
+
+    def __enter__(self) -> Bound:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(
+        self, function: Callable[..., Result], args: tuple[Any, ...], data: bytes
+    ) -> Result | Lost:
+        """`function(*args)`, the check of the UTF-8 text `data`, held to what its size
+        allows; Lost when it needed more (or the worker died otherwise: Lost.reason says
+        how)."""
+        if not costly(data):
+            return function(*args)
+        from heredoc_lint.forked import LimitedWorker, can_limit
+
+        if not can_limit():
+            return function(*args)
+        if self._worker is None:
+            self._worker = LimitedWorker()
+        return self._worker.call(function, args, allowed(len(data)) - _UNCOUNTED)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()

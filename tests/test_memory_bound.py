@@ -1,0 +1,406 @@
+"""The memory bound (issue 18 item 8): checking one input may cost memory.ALLOWANCE and
+100 bytes per byte of it; an input that needs more is refused with one line (exit 2 in
+the CLI; the hook lets the command run unchecked and says so, as on a timeout).
+
+The inputs over the bound are real shapes, through the real CLI and the real parsers:
+an f-string of many fields (Python's `ast` alone takes 581 bytes per byte of it, and
+libcst aborts when it gets no memory), a dense run of expansions in an ssh string
+(tree-sitter-bash crashes when it gets no memory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_process import CLI, run_cli
+
+from heredoc_lint import memory, runner
+from heredoc_lint.forked import LimitedWorker, Lost
+from heredoc_lint.frontends import SourceError
+from heredoc_lint.frontends.python.parsing import parse_partly
+
+BAD = 'ssh h "pkill -f sglang; ./restart"'
+MIB = 1024 * 1024
+
+
+def fstring_file(size: int) -> str:
+    """A Python file of about `size` bytes: one ssh call whose command is an f-string of
+    two fields every ten bytes (about 2,200 bytes of memory per byte to check)."""
+    return (
+        'import subprocess\nsubprocess.run(["ssh", "h", f"echo '
+        + "{a} {b:d} " * (size // 10)
+        + '"])\n'
+    )
+
+
+def peak_growth(argv: list[str], tiny: list[str], cwd: Path) -> int:
+    """Bytes by which the peak resident memory of `argv` (or of a process it waited for)
+    exceeds that of `tiny`, each run alone in a fresh interpreter."""
+    probe = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+
+    def peak(args: list[str]) -> int:
+        out = subprocess.run(
+            [sys.executable, "-c", probe, *args], cwd=cwd, capture_output=True, text=True
+        )
+        return int(out.stdout) * 1024
+
+    return peak(argv) - peak(tiny)
+
+
+# --- the CLI -------------------------------------------------------------------------
+
+
+def test_a_file_over_the_bound_is_refused_with_one_line(tmp_path: Path) -> None:
+    text = fstring_file(100_000)
+    (tmp_path / "big.py").write_text(text)
+    (tmp_path / "tiny.py").write_text("import subprocess\n")
+    size = len(text.encode())
+    result = run_cli("--no-cache", "big.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(
+        f"heredoc-lint: big.py: not checked: it needs more memory than the "
+        f"{memory.allowed(size) / MIB:.0f} MiB heredoc-lint allows for it "
+        f"({memory.ALLOWANCE // MIB} MiB and {memory.PER_BYTE} bytes per byte of input); "
+        "the process checking it "
+    ), lines[0]
+    assert run_cli("--no-cache", "--format", "json", "big.py", cwd=tmp_path).stdout == "[]\n"
+    # And the run kept to the bound while it found that out.
+    cli = [*CLI, "--no-cache"]
+    grown = peak_growth([*cli, "big.py"], [*cli, "tiny.py"], tmp_path)
+    assert 0 < grown <= memory.allowed(size), grown
+
+
+def test_a_large_file_within_the_bound_is_checked_as_in_this_process(tmp_path: Path) -> None:
+    from heredoc_lint.engine import check_text
+
+    text = "echo hello; " * 6_000 + "\n" + BAD + "\n"
+    assert memory.costly(text.encode())  # checked in a process held to the bound
+    (tmp_path / "s.sh").write_text(text)
+    result = run_cli("--no-cache", "--format", "json", "s.sh", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    found = [(f["code"], f["line"], f["column"]) for f in json.loads(result.stdout)]
+    assert found == [("HL103", 2, 8)]
+    here = check_text(text, "shell", "s.sh")
+    assert [(f.code, f.start) for f in here] == [("HL103", text.index("pkill"))]
+
+
+def test_with_workers_only_the_file_over_the_bound_is_refused(tmp_path: Path) -> None:
+    paths = []
+    for i in range(16):
+        path = tmp_path / f"f{i:02}.sh"
+        path.write_text(f"# {i}\n{BAD}\n")
+        paths.append(path)
+    big = tmp_path / "big.py"
+    big.write_text(fstring_file(100_000))
+    result = runner.run(runner.Options(jobs=2, cache_dir=None), [*paths, big])
+    assert result.exit_code == 2
+    assert len(result.notes) == 1, result.notes
+    assert result.notes[0].startswith(f"{big}: not checked: it needs more memory than the ")
+    assert sorted(r.path for r in result.reports) == sorted(map(str, paths))
+    assert all([f.code for f in r.findings] == ["HL103"] for r in result.reports)
+
+
+def crash_instead(*args: object) -> None:
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def test_a_crash_of_the_worker_far_below_its_limit_is_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "echo hello; " * 6_000 + "\n" + BAD + "\n"
+    (tmp_path / "s.sh").write_text(text)
+    monkeypatch.setattr(runner, "_check", crash_instead)  # the worker starts with it
+    result = runner.run(runner.Options(cache_dir=None), [tmp_path / "s.sh"])
+    assert result.exit_code == 2
+    assert result.notes == [
+        f"{tmp_path / 's.sh'}: internal error: the process checking it was killed by "
+        "signal 11 (SIGSEGV)"
+    ]
+
+
+def exhaust(*args: object) -> list[object]:
+    return [bytearray(1 << 30)]
+
+
+def test_a_memory_error_in_the_engine_is_the_bounds_not_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import heredoc_lint.engine
+
+    text = "echo hello; " * 6_000 + "\n" + BAD + "\n"
+    (tmp_path / "s.sh").write_text(text)
+    monkeypatch.setattr(heredoc_lint.engine, "check_text", exhaust)  # the worker has it
+    result = runner.run(runner.Options(cache_dir=None), [tmp_path / "s.sh"])
+    assert result.exit_code == 2
+    assert result.notes == [
+        f"{tmp_path / 's.sh'}: {memory.refusal(len(text))}; the process checking it "
+        "ran out of the memory it was given"
+    ]
+
+
+# --- the hook ------------------------------------------------------------------------
+
+
+def test_the_hook_lets_a_command_over_the_bound_run_unchecked_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # Each `$a` costs tree-sitter-bash and the engine about 800 bytes per byte.
+    command = 'ssh h "' + "$a" * 100_000 + '; pkill -f sglang"'
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
+    result = subprocess.run(
+        [*CLI, "hook", "claude"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert result.returncode == 0
+    assert result.stdout == ""  # no decision: Claude Code runs the command
+    size = len(command.encode())
+    assert result.stderr == (
+        f"heredoc-lint: hook: {memory.refusal(size)}; the command was allowed unchecked\n"
+    )
+
+
+# --- which inputs are checked in a process held to the bound ----------------------
+
+
+def test_an_input_is_costly_past_the_tokens_the_allowance_pays_for() -> None:
+    most = memory.ALLOWANCE // memory.PER_TOKEN
+    assert not memory.costly(b"a " * most)
+    assert memory.costly(b"a " * (most + 1))
+    assert not memory.costly(b" " * (10 * MIB))  # long, but nothing to parse
+    assert memory.costly(b"{a}" * (most // 3 + 1))  # punctuation: a token each
+    assert not memory.costly(b"{a}" * (most // 3 - 1))
+    # 20 KB of ordinary shell, about 0.3 tokens a character: no fork for it.
+    ordinary = 'if [ -n "$HOST" ]; then\n  ssh "$HOST" uptime\nfi\n' * 400
+    assert len(ordinary) > 16_000 and not memory.costly(ordinary.encode())
+
+
+def test_tokens_are_never_fewer_than_a_tokenizer_finds() -> None:
+    import random
+    import re
+
+    tokenizer = re.compile(r"\w+|[^\w\s]")
+    alphabet = "ab_9 \t\n{}$;'\"\\é€\x1c\xa0日"
+    rng = random.Random(18)
+    for _ in range(3_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        assert memory.tokens(text.encode()) >= len(tokenizer.findall(text)), repr(text)
+    assert memory.tokens(b"ssh h 'a;b'") == len(tokenizer.findall("ssh h 'a;b'")) == 7
+
+
+def test_in_the_hook_a_crash_far_below_the_limit_is_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from heredoc_lint.agents import hook
+
+    command = 'ssh h "' + "echo a; " * 6_000 + 'pkill -f sglang"'
+    assert memory.costly(command.encode())
+    monkeypatch.setattr(hook, "_check", crash_instead)
+    verdict = hook.decide(command, hook.parse_options(["claude"]))
+    assert verdict.decision == "allow"
+    assert verdict.notes == (
+        "heredoc-lint: hook: internal error: the process checking it was killed by signal "
+        "11 (SIGSEGV); the command was allowed unchecked",
+    )
+
+
+# --- the worker held to a limit ---------------------------------------------------
+
+
+def repeat(n: int) -> list[int]:
+    return [n] * 1000
+
+
+def allocate(n: int) -> int:
+    return len(bytearray(n))
+
+
+def say_and_allocate(n: int) -> int:
+    os.write(2, b"said\n")
+    return len(bytearray(n))
+
+
+def crash() -> None:
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+def parse_shell(text: str) -> int:
+    from heredoc_lint.shell.syntax import parse_script
+
+    tree = parse_script(text).tree
+    return 0 if tree is None else tree.root_node.end_byte
+
+
+OUT_OF_MEMORY = Lost("ran out of the memory it was given", out_of_memory=True)
+
+
+def test_a_result_within_the_limit_comes_back_and_the_worker_serves_again() -> None:
+    with LimitedWorker() as worker:
+        assert worker.call(repeat, (7,), 16 * MIB) == [7] * 1000
+        first = worker.call(pid, (), 16 * MIB)
+        assert first != os.getpid()
+        assert worker.call(allocate, (8 * MIB,), 16 * MIB) == 8 * MIB
+        assert worker.call(pid, (), 16 * MIB) == first  # one fork for all three
+
+
+def test_a_memory_error_is_out_of_memory_and_the_next_call_gets_a_new_worker() -> None:
+    with LimitedWorker() as worker:
+        first = worker.call(pid, (), 16 * MIB)
+        assert worker.call(allocate, (512 * MIB,), 32 * MIB) == OUT_OF_MEMORY
+        # Each call has its own limit: the same size fits in a bigger one.
+        assert worker.call(allocate, (64 * MIB,), 128 * MIB) == 64 * MIB
+        assert worker.call(pid, (), 16 * MIB) != first
+
+
+def test_tree_sitter_without_memory_is_contained_and_called_out_of_memory() -> None:
+    text = "$a" * 200_000  # 400 KB: about 300 MB to parse
+    assert parse_shell("$a") == 2
+    with LimitedWorker() as worker:
+        lost = worker.call(parse_shell, (text,), 16 * MIB)
+        assert isinstance(lost, Lost) and lost.out_of_memory, lost
+        assert lost.reason.startswith("was killed by signal"), lost
+        assert worker.call(parse_shell, ("$a",), 16 * MIB) == 2
+
+
+def test_a_crash_far_below_the_limit_is_not_out_of_memory() -> None:
+    with LimitedWorker() as worker:
+        assert worker.call(allocate, (200 * MIB,), 256 * MIB) == 200 * MIB  # a high peak
+        lost = worker.call(crash, (), 256 * MIB)  # its peak is counted from the call
+    assert lost == Lost("was killed by signal 11 (SIGSEGV)", out_of_memory=False)
+
+
+def test_a_tighter_limit_of_the_users_own_holds_in_the_worker(tmp_path: Path) -> None:
+    # As under `ulimit -d`: the worker's limit is never above the one it was given.
+    script = (
+        "import resource, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from test_memory_bound import MIB, allocate\n"
+        "from heredoc_lint.forked import LimitedWorker, _limit_data\n"
+        "_limit_data(256 * MIB)\n"
+        "with LimitedWorker() as worker:\n"
+        "    print(worker.call(allocate, (512 * MIB,), 2048 * MIB))\n"
+        "    print(worker.call(allocate, (64 * MIB,), 2048 * MIB))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(Path(__file__).parent)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.stdout.splitlines() == [repr(OUT_OF_MEMORY), str(64 * MIB)], out.stderr
+
+
+def test_the_workers_stderr_is_passed_on_unless_it_ran_out_of_memory(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    with LimitedWorker() as worker:
+        assert worker.call(say_and_allocate, (10,), 16 * MIB) == 10
+        assert capfd.readouterr().err == "said\n"
+        assert worker.call(say_and_allocate, (512 * MIB,), 16 * MIB) == OUT_OF_MEMORY
+        assert capfd.readouterr().err == ""
+
+
+def test_an_interrupted_call_ends_the_worker() -> None:
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError
+
+    started = time.monotonic()
+    old = signal.signal(signal.SIGALRM, expire)
+    try:
+        with pytest.raises(TimeoutError), LimitedWorker() as worker:
+            child = worker.call(pid, (), 16 * MIB)
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            worker.call(time.sleep, (30,), 16 * MIB)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert time.monotonic() - started < 10
+    with pytest.raises(ProcessLookupError):  # killed and waited for: gone
+        os.kill(child, 0)
+
+
+# --- a MemoryError under the limit is the limit's, not the input's ------------------
+
+
+def test_the_sources_own_memory_error_is_still_a_source_error() -> None:
+    # Python's parser raises MemoryError for a source nested too deeply to parse.
+    with pytest.raises(SourceError, match="Python source cannot be read"):
+        parse_partly("-" * 100_000 + "1")
+
+
+def parse_or_say(text: str) -> str:
+    try:
+        parse_partly(text)
+    except SourceError as error:
+        return f"SourceError: {error}"
+    return "parsed"
+
+
+def numbers_of(module: str, version: tuple[int, int, int]) -> dict[str, int | float]:
+    from heredoc_lint.frontends.python.imported import _numbers
+
+    return _numbers(module, version)
+
+
+def test_under_a_limit_parse_partly_passes_a_memory_error_on() -> None:
+    # Under a limit, even the source's own MemoryError is taken for the limit's: the
+    # input is refused (exit 2), never read as parsed or as empty.
+    text = fstring_file(100_000)
+
+    with LimitedWorker() as worker:
+        assert worker.call(parse_or_say, (text,), 16 * MIB) == OUT_OF_MEMORY
+        assert worker.call(parse_or_say, ("-" * 100_000 + "1",), 16 * MIB) == OUT_OF_MEMORY
+
+
+def test_under_a_limit_an_imported_module_too_costly_is_not_read_as_empty(
+    tmp_path: Path,
+) -> None:
+    from heredoc_lint.frontends.python.imported import _numbers
+
+    module = tmp_path / "m.py"
+    module.write_text("N = 5\n" + fstring_file(100_000))
+    version = (1, 2, module.stat().st_size)
+    assert _numbers(str(module), version) == {"N": 5}
+    _numbers.cache_clear()
+    with LimitedWorker() as worker:
+        assert worker.call(numbers_of, (str(module), version), 16 * MIB) == OUT_OF_MEMORY
+
+
+def test_a_memory_error_in_libcst_is_not_an_unread_f_string(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import libcst
+
+    from heredoc_lint.engine import check_text
+
+    def no_memory(source: str) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(libcst, "parse_expression", no_memory)
+    with pytest.raises(MemoryError):
+        check_text('import os\nos.system(f"ssh h {x}")\n', "python", "s.py")
