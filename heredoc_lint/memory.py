@@ -18,6 +18,11 @@ ALLOWANCE / PER_TOKEN tokens (words, numbers, punctuation), each token priced at
 most one has cost (PER_TOKEN).  Real code is far cheaper per token, so most files, up
 to about 60 KB of ordinary code, are checked in this process.  Where the limit cannot
 be set (no /proc: not Linux) every input is checked here.
+
+The limit counts what the worker maps during a call.  Memory it had freed before (after
+a larger input, or this process's freed memory it was forked with) is reused uncounted:
+a run's peak stays within the bound of its largest input, and what this process held
+when it forked the worker.
 """
 
 from __future__ import annotations
