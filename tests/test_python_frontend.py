@@ -136,6 +136,13 @@ def test_call_kinds(
         "from subprocess import (\n    PIPE,\n    Popen,\n)\nPopen('ls', shell=True, stdout=PIPE)",
         "def f():\n    import subprocess\n    subprocess.call('ls', shell=True)",
         "from subprocess import (\n    PIPE,\n    run as sh,\n)\ndef f():\n  sh('ls', shell=True)",
+        # The function in parentheses: the only call of the file (the prefilter passed
+        # over it, a silent pass).
+        "import subprocess\n(subprocess.run)('ls', shell=True)",
+        "import os\n(os.system)('ls')",
+        "import subprocess\n((subprocess . call) )('ls', shell=True)",
+        "import subprocess as sp\n(sp.run)('ls', shell=True)",
+        "from os import system as sh\n(sh)('ls')",
     ],
 )
 def test_import_aliases(source: str) -> None:

@@ -25,8 +25,11 @@ _FUNCTIONS = {
 }
 _DIRECT = tuple(f"{module}.{name}(" for module, names in _FUNCTIONS.items() for name in names)
 ANY_FUNCTION = "|".join(sorted({n for names in _FUNCTIONS.values() for n in names}))
+# The closing parentheses a call may put between the name and its `(`: Python calls
+# `(subprocess.run)(...)` as it calls `subprocess.run(...)`.
+_CLOSING = r"(?:\)[ \t]*)*"
 # No `\b` in front: Python's re scans an alternation that starts with `\b` slowly.
-_DOT_CALL = re.compile(rf"\.[ \t]*(?:{ANY_FUNCTION})[ \t]*\(")
+_DOT_CALL = re.compile(rf"\.[ \t]*(?:{ANY_FUNCTION})[ \t]*{_CLOSING}\(")
 _OWNER = re.compile(r"(\w+)[ \t]*\Z")
 _ALIAS = re.compile(r"[ \t]+as[ \t]+(\w+)")
 _FROM_IMPORT = re.compile(
@@ -56,7 +59,7 @@ def _called_by_other_name(text: str) -> bool:
             line = text[text.rfind("\n", 0, at) + 1 : at]
             alias = _ALIAS.match(text, at)
             if "import" in line and alias is not None:
-                call = rf"\b{alias.group(1)}\s*\.\s*(?:{ANY_FUNCTION})\s*\("
+                call = rf"\b{alias.group(1)}\s*\.\s*(?:{ANY_FUNCTION})\s*{_CLOSING}\("
                 if re.search(call, text):
                     return True
     # `from os import system` (`as sh`): the name the file calls.
@@ -65,13 +68,14 @@ def _called_by_other_name(text: str) -> bool:
             parts = item.split()
             if parts and parts[0] in ANY_FUNCTION.split("|"):
                 local = parts[-1] if len(parts) == 3 and parts[1] == "as" else parts[0]
-                if re.search(rf"\b{local}\s*\(", text[match.end() :]):
+                if re.search(rf"\b{local}\s*{_CLOSING}\(", text[match.end() :]):
                     return True
     return False
 
 
 def _spaced_call(text: str) -> bool:
-    """`subprocess . run (`: a module call written with blanks."""
+    """`subprocess . run (`, `(subprocess.run)(`: a module call written with blanks or
+    parentheses."""
     for match in _DOT_CALL.finditer(text):
         owner = _OWNER.search(text, max(0, match.start() - 40), match.start())
         if owner is not None and owner.group(1) in _FUNCTIONS:
