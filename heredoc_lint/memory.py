@@ -27,7 +27,6 @@ when it forked the worker.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -49,7 +48,7 @@ def _classes() -> bytes:
     any other: punctuation, a token on its own, or a byte of a character that is not
     ASCII (each such byte then counts as a token: the count errs on the safe side)."""
     table = bytearray(b"." * 256)
-    for c in (string.ascii_letters + string.digits + "_").encode():
+    for c in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_":
         table[c] = ord("a")
     for c in b" \t\n\r\v\f":
         table[c] = ord(" ")
