@@ -37,9 +37,9 @@ Result = TypeVar("Result")
 
 ALLOWANCE = 64 * 1024 * 1024  # bytes any input may cost, however small
 PER_BYTE = 100  # bytes more for each byte of it (issue 18 item 8)
-# The most one token has cost to check, with room to spare: 3,536 bytes, in an f-string
-# of `{a}` fields; 964 for `$a$a...` in an ssh string; a nested `bash -c` layer does not
-# multiply it (bench/bench_shapes.py --memory prints each shape's cost per token).
+# The most one token has cost to check, with room to spare: 2,900 to 3,540 bytes (from
+# run to run) in an f-string of `{a}` fields; 840 to 970 for `$a$a...` in an ssh string;
+# a nested `bash -c` layer does not multiply it (bench/bench_shapes.py --memory).
 PER_TOKEN = 4_000
 
 
