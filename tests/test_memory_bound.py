@@ -58,6 +58,22 @@ def peak_growth(argv: list[str], tiny: list[str], cwd: Path) -> int:
     return peak(argv) - peak(tiny)
 
 
+def in_a_fresh_process(statements: str) -> list[str]:
+    """The lines `statements` print, run by a fresh interpreter that imported this
+    module.  A worker forked there has little freed memory to reuse: its limit counts
+    new mappings, and one forked from this test process could reuse, uncounted, what the
+    tests before it freed."""
+    script = "import sys\nsys.path.insert(0, sys.argv[1])\nfrom test_memory_bound import *\n"
+    out = subprocess.run(
+        [sys.executable, "-c", script + statements, str(Path(__file__).parent)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
 # --- the CLI -------------------------------------------------------------------------
 
 
@@ -99,19 +115,20 @@ def test_a_large_file_within_the_bound_is_checked_as_in_this_process(tmp_path: P
 
 
 def test_with_workers_only_the_file_over_the_bound_is_refused(tmp_path: Path) -> None:
-    paths = []
+    names = []
     for i in range(16):
-        path = tmp_path / f"f{i:02}.sh"
-        path.write_text(f"# {i}\n{BAD}\n")
-        paths.append(path)
-    big = tmp_path / "big.py"
-    big.write_text(fstring_file(100_000))
-    result = runner.run(runner.Options(jobs=2, cache_dir=None), [*paths, big])
-    assert result.exit_code == 2
-    assert len(result.notes) == 1, result.notes
-    assert result.notes[0].startswith(f"{big}: not checked: it needs more memory than the ")
-    assert sorted(r.path for r in result.reports) == sorted(map(str, paths))
-    assert all([f.code for f in r.findings] == ["HL103"] for r in result.reports)
+        (tmp_path / f"f{i:02}.sh").write_text(f"# {i}\n{BAD}\n")
+        names.append(f"f{i:02}.sh")
+    (tmp_path / "big.py").write_text(fstring_file(100_000))
+    result = run_cli(
+        "--no-cache", "--jobs", "2", "--format", "json", *names, "big.py", cwd=tmp_path
+    )
+    assert result.returncode == 2
+    notes = result.stderr.splitlines()
+    assert len(notes) == 1, result.stderr
+    assert notes[0].startswith("heredoc-lint: big.py: not checked: it needs more memory than ")
+    found = sorted((f["path"], f["code"]) for f in json.loads(result.stdout))
+    assert found == [(name, "HL103") for name in names]
 
 
 def crash_instead(*args: object) -> None:
@@ -278,13 +295,15 @@ def test_a_memory_error_is_out_of_memory_and_the_next_call_gets_a_new_worker() -
 
 
 def test_tree_sitter_without_memory_is_contained_and_called_out_of_memory() -> None:
-    text = "$a" * 200_000  # 400 KB: about 300 MB to parse
     assert parse_shell("$a") == 2
-    with LimitedWorker() as worker:
-        lost = worker.call(parse_shell, (text,), 16 * MIB)
-        assert isinstance(lost, Lost) and lost.out_of_memory, lost
-        assert lost.reason.startswith("was killed by signal"), lost
-        assert worker.call(parse_shell, ("$a",), 16 * MIB) == 2
+    printed = in_a_fresh_process(
+        "with LimitedWorker() as worker:\n"
+        "    lost = worker.call(parse_shell, ('$a' * 200_000,), 16 * MIB)\n"  # about 300 MB
+        "    print(lost.out_of_memory, lost.reason)\n"
+        "    print(worker.call(parse_shell, ('$a',), 16 * MIB))\n"
+    )
+    assert printed[0].startswith("True was killed by signal"), printed
+    assert printed[1:] == ["2"]
 
 
 def test_a_crash_far_below_the_limit_is_not_out_of_memory() -> None:
@@ -292,22 +311,6 @@ def test_a_crash_far_below_the_limit_is_not_out_of_memory() -> None:
         assert worker.call(allocate, (200 * MIB,), 256 * MIB) == 200 * MIB  # a high peak
         lost = worker.call(crash, (), 256 * MIB)  # its peak is counted from the call
     assert lost == Lost("was killed by signal 11 (SIGSEGV)", out_of_memory=False)
-
-
-def in_a_fresh_process(statements: str) -> list[str]:
-    """The lines `statements` print, run by a fresh interpreter that imported this
-    module.  A worker forked there has little freed memory to reuse: its limit counts
-    new mappings, and one forked from this test process could reuse, uncounted, what the
-    tests before it freed."""
-    script = "import sys\nsys.path.insert(0, sys.argv[1])\nfrom test_memory_bound import *\n"
-    out = subprocess.run(
-        [sys.executable, "-c", script + statements, str(Path(__file__).parent)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()
 
 
 def test_a_tighter_limit_of_the_users_own_holds_in_the_worker() -> None:
