@@ -789,6 +789,18 @@ def _frame(message: dict[str, Any] | bytes) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
+def _did_open(uri: str, text: str) -> bytes:
+    """The frame that opens a shell script `text` at `uri`."""
+    document = {"uri": uri, "languageId": "shellscript", "version": 1, "text": text}
+    return _frame(
+        {
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": document},
+        }
+    )
+
+
 def _read_message(stream: Any) -> dict[str, Any]:
     length = None
     while True:
@@ -855,22 +867,7 @@ def test_server_survives_malformed_requests(tmp_path: Path) -> None:
         assert "error" in _await_id(server.stdout, 3)
         # Then a well-formed exchange still works: open a document, get its diagnostics.
         uri = (tmp_path / "seed.sh").as_uri()
-        server.stdin.write(
-            _frame(
-                {
-                    "jsonrpc": "2.0",
-                    "method": "textDocument/didOpen",
-                    "params": {
-                        "textDocument": {
-                            "uri": uri,
-                            "languageId": "shellscript",
-                            "version": 1,
-                            "text": SEED,
-                        }
-                    },
-                }
-            )
-        )
+        server.stdin.write(_did_open(uri, SEED))
         server.stdin.flush()
         while True:
             message = _read_message(server.stdout)
@@ -896,22 +893,7 @@ def test_server_exits_when_the_client_disconnects(tmp_path: Path) -> None:
         # A check of several seconds under way when the client goes: the server still
         # ends at once, without waiting for it.
         slow = "#!/bin/bash\n" + 'ssh h "pkill -f sglang; echo"\n' * 4000
-        server.stdin.write(
-            _frame(
-                {
-                    "jsonrpc": "2.0",
-                    "method": "textDocument/didOpen",
-                    "params": {
-                        "textDocument": {
-                            "uri": (tmp_path / "slow.sh").as_uri(),
-                            "languageId": "shellscript",
-                            "version": 1,
-                            "text": slow,
-                        }
-                    },
-                }
-            )
-        )
+        server.stdin.write(_did_open((tmp_path / "slow.sh").as_uri(), slow))
         server.stdin.flush()
         time.sleep(0.2)
         started = time.monotonic()
