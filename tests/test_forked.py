@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -82,18 +83,24 @@ def test_big_results_do_not_stall_a_worker(tmp_path: Path) -> None:
     each result (200 KB) is more than a pipe holds by default."""
     parent = os.getpid()
     log = tmp_path / "started"
+    parent_started = tmp_path / "parent-started"
     count = 6
+
+    def wait_for(done: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 30  # a stalled worker never starts the others
+        while not done() and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def work(x: int) -> bytes:
         if os.getpid() != parent:
+            # Until this process holds an item, a worker quick off the mark (or this
+            # process slow to start, on a loaded machine) could take every item.
+            wait_for(parent_started.exists)
             with log.open("a") as handle:
                 handle.write(f"{x}\n")
-        elif not log.exists() or len(log.read_text().split()) < count - 1:
-            deadline = time.monotonic() + 30  # a stalled worker never starts the others
-            while time.monotonic() < deadline:
-                if log.exists() and len(log.read_text().split()) == count - 1:
-                    break
-                time.sleep(0.01)
+        else:
+            parent_started.touch()
+            wait_for(lambda: log.exists() and len(log.read_text().split()) == count - 1)
         return b"x" * 200_000
 
     got = dict(map_forked(work, list(range(count)), 2))
