@@ -115,7 +115,7 @@ def _check(
     findings = suppress.apply(
         text,
         findings,
-        _statements(roots),
+        _statements(roots, kind, text),
         kind=kind,
         roots=roots,
         enabled=settings.directives,
@@ -139,12 +139,17 @@ def _errors(roots: list[Layer]) -> int:
     return sum(1 for root in roots for layer in walk_layers(root) if layer.script.errors)
 
 
-def _statements(roots: Sequence[Layer]) -> Iterator[tuple[int, int]]:
-    """File spans of each top-level command (with its heredocs) and of each fragment.
+def _statements(roots: Sequence[Layer], kind: SourceKind, text: str) -> Iterator[tuple[int, int]]:
+    """File spans of each top-level command (with its heredocs) and of each fragment; in
+    Python, of each logical line and each string over several lines, since no comment can
+    go inside a string.
 
     A generator: only a file with suppression comments needs them."""
+    if kind == "python":
+        yield from suppress.python_statements(text)
+        return
     for root in roots:
-        if root.offsets is not None:  # a fragment (a Python string...) is one statement
+        if root.offsets is not None:  # a fragment (a Markdown block...) is one statement
             yield root.file_span(0, len(root.text))
         for command in root.script.commands:
             end = max([command.end] + [r.heredoc.end for r in command.redirects if r.heredoc])

@@ -4,7 +4,8 @@ A directive at the end of a line, or alone on the line before, silences the
 named codes for findings on that line. Because a finding often sits inside a
 string that spans many lines, where no comment can go, a directive on the
 first line of a statement (or alone just before it), or at the end of its last
-line (after the closing quote), covers the whole statement.
+line (after the closing quote), covers the whole statement.  In Python a statement
+is a logical line, and a string over several lines is a statement of its own.
 
 A ShellCheck directive for the same bug counts as one of ours: `# shellcheck
 disable=SC2087` silences HL107, SC2029 HL102 and SC2024 HL109, where it stands
@@ -178,6 +179,42 @@ def _python_comments(text: str) -> list[tuple[int, int]]:
             if token.type == tokenize.COMMENT:
                 (row, col), (end_row, end_col) = token.start, token.end
                 spans.append((starts[row - 1] + col, starts[end_row - 1] + end_col))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return spans
+
+
+def python_statements(text: str) -> list[tuple[int, int]]:
+    """File spans of Python's logical lines and of its strings that span lines, up to
+    where tokenizing fails.  A multi-line string is a statement of its own (as ruff reads
+    a `noqa` after its closing quote): no comment can go on the lines inside it."""
+    import io
+    import tokenize
+
+    starts = LineIndex(text).starts
+    skipped = {tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT}
+    fstring_start = getattr(tokenize, "FSTRING_START", None)  # 3.12: an f-string is tokens
+    fstring_end = getattr(tokenize, "FSTRING_END", None)
+    spans: list[tuple[int, int]] = []
+    line_start: int | None = None
+    opened: list[int] = []  # where each f-string still open starts
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            (row, col), (end_row, end_col) = token.start, token.end
+            start, end = starts[row - 1] + col, starts[end_row - 1] + end_col
+            if token.type == tokenize.NEWLINE:
+                if line_start is not None:
+                    spans.append((line_start, end))
+                line_start = None
+                continue
+            if token.type not in skipped and line_start is None:
+                line_start = start
+            if token.type == fstring_start:
+                opened.append(start)
+            elif token.type == fstring_end and opened:
+                start = opened.pop()
+            if token.type in (tokenize.STRING, fstring_end) and text.find("\n", start, end) >= 0:
+                spans.append((start, end))
     except (tokenize.TokenError, SyntaxError):
         pass
     return spans

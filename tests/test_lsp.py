@@ -521,6 +521,29 @@ def test_suppression_comment_goes_before_the_statement(tmp_path: Path) -> None:
     session(tmp_path)(body)
 
 
+def test_python_suppression_goes_before_the_string(tmp_path: Path) -> None:
+    """A finding inside a Python string over several lines: the comment goes alone on the
+    line before the string, where Python reads a comment."""
+    text = (
+        "import subprocess\n\n\ndef f(h):\n    subprocess.run(\n"
+        '        ["ssh", h, """\npkill -f sglang\n./restart\n"""],\n    )\n'
+    )
+
+    async def body(s: Session) -> None:
+        uri = s.open(tmp_path / "deploy.py", text, "python")
+        (finding,) = await s.diagnostics(uri, 1)
+        assert (finding.code, finding.range.start.line) == ("HL103", 6)
+        offered = await s.code_actions(uri, finding)
+        (action,) = [a for a in offered if a.title == "Suppress HL103 with a comment"]
+        after = apply_edits(text, edits_of(action, uri, 1))
+        lines = after.split("\n")
+        assert lines[5:7] == ["        # heredoc-lint: disable=HL103", '        ["ssh", h, """']
+        compile(after, "deploy.py", "exec")
+        assert await s.diagnostics(uri, s.replace(uri, after)) == []
+
+    session(tmp_path)(body)
+
+
 def test_unsafe_fixes_are_marked_and_display_only_ones_not_offered(tmp_path: Path) -> None:
     unsafe_text = (CASES / "build_remote.sh").read_text()
     shown_only = 'ssh h cd "$dir" && make\n'  # moving "$dir" to the remote side changes it

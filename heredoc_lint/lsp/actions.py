@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from lsprotocol import types
 
+from heredoc_lint import suppress
 from heredoc_lint.engine import check_text, fix_kind, parse_error_count
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.lsp.diagnostics import to_range
@@ -184,12 +185,15 @@ def directive_line(code: str, indent: str, newline: str) -> str:
 def _spans(
     text: str, kind: SourceKind, path: str | None, settings: Settings
 ) -> tuple[list[tuple[int, int]], ...]:
-    """File spans of each command (with its heredocs) and of each fragment: the statements
-    `suppress` lets a directive cover (as engine._statements lists them); the project's
+    """File spans of each command (with its heredocs) and of each fragment (in Python, of
+    each logical line and multi-line string): the statements `suppress` lets a directive
+    cover (as engine._statements lists them); the project's
     `wrappers` and `python-wrappers` count, as in `check`."""
     from heredoc_lint.frontends import SourceError, fragments
     from heredoc_lint.layers import root_layer
 
+    if kind == "python":
+        return [], suppress.python_statements(text)
     try:
         found = fragments(kind, text, path, settings.python_wrappers)
         roots = [root_layer(f, settings.wrappers) for f in found]
