@@ -24,11 +24,55 @@ class Callers:
         self._attributes: dict[str, list[tuple[ast.expr, Scope]]] | None = None
         self._parents: dict[int, ast.AST] | None = None
         self._functions: dict[str, list[dict[str, ast.expr | None]]] | None = None
+        # Calls `self.NAME(...)` in a class's methods, by (id of the class, NAME).
+        self._self_calls: dict[tuple[int, str], list[tuple[ast.Call, Scope]]] = {}
+        self._module: Scope | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
         if self._index is None:
             self._index, self._attributes = self._build()
         return self._index.get(function, [])
+
+    def passed(self, owner: Scope, name: str) -> list[tuple[ast.expr, Scope]]:
+        """What the file's own calls of `owner`'s function pass for its parameter `name`,
+        each with the scope of the call: the calls by name of a module function, and a
+        plain method's calls `self.NAME(...)` in the methods of its class.  A call that
+        passes it through `*args`, or not at all, gives nothing."""
+        function = owner.node
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        if self._index is None:
+            self._index, self._attributes = self._build()
+        parent, module = self._parent(function), self._module
+        if isinstance(parent, ast.Module) and module is not None:
+            if len(module.bindings.get(function.name, [])) != 1:
+                return []  # the name is bound to something else too: which one is called?
+            sites = [
+                (call, scope)
+                for call, scope in self._index.get(function.name, [])
+                if scope.owner(function.name) is module
+            ]
+            bound = 0
+        elif isinstance(parent, ast.ClassDef) and owner.params and not owner.decorators:
+            sites = self._self_calls.get((id(parent), function.name), [])
+            bound = 1  # `self`
+        else:
+            return []
+        found = []
+        for call, scope in sites:
+            argument = argument_for(call, owner, name, bound)
+            if argument is not None and argument is not UNKNOWN:
+                found.append((argument, scope))
+        return found
+
+    def _parent(self, node: ast.AST) -> ast.AST | None:
+        if self._parents is None:
+            self._parents = {
+                id(child): node
+                for node in ast.walk(self._analysis.tree)
+                for child in ast.iter_child_nodes(node)
+            }
+        return self._parents.get(id(node))
 
     def attribute(self, name: str) -> list[tuple[ast.expr, Scope]]:
         """What `self.NAME` holds in the file's classes: the values its methods assign to
@@ -41,15 +85,9 @@ class Callers:
         """What the function that binds `name = container` (`items = []`) puts into it
         later: the arguments of its `name.append(x)`, `.extend(xs)`, `.insert(i, x)` and
         `.add(x)` calls. A list filled from a reply holds the reply's text."""
-        if self._parents is None:
-            self._parents = {
-                id(child): node
-                for node in ast.walk(self._analysis.tree)
-                for child in ast.iter_child_nodes(node)
-            }
-        body: ast.AST | None = self._parents.get(id(container))
+        body = self._parent(container)
         while body is not None and not isinstance(body, _BODIES):
-            body = self._parents.get(id(body))
+            body = self._parent(body)
         if body is None:
             return []
         found: list[ast.expr] = []
@@ -127,11 +165,18 @@ class Callers:
         a = self._analysis
         fresh = Analysis(a.text, a.tree, a.lines, python2=a.python2, path=a.path)
         builder = ScopeBuilder(fresh)
-        builder.build(a.tree, None)
+        self._module = builder.build(a.tree, None)
+        classes = {id(scope): cls for cls, scope in _method_scopes(a.tree, builder.scopes)}
         index: dict[str, list[tuple[ast.Call, Scope]]] = {}
         for call, scope in builder.calls:
-            if isinstance(call.func, ast.Name):
-                index.setdefault(call.func.id, []).append((call, scope))
+            func = call.func
+            if isinstance(func, ast.Name):
+                index.setdefault(func.id, []).append((call, scope))
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                this = scope.owner(func.value.id)  # the method whose first parameter it is
+                if this is not None and this.params[:1] == [func.value.id] and id(this) in classes:
+                    key = (id(classes[id(this)]), func.attr)
+                    self._self_calls.setdefault(key, []).append((call, scope))
         attributes: dict[str, list[tuple[ast.expr, Scope]]] = {}
         for method in _methods(a.tree):
             inner = builder.scopes.get(id(method))
@@ -190,6 +235,19 @@ def _methods(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     ]
 
 
+def _method_scopes(tree: ast.Module, scopes: dict[int, Scope]) -> list[tuple[ast.ClassDef, Scope]]:
+    """(class, the method's scope) of each plain method (no decorator) of the file's classes."""
+    return [
+        (cls, scopes[id(node)])
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for node in cls.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not node.decorator_list
+        and id(node) in scopes
+    ]
+
+
 def _assigned(
     method: ast.FunctionDef | ast.AsyncFunctionDef, this: str
 ) -> list[tuple[str, ast.expr]]:
@@ -216,13 +274,16 @@ def _assigned(
 UNKNOWN = ast.expr()  # what a call passes through `*args` or `**kwargs`
 
 
-def argument_for(call: ast.Call, owner: Scope, name: str) -> ast.expr | None:
+def argument_for(call: ast.Call, owner: Scope, name: str, bound: int = 0) -> ast.expr | None:
     """The expression `call` passes for the parameter `name` of `owner`'s function: None
-    when it passes none (the default is used), UNKNOWN when `*args` or `**kwargs` may."""
+    when it passes none (the default is used), UNKNOWN when `*args` or `**kwargs` may.
+    `bound`: the parameters the call does not pass (`self` of `self.run(...)`)."""
     for keyword in call.keywords:
         if keyword.arg == name:
             return keyword.value
-    index = owner.params.index(name) if name in owner.params else len(call.args)
+    if name in owner.params[:bound]:
+        return None
+    index = owner.params.index(name) - bound if name in owner.params else len(call.args)
     for position, argument in enumerate(call.args):
         if isinstance(argument, ast.Starred):
             return UNKNOWN if position <= index else None

@@ -90,6 +90,23 @@ _SH = _Target("", 0, False, "sh", "/bin/sh -c {text}")
 _LOGIN = "bash -c {text}"
 
 
+# How many of the file's own functions a command is followed through to the call that
+# runs it (`restart` -> `run` -> `exec_command`).
+_HOPS = 4
+
+
+def _parameter(node: ast.expr, scope: Scope) -> tuple[Scope, str] | None:
+    """(the function's scope, the name) where `node` is, through names bound once, a
+    parameter of a function that never binds it again."""
+    value, at, _ = follow(node, scope)
+    if not isinstance(value, ast.Name):
+        return None
+    owner = at.owner(value.id)
+    if owner is None or owner.function is None or value.id not in owner.arguments:
+        return None
+    return (owner, value.id) if owner.bindings[value.id] == [None] else None
+
+
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
@@ -314,7 +331,9 @@ class Finder:
             target = _Target(wrapper, 0, False, name, program + " -c {text}")
             yield from self.string(args, scope, target)
             return
-        for candidate, owner, _ in candidates(args, scope):  # `[A] if c else [B]`: both
+        # `[A] if c else [B]`: both; a parameter: what the file's calls pass for it.
+        lists = [(c, owner) for c, owner, _ in candidates(args, scope)] + self.passed(args, scope)
+        for candidate, owner in lists:
             value, value_scope, _ = follow(candidate, owner)
             if isinstance(value, (ast.List, ast.Tuple)):
                 yield from self.argv(list(value.elts), value_scope, wrapper, function != "Popen")
@@ -334,7 +353,7 @@ class Finder:
             if value.elts:
                 yield from self.argv([command, *value.elts], owner, label, waits)
                 return
-        for elems in self.reader.strings(command, scope):
+        for elems in self.values(command, scope):
             if elems is None or not elems.has_chars():
                 continue
             words = pexpect_words(elems)
@@ -348,6 +367,35 @@ class Finder:
             target = _Target(label, 0, False, "bash", "")
             yield _unescaped(self.fragment(elems, target, cmdline=" ".join(words), argv=True))
 
+    # -- values ----------------------------------------------------------------------------
+    def values(self, node: ast.expr, scope: Scope) -> list[Elems | None]:
+        """The elements of each value a string expression may have (`Reader.strings`),
+        and, where it is a parameter of the file's own function, each value the file's
+        calls of that function pass for it."""
+        found = self.reader.strings(node, scope)
+        for argument, site in self.passed(node, scope):
+            found += [elems for elems in self.reader.strings(argument, site) if elems is not None]
+        return found
+
+    def passed(self, node: ast.expr, scope: Scope) -> list[tuple[ast.expr, Scope]]:
+        """Where `node` is a parameter of the file's own function that reaches this call
+        as it is (`def run(c, cmd): c.exec_command(cmd)`), what the file's calls of that
+        function pass for it (`run(c, "pkill -f app; ./start")`), each with the scope of
+        the call: the commands that really run here.  Through helpers of helpers, up to
+        `_HOPS` of them."""
+        found: list[tuple[ast.expr, Scope]] = []
+        todo = [(node, scope, 0)]
+        while todo:
+            current, current_scope, hops = todo.pop()
+            parameter = _parameter(current, current_scope)
+            if parameter is None:
+                if hops:
+                    found.append((current, current_scope))
+            elif hops < _HOPS:
+                passed = self.reader.callers.passed(*parameter)
+                todo.extend((a, site, hops + 1) for a, site in reversed(passed))
+        return found
+
     # -- fragments -------------------------------------------------------------------------
     def string(
         self,
@@ -359,7 +407,7 @@ class Finder:
         if node is None:
             return
         # Each value the expression may have (`A if c else B`: A and B) is a command.
-        for elems in self.reader.strings(node, scope):
+        for elems in self.values(node, scope):
             if elems is None or not elems.has_chars():
                 continue
             if target.prefix and method is not None:
@@ -450,7 +498,7 @@ class Finder:
                 break
             unknown: Elems | None = None
             options: list[Elems] = []
-            for elems in self.reader.strings(element, scope):
+            for elems in self.values(element, scope):
                 if elems is None:
                     unknown = unknown or Elems([self.reader.unknown(element, scope)])
                     elems = unknown

@@ -31,6 +31,7 @@ class Scope:
     function: str | None = None  # the function's name (None: the module, a class, a lambda)
     public: bool = False  # a function callers outside the file may call: not `_x`, not nested
     arguments: frozenset[str] = frozenset()  # every parameter name
+    node: ast.AST | None = None  # the function or lambda (None: the module, a class)
 
     def bind(self, name: str, value: ast.expr | None) -> None:
         self.bindings.setdefault(name, []).append(value)
@@ -205,6 +206,7 @@ class ScopeBuilder:
             outer = scope.parent is None or scope.is_class
             inner.public = outer and (dunder or not name.startswith("_"))
         inner.decorators = list(getattr(node, "decorator_list", []))
+        inner.node = node
         self.scopes[id(node)] = inner
         return inner
 
