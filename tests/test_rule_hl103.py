@@ -12,6 +12,8 @@ lines are looked at.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
@@ -235,3 +237,26 @@ def test_a_workflow_expression_in_a_script_file_is_not_on_a_command_line() -> No
     )
     (f,) = check_text(inside_ssh, "actions", ".github/workflows/x.yml")
     assert f.code == CODE and f.severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("pkill", "status"),
+    [
+        ("pkill -f", 143),
+        ("pkill -9 -f", 137),
+        ("pkill -KILL -f", 137),
+        ("pkill --signal 9 -f", 137),
+        ("pkill --signal=SIGKILL -f", 137),
+    ],
+)
+def test_a_lone_pkill_says_its_shell_dies_with_the_signal(pkill: str, status: int) -> None:
+    """dash keeps its shell for one bare command: pkill kills it, and the caller gets the
+    signal's status, not pkill's; no command comes after it (measured: `sh -c`)."""
+    mark = "zz-hl103-lone-mark"
+    text = f"import subprocess\nsubprocess.run('{pkill} {mark}', shell=True)\n"
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
+    assert f.severity is Severity.WARNING
+    assert "never run" not in f.message
+    assert f"dies with exit status {status}/255 instead of pkill's" in f.message
+    done = subprocess.run(["/bin/sh", "-c", f"{pkill} {mark}"], check=False)
+    assert done.returncode == -(status - 128)  # killed by that signal

@@ -465,8 +465,12 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
         if layer.kind == "stdin":
             owner = f"the shell that feeds it this script (`{shown}`), which waits for it,"
             kills = "kills that shell: its commands after this script never run"
+        status = "137/255" if _kills_outright(call) else "143/255"
+        ending = f"{kills} and the exit status is {status}"
+        if severity is not Severity.ERROR:  # pkill is the shell's only command
+            ending = f"kills that shell: it dies with exit status {status} instead of pkill's"
         effect = (
-            f"{kills} and the exit status is 143/255"
+            ending
             if call.tool == "pkill"
             else "always finds that shell, so it reports a match that is not the process you mean"
         )
@@ -486,6 +490,23 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
                 f"and {effect}"
             )
         yield SelfMatch(call, cmdline, found, severity, message)
+
+
+_SIGKILL = frozenset({"9", "KILL", "SIGKILL"})
+
+
+def _kills_outright(call: PkillCall) -> bool:
+    """Whether the pkill sends SIGKILL (`-9`, `-KILL`, `--signal 9`, `--signal=KILL`): its shell
+    then ends with status 137, not 143."""
+    options = [w.value for w in call.words[1 : call.pattern_index]]
+    for k, option in enumerate(options):
+        if option.startswith("-") and option[1:] in _SIGKILL:
+            return True
+        if option.startswith("--signal="):
+            return option.split("=", 1)[1] in _SIGKILL
+        if option == "--signal" and k + 1 < len(options):  # pkill's `-s` is a session
+            return options[k + 1] in _SIGKILL
+    return False
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
