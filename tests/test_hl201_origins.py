@@ -453,3 +453,21 @@ def test_a_value_after_a_backslash_is_still_unquoted(tmp_path: Path) -> None:
     assert "unquoted shell word" in found.message
     start = BACKSLASHED.index("{p}")
     assert (found.start, found.end) == (start, start + 3)
+
+
+# -- pytest: the values of a parametrized parameter are the file's own (pyinvoke) ---------
+
+
+@pytest.mark.parametrize(
+    "names", ['"argstr, expected"', '["argstr", "expected"]', '("expected", "argstr")']
+)
+def test_a_parametrized_parameter_is_no_evidence(names: str) -> None:
+    """`@pytest.mark.parametrize` lists the values: option words meant to be split."""
+    text = (
+        "import pytest\nfrom invoke import run\n\n"
+        f'@pytest.mark.parametrize({names}, [("val --optional -- x", "ok")])\n'
+        "def remainder(argstr, expected, other):\n"
+        '    run(f"inv parsing {argstr}")\n'
+        '    run(f"inv parsing {other}")\n'
+    )
+    assert severities(text) == {"{argstr}": Severity.INFO, "{other}": Severity.WARNING}

@@ -323,6 +323,8 @@ def _parameter(
         return ""
     if node.id in ("self", "cls") or owner.function is None:
         return ""
+    if _parametrized(owner, node.id, imports):
+        return ""  # pytest calls it with the values the file lists in the decorator
     parameter = f"{_PARAMETER} `{owner.function}`"
     default = callers.default(owner, node.id) if callers is not None else None
     if _own_kind(owner, node.id, default, imports):
@@ -349,6 +351,25 @@ def _parameter(
     if examples and len(examples) == passing and parameter:
         return f"{parameter}{_EXAMPLE} {', '.join(map(str, examples))})"
     return ""
+
+
+def _parametrized(owner: Scope, name: str, imports: Mapping[str, str]) -> bool:
+    """Whether `@pytest.mark.parametrize("name, other", [...])` gives the values of the
+    parameter `name` of `owner`'s function: the file's own."""
+    for decorator in owner.decorators:
+        if not isinstance(decorator, ast.Call) or not decorator.args:
+            continue
+        if not (qualname(decorator.func, imports) or "").endswith("mark.parametrize"):
+            continue
+        names = decorator.args[0]
+        listed: list[object] = []
+        if isinstance(names, ast.Constant) and isinstance(names.value, str):
+            listed = [n.strip() for n in names.value.split(",")]
+        elif isinstance(names, (ast.List, ast.Tuple)):
+            listed = [e.value for e in names.elts if isinstance(e, ast.Constant)]
+        if name in listed:
+            return True
+    return False
 
 
 # A number with its unit, as a default of a setting: `"500k"`, `"1.5G"`, `"30s"`, `"90%"`.
