@@ -23,7 +23,10 @@ def _twice(text: str) -> tuple[list[int], list[int]]:
 
 
 def test_directive_after_the_closing_quote_of_a_call_argument() -> None:
-    text = f'import subprocess\n\ndef f(h):\n    subprocess.run(["ssh", h, """{BODY}"""])  # noqa: HL103\n'
+    text = (
+        "import subprocess\n\ndef f(h):\n"
+        f'    subprocess.run(["ssh", h, """{BODY}"""])  # noqa: HL103\n'
+    )
     assert _twice(text) == ([5], [])
 
 
