@@ -4,14 +4,19 @@ corruption and concurrent runs, and a run it answers entirely never loads the en
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from cli_process import CLI, run_cli
 from probe import loaded_modules
+
+from heredoc_lint.cache import _fingerprint
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 BROKEN = 'ssh web-1 "pkill -f worker; echo $?"\n'
@@ -132,13 +137,35 @@ def test_a_run_keeps_what_a_run_beside_it_saved(tmp_path: Path) -> None:
     for i in range(300):
         (tmp_path / f"s{i:03}.sh").write_text(BROKEN if i % 2 else f"echo {i}\n")
     (tmp_path / "small.sh").write_text(BROKEN)
+    # The slow run is held while it reads the pack (a FIFO in the pack's place, written
+    # only after the small run saved): it cannot end first, however the two are scheduled.
+    cache = tmp_path / ".heredoc_lint_cache"
+    cache.mkdir()
+    held = cache / f"findings-{_fingerprint()}.json"
+    os.mkfifo(held)
     slow = subprocess.Popen(
         [*CLI, "--jobs", "1", *[f"s{i:03}.sh" for i in range(300)]],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
     )
-    lint(tmp_path, "small.sh")  # reads and saves the pack while the slow run works
-    assert slow.poll() is None, "the slow run ended first: the test proves nothing"
+    deadline = time.monotonic() + 60
+    while True:  # until the slow run has the FIFO open: it is reading the pack
+        try:
+            writer = os.open(held, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise
+        assert slow.poll() is None, "the slow run never read the pack"
+        assert time.monotonic() < deadline, "the slow run never read the pack"
+        time.sleep(0.01)
+    held.unlink()  # the small run finds no pack, as the slow one will
+    try:
+        lint(tmp_path, "small.sh")  # reads and saves the pack while the slow run works
+        assert slow.poll() is None, "the slow run ended first: the test proves nothing"
+        os.write(writer, b"{}")  # what the slow run read: the pack before the small run saved
+    finally:
+        os.close(writer)
     assert slow.wait(timeout=120) == 1
     (pack,) = packs(tmp_path / ".heredoc_lint_cache")
     entries = json.loads(pack.read_bytes())
