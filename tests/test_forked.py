@@ -20,12 +20,35 @@ from heredoc_lint.forked import Lost, map_forked
 pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="needs os.fork")
 
 
-def slow_square(x: int) -> tuple[int, int]:
-    time.sleep(0.001)
-    return x * x, os.getpid()
+def wait_for(done: Callable[[], bool]) -> None:
+    """Until `done()`, or 30 s: what a process waits for, when the code is broken, may
+    never come; the test's assertions then say what went wrong."""
+    deadline = time.monotonic() + 30
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
-def test_every_item_once_and_the_work_shared() -> None:
+def test_every_item_once_and_the_work_shared(tmp_path: Path) -> None:
+    parent = os.getpid()
+    parent_started = tmp_path / "parent-started"
+    worker_started = tmp_path / "worker-started"
+    waited: set[int] = set()  # the processes on their first item (each has its own copy)
+
+    def slow_square(x: int) -> tuple[int, int]:
+        # Each process holds its first item until another one holds one too: on a loaded
+        # machine the workers could take every item before this process is scheduled, or
+        # this process do them all before a worker is.
+        if os.getpid() not in waited:
+            waited.add(os.getpid())
+            if os.getpid() == parent:
+                parent_started.touch()
+                wait_for(worker_started.exists)
+            else:
+                worker_started.touch()
+                wait_for(parent_started.exists)
+        time.sleep(0.001)
+        return x * x, os.getpid()
+
     items = list(range(300))
     got = list(map_forked(slow_square, items, 3))
     positions = [position for position, _ in got]
@@ -43,13 +66,18 @@ def test_more_items_than_tokens() -> None:
     assert got == {i: -i for i in items}
 
 
-def test_a_worker_that_dies_loses_only_its_item() -> None:
+def test_a_worker_that_dies_loses_only_its_item(tmp_path: Path) -> None:
     parent = os.getpid()
+    worker_started = tmp_path / "worker-started"
+    waited: list[int] = []
 
     def work(x: int) -> int:
         if os.getpid() != parent:
+            worker_started.touch()
             os.kill(os.getpid(), signal.SIGKILL)  # the worker dies on its first item
-        time.sleep(0.005)  # long enough for the worker to start on one
+        if not waited:  # the first item is not done before the worker starts on one
+            waited.append(x)
+            wait_for(worker_started.exists)
         return x
 
     got = dict(map_forked(work, list(range(100)), 2))
@@ -86,11 +114,6 @@ def test_big_results_do_not_stall_a_worker(tmp_path: Path) -> None:
     parent_started = tmp_path / "parent-started"
     count = 6
 
-    def wait_for(done: Callable[[], bool]) -> None:
-        deadline = time.monotonic() + 30  # a stalled worker never starts the others
-        while not done() and time.monotonic() < deadline:
-            time.sleep(0.01)
-
     def work(x: int) -> bytes:
         if os.getpid() != parent:
             # Until this process holds an item, a worker quick off the mark (or this
@@ -100,6 +123,7 @@ def test_big_results_do_not_stall_a_worker(tmp_path: Path) -> None:
                 handle.write(f"{x}\n")
         else:
             parent_started.touch()
+            # A stalled worker never starts the others: 30 s, and the assertions fail.
             wait_for(lambda: log.exists() and len(log.read_text().split()) == count - 1)
         return b"x" * 200_000
 
@@ -110,11 +134,19 @@ def test_big_results_do_not_stall_a_worker(tmp_path: Path) -> None:
 
 
 def test_stopping_early_ends_the_workers(tmp_path: Path) -> None:
+    parent = os.getpid()
     log = tmp_path / "pids"
+    worker_started = tmp_path / "worker-started"
+    waited: list[int] = []
 
     def work(x: int) -> int:
         with log.open("a") as handle:
             handle.write(f"{os.getpid()}\n")
+        if os.getpid() != parent:
+            worker_started.touch()
+        elif not waited:  # the 20 results are not all this process's before a worker starts
+            waited.append(x)
+            wait_for(worker_started.exists)
         time.sleep(0.01)
         return x
 
@@ -163,13 +195,18 @@ def test_a_file_whose_worker_died_is_an_internal_error(
         paths.append(path)
     parent = os.getpid()
     real = runner.process
+    worker_started = tmp_path / "worker-started"
+    waited: list[runner.Job] = []
 
     def process(
         job: runner.Job, options: runner.Options, bound: object = None
     ) -> runner.FileOutcome:
         if os.getpid() != parent:
+            worker_started.touch()
             os.kill(os.getpid(), signal.SIGKILL)
-        time.sleep(0.02)
+        if not waited:  # the first file is not done before the worker starts on one
+            waited.append(job)
+            wait_for(worker_started.exists)
         return real(job, options)
 
     monkeypatch.setattr(runner, "process", process)
