@@ -213,8 +213,15 @@ def kill_loop(
     tally = Tally()
     for attempt in range(kills):
         tree = copy_tree(pristine, tmp_path / f"kill{attempt}")
+        inodes = {name: (tree / name).stat().st_ino for name in old}
         proc = heredoc_lint("--fix", *extra, ".", cwd=tree)
-        time.sleep(rng.uniform(0.0, full))
+        if attempt % 2 == 0:  # at a random moment of a run as long as the reference one
+            time.sleep(rng.uniform(0.0, full))
+        else:
+            # Once it has replaced a random number of files, up to half of them: a moment
+            # while it writes, however much slower (or quicker) than the reference run
+            # the load on the machine makes this one.
+            wait_for_replaced(proc, tree, inodes, rng.randint(1, changed // 2))
         kill_group(proc)
         tally.kills += 1
         check_after_kill(tree, old, new, tally)
@@ -226,6 +233,23 @@ def kill_loop(
             assert final[name] == new[name], name
         shutil.rmtree(tree)
     return tally
+
+
+def wait_for_replaced(
+    proc: subprocess.Popen[bytes], root: Path, inodes: dict[str, int], count: int
+) -> None:
+    """Until `proc` has replaced `count` of the files whose inodes are `inodes` (a fix
+    writes a temp file and renames it over the old one), or has ended."""
+    deadline = time.monotonic() + 120
+    while proc.poll() is None:
+        replaced = 0
+        for name, inode in inodes.items():
+            with contextlib.suppress(FileNotFoundError):
+                replaced += (root / name).stat().st_ino != inode
+        if replaced >= count:
+            return
+        assert time.monotonic() < deadline, f"only {replaced} files replaced in 120 s"
+        time.sleep(0.002)
 
 
 def test_sigkill_during_fix_leaves_old_or_new(pristine: Path, tmp_path: Path) -> None:
