@@ -8,6 +8,7 @@ of those calls are what the parameter holds: `origins.evidence` reads them inste
 from __future__ import annotations
 
 import ast
+import re
 
 from heredoc_lint.frontends.python.model import Analysis
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder
@@ -26,6 +27,7 @@ class Callers:
         self._functions: dict[str, list[dict[str, ast.expr | None]]] | None = None
         # Calls `self.NAME(...)` in a class's methods, by (id of the class, NAME).
         self._self_calls: dict[tuple[int, str], list[tuple[ast.Call, Scope]]] = {}
+        self._class_of: dict[int, ast.ClassDef] = {}  # by id of each method
         self._module: Scope | None = None
 
     def of(self, function: str) -> list[tuple[ast.Call, Scope]]:
@@ -41,10 +43,12 @@ class Callers:
         function = owner.node
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return []
+        if not self._called(function.name):
+            return []  # most helpers are called from other files: no reading the whole file
         if self._index is None:
             self._index, self._attributes = self._build()
-        parent, module = self._parent(function), self._module
-        if isinstance(parent, ast.Module) and module is not None:
+        module, cls = self._module, self._class_of.get(id(function))
+        if module is not None and any(node is function for node in self._analysis.tree.body):
             if len(module.bindings.get(function.name, [])) != 1:
                 return []  # the name is bound to something else too: which one is called?
             sites = [
@@ -53,8 +57,8 @@ class Callers:
                 if scope.owner(function.name) is module
             ]
             bound = 0
-        elif isinstance(parent, ast.ClassDef) and owner.params and not owner.decorators:
-            sites = self._self_calls.get((id(parent), function.name), [])
+        elif cls is not None and owner.params and not owner.decorators:
+            sites = self._self_calls.get((id(cls), function.name), [])
             bound = 1  # `self`
         else:
             return []
@@ -64,6 +68,12 @@ class Callers:
             if argument is not None and argument is not UNKNOWN:
                 found.append((argument, scope))
         return found
+
+    def _called(self, name: str) -> bool:
+        """Whether the text spells a call of `name` (`name(`, `.name(`) besides its `def`."""
+        text = self._analysis.text
+        spelled = re.findall(rf"(?:\bdef\s+|\.\s*|(?<![\w.]))\b{re.escape(name)}\s*\(", text)
+        return any(not found.startswith("def") for found in spelled)
 
     def _parent(self, node: ast.AST) -> ast.AST | None:
         if self._parents is None:
@@ -166,7 +176,14 @@ class Callers:
         fresh = Analysis(a.text, a.tree, a.lines, python2=a.python2, path=a.path)
         builder = ScopeBuilder(fresh)
         self._module = builder.build(a.tree, None)
-        classes = {id(scope): cls for cls, scope in _method_scopes(a.tree, builder.scopes)}
+        methods = _methods(a.tree)
+        self._class_of = {id(method): cls for cls, method in methods}
+        # The class of each plain method's scope: `self.NAME(...)` in it calls its own.
+        classes = {
+            id(builder.scopes[id(method)]): cls
+            for cls, method in methods
+            if not method.decorator_list and id(method) in builder.scopes
+        }
         index: dict[str, list[tuple[ast.Call, Scope]]] = {}
         for call, scope in builder.calls:
             func = call.func
@@ -178,7 +195,7 @@ class Callers:
                     key = (id(classes[id(this)]), func.attr)
                     self._self_calls.setdefault(key, []).append((call, scope))
         attributes: dict[str, list[tuple[ast.expr, Scope]]] = {}
-        for method in _methods(a.tree):
+        for _, method in methods:
             inner = builder.scopes.get(id(method))
             if inner is None or not inner.params:
                 continue
@@ -225,26 +242,14 @@ def _local_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str,
     return values
 
 
-def _methods(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+def _methods(tree: ast.Module) -> list[tuple[ast.ClassDef, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """(class, method) of each method of the file's classes."""
     return [
-        node
+        (cls, node)
         for cls in ast.walk(tree)
         if isinstance(cls, ast.ClassDef)
         for node in cls.body
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    ]
-
-
-def _method_scopes(tree: ast.Module, scopes: dict[int, Scope]) -> list[tuple[ast.ClassDef, Scope]]:
-    """(class, the method's scope) of each plain method (no decorator) of the file's classes."""
-    return [
-        (cls, scopes[id(node)])
-        for cls in ast.walk(tree)
-        if isinstance(cls, ast.ClassDef)
-        for node in cls.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and not node.decorator_list
-        and id(node) in scopes
     ]
 
 
