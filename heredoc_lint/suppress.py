@@ -351,7 +351,12 @@ def apply(
     """The findings no directive silences, plus unused directives when asked.  With
     `enabled` false (an agent's command, unless the user's configuration allows them),
     directives count for nothing."""
+    if not findings and not report_unused:
+        return []
     found = directives(text, kind, roots) if enabled else []
+    if not report_unused:  # only a directive for one of the findings' codes matters
+        codes = {f.code for f in findings}
+        found = [d for d in found if any(_covers(d.codes, code) for code in codes)]
     if not found:
         return list(findings)
     index = LineIndex(text)
