@@ -355,8 +355,8 @@ def apply(
         return []
     found = directives(text, kind, roots) if enabled else []
     if not report_unused:  # only a directive for one of the findings' codes matters
-        codes = {f.code for f in findings}
-        found = [d for d in found if any(_covers(d.codes, code) for code in codes)]
+        reported = {f.code for f in findings}
+        found = [d for d in found if any(_covers(d.codes, code) for code in reported)]
     if not found:
         return list(findings)
     index = LineIndex(text)
