@@ -3,7 +3,10 @@ r"""ssh without -n inside a `while read` loop eats the loop's input.
 ## What it does
 Finds `ssh` run inside a `while read` loop whose `read` takes its lines from
 standard input, when that ssh has no `-n` and no input of its own (no `<`
-redirection, heredoc, here-string or pipe into it).
+redirection, heredoc, here-string or pipe into it). An ssh in the body of the
+script's own function counts at each call of it in such a loop (`deploy "$h"`,
+with `deploy() { ssh "$1" uptime; }`): the call is reported, without a fix,
+since the function may be called elsewhere for its input.
 
 ## Why is this bad?
 ssh forwards its standard input to the remote command, and it inherits the
@@ -48,6 +51,7 @@ from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer, calls, calls_behind, string_layer
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, rule
+from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Loop, Script
 from heredoc_lint.shell.words import Word
@@ -343,6 +347,7 @@ def _shell_reads_stdin(values: Sequence[str], operands: Sequence[str]) -> bool:
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     loops = _Loops(layer.script)
+    reported: set[int] = set()
     for command, invocation in layer.invocations:
         if command.loop is None or invocation.ssh is None:
             continue
@@ -352,6 +357,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         loop = loops.swallowing(command)
         if loop is None:
             continue
+        reported.add(command.start)
         word = command.words[ssh.index]
         # Behind a function the word is the call's name: `-n` belongs in the body's ssh.
         edit = None if ssh.forwarded else lift(layer, word.end, word.end, " -n")
@@ -379,6 +385,55 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             word.start,
             word.end,
             fix,
+        )
+
+    yield from _function_calls(layer, context, loops, reported)
+
+
+def _function_calls(
+    layer: Layer, context: Context, loops: _Loops, reported: set[int]
+) -> Iterator[Finding]:
+    """A call, inside a `while read` loop, of the script's own function whose body runs
+    ssh on the input it is given (`deploy() { ssh "$1" uptime; }`, then `deploy "$h"` in
+    the loop): the body's ssh stands in no loop, and the call's words are not ssh's, so
+    neither is read above.  The call is the finding: the function may be called where
+    its input is meant for ssh, so no fix edits its body."""
+    readers = [
+        (command, invocation.ssh)
+        for command, invocation in layer.invocations
+        if invocation.ssh is not None
+        and command.loop is None
+        and command.reads_stdin
+        and not _stdin_null(invocation.ssh)
+    ]
+    if not readers:
+        return
+    ssh_in: dict[str, tuple[Command, SshCall]] = {}
+    for name, (start, end) in function_bodies(layer.script).items():
+        inside = next(((c, ssh) for c, ssh in readers if start <= c.start < end), None)
+        if inside is not None:
+            ssh_in[name] = inside
+    for command in layer.script.commands:
+        if command.loop is None or command.start in reported or command.name not in ssh_in:
+            continue
+        loop = loops.swallowing(command) if command.reads_stdin else None
+        if loop is None:
+            continue
+        body, ssh = ssh_in[command.name]
+        line = context.file_text.count("\n", 0, layer.file_offset(body.start)) + 1
+        word = command.words[0]
+        yield finding(
+            layer,
+            "HL105",
+            Severity.WARNING,
+            f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop runs "
+            f"`{body.words[ssh.index].value}` (line {line}), which reads the loop's standard "
+            "input: it swallows the lines that `read` has not read yet and sends them to "
+            "the remote command, so the loop ends after the first line and the other "
+            f"entries are never processed; use `ssh -n` in the function `{word.value}` (or "
+            f"`{word.value} ... < /dev/null`)",
+            word.start,
+            word.end,
         )
 
 

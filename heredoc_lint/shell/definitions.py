@@ -91,35 +91,50 @@ def _source(script: Script, node: Node) -> str:
 
 def _functions(script: Script) -> dict[str, FunctionBody]:
     """Each function defined once, at the top level, whose body runs one simple command."""
-    assert script.tree is not None
     char = script.char
+    by_start = {c.start: c for c in script.commands}
+    functions: dict[str, FunctionBody] = {}
+    for label, node in _defined_once(script).items():
+        body = _body_command(node)
+        command = None if body is None else by_start.get(char(body.start_byte))
+        if command is not None:
+            functions[label] = FunctionBody(label, char(node.end_byte), command)
+    return functions
+
+
+def function_bodies(script: Script) -> dict[str, tuple[int, int]]:
+    """The span of the body of each function defined once, at the top level, with no
+    redirection of its own (`f() { ...; } < file`): what a call of it runs."""
+    if script.tree is None:
+        return {}
+    char = script.char
+    bodies: dict[str, tuple[int, int]] = {}
+    for label, node in _defined_once(script).items():
+        body = node.child_by_field_name("body")
+        if body is not None and not any(c.type.endswith("redirect") for c in node.children):
+            bodies[label] = (char(body.start_byte), char(body.end_byte))
+    return bodies
+
+
+def _defined_once(script: Script) -> dict[str, Node]:
+    """The top-level definition of each function defined once in the whole script."""
+    assert script.tree is not None
     defined: collections.Counter[str] = collections.Counter()
-    top_functions: list[Node] = []
+    top_functions: list[tuple[str, Node]] = []
     stack = [(script.tree.root_node, False)]
     while stack:
         node, top = stack.pop()
         if node.type == "function_definition":
             name = node.child_by_field_name("name")
             if name is not None:
-                defined[_source(script, name)] += 1
+                label = _source(script, name)
+                defined[label] += 1
                 if top:
-                    top_functions.append(node)
+                    top_functions.append((label, node))
         for child in node.children:
             if child.type in _CONTAINERS:
                 stack.append((child, node.type == "program"))
-    by_start = {c.start: c for c in script.commands}
-    functions: dict[str, FunctionBody] = {}
-    for node in top_functions:
-        name = node.child_by_field_name("name")
-        assert name is not None
-        label = _source(script, name)
-        body = _body_command(node)
-        if defined[label] != 1 or body is None:
-            continue
-        command = by_start.get(char(body.start_byte))
-        if command is not None:
-            functions[label] = FunctionBody(label, char(node.end_byte), command)
-    return functions
+    return {label: node for label, node in top_functions if defined[label] == 1}
 
 
 def _literals(script: Script) -> dict[str, Literal]:
