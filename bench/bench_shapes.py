@@ -133,6 +133,16 @@ PYTHON_RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
             + '", shell=True)\n'
         ),
     ),
+    # Helpers calling helpers n times each, four deep: the commands at the top are read
+    # once each, not once per path (n**4 of them).
+    "helpers calling each other": (
+        8,
+        lambda n: (
+            "import paramiko\nc = paramiko.SSHClient()\ndef h4(cmd):\n    c.exec_command(cmd)\n"
+            + "".join(f"def h{k}(cmd):\n" + f"    h{k + 1}(cmd)\n" * n for k in (3, 2, 1))
+            + "".join(f"h1('pkill -f app{i}; ./start')\n" for i in range(n))
+        ),
+    ),
 }
 
 

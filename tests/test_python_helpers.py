@@ -13,6 +13,7 @@ import pytest
 from sshd import SshServer
 
 from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.frontends import fragments
 
 MARK = "zz-hl103-helper-mark"
 COMMAND = f"pkill -f {MARK}; echo after-pkill"
@@ -181,3 +182,17 @@ def test_helpers_are_followed_four_deep() -> None:
         "h2('pkill -f app; ./start')\nh1('pkill -f web; ./start')\n"
     )
     assert _found(text) == [("HL103", text[: text.index("h2('")].count("\n") + 1)]
+
+
+def test_each_value_is_read_once_whatever_the_paths() -> None:
+    """Helpers that call each other n times each: the n commands at the top reach the call
+    through n**3 paths, and each is read once (one fragment each, not n**3)."""
+    n = 6
+    text = (
+        "import paramiko\nc = paramiko.SSHClient()\ndef h4(cmd):\n    c.exec_command(cmd)\n"
+        + "".join(f"def h{k}(cmd):\n" + f"    h{k + 1}(cmd)\n" * n for k in (3, 2, 1))
+        + "".join(f"h1('pkill -f app{i}; ./start')\n" for i in range(n))
+    )
+    read = [f.text for f in fragments("python", text, "t.py")]
+    assert sorted(read) == sorted(f"pkill -f app{i}; ./start" for i in range(n))
+    assert len(_found(text)) == n

@@ -384,6 +384,9 @@ class Finder:
         the call: the commands that really run here.  Through helpers of helpers, up to
         `_HOPS` of them."""
         found: list[tuple[ast.expr, Scope]] = []
+        # Each parameter's calls are read once: helpers that call each other many times
+        # would otherwise give each value once per path, as many as a power of the calls.
+        seen: set[tuple[int, str]] = set()
         todo = [(node, scope, 0)]
         while todo:
             current, current_scope, hops = todo.pop()
@@ -391,7 +394,8 @@ class Finder:
             if parameter is None:
                 if hops:
                     found.append((current, current_scope))
-            elif hops < _HOPS:
+            elif hops < _HOPS and (id(parameter[0]), parameter[1]) not in seen:
+                seen.add((id(parameter[0]), parameter[1]))
                 passed = self.reader.callers.passed(*parameter)
                 todo.extend((a, site, hops + 1) for a, site in reversed(passed))
         return found
