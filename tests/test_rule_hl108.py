@@ -174,3 +174,61 @@ def test_runtime_port_not_used_and_fixed_command_works(sshd: SshServer, tmp_path
     after = run(fixed)
     assert after.returncode == 0, after.stderr
     assert (dest / "app.tgz").read_bytes() == payload
+
+
+# -- the port in a variable named as one, written or through an array (WILD.md) -----------
+@pytest.mark.parametrize(
+    ("script", "anchor"),
+    [
+        ('scp -p "$port" f h:/tmp\n', "-p"),
+        ("scp -p ${SSH_PORT} f h:/tmp\n", "-p"),
+        (
+            'opts=(-p "$port" -i key)\nssh "${opts[@]}" h uptime\nscp "${opts[@]}" f h:/tmp\n',
+            '"${opts[@]}" f',
+        ),
+    ],
+)
+def test_a_port_variable_after_lower_p(script: str, anchor: str) -> None:
+    (f,) = hl108(script)
+    at = script.index(anchor)
+    assert f.start == at
+    assert "so the port in `$" in f.message and "the port flag of scp is `-P`" in f.message
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'scp -p "$report" f h:/tmp\n',  # not a port by its name
+        'scp -p "$keep" f h:/tmp\n',
+        'scp -P "$port" -p f h:/tmp\n',  # the port is given: -p is meant
+        'opts=(-p $port)\nscp "${opts[@]}" f h:/tmp\n',  # unquoted: its words are not known
+        'scp -p "${port}x" f h:/tmp\n',  # more than the variable
+    ],
+)
+def test_a_variable_that_is_not_shown_to_be_the_port(script: str) -> None:
+    assert hl108(script) == []
+
+
+def test_runtime_port_variable_through_an_array(sshd: SshServer, tmp_path: Path) -> None:
+    """`opts=(-p "$port")` serves ssh, where -p is the port, and scp, where it is not:
+    the copy goes to port 22 and fails; with scp's `-P` it arrives."""
+    env = _scp_wrapper(_no_port_config(sshd, tmp_path), tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "app.tgz").write_bytes(b"payload\n")
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    script = (
+        f'#!/bin/bash\nport={sshd.port}\nopts=(-p "$port")\n'
+        f'scp "${{opts[@]}}" app.tgz {sshd.user}@edge-1:{dest}/\n'
+    )
+    (f,) = hl108(script)
+    assert f.fix is None  # the array serves other commands too
+    path = work / "copy.sh"
+    path.write_text(script)
+    before = kit.run_script(["bash", str(path)], work, env=env, timeout=60)
+    assert before.returncode != 0 and list(dest.iterdir()) == []
+    path.write_text(script.replace('scp "${opts[@]}"', 'scp -P "$port"'))
+    after = kit.run_script(["bash", str(path)], work, env=env, timeout=60)
+    assert after.returncode == 0, after.stderr
+    assert (dest / "app.tgz").read_bytes() == b"payload\n"

@@ -3,7 +3,10 @@ r"""`scp -p N`: `-p` preserves times; scp's port flag is `-P`.
 ## What it does
 Finds `scp -p N` where `N` is a number: a port given with the lower-case
 `-p`, which in scp means "preserve times and modes". The port flag of scp is
-the upper-case `-P` (ssh is the other way round: `ssh -p PORT`).
+the upper-case `-P` (ssh is the other way round: `ssh -p PORT`). `N` may also be
+one variable whose name says it is a port (`-p "$port"`, `-p "$SSH_PORT"`), and
+the options may come from an array set once (`opts=(-p "$port")`, then `scp
+"${opts[@]}"`), often shared with ssh, where `-p` is the port.
 
 ## Why is this bad?
 scp takes `-p` as a flag without an argument, so the number becomes the first
@@ -33,6 +36,7 @@ the number may then be a file that really is named that way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -55,10 +59,25 @@ class PortFlag:
     letter: int  # index of the `p` in the word's value
     number: str  # the port the author meant
     attached: bool  # `-p2022`: the digits are in the same word
+    variable: bool = False  # `-p "$port"`: `number` is the variable as written
 
 
 def _is_port(value: str) -> bool:
     return value.isascii() and value.isdigit() and 0 < int(value) < 65536
+
+
+# A variable whose name says it holds a port: `$port`, `${SSH_PORT}`, `"$remote_port"`.
+_PORT_NAME = re.compile(r"(?:[A-Za-z0-9_]*_)?port\Z", re.IGNORECASE)
+
+
+def _port_variable(word: Word) -> bool:
+    """Whether the word is one whole variable named as a port (`-p "$port"`): its value
+    is the port, one word, whatever it is."""
+    if len(word.expansions) != 1 or word.static:
+        return False
+    e = word.expansions[0]
+    whole = e.start == 0 and e.end == len(word.value)
+    return whole and e.kind == "variable" and _PORT_NAME.match(e.name) is not None
 
 
 def _static(word: Word) -> str | None:
@@ -97,6 +116,8 @@ def scan_scp(words: tuple[Word, ...]) -> tuple[list[PortFlag], bool]:
                     number = _static(words[i + 1])
                     if number is not None and _is_port(number):
                         found.append(PortFlag(words[i], k, number, False))
+                    elif _port_variable(words[i + 1]):
+                        found.append(PortFlag(words[i], k, words[i + 1].value, False, True))
         i += 2 if consumed_next else 1
     return found, has_port
 
@@ -109,6 +130,13 @@ def _message(flag: PortFlag) -> str:
             f"flag of scp is `-P` (`-P{flag.number}`)"
         )
     shown = flag.word.value
+    if flag.variable:
+        return (
+            f"`scp {shown} {flag.number}`: scp's `-p` preserves times and takes no port, so "
+            f"the port in `{flag.number}` becomes a source file (scp says `stat local ...: No "
+            f"such file or directory`) and connects to the default port 22 instead; the "
+            f"port flag of scp is `-P`"
+        )
     return (
         f"`scp {shown} {flag.number}`: scp's `-p` preserves times and takes no port, so "
         f'`{flag.number}` becomes a source file (`stat local "{flag.number}": No such file '

@@ -157,8 +157,10 @@ def _literals(script: Script) -> dict[str, Literal]:
             continue
         name_node = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
-        if name_node is None or value is None or _has_expansion(value):
+        if name_node is None or value is None:
             continue
+        if value.type != "array" and _has_expansion(value):
+            continue  # an array's elements are looked at one by one
         label = _source(script, name_node)
         if assigned[label] != 1 or label in rebound:
             continue
@@ -177,7 +179,7 @@ def _value_words(script: Script, value: Node, split_at_ifs: bool) -> tuple[Word 
     None for a string when IFS is changed (its words are not known)."""
     if value.type == "array":
         elements = [c for c in value.children if c.is_named and c.type != "comment"]
-        return tuple(_literal_word(script.text, script.char, c) for c in elements)
+        return tuple(_element_word(script.text, script.char, c) for c in elements)
     if split_at_ifs:
         return None  # a string value is split at $IFS: its words are not known
     return (_literal_word(script.text, script.char, value),)
@@ -221,6 +223,19 @@ def _has_expansion(node: Node) -> bool:
             return True
         stack.extend(current.children)
     return False
+
+
+# An array element that is one word whatever its value: a variable in double quotes.
+_QUOTED_VARIABLE = re.compile(r'"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})"')
+
+
+def _element_word(text: str, char: Callable[[int], int], node: Node) -> Word | None:
+    """An array element as one word: a literal, or a variable in double quotes (`-p
+    "$port"`: the option's value is not known, its place among the words is)."""
+    start, end = char(node.start_byte), char(node.end_byte)
+    if _QUOTED_VARIABLE.fullmatch(text, start, end):
+        return dequote(text, start, end)
+    return _literal_word(text, char, node)
 
 
 def _literal_word(text: str, char: Callable[[int], int], node: Node) -> Word | None:
