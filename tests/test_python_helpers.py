@@ -196,3 +196,19 @@ def test_each_value_is_read_once_whatever_the_paths() -> None:
     read = [f.text for f in fragments("python", text, "t.py")]
     assert sorted(read) == sorted(f"pkill -f app{i}; ./start" for i in range(n))
     assert len(_found(text)) == n
+
+
+def test_a_helper_reached_by_a_short_and_a_long_path_is_read_at_the_short() -> None:
+    """`p` calls the helper `s` straight and through `x2` -> `x1`: read at one hop, the
+    command four hops away (`r` -> `q` -> `p` -> `s`) is still within reach."""
+    text = (
+        "import paramiko\nc = paramiko.SSHClient()\n"
+        "def s(cmd):\n    c.exec_command(cmd)\n"
+        "def x1(cmd):\n    s(cmd)\n"
+        "def x2(cmd):\n    x1(cmd)\n"
+        "def p(cmd):\n    x2(cmd)\n    s(cmd)\n"
+        "def q(cmd):\n    p(cmd)\n"
+        "def r(cmd):\n    q(cmd)\n"
+        "r('pkill -f app; ./start')\n"
+    )
+    assert _found(text) == [("HL103", text.count("\n"))]

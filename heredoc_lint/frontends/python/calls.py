@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
@@ -386,10 +387,11 @@ class Finder:
         found: list[tuple[ast.expr, Scope]] = []
         # Each parameter's calls are read once: helpers that call each other many times
         # would otherwise give each value once per path, as many as a power of the calls.
+        # Breadth first, so that each is read at the fewest hops it is reached by.
         seen: set[tuple[int, str]] = set()
-        todo = [(node, scope, 0)]
+        todo = deque([(node, scope, 0)])
         while todo:
-            current, current_scope, hops = todo.pop()
+            current, current_scope, hops = todo.popleft()
             parameter = _parameter(current, current_scope)
             if parameter is None:
                 if hops:
@@ -397,7 +399,7 @@ class Finder:
             elif hops < _HOPS and (id(parameter[0]), parameter[1]) not in seen:
                 seen.add((id(parameter[0]), parameter[1]))
                 passed = self.reader.callers.passed(*parameter)
-                todo.extend((a, site, hops + 1) for a, site in reversed(passed))
+                todo.extend((a, site, hops + 1) for a, site in passed)
         return found
 
     # -- fragments -------------------------------------------------------------------------
