@@ -305,3 +305,17 @@ def run_local(
         timeout=timeout,
         check=False,
     )
+
+
+# A run that must return at once gets a remote job of LONG_JOB seconds: returning at once
+# (a Python start and an ssh login, seconds at most on a loaded machine) and waiting for
+# the job stay far apart, and only a run that wrongly waits pays for the long job.
+LONG_JOB = 30
+AT_ONCE = LONG_JOB / 2  # seconds: a run shorter than this did not wait for the job
+
+
+def long_job(text: str, seconds: int) -> str:
+    """`text` with its `sleep SECONDS` job lasting LONG_JOB seconds instead."""
+    old = f"sleep {seconds} "
+    assert text.count(old) == 1, text
+    return text.replace(old, f"sleep {LONG_JOB} ")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import fix_file
-from sshd import SshServer
+from sshd import AT_ONCE, SshServer, long_job
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
@@ -121,8 +121,8 @@ def test_ssh_argv_background_job_holds_ssh_hl104(sshd: SshServer, tmp_path: Path
     fixed = _fix(tmp_path, program)
     assert fixed == program.replace(JOB, FIXED_JOB)
     assert findings(fixed, "HL104") == []
-    _, quick = _run(tmp_path, fixed, sshd)
-    assert quick < 3, f"the fixed program still waited {quick:.2f}s"
+    _, quick = _run(tmp_path, long_job(fixed, 4), sshd)
+    assert quick < AT_ONCE, f"the fixed program still waited {quick:.2f}s"
 
 
 @pytest.mark.parametrize(
@@ -139,8 +139,8 @@ def test_ssh_argv_that_does_not_wait(
 ) -> None:
     program = _ssh_program(sshd, call)
     assert [f.severity for f in findings(program, "HL104")] == ([severity] if severity else [])
-    _, took = _run(tmp_path, program, sshd)
-    assert took < 3, f"the program waited {took:.2f}s"
+    _, took = _run(tmp_path, long_job(program, 4), sshd)
+    assert took < AT_ONCE, f"the program waited {took:.2f}s"
 
 
 CONFIG = "CONFIG"  # the name the programs above bind

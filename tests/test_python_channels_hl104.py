@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import fix_file
-from sshd import SshServer
+from sshd import AT_ONCE, SshServer, long_job
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
@@ -102,8 +102,8 @@ def test_a_program_that_waits_for_the_channel_is_warned_and_fixed(
     fixed = _fix(tmp_path, program)
     assert fixed == program.replace(JOB, FIXED_JOB)
     assert hl104(fixed) == []
-    quick = _run(tmp_path, fixed)
-    assert quick < 3, f"the fixed program still waited {quick:.2f}s"  # 4 s if it held
+    quick = _run(tmp_path, long_job(fixed, 4))
+    assert quick < AT_ONCE, f"the fixed program still waited {quick:.2f}s"
 
 
 NO_WAIT = [
@@ -124,13 +124,14 @@ def test_a_program_that_does_not_show_a_wait_gets_info(
     (finding,) = hl104(program)
     assert finding.severity == Severity.INFO
     assert "the file does not show that anything waits for it" in finding.message
-    assert _run(tmp_path, program) < 3  # what the info says: this program does not wait
+    # What the info says: this program does not wait.
+    assert _run(tmp_path, long_job(program, 4)) < AT_ONCE
 
 
 def test_fabric_disown_returns_at_once_and_is_not_reported(sshd: SshServer, tmp_path: Path) -> None:
     program = _program(FABRIC, f'c.run("{JOB}", disown=True)', sshd)
     assert hl104(program) == []
-    assert _run(tmp_path, program) < 3
+    assert _run(tmp_path, long_job(program, 4)) < AT_ONCE
 
 
 def test_subprocess_run_of_a_module_is_not_taken_for_fabric() -> None:

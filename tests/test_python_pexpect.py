@@ -18,7 +18,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from cli_process import fix_file
-from sshd import SshServer
+from sshd import AT_ONCE, SshServer, long_job
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.python.calls import pexpect_words
@@ -79,8 +79,8 @@ def test_run_of_ssh_waits_for_the_job_hl104(sshd: SshServer, tmp_path: Path) -> 
     fixed = fix_file(tmp_path / "p.py", program)
     assert fixed == program.replace(JOB, FIXED_JOB)
     assert findings(fixed, "HL104") == []
-    _, quick = _run(tmp_path, fixed, sshd)
-    assert quick < 3, f"the fixed program still waited {quick:.2f}s"
+    _, quick = _run(tmp_path, long_job(fixed, 4), sshd)
+    assert quick < AT_ONCE, f"the fixed program still waited {quick:.2f}s"
 
 
 def test_spawn_of_an_argv_list_does_not_show_a_wait_info(sshd: SshServer, tmp_path: Path) -> None:
@@ -88,8 +88,8 @@ def test_spawn_of_an_argv_list_does_not_show_a_wait_info(sshd: SshServer, tmp_pa
     (finding,) = findings(program, "HL104")
     assert finding.severity is Severity.INFO
     assert _at(program, finding) == _column(program, "nohup")
-    _, took = _run(tmp_path, program, sshd)
-    assert took < 3, f"the program waited {took:.2f}s"  # it never reads the child
+    _, took = _run(tmp_path, long_job(program, 4), sshd)
+    assert took < AT_ONCE, f"the program waited {took:.2f}s"  # it never reads the child
 
 
 def test_ssh_splits_the_words_again_hl106(sshd: SshServer, tmp_path: Path) -> None:
@@ -209,8 +209,8 @@ def test_spawn_of_a_line_does_not_show_a_wait(sshd: SshServer, tmp_path: Path) -
     """`spawn` returns at once, and nothing here reads the child: not reported."""
     program = _program(f"child = pexpect.spawn(\"ssh -F {sshd.config} h '{JOB}'\")")
     assert findings(program, "HL104") == []
-    _, took = _run(tmp_path, program, sshd)
-    assert took < 3, f"the program waited {took:.2f}s"
+    _, took = _run(tmp_path, long_job(program, 4), sshd)
+    assert took < AT_ONCE, f"the program waited {took:.2f}s"
 
 
 def test_a_fix_may_not_write_what_pexpect_reads_otherwise() -> None:
