@@ -60,6 +60,8 @@ def test_a_function_whose_ssh_reads_the_loop_input(sshd: SshServer, tmp_path: Pa
         # No ssh in the function, or the name is defined twice (which one runs?).
         'deploy() {\n  scp f "$1":/tmp\n}\n' + LOOP,
         'deploy() { ssh "$1" uptime; }\ndeploy() { echo "$1"; }\n' + LOOP,
+        # Defined after the loop: the loop runs an external `deploy`.
+        LOOP + 'deploy() {\n  ssh "$1" uptime\n}\n',
     ],
 )
 def test_a_function_that_does_not_read_the_loop_input(script: str) -> None:

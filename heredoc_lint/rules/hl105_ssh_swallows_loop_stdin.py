@@ -416,10 +416,12 @@ def _function_calls(
     for command in layer.script.commands:
         if command.loop is None or command.start in reported or command.name not in ssh_in:
             continue
+        body, ssh = ssh_in[command.name]
+        if body.start > command.start:
+            continue  # defined after the loop: bash looks a function up when it is called
         loop = loops.swallowing(command) if command.reads_stdin else None
         if loop is None:
             continue
-        body, ssh = ssh_in[command.name]
         line = context.file_text.count("\n", 0, layer.file_offset(body.start)) + 1
         word = command.words[0]
         yield finding(
