@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.frontends import fragments
 from heredoc_lint.pywrappers import PyWrapper
-from tests.cli_process import run_cli
 
 
 def _strings(source: str) -> list[str]:

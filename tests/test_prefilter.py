@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from corpus import corpus_files
+
 from heredoc_lint.engine import Settings, check_text, trigger_pattern
 from heredoc_lint.model import Severity
 from heredoc_lint.rules import RULES, triggers
 from heredoc_lint.triggers import ALL_TRIGGERS
-from tests.corpus import corpus_files
 
 HERE = Path(__file__).parent
 EXTRA = sorted((HERE / "cases").glob("*.sh")) + sorted((HERE.parent / "fixtures").rglob("*.sh"))

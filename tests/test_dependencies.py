@@ -1,0 +1,97 @@
+"""The declared dependencies: every import is declared, and the lowest pins follow them.
+
+A fresh virtualenv has only what pyproject.toml declares, so an import that the machine's
+own Python happens to provide must not pass unnoticed; and the `--deps lowest` run of
+scripts/test.sh installs scripts/lowest-constraints.txt, which must say what
+pyproject.toml says.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+# Imported but, on purpose, not declared: the one line saying why.
+UNDECLARED = {"atheris": "tests/fuzz/harness.py is a fuzzer run by hand (see its README)"}
+
+
+def _script(name: str):  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+lowest_constraints = _script("lowest_constraints")
+
+
+def test_the_lowest_constraints_are_generated_from_pyproject() -> None:
+    on_disk = (ROOT / "scripts" / "lowest-constraints.txt").read_text(encoding="utf-8")
+    assert on_disk == lowest_constraints.render(), "run python scripts/lowest_constraints.py"
+
+
+def test_a_requirement_without_a_floor_is_refused(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "x"\ndependencies = ["typer<0.29"]\n')
+    with pytest.raises(SystemExit, match="needs exactly one `>=` floor"):
+        lowest_constraints.render(pyproject)
+
+
+def _imported_top_names(paths: list[Path]) -> dict[str, Path]:
+    names: dict[str, Path] = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found = [node.module]
+            else:
+                continue
+            for name in found:
+                names.setdefault(name.split(".")[0], path)
+    return names
+
+
+def _declared(*extras: str) -> set[str]:
+    texts = [*(importlib.metadata.requires("heredoc-lint") or [])]
+    chosen = set()
+    for text in texts:
+        requirement = Requirement(text)
+        marker = requirement.marker
+        if marker is None or any(marker.evaluate({"extra": extra}) for extra in extras):
+            chosen.add(canonicalize_name(requirement.name))
+    return chosen
+
+
+@pytest.mark.parametrize(
+    ("folder", "extras"),
+    [("heredoc_lint", ("lsp",)), ("tests", ("test",)), ("bench", ("test",)),
+     ("scripts", ("test",))],
+)
+def test_every_import_is_declared(folder: str, extras: tuple[str, ...]) -> None:
+    """Each third-party module imported under the folder comes from a distribution that
+    the project's dependencies (plus the given extras) name directly."""
+    paths = sorted((ROOT / folder).rglob("*.py"))
+    paths = [p for p in paths if "data" not in p.relative_to(ROOT).parts]
+    local = {p.stem for p in (ROOT / folder).glob("*.py")} | {"heredoc_lint"}
+    local |= {p.name for p in (ROOT / folder).iterdir() if (p / "__init__.py").exists()}
+    local |= {p.name for p in (ROOT / "tests").iterdir() if p.is_dir()}  # tests/fuzz
+    declared = _declared(*extras)
+    distributions = importlib.metadata.packages_distributions()
+    undeclared = {}
+    for name, path in _imported_top_names(paths).items():
+        if name in sys.stdlib_module_names or name in local or name in UNDECLARED:
+            continue
+        owners = {canonicalize_name(d) for d in distributions.get(name, [])}
+        if not owners & declared:
+            undeclared[name] = str(path.relative_to(ROOT))
+    assert not undeclared, f"imported but not declared in pyproject.toml: {undeclared}"
