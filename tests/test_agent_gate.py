@@ -124,6 +124,17 @@ def test_a_long_command_with_repeated_findings_stays_under_claudes_cap() -> None
     assert len(listed) <= 21
 
 
+def test_the_reason_agrees_with_the_count_of_findings() -> None:
+    one = answer(hook("claude", data=claude('ssh h "pkill -f app; ./app"')))
+    reason = one["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith(
+        "heredoc-lint blocked this command: 1 shell-quoting finding (HL103) that makes it fail"
+    )
+    two = answer(hook("claude", data=claude('ssh h "pkill -f app; ./app"; scp -p 22 f h:')))
+    reason = two["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "2 shell-quoting findings (HL103, HL108) that make it fail" in reason
+
+
 def test_one_finding_at_many_places_is_one_line() -> None:
     command = "\n".join(['ssh h "pkill -f sglang; ./restart"'] * 30)
     reason = answer(hook("claude", data=claude(command)))["hookSpecificOutput"][

@@ -570,9 +570,10 @@ def decide(command: str, options: HookOptions, cwd: object = None) -> Verdict:
     count = len(shown)
     plural = "s" if count != 1 else ""
     if checked.decision == "deny":
+        make = "makes" if count == 1 else "make"
         head = (
             f"heredoc-lint blocked this command: {count} shell-quoting finding{plural} "
-            f"({_codes(shown)}) that make it fail or do something other than intended."
+            f"({_codes(shown)}) that {make} it fail or do something other than intended."
         )
     else:
         head = f"heredoc-lint allowed this command, with {count} warning{plural} ({_codes(shown)}):"
