@@ -334,3 +334,44 @@ def test_the_hook_client_leaves_nothing_when_stopped(
                 assert_nothing_left(proc)
         finally:
             os.close(write)
+
+
+# --- the Python hook (`heredoc-lint hook`, what the client runs without a server) -------
+
+
+def python_hook(stdin: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [*CLI, "hook", "claude"],
+        stdin=stdin,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("signum", "to"),
+    [(None, ""), (signal.SIGTERM, "process"), (signal.SIGINT, "group")],
+    ids=["ends", "SIGTERM-process", "SIGINT-group"],
+)
+def test_the_python_hook_leaves_nothing(signum: int | None, to: str) -> None:
+    """A command costly enough to be checked in a memory-bound process of its own."""
+    read, write = os.pipe()
+    with subreaper():
+        proc = python_hook(read)
+        os.close(read)
+        with session_of(proc):
+            os.write(write, claude(SLOW.replace("$y", "") * 2))
+            os.close(write)
+            if signum is not None:
+                wait_until(
+                    lambda: (
+                        any(p.ppid == proc.pid for p in members(proc.pid))
+                        or proc.poll() is not None
+                    ),
+                    "the hook started no process of its own",
+                )
+                assert proc.poll() is None, "the hook ended before its worker was seen"
+                send(proc, signum, to)
+            proc.wait(WAIT)
+            assert_nothing_left(proc)
