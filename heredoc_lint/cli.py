@@ -189,7 +189,7 @@ def explain_command(
         read, reason, _, _ = read_text(Path(target))
         if read is None:
             raise _fail(f"{target}: {reason}")
-        text, kind, path = read, kind_of(Path(target)) or "shell", target
+        text, kind, path = read, kind_of(Path(target), explicit=True) or "shell", target
     settings = None
     if path is not None:  # a file: its project's wrappers and python-wrappers, as `check`
         from heredoc_lint.config import ConfigError

@@ -42,12 +42,32 @@ _ALWAYS_SKIPPED = frozenset(
 )
 
 
+# Names and suffixes that say a file named on the command line is not a shell script,
+# though it has no suffix heredoc-lint reads: other languages, data, documents, binaries.
+# (What is not here is read as shell, as ShellCheck reads what it is given.)
+NOT_SHELL_NAMES = frozenset(
+    {"Dockerfile", "Containerfile", "Makefile", "GNUmakefile", "makefile", "Jenkinsfile"}
+    | {"Vagrantfile", "Gemfile", "Rakefile", "Brewfile", "Pipfile", "CMakeLists.txt"}
+)
+NOT_SHELL_SUFFIXES = frozenset(
+    # other languages (fish, csh and PowerShell are not sh)
+    ".c .h .cc .cpp .cxx .hpp .go .rs .java .kt .scala .swift .cs .rb .pl .pm .php .lua .r "
+    ".js .mjs .cjs .ts .tsx .jsx .vue .fish .csh .tcsh .ps1 .psm1 .bat .cmd .sql .tf .hcl "
+    ".dockerfile .mk .cmake .nix .el .vim .awk .sed .jq "
+    # data and documents
+    ".json .jsonl .toml .ini .xml .html .htm .css .scss .svg .csv .tsv .lock "
+    ".rst .adoc .tex .diff .patch .ipynb .yml .yaml "
+    # binaries and archives
+    ".png .jpg .jpeg .gif .ico .webp .pdf .zip .gz .tgz .bz2 .xz .zst .tar .jar .whl .so "
+    ".o .a .dylib .dll .exe .pyc .class .wasm .bin .db .sqlite".split()
+)
+_HEAD = 8000  # bytes of a file named on the command line read to learn what it holds (as git)
+
+
 @dataclass(frozen=True)
 class Source:
     path: Path
-    # shell, python, markdown, actions; None for a file named without a suffix, whose
-    # first line is read with the rest of it, once: see `script_kind`.
-    kind: SourceKind | None
+    kind: SourceKind  # shell, python, markdown, actions
 
 
 @dataclass(frozen=True)
@@ -69,9 +89,17 @@ def has_extension(path: Path) -> bool:
     return bool(path.suffix) and not path.suffix[1:].isdigit()
 
 
-def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> SourceKind | None:
-    """The kind of a file from its name, or its first line when it has no suffix.
-    `head` and `mode` (its stat mode) save reading them again where they are known."""
+def kind_of(
+    path: Path, head: bytes | None = None, mode: int | None = None, *, explicit: bool = False
+) -> SourceKind | None:
+    """The kind of a file from its name, or its first line when it has no suffix; None:
+    not a file heredoc-lint reads.  `head` and `mode` (its stat mode) save reading them
+    again where they are known.
+
+    `explicit`: the user named the file (on the command line): read as shell unless its
+    name (`not_shell_name`) or its content (another interpreter's `#!` line, a binary)
+    says otherwise, as ShellCheck reads what it is given.  Otherwise (a file found in a
+    directory walk) a file is read only when its name or its shebang says it is one."""
     if path.suffix in SHELL_SUFFIXES:
         return "shell"
     if path.suffix in PYTHON_SUFFIXES:
@@ -84,6 +112,14 @@ def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> S
         parts = path.parts
         in_workflows = len(parts) >= 3 and parts[-3:-1] == (".github", "workflows")
         return "actions" if in_workflows else None
+    if explicit:
+        if not_shell_name(path):
+            return None
+        if head is None:
+            head = _head(path, mode, _HEAD)
+            if head is None:  # not a regular file, or unreadable: reading it says why
+                return "shell"
+        return _kind_by_content(head)
     if has_extension(path):
         mode = _mode(path) if mode is None else mode
         if mode is None or not mode & 0o111:
@@ -97,9 +133,34 @@ def kind_of(path: Path, head: bytes | None = None, mode: int | None = None) -> S
     return "python" if _PYTHON_SHEBANG.match(head) else None
 
 
-def script_kind(head: bytes) -> SourceKind:
-    """The kind of a file named without a suffix: python by its shebang, else shell."""
-    return "python" if _PYTHON_SHEBANG.match(head) else "shell"
+def not_shell_name(path: Path) -> bool:
+    """Whether a file's name says it is something else than a shell script."""
+    return path.name in NOT_SHELL_NAMES or path.suffix.lower() in NOT_SHELL_SUFFIXES
+
+
+def _kind_by_content(head: bytes) -> SourceKind | None:
+    """The kind of a file named on the command line by its first bytes: by its `#!` line,
+    else shell, unless it is binary (a NUL byte among them: no text file holds one)."""
+    if _SHEBANG.match(head):
+        return "shell"
+    if _PYTHON_SHEBANG.match(head):
+        return "python"
+    if head.startswith(b"#!") or b"\0" in head:
+        return None
+    return "shell"
+
+
+def not_checked(path: Path, head: bytes | None = None) -> str:
+    """Why a file named on the command line is not read (kind_of is None for it): one
+    line."""
+    if head is None and not not_shell_name(path):
+        head = _head(path, None, _HEAD) or b""
+    if head and head.startswith(b"#!") and not not_shell_name(path):
+        line = head[2:].split(b"\n", 1)[0].decode("utf-8", "backslashreplace").strip()
+        return f"its #! line names {line or 'nothing'}, not a shell or Python: skipped"
+    if head and b"\0" in head and not not_shell_name(path):
+        return "a binary file, not a script: skipped"
+    return "not a script, runbook or workflow: skipped"
 
 
 def _open_regular(path: Path, mode: int | None = None) -> int | None:
@@ -201,7 +262,8 @@ def discover(
     """The files to check below `paths`; `excluded(file, named directory)` applies
     inside walked directories.
 
-    A file named on the command line is always checked, as in ruff.
+    A file named on the command line is read as shell unless its name or its content
+    says otherwise (`kind_of`, explicit), as ShellCheck does.
     """
     sources: list[Source] = []
     skipped: list[Skipped] = []
@@ -228,12 +290,10 @@ def discover(
                     sources.append(Source(path, kind))
         elif given not in seen:
             seen.add(given)
-            if not has_extension(given):
-                sources.append(Source(given, None))
-            elif kind := kind_of(given, mode=mode):
+            if kind := kind_of(given, mode=mode, explicit=True):
                 sources.append(Source(given, kind))
-            else:  # `config.yml`, `notes.txt` handed over by pre-commit
-                skipped.append(Skipped(given, "not a script, runbook or workflow: skipped"))
+            else:  # `config.yml` handed over by pre-commit, a binary, a Perl script
+                skipped.append(Skipped(given, not_checked(given)))
     return sources, skipped
 
 

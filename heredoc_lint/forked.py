@@ -13,6 +13,12 @@ comes back as `Lost` (what was left of its share is done here).
 memory limit of its own: heredoc_lint.memory checks an input that might cost more than
 its bound there, so that running out of memory ends that process, not this one.
 
+No process forked here outlives the one that forked it: each is waited for on every
+way out, an exception, Ctrl-C or SIGTERM (a process with children turns SIGTERM into
+`Terminated`, so that its `finally` blocks run), and a forked child ends the
+LimitedWorkers it started before it leaves.  An orphan would be re-parented to PID 1,
+and in a container without an init nothing ever reaps it.
+
 Nothing here uses concurrent.futures, which alone costs 26 ms to import.
 """
 
@@ -48,6 +54,38 @@ class Lost:
     out_of_memory: bool = False  # a LimitedWorker's: it died at (or near) its memory limit
 
 
+class Terminated(SystemExit):
+    """SIGTERM, in a process that forked children here: it leaves with the status a shell
+    gives a process SIGTERM killed (143), once its `finally` blocks have ended them."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    # Once: a second SIGTERM must not cut short the clean-up the first one started.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated(128 + signum)
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held off while a child is forked and recorded: one that came in
+    between would leave a child nobody knows of.  A forked child lets them in once it
+    is in its own `try` (else it would run this process's clean-up); this process turns
+    SIGTERM into `Terminated` from now on, unless it handles SIGTERM already."""
+    parent = os.getpid()
+    with contextlib.suppress(ValueError):  # not the main thread: a signal cannot be set
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _terminated)
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        if os.getpid() == parent:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
 def can_fork() -> bool:
     return hasattr(os, "fork")
 
@@ -71,7 +109,8 @@ def map_forked(
         sys.stderr.flush()
         for _ in range(processes - 1):
             try:
-                children.append(_fork(work, items, tokens, token_read, children))
+                with _signals_held():
+                    children.append(_fork(work, items, tokens, token_read, children))
             except OSError:  # no more processes to be had: the ones there are do it all
                 break
         done: set[int] = set()
@@ -100,8 +139,9 @@ def map_forked(
     finally:
         if token_read >= 0:
             os.close(token_read)
-        for child in children:  # stopped early: by an error or an interrupt here
-            child.stop()
+        with _signals_held():  # a second Ctrl-C or a SIGTERM must not cut this short
+            for child in children:  # stopped early: by an error or an interrupt here
+                child.stop()
 
 
 def _token_pipe(tokens: int) -> int | None:
@@ -182,11 +222,14 @@ class _Child:
         """How the child ended: "" for a clean exit (or one that cannot be known), else
         what went wrong."""
         if self.ended is None:
-            self.ended = ""
-            os.close(self.results)
+            if self.results >= 0:
+                os.close(self.results)
+                self.results = -1
+            ended = ""
             with contextlib.suppress(ChildProcessError):  # SIGCHLD ignored: reaped already
                 _, status = os.waitpid(self.pid, 0)
-                self.ended = _ending(status)
+                ended = _ending(status)
+            self.ended = ended  # only now: a wait cut short (Ctrl-C) is done again
         return self.ended
 
     def stop(self) -> None:
@@ -218,7 +261,7 @@ def _fork(
     results_read, results_write = os.pipe()
     _widen(results_write)
     parent = os.getpid()
-    pid = _fork_quietly(results_read, results_write)
+    pid = _fork_or_close(results_read, results_write)
     if pid:
         os.close(results_write)
         os.set_blocking(results_read, False)
@@ -240,39 +283,52 @@ def _fork(
 
 def _live_child(body: Callable[[], int]) -> NoReturn:
     """A forked child's life: `body`, then the end of the process with its status (1
-    when it raised: the parent reports the child lost, the traceback says why)."""
+    when it raised: the parent reports the child lost, the traceback says why).  The
+    LimitedWorkers it started end with it."""
     code = 1
     try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        _forget_inherited()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # until it forks children itself
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
         code = body()
-    except (BrokenPipeError, KeyboardInterrupt):
+    except (BrokenPipeError, KeyboardInterrupt, Terminated):
         pass  # the parent is gone, or stops the run: nobody wants the rest
     except BaseException:
         import traceback
 
         traceback.print_exc()
     finally:
+        leaving()  # the parent's SIGTERM (the run stops) must not cut the rest short
         try:
+            end_limited_workers()
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
             os._exit(code)
 
 
-def _fork_quietly(*pipe: int) -> int:
-    """os.fork(), with Ctrl-C held off until the child is in its own `try` (else it
-    would run this process's clean-up and stop its siblings); `pipe` closed if it fails."""
-    parent = os.getpid()
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def leaving() -> None:
+    """Neither Ctrl-C nor SIGTERM interrupts this process from now on: it is on its way
+    out, and ends its children first.  A signal that came just before is let through
+    here (its handler may run at any point until it is ignored) and ignored."""
+    while True:
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+            for signum in _HELD:
+                signal.signal(signum, signal.SIG_IGN)
+            return
+        except (KeyboardInterrupt, SystemExit):
+            continue
+
+
+def _fork_or_close(*pipe: int) -> int:
+    """os.fork() (in `_signals_held`); `pipe` closed if it fails."""
     try:
         return os.fork()
     except OSError:
         for fd in pipe:
             os.close(fd)
         raise
-    finally:
-        if os.getpid() == parent:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def can_limit() -> bool:
@@ -311,7 +367,8 @@ class LimitedWorker:
         must not raise, except MemoryError."""
         child = self._child
         if child is None or child.owner != os.getpid():
-            child = self._child = _Limited.fork()
+            with _signals_held():
+                child = self._child = _Limited.fork()
         request = pickle.dumps((function, args, extra), pickle.HIGHEST_PROTOCOL)
         child.busy = True
         with contextlib.suppress(BrokenPipeError):
@@ -330,19 +387,38 @@ class LimitedWorker:
     def close(self) -> None:
         """End the worker; one stopped in the middle of a call (Ctrl-C, the hook's clock)
         is killed."""
-        child, self._child = self._child, None
+        child = self._child
         if child is not None and child.owner == os.getpid():
-            if child.busy:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child.pid, signal.SIGKILL)
-            child.end(0)
+            with _signals_held():  # a second Ctrl-C must not cut this short
+                child.close()
+        self._child = None
+
+
+def end_limited_workers() -> None:
+    """End every LimitedWorker process this process started and has not ended: what a
+    process that leaves with os._exit does first (a forked child, a server's worker)."""
+    for child in list(_LIMITED):
+        if child.owner == os.getpid():
+            child.close()
+
+
+def _forget_inherited() -> None:
+    """In a forked child: the parent's LimitedWorkers are not its own to end; its copies
+    of their pipes are closed (a worker sees the end of its requests only when every
+    copy of their write end is closed)."""
+    for child in list(_LIMITED):
+        if child.owner != os.getpid():
+            _LIMITED.remove(child)
+            for fd in (child.requests, child.replies):
+                if fd >= 0:
+                    os.close(fd)
 
 
 _DONE = 0  # a reply's status: the call returned, its result follows
 _NO_MEMORY = 1  # the call raised MemoryError; the worker leaves after saying so
 
 
-@dataclass
+@dataclass(eq=False)  # each is itself: _LIMITED.remove must not take another
 class _Limited:
     """The parent's side of a LimitedWorker's process."""
 
@@ -352,20 +428,24 @@ class _Limited:
     replies: int  # the read end of its replies pipe
     resident: int = 0  # bytes it held when the current call started
     busy: bool = False  # on a call whose reply has not been read
+    ended: Lost | None = None  # how it ended, once waited for
 
     @classmethod
     def fork(cls) -> _Limited:
+        """A new worker (in `_signals_held`), recorded in _LIMITED."""
         requests_read, requests_write = os.pipe()
         replies_read, replies_write = os.pipe()
         sys.stdout.flush()  # the child must not write out this process's buffers again
         sys.stderr.flush()
         parent = os.getpid()
         _prctl()  # found here, once, not in the child
-        pid = _fork_quietly(requests_read, requests_write, replies_read, replies_write)
+        pid = _fork_or_close(requests_read, requests_write, replies_read, replies_write)
         if pid:
             os.close(requests_read)
             os.close(replies_write)
-            return cls(pid, parent, requests_write, replies_read)
+            child = cls(pid, parent, requests_write, replies_read)
+            _LIMITED.append(child)
+            return child
 
         def serve() -> int:
             os.close(requests_write)
@@ -391,16 +471,37 @@ class _Limited:
     def end(self, extra: int) -> Lost:
         """Close its pipes and wait for it; how it ended, as a Lost of a call with `extra`
         bytes to spend: near that limit, a crash is taken for want of memory."""
-        os.close(self.requests)
-        os.close(self.replies)
+        if self.ended is not None:
+            return self.ended
+        for fd in (self.requests, self.replies):
+            if fd >= 0:
+                os.close(fd)
+        self.requests = self.replies = -1
         try:
             _, status, usage = os.wait4(self.pid, 0)
         except ChildProcessError:  # SIGCHLD ignored: reaped already
-            return Lost("ended before sending its result")
-        # A C library that gets no memory crashes (tree-sitter: SIGSEGV, libcst: SIGABRT);
-        # a crash far below the limit is not that.  ru_maxrss: KiB, its peak this call.
-        near = extra > 0 and usage.ru_maxrss * 1024 - self.resident >= extra // 2
-        return Lost(_ending(status) or "ended before sending its result", out_of_memory=near)
+            lost = Lost("ended before sending its result")
+        else:
+            # A C library that gets no memory crashes (tree-sitter: SIGSEGV, libcst:
+            # SIGABRT); a crash far below the limit is not that.  ru_maxrss: KiB, its
+            # peak this call.
+            near = extra > 0 and usage.ru_maxrss * 1024 - self.resident >= extra // 2
+            reason = _ending(status) or "ended before sending its result"
+            lost = Lost(reason, out_of_memory=near)
+        self.ended = lost  # only now: a wait cut short (Ctrl-C) is done again
+        with contextlib.suppress(ValueError):
+            _LIMITED.remove(self)
+        return lost
+
+    def close(self) -> None:
+        """End it; killed if it is in the middle of a call (Ctrl-C, the hook's clock)."""
+        if self.busy and self.ended is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+        self.end(0)
+
+
+_LIMITED: list[_Limited] = []  # the LimitedWorkers' processes not yet ended
 
 
 def _serve(requests: int, replies: int) -> int:

@@ -22,7 +22,6 @@ from heredoc_lint.discover import (
     kind_of,
     read_text,
     refused,
-    script_kind,
 )
 from heredoc_lint.forked import Lost
 from heredoc_lint.kinds import SourceKind
@@ -78,7 +77,7 @@ class Options:
 @dataclass(frozen=True)
 class Job:
     name: str  # how the file is named in output
-    kind: SourceKind | None  # None: by the file's first line (`script_kind`), once it is read
+    kind: SourceKind
     settings: Settings
     severity: Severity
     path: Path | None = None  # None: stdin or --command (the fixed text goes to stdout)
@@ -147,7 +146,7 @@ def process(job: Job, options: Options, bound: memory.Bound | None = None) -> Fi
             outcome.notes.append(f"{job.name}: {reason}")
             outcome.failed = bool(reason) and "skipped" not in (reason or "")
             return outcome
-    kind = _kind(job, original)
+    kind = job.kind
     if original is not None and (reason := refused(kind, original)) is not None:
         outcome.notes.append(f"{job.name}: {reason}")
         return outcome
@@ -206,10 +205,6 @@ def _report(job: Job, text: str, findings: list[Finding], outcome: FileOutcome) 
     return outcome
 
 
-def _kind(job: Job, data: bytes | None) -> SourceKind:
-    return job.kind or script_kind(data[:128] if data is not None else b"")
-
-
 def _cached(job: Job, options: Options) -> bool:
     """Whether this job's findings go through the cache: checks of files, not fixes."""
     return options.cache_dir is not None and job.path is not None and not options.fixing
@@ -226,7 +221,7 @@ def _from_cache(job: Job, path: Path, cache: Cache) -> FileOutcome | None:
         return None  # the worker reports why it cannot be read
     from heredoc_lint.cache import entry_key
 
-    key = entry_key(_kind(job, original), job.name, job.settings, original)
+    key = entry_key(job.kind, job.name, job.settings, original)
     findings = cache.get(_entry_name(path), key)
     return None if findings is None else _report(job, text, findings, FileOutcome())
 
@@ -312,7 +307,7 @@ def jobs(
     resolved: dict[tuple[int, frozenset[str]], tuple[Settings, Severity]] = {}
     warned: set[int] = set()
 
-    def job(name: str, kind: SourceKind | None, path: Path | None, text: str | None = None) -> Job:
+    def job(name: str, kind: SourceKind, path: Path | None, text: str | None = None) -> Job:
         config = finder.for_directory(path.parent if path is not None else Path.cwd())
         if config.warnings and id(config) not in warned:
             warned.add(id(config))

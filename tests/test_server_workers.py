@@ -33,8 +33,9 @@ def pool() -> Iterator[Pool]:
     yield workers
     pids = [w.pid for w in workers.workers]
     workers.close()
-    for pid in pids:
-        os.waitpid(pid, 0)
+    for pid in pids:  # close() waited for each: none is left to reap
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
 
 
 def connection(listener: socket.socket) -> tuple[socket.socket, socket.socket]:

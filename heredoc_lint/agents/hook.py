@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -758,6 +759,27 @@ def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> No
     _write(agent, verdict, out, payload)
 
 
+# bin/heredoc-lint-hook, handing over an input it has begun to read (one with a NUL
+# byte), puts what it read, up to and without that NUL, on this file descriptor (a bash
+# here-string: the text and a newline); the rest is still on stdin.  So no process of the
+# client's feeds the hook, to outlive it.
+INPUT_HEAD = "HEREDOC_LINT_HOOK_HEAD"
+
+
+def _input_head() -> bytes | None:
+    """The start of the input that heredoc-lint-hook read before it handed it over (see
+    INPUT_HEAD), NUL included; None when it read none."""
+    fd = os.environ.pop(INPUT_HEAD, None)
+    if fd is None or not fd.isdigit():
+        return None
+    try:
+        with open(int(fd), "rb") as handle:
+            head = handle.read()
+    except OSError:
+        return None
+    return head.removesuffix(b"\n") + b"\0"
+
+
 def main(argv: list[str], data: bytes | None = None) -> int:
     """`heredoc-lint hook ARGV`, reading `data` (else stdin) and writing to sys.stdout."""
     try:
@@ -773,11 +795,12 @@ def main(argv: list[str], data: bytes | None = None) -> int:
     out = sys.stdout.buffer.write
     try:
         if data is None:
-            if sys.stdin is None or sys.stdin.isatty():
+            head = _input_head()
+            if head is None and (sys.stdin is None or sys.stdin.isatty()):
                 _note("reads the agent's hook JSON on stdin (see docs/agents.md)")
                 _write(options.agent, Verdict("allow"), out)
                 return 0
-            data = sys.stdin.buffer.read()
+            data = (head or b"") + (sys.stdin.buffer.read() if sys.stdin is not None else b"")
         run(options, data, out)
     except Exception as error:  # fail open: the agent runs the command unchecked
         if options.verbose:

@@ -390,10 +390,16 @@ def serve(state: Path, idle: float) -> int:
         watch = CodeWatch()
         activity = Activity(time.monotonic())
 
+        pools: list[Pool] = []
+
         def terminate(signum: int, frame: object) -> None:
             # At once: interpreter shutdown (module teardown, frozen objects) took over a
-            # second. A client cut off here falls back to the Python hook.
+            # second. The workers are stopped and waited for (a client cut off here falls
+            # back to the Python hook).
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the wait is not cut short
             remove_state(state, keys)
+            for pool in pools:
+                pool.close(stop=True)
             os._exit(0)
 
         signal.signal(signal.SIGTERM, terminate)
@@ -402,16 +408,20 @@ def serve(state: Path, idle: float) -> int:
             from heredoc_lint.agents.workers import Pool
 
             pool = Pool([listener], _warm_up)
+            pools.append(pool)
             pool.spawn()  # before any thread: the first worker, warm for the first call
             write_state(state, listener.getsockname()[1], keys)
             threading.Thread(
                 target=_accept, args=(listener, keys, watch, requests, activity), daemon=True
             ).start()
+            stop = True  # an exception (Ctrl-C): the workers are stopped, not waited for
             try:
-                return _answer_requests(pool, requests, activity, idle)
+                code = _answer_requests(pool, requests, activity, idle)
+                stop = False
+                return code
             finally:
                 remove_state(state, keys)
-                pool.close()
+                pool.close(stop=stop)
 
 
 def _answer_requests(

@@ -19,6 +19,11 @@ Why processes, forked from a main thread that never checks anything:
   stays for the next requests instead of one process per request.
 - A worker that answered a request over BIG_REQUEST bytes leaves, so its memory goes
   back to the system.
+
+The server waits for every worker it forked before it leaves, whichever way it leaves
+(idle, new code, Ctrl-C, SIGTERM), and a worker ends the processes it started (the
+memory-bound checker of heredoc_lint.forked) before it leaves: an orphan is re-parented
+to PID 1, and in a container without an init nothing ever reaps it.
 """
 
 from __future__ import annotations
@@ -28,9 +33,11 @@ import os
 import select
 import signal
 import socket
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from heredoc_lint.agents.server import BIG_REQUEST, Request, respond
 
@@ -110,29 +117,43 @@ class Pool:
 
     def spawn(self) -> Worker:
         ours, theirs = socket.socketpair()
-        pid = os.fork()
-        if pid == 0:  # the worker: never returns
-            status = 0
-            try:
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the server's handler
-                ours.close()
-                for sock in [*self.inherited, *(w.sock for w in self.workers)]:
-                    sock.close()
-                _work(theirs, self.warm_up)
-            except BaseException:
-                status = 1
-            finally:
-                os._exit(status)
-        theirs.close()
-        worker = Worker(pid, ours, used=time.monotonic())
-        self.workers.append(worker)
+        # Held off until the worker is recorded (here) or in its own `try` (there): one
+        # that came in between would leave a worker nobody waits for.
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                self._worker_life(ours, theirs)
+            theirs.close()
+            worker = Worker(pid, ours, used=time.monotonic())
+            self.workers.append(worker)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
         return worker
+
+    def _worker_life(self, ours: socket.socket, theirs: socket.socket) -> NoReturn:
+        status = 0
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the server's handler
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+            ours.close()
+            for sock in [*self.inherited, *(w.sock for w in self.workers)]:
+                sock.close()
+            _work(theirs, self.warm_up)
+        except BaseException:
+            status = 1
+        finally:
+            forked = sys.modules.get("heredoc_lint.forked")
+            if forked is not None:  # it checked a costly input: end what it started
+                with contextlib.suppress(BaseException):
+                    forked.leaving()
+                    forked.end_limited_workers()
+            os._exit(status)
 
     def _drop(self, worker: Worker) -> None:
         worker.sock.close()
-        self.workers.remove(worker)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(worker.pid, 0)  # it leaves once its end of the pair is closed
+        _wait(worker.pid)  # it leaves once its end of the pair is closed
+        self.workers.remove(worker)  # only now: SIGTERM meanwhile waits for it too
 
     def collect(self, wait: float | None = 0) -> int:
         """Free the workers that finished (waiting up to `wait` seconds for one, None:
@@ -186,7 +207,22 @@ class Pool:
             if not worker.busy and now - worker.used > SPARE_IDLE:
                 self._drop(worker)
 
-    def close(self) -> None:
-        for worker in list(self.workers):
-            worker.sock.close()  # each leaves after the request it is answering
-        self.workers.clear()
+    def close(self, stop: bool = False) -> None:
+        """End the workers and wait for them: each leaves after the request it is
+        answering, or at once (SIGTERM) with `stop`."""
+        for worker in self.workers:
+            worker.sock.close()
+            if stop:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.pid, signal.SIGTERM)
+        while self.workers:
+            _wait(self.workers[0].pid)
+            del self.workers[0]
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+def _wait(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
