@@ -11,10 +11,8 @@ sections What it does / Why is this bad? / Example / Use instead / Fix safety,
 one heading level down (the docstring's first line is the table's summary, and
 whether the rule has a fix comes from its Fix safety section).
 
-The README's table (between the marker comments README_START and README_END) lists
-every rule of the registry with what goes wrong at run time, in a few words: that
-phrase is RUN_TIME's, below.  A rule of the registry without one is an error, so a new
-rule cannot be left out of the README.
+The README holds the same table (between the marker comments README_START and
+README_END), its codes linking to the sections of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -31,48 +29,21 @@ README_START = (
 )
 README_END = "<!-- /rules-table -->"
 
-# What happens at run time, for the README's table: one short phrase per rule.
-RUN_TIME = {
-    "HL001": "a layer that does not parse fails remotely; nothing in it was checked",
-    "HL002": "nothing yet: the stale comment will hide the next real finding on its line",
-    "HL101": "the outer shell parses the heredoc body first",
-    "HL102": "`$1`, `$x`, `$(...)` are expanded locally, before ssh sends the command",
-    "HL103": "`pkill -f P` kills the shell running it, whose command line contains P",
-    "HL104": "`ssh h 'cmd &'` waits until cmd exits",
-    "HL105": "ssh in a `while read` loop eats the loop's input",
-    "HL106": "ssh joins its arguments with spaces; the remote shell splits them again",
-    "HL107": "`ssh h <<EOF` expands the body locally",
-    "HL108": "`scp -p 22` preserves times; the port flag is `-P`",
-    "HL109": "`sudo cmd > f`: the unprivileged shell opens f",
-    "HL110": "`ssh h cd /x && make`: make runs locally",
-    "HL111": "strings parsed by three shells, `'\\''` chains",
-    "HL112": "the terminator never matches: the body swallows the rest",
-    "HL201": "a value with a space, `;` or `$(...)` in it splits the command or runs code",
-    "HL202": "a body holding the delimiter line ends the heredoc early; the rest runs",
-}
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from heredoc_lint.rules import RULES, Rule  # noqa: E402
-from heredoc_lint.rules.doc import render  # noqa: E402
+from heredoc_lint.rules.doc import render, table  # noqa: E402
 
 
 class StaleTableError(Exception):
-    """The README's table cannot be generated: one line saying why."""
+    """The README's table has no place to go: one line saying why."""
 
 
 def readme_table(rules: tuple[Rule, ...] = RULES) -> str:
-    """The README's rules table: code, name and what happens at run time."""
-    missing = [rule.code for rule in rules if rule.code not in RUN_TIME]
-    if missing:
-        where = Path(__file__).name
-        raise StaleTableError(
-            f"no run-time phrase for {', '.join(missing)}: add it to RUN_TIME in {where}"
-        )
-    lines = ["| code | name | what happens at run time |", "|---|---|---|"]
-    lines += [f"| {rule.code} | {rule.name} | {RUN_TIME[rule.code]} |" for rule in rules]
-    return "\n".join(lines) + "\n"
+    """The README's rules table: the page's, linking into docs/rules.md."""
+    return table(rules, page="docs/rules.md")
 
 
 def with_readme_table(readme: str, rules: tuple[Rule, ...] = RULES) -> str:

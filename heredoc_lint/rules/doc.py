@@ -30,14 +30,15 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def table(rules: tuple[Rule, ...]) -> str:
+def table(rules: tuple[Rule, ...], page: str = "") -> str:
+    """The rules table; each code links to its section of `page` (this page if empty)."""
     lines = [
         "| code | name | default severity | fix | summary |",
         "|---|---|---|---|---|",
     ]
     for rule in rules:
         lines.append(
-            f"| [{rule.code}](#{anchor(rule.code, rule.name)}) | {rule.name} | "
+            f"| [{rule.code}]({page}#{anchor(rule.code, rule.name)}) | {rule.name} | "
             f"{rule.severity.value} | "
             f"{'yes' if rule.fixable else 'no'} | {_cell(rule.summary)} |"
         )
