@@ -13,6 +13,7 @@ left beside a file (older than a minute) are removed when that file is fixed aga
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -219,6 +220,16 @@ def _remove_stale_temps(path: Path) -> None:
                     os.unlink(entry.path)
 
 
+def _resolve(path: Path) -> Path:
+    """`path` resolved, a symlink loop on the way an error: from 3.13 a non-strict
+    resolve leaves a loop in place instead of raising, so the path is resolved strictly
+    first, and leniently only where a part of it does not exist yet."""
+    try:
+        return path.resolve(strict=True)
+    except FileNotFoundError:
+        return path.resolve()
+
+
 def create_beside(script: Path, new: NewFile) -> None:
     """Create a fix's new file under the script's directory, never outside it.
 
@@ -226,10 +237,13 @@ def create_beside(script: Path, new: NewFile) -> None:
     overwritten.
     """
     try:
-        base = script.parent.resolve()
-        target = (base / new.path).resolve()
-    except (RuntimeError, OSError) as error:  # a symlink loop: RuntimeError before 3.13
-        raise WriteError(f"{new.path}: cannot resolve: {error}") from None
+        base = _resolve(script.parent)
+        target = _resolve(base / new.path)
+    except RuntimeError:  # a symlink loop, before 3.13
+        raise WriteError(f"{new.path}: cannot resolve: a symbolic link loop") from None
+    except OSError as error:
+        why = "a symbolic link loop" if error.errno == errno.ELOOP else error
+        raise WriteError(f"{new.path}: cannot resolve: {why}") from None
     if base not in target.parents:
         raise WriteError(f"{new.path}: refusing to write outside {base}")
     existing = _existing_content(target)
