@@ -100,7 +100,11 @@ def _cached_run(tmp_path: Path, env: dict[str, str]) -> str:
     script = tmp_path / "s.sh"
     script.write_text(_PKILL)
     argv = [sys.executable, "-m", "heredoc_lint", "--cache-dir", str(tmp_path / "c"), str(script)]
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    # From tmp_path, as the probe runs: `-m` imports a package from the working directory
+    # first, and a checkout there would be another build, with another cache key.
+    proc = subprocess.run(
+        argv, capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "HL103" in proc.stdout
     return proc.stdout
