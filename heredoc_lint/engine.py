@@ -210,10 +210,13 @@ def fix_kind(
     *,
     unsafe: bool = False,
     findings: list[Finding] | None = None,
+    threshold: Severity = Severity.INFO,
 ) -> FixOutcome:
     """Apply fixes to `text` read as `kind`, pass after pass (see fixer.py).
 
-    `findings`: those `check_text` gave for `text` with the same settings, if known."""
+    `findings`: those `check_text` gave for `text` with the same settings, if known.
+    `threshold`: the lowest severity the run reports; only what it reports is fixed
+    (the default, info, is every finding `check_text` gives)."""
     settings = settings or Settings()
     return fix_text(
         text,
@@ -221,6 +224,7 @@ def fix_kind(
         lambda t: parse_error_count(t, kind, settings),
         unsafe=unsafe,
         findings=findings,
+        threshold=threshold,
     )
 
 

@@ -21,7 +21,7 @@ from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer, walk_layers
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding, Severity, reported
 from heredoc_lint.rules.base import Context
 from heredoc_lint.rules.hl103_pkill_self_match import SelfMatch, decide
 from heredoc_lint.settings import Settings
@@ -585,8 +585,9 @@ def _fixed_block(
     report.add(RULE)
     report.add("Fixed")
     report.add(RULE)
-    safe = fix_kind(text, kind, path, settings)
-    unsafe = fix_kind(text, kind, path, settings, unsafe=True)
+    # What `heredoc-lint --fix` does: it fixes only the findings it reports.
+    safe = fix_kind(text, kind, path, settings, threshold=Severity.WARNING)
+    unsafe = fix_kind(text, kind, path, settings, unsafe=True, threshold=Severity.WARNING)
     shown = False
     for title, outcome in (("heredoc-lint --fix", safe), ("with --unsafe-fixes too", unsafe)):
         if outcome.text == text or (outcome is unsafe and unsafe.text == safe.text):
@@ -669,7 +670,7 @@ def explain(
                 _explain_layer(report, layer, layer.script.commands, places, path)
     report.add("")
     limit = span if line is not None else None
-    shown = [f for f in every if f.severity is not Severity.INFO]
+    shown = reported(every, Severity.WARNING)
     _findings_block(report, shown, places, limit)
     report.add("")
     _fixed_block(report, text, kind, path, limit, settings)

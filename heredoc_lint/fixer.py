@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile
+from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Severity, reported
 
 MAX_PASSES = 10
 
@@ -155,11 +155,15 @@ def fix_text(
     parse_errors: Callable[[str], int],
     unsafe: bool = False,
     findings: list[Finding] | None = None,
+    threshold: Severity = Severity.INFO,
 ) -> FixOutcome:
     """Fix `text` until no applicable fix is left, re-checking after every pass.
 
     `check` gives a text's findings and how many of its layers do not parse;
     `parse_errors` the latter alone.  `findings`, when given, are those of `text`.
+    Only the findings a run with the lowest severity `threshold` reports are fixed
+    (model.reported), in every pass, and only they are counted: a file on which such a
+    run reports nothing is left as it is.
     A pass that makes a layer unparsable (more parse errors than `text` has) is rolled
     back, and the outcome says why.
     """
@@ -170,7 +174,8 @@ def fix_text(
     fixed = 0
     new_files: dict[str, NewFile] = {}
     for passes in range(1, MAX_PASSES + 1):
-        fixes = [f.fix for f in findings if f.fix is not None and applicable(f.fix, unsafe)]
+        chosen = [f for f in reported(findings, threshold) if applicable(f.fix, unsafe)]
+        fixes = [f.fix for f in chosen if f.fix is not None]
         if not fixes:
             return FixOutcome(text, fixed, passes - 1, tuple(findings), tuple(new_files.values()))
         candidate, taken = apply_fixes(text, fixes)
@@ -181,7 +186,7 @@ def fix_text(
         if errors and errors_before is None:  # only then is the count before needed
             errors_before = parse_errors(original)
         if errors_before is not None and errors > errors_before:
-            codes = sorted({f.code for f in findings if f.fix in applied})
+            codes = sorted({f.code for f in chosen if f.fix in applied})
             return FixOutcome(
                 text,
                 fixed,
@@ -191,7 +196,7 @@ def fix_text(
                 f"fix failed: the fix for {', '.join(codes)} made the code "
                 "unparsable; it was not applied",
             )
-        fixed += sum(1 for f in findings if f.fix in applied)
+        fixed += sum(1 for f in chosen if f.fix in applied)
         for fix in taken:
             new_files.update({n.path: n for n in fix.new_files})
         text, findings = candidate, candidate_findings

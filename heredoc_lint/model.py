@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -69,3 +70,13 @@ class Finding:
     depth: int = 0
     wrapper: str | None = None
     fix: Fix | None = None
+
+
+def reported(findings: Iterable[Finding], threshold: Severity) -> list[Finding]:
+    """The findings a run shows when `threshold` is the lowest severity it reports
+    (`--severity`, the configuration's `severity`, the hook's warning).
+
+    The check has already left out what `--select`/`--ignore`, per-file ignores and
+    suppression comments take away; this is the rest of the one decision of what a run
+    reports, and a fix may change only what it reports (fixer.fix_text)."""
+    return [f for f in findings if f.severity.rank >= threshold.rank]

@@ -25,7 +25,7 @@ from heredoc_lint.discover import (
 )
 from heredoc_lint.forked import Lost
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.model import Finding, Severity, Strategy
+from heredoc_lint.model import Finding, Severity, Strategy, reported
 from heredoc_lint.output import FileReport
 from heredoc_lint.settings import Settings
 
@@ -199,7 +199,7 @@ def _check(
 
 
 def _report(job: Job, text: str, findings: list[Finding], outcome: FileOutcome) -> FileOutcome:
-    visible = tuple(f for f in findings if f.severity.rank >= job.severity.rank)
+    visible = tuple(reported(findings, job.severity))
     # The text only serves to place findings: a worker need not send back one without.
     outcome.report = FileReport(job.name, text if visible else "", visible)
     return outcome
@@ -247,7 +247,9 @@ def _fix(
     if not parses(text, kind):
         outcome.notes.append(f"{job.name}: not fixed: the file does not parse")
         return text, None
-    fixed = fix_kind(text, kind, job.name, job.settings, unsafe=options.unsafe_fixes)
+    fixed = fix_kind(
+        text, kind, job.name, job.settings, unsafe=options.unsafe_fixes, threshold=job.severity
+    )
     if fixed.error:
         outcome.notes.append(f"{job.name}: {fixed.error}")
     if fixed.text == text:

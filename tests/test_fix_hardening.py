@@ -13,6 +13,8 @@ from heredoc_lint.writer import WriteError, create_beside
 
 # An scp-fixable remote heredoc: the body goes to `deploy.sh.d/app.conf`.
 SCRIPT = "ssh h \"cat > /etc/app.conf << 'EOF'\nport=80\nEOF\"\n"
+# Its heredoc arrives as written (HL101 at info): fixed where info is reported.
+SCP_FIX = ("--no-cache", "--fix", "--severity", "info", "--fix-strategy", "scp")
 
 
 def test_scp_fix_refuses_a_fifo_where_its_body_file_goes(tmp_path: Path) -> None:
@@ -23,9 +25,7 @@ def test_scp_fix_refuses_a_fifo_where_its_body_file_goes(tmp_path: Path) -> None
     (tmp_path / "deploy.sh.d").mkdir()
     fifo = tmp_path / "deploy.sh.d" / "app.conf"
     os.mkfifo(fifo)
-    result = run_cli(
-        "--no-cache", "--fix", "--fix-strategy", "scp", script.name, cwd=tmp_path, timeout=30
-    )
+    result = run_cli(*SCP_FIX, script.name, cwd=tmp_path, timeout=30)
     assert result.returncode == 2, result.stdout + result.stderr
     assert f"{fifo}: exists and is not a regular file; not overwritten" in result.stderr
     assert script.read_text() == SCRIPT
@@ -38,7 +38,7 @@ def test_scp_fix_refuses_a_symlink_loop_where_its_body_file_goes(tmp_path: Path)
     script = tmp_path / "deploy.sh"
     script.write_text(SCRIPT)
     (tmp_path / "deploy.sh.d").symlink_to("deploy.sh.d")
-    result = run_cli("--no-cache", "--fix", "--fix-strategy", "scp", script.name, cwd=tmp_path)
+    result = run_cli(*SCP_FIX, script.name, cwd=tmp_path)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "internal error" not in result.stderr
     (line,) = [x for x in result.stderr.splitlines() if "deploy.sh.d/app.conf" in x]
@@ -50,7 +50,7 @@ def test_scp_fix_without_a_fifo_writes_the_body_file(tmp_path: Path) -> None:
     """The same run with nothing in the way: the fix is made (the test above is the FIFO's)."""
     script = tmp_path / "deploy.sh"
     script.write_text(SCRIPT)
-    result = run_cli("--no-cache", "--fix", "--fix-strategy", "scp", script.name, cwd=tmp_path)
+    result = run_cli(*SCP_FIX, script.name, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "deploy.sh.d" / "app.conf").read_bytes() == b"port=80\n"
     assert script.read_text().startswith('scp "$(dirname "$0")/deploy.sh.d/app.conf" h:')

@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 from sshd import SshServer, multiplexed, run_local
 
 from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Severity
 from heredoc_lint.runner import Options, run
 
 # 200 per strategy. Every remote command is a real session whose login shell reads root's
@@ -257,7 +258,8 @@ def test_random_bodies_survive_fix_over_real_ssh(
         text = source(variant, delimiter, body, remote, fast_sshd.user)
         script.write_bytes(text.encode("utf-8"))
 
-        result = run(Options(fix=True, fix_strategy=strategy), [script])
+        # Every heredoc is fixed, also one that arrives as written (HL101 at info).
+        result = run(Options(fix=True, fix_strategy=strategy, severity=Severity.INFO), [script])
 
         assert not result.failed, result.notes
         after = script.read_bytes().decode("utf-8")

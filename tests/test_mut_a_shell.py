@@ -21,7 +21,16 @@ _SCRIPT = "ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n"
 
 def _fix_with_path(script: Path, path: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": path}
-    argv = [sys.executable, "-m", "heredoc_lint", "--fix", "--no-cache", str(script)]
+    argv = [
+        sys.executable,
+        "-m",
+        "heredoc_lint",
+        "--fix",
+        "--severity",
+        "info",
+        "--no-cache",
+        str(script),
+    ]
     return subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
 
 

@@ -113,7 +113,9 @@ def test_scp_fix_writes_its_file_and_leaves_no_temp_file(
     if existing is not None:
         (work / "push.sh.d").mkdir()
         (work / "push.sh.d" / "app.conf").write_bytes(existing)
-    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    proc = run_cli(
+        "--fix", "--severity", "info", "--fix-strategy", "scp", "--no-cache", str(script)
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     fixed = _SCP_FIXED.format(remote=remote).encode()
     assert _tree(work) == {"push.sh": fixed, "push.sh.d": None, "push.sh.d/app.conf": b"hello\n"}
@@ -131,7 +133,9 @@ def test_scp_fix_never_overwrites_another_file(tmp_path: Path) -> None:
     script.write_text(text)
     (tmp_path / "push.sh.d").mkdir()
     (tmp_path / "push.sh.d" / "app.conf").write_bytes(b"other\n")
-    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    proc = run_cli(
+        "--fix", "--severity", "info", "--fix-strategy", "scp", "--no-cache", str(script)
+    )
     assert proc.returncode == 2
     assert f"{tmp_path}/push.sh.d/app.conf: exists with other content; not overwritten" in (
         proc.stderr
@@ -205,7 +209,9 @@ def test_scp_fix_carries_the_ssh_options(sshd: SshServer, tmp_path: Path) -> Non
     script = work / "push.sh"
     ssh = f"ssh -p 2222 -C -l {sshd.user} h"
     script.write_text(f"#!/bin/bash\n{ssh} \"cat > {remote} << 'EOF'\nhello\nEOF\necho done\"\n")
-    proc = run_cli("--fix", "--fix-strategy", "scp", "--no-cache", str(script))
+    proc = run_cli(
+        "--fix", "--severity", "info", "--fix-strategy", "scp", "--no-cache", str(script)
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert script.read_text() == (
         f'#!/bin/bash\nscp -P 2222 -C "$(dirname "$0")/push.sh.d/app.conf" '

@@ -34,7 +34,7 @@ def test_fix_keeps_the_file_mode(tmp_path: Path, mode: int) -> None:
     script = tmp_path / "deploy.sh"
     script.write_text("#!/bin/bash\nssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n")
     script.chmod(mode)
-    proc = run_cli("--fix", "--no-cache", str(script))
+    proc = run_cli("--fix", "--severity", "info", "--no-cache", str(script))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "base64 -d" in script.read_text()
     assert stat.S_IMODE(script.stat().st_mode) == mode
@@ -192,7 +192,7 @@ def test_fix_without_bash_on_path(tmp_path: Path) -> None:
     script = tmp_path / "deploy.sh"
     script.write_text("ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n")
     env = {**os.environ, "PATH": str(tmp_path / "empty")}
-    argv = [*CLI, "--fix", "--no-cache", str(script)]
+    argv = [*CLI, "--fix", "--severity", "info", "--no-cache", str(script)]
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "base64 -d" in script.read_text()

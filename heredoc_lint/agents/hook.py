@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from heredoc_lint.config import Config, Finder
     from heredoc_lint.engine import Settings
-    from heredoc_lint.model import Finding, Strategy
+    from heredoc_lint.model import Finding, Severity, Strategy
 
 Agent = Literal["claude", "codex", "gemini", "cursor"]
 AGENTS: tuple[Agent, ...] = ("claude", "codex", "gemini", "cursor")
@@ -343,18 +343,26 @@ class _Clock:
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
+def _shown() -> Severity:
+    """The lowest severity the hook shows, and so the lowest whose fixes its fixed command
+    applies: warning (the model imported only once a command needs checking)."""
+    from heredoc_lint.model import Severity
+
+    return Severity.WARNING
+
+
 def _fixed_command(
     command: str, settings: Settings, findings: list[Finding]
 ) -> tuple[str | None, list[Finding]]:
-    """The command with every safe fix applied, and the findings left in it."""
+    """The command with the safe fix of every finding the hook shows applied, and the
+    shown findings left in it."""
     from heredoc_lint.engine import fix_kind
-    from heredoc_lint.model import Severity
+    from heredoc_lint.model import reported
 
-    outcome = fix_kind(command, "command", settings=settings, findings=findings)
+    outcome = fix_kind(command, "command", settings=settings, findings=findings, threshold=_shown())
     if outcome.error or outcome.text == command or outcome.new_files:
         return None, []
-    left = [f for f in outcome.remaining if f.severity is not Severity.INFO]
-    return outcome.text, left
+    return outcome.text, reported(outcome.remaining, _shown())
 
 
 def _diff(command: str, fixed: str) -> str:
@@ -395,13 +403,13 @@ def _decision(shown: list[Finding], warnings: WarningMode) -> Decision:
 def _check(command: str, options: HookOptions, settings: Settings) -> _Checked | Verdict:
     """Check (and fix) `command` within the time limit; a Verdict when time ran out first."""
     from heredoc_lint.engine import check_text
-    from heredoc_lint.model import Severity
+    from heredoc_lint.model import reported
 
     checked: _Checked | None = None
     try:
         with _Clock(options.timeout):
             findings = check_text(command, "command", settings=settings)
-            shown = [f for f in findings if f.severity.rank >= Severity.WARNING.rank]
+            shown = reported(findings, _shown())
             checked = _Checked(shown, _decision(shown, options.warnings))
             if (
                 checked.decision != "allow"

@@ -157,14 +157,17 @@ def fix_actions(
 
 
 def may_fix_all(findings: Sequence[Finding]) -> bool:
-    """Whether a fix-all can change anything: some finding has a safe fix."""
+    """Whether a fix-all can change anything: some finding has a safe fix (`findings`:
+    those the document reports; the fix-all changes no other)."""
     return any(f.fix is not None and f.fix.applicability is Applicability.SAFE for f in findings)
 
 
 def fix_all_edit(target: Target, project: Project) -> types.WorkspaceEdit | None:
-    """Every safe fix of the document, as `heredoc-lint --fix` applies them (pass after
-    pass); None when they change nothing or need a new file."""
-    outcome = fix_kind(target.text, target.kind, target.path, project.settings)
+    """Every safe fix of the findings the document reports, as `heredoc-lint --fix`
+    applies them (pass after pass); None when they change nothing or need a new file."""
+    outcome = fix_kind(
+        target.text, target.kind, target.path, project.settings, threshold=project.threshold
+    )
     if outcome.text == target.text or outcome.new_files or outcome.error:
         return None
     return workspace_edit(target, [minimal_edit(target.text, outcome.text)])

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from heredoc_lint.engine import check_text
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.lsp.project import Project, project_for
-from heredoc_lint.model import Finding
+from heredoc_lint.model import Finding, reported
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,8 @@ def run_check(snapshot: Snapshot) -> Checked:
     except Exception as error:  # a bug in a rule must not take the server down
         message = f"{type(error).__name__}: {error}"
         return Checked(snapshot, project, (), (), time.perf_counter() - started, message)
-    reported = tuple(f for f in findings if f.severity.rank >= project.threshold.rank)
-    return Checked(snapshot, project, tuple(findings), reported, time.perf_counter() - started)
+    shown = tuple(reported(findings, project.threshold))
+    return Checked(snapshot, project, tuple(findings), shown, time.perf_counter() - started)
 
 
 @dataclass

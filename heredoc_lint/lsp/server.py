@@ -235,7 +235,7 @@ def build() -> HeredocServer:
         found = await asyncio.get_running_loop().run_in_executor(
             ls.checker.pool, _code_actions, ls, checked, params
         )
-        if _wants(params.context.only, actions.FIX_ALL) and actions.may_fix_all(checked.findings):
+        if _wants(params.context.only, actions.FIX_ALL) and actions.may_fix_all(checked.reported):
             if ls.resolves_edits:  # computed when chosen: see resolve_action
                 data = {"uri": checked.snapshot.uri, "version": checked.snapshot.version}
                 found.append(actions.fix_all_action(data=data))
