@@ -164,6 +164,11 @@ class Command:
 
     @property
     def name(self) -> str | None:
+        head = self.head
+        if len(head) < HEAD_LIMIT and _PLAIN_HEAD.fullmatch(head):
+            # The whole first word, and de-quoting would copy it as it is: most commands
+            # are asked their name only, and de-quoting every word of each costs more.
+            return head
         if not self.words or not self.words[0].static:
             return None
         return self.words[0].value
@@ -375,6 +380,8 @@ def _expansion_kind(node: Node, source: str) -> tuple[ExpansionKind, str]:
 
 HEAD_LIMIT = 256  # Command.head is cut here; a longer head is never taken at face value
 _QUOTE_MARKS = str.maketrans("", "", "'\"\\\n")  # quotes, escapes, line continuations
+# A head that de-quotes to itself, a static word: words.py's plain unquoted run.
+_PLAIN_HEAD = re.compile(r"[^$'\"\\~*?\[({},.<>`]+")
 
 
 def _children(node: Node) -> list[Node]:
