@@ -15,8 +15,7 @@ import typer
 from heredoc_lint import __version__
 from heredoc_lint.entry import SUBCOMMANDS
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.model import Severity
-from heredoc_lint.options import CHECK, Opt, UsageError, codes
+from heredoc_lint.options import CHECK, Opt, UsageError
 
 app = typer.Typer(
     add_completion=False,
@@ -85,50 +84,12 @@ def typer_command(table: tuple[Opt, ...], body: Callable[[dict[str, Any]], int])
 
 def check(values: dict[str, Any]) -> int:
     """`heredoc-lint check`: the values of the options of `options.CHECK`."""
-    from heredoc_lint.console import DEFAULT_CACHE_DIR, ProgressBar, print_result
-    from heredoc_lint.runner import Options, run
+    from heredoc_lint.console import check_values
 
     try:
-        options = Options(
-            select=codes(values["select"]),
-            ignore=codes(values["ignore"]) or frozenset(),
-            severity=Severity(values["severity"]) if values["severity"] else None,
-            exclude=tuple(values["exclude"] or ()),
-            force_exclude=values["force_exclude"],
-            verbose=values["verbose"],
-            fix=values["fix"],
-            unsafe_fixes=values["unsafe_fixes"],
-            diff=values["diff"],
-            fix_strategy=values["fix_strategy"],
-            config=values["config"],
-            warn_unused_suppressions=values["warn_unused_suppressions"],
-            jobs=values["jobs"] or os.cpu_count() or 1,
-            cache_dir=None if values["no_cache"] else values["cache_dir"] or DEFAULT_CACHE_DIR,
-        )
+        return check_values(values)
     except UsageError as error:
         raise _fail(str(error)) from None
-    command, paths = values["command"], list(values["paths"] or ())
-    if command is not None and paths:
-        raise _fail("give either --command or paths, not both")
-    progress = ProgressBar() if sys.stderr.isatty() and not values["quiet"] else None
-    result = run(
-        options,
-        paths=paths,
-        command=command,
-        stdin_filename=values["stdin_filename"],
-        progress=progress,
-    )
-    if progress is not None:
-        progress.close()
-    return print_result(
-        result,
-        values["format"],
-        quiet=values["quiet"],
-        statistics=values["statistics"],
-        diff=options.diff,
-        fix=options.fix,
-        unsafe_fixes=options.unsafe_fixes,
-    )
 
 
 app.command("check", help="Check shell scripts (the default command).")(typer_command(CHECK, check))

@@ -5,13 +5,61 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from heredoc_lint.model import Severity
+from heredoc_lint.options import UsageError, codes
 
 if TYPE_CHECKING:
     from heredoc_lint.options import Format
     from heredoc_lint.runner import Result
 
 DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
+
+
+def check_values(values: dict[str, Any]) -> int:
+    """`heredoc-lint check` with the values of the options of `options.CHECK` (by dest);
+    UsageError for a bad value, before anything is checked."""
+    from heredoc_lint.runner import Options, run
+
+    options = Options(
+        select=codes(values["select"]),
+        ignore=codes(values["ignore"]) or frozenset(),
+        severity=Severity(values["severity"]) if values["severity"] else None,
+        exclude=tuple(values["exclude"] or ()),
+        force_exclude=values["force_exclude"],
+        verbose=values["verbose"],
+        fix=values["fix"],
+        unsafe_fixes=values["unsafe_fixes"],
+        diff=values["diff"],
+        fix_strategy=values["fix_strategy"],
+        config=values["config"],
+        warn_unused_suppressions=values["warn_unused_suppressions"],
+        jobs=values["jobs"] or os.cpu_count() or 1,
+        cache_dir=None if values["no_cache"] else values["cache_dir"] or DEFAULT_CACHE_DIR,
+    )
+    command, paths = values["command"], list(values["paths"] or ())
+    if command is not None and paths:
+        raise UsageError("give either --command or paths, not both")
+    progress = ProgressBar() if sys.stderr.isatty() and not values["quiet"] else None
+    result = run(
+        options,
+        paths=paths,
+        command=command,
+        stdin_filename=values["stdin_filename"],
+        progress=progress,
+    )
+    if progress is not None:
+        progress.close()
+    return print_result(
+        result,
+        values["format"],
+        quiet=values["quiet"],
+        statistics=values["statistics"],
+        diff=options.diff,
+        fix=options.fix,
+        unsafe_fixes=options.unsafe_fixes,
+    )
 
 
 def keep_undecodable_output() -> None:

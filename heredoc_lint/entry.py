@@ -1,7 +1,9 @@
 """The `heredoc-lint` entry point: light enough to sit in front of every agent command.
 
 `hook`, `transcript`, `serve` and `lsp` run without typer (20 ms of imports): the hook runs
-before an agent's commands whenever its resident server (`serve`) does not answer.
+before an agent's commands whenever its resident server (`serve`) does not answer.  So does
+a check of named paths with only the options of `_plain_check` (as pre-commit, CI and
+`heredoc-lint scripts/` call it): typer's imports were a third of such a run's start-up.
 Everything else goes through the typer app in cli.py, whose options are declared in
 options.py.
 """
@@ -13,7 +15,7 @@ import gc
 import importlib
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 # The collector's defaults run a full collection over every live object again and again
 # while one big script is parsed (10,000 nested `$(`: 4x the time, growing faster than
@@ -29,6 +31,11 @@ FAST_SUBCOMMANDS = {
     "serve": "heredoc_lint.agents.server",
     "lsp": "heredoc_lint.lsp",  # the language server; pygls is imported only here
 }
+
+
+# The options `_plain_check` reads itself, each as typer would; any other goes to typer.
+_VALUED = frozenset({"--format", "--severity", "--jobs", "-j", "--cache-dir"})
+_FLAGS = {"--no-cache": "no_cache", "--quiet": "quiet", "-q": "quiet"}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,12 +66,82 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _typer_free(args: list[str]) -> int | None:
-    """The exit code of a subcommand that needs no typer, or None for the others."""
+    """The exit code of a run that needs no typer, or None for one that does."""
     if args and args[0] in FAST_SUBCOMMANDS:
         module = importlib.import_module(FAST_SUBCOMMANDS[args[0]])
         code: int = module.main(args[1:])
         return code
-    return None
+    plain = _plain_check(args)
+    if plain is None:
+        return None
+    from heredoc_lint.console import check_values, keep_undecodable_output
+    from heredoc_lint.options import UsageError
+
+    keep_undecodable_output()
+    try:
+        return check_values(plain)
+    except UsageError as error:  # as cli._fail says it
+        sys.stderr.write(f"heredoc-lint: error: {error}\n")
+        return 2
+
+
+def _plain_check(args: list[str]) -> dict[str, Any] | None:
+    """`heredoc-lint [check] [OPTION...] PATH...` with only the options of `_VALUED` and
+    `_FLAGS`: the values typer would give `cli.check`, by dest.  None for
+    anything else, and for any value or path typer would refuse or read otherwise (a
+    name that starts with `-`, `--`, stdin): typer then does it, and says why."""
+    from pathlib import Path
+
+    from heredoc_lint.options import CHECK, FORMATS, SEVERITIES
+
+    choices = {"--format": FORMATS, "--severity": SEVERITIES}
+    if args[:1] == ["check"]:
+        args = args[1:]
+    elif not args or args[0] in SUBCOMMANDS:
+        return None
+    found: dict[str, Any] = {opt.dest: opt.default for opt in CHECK}
+    paths: list[Path] = []
+    rest = iter(args)
+    for arg in rest:
+        if not arg or _undecodable(arg):
+            return None
+        if not arg.startswith("-"):
+            paths.append(Path(arg))
+            continue
+        name, equals, value = arg.partition("=")
+        if name in _FLAGS and not equals:
+            found[_FLAGS[name]] = True
+            continue
+        if name not in _VALUED or (equals and name == "-j"):
+            return None  # `-` (stdin), `--`, another option, `-j=2`, `-j2`...
+        if not equals:
+            value = next(rest, "")
+        if name in choices and value in choices[name]:
+            found[name[2:]] = value
+        elif name in ("--jobs", "-j") and value.isascii() and value.isdigit() and len(value) < 8:
+            if not int(value):
+                return None
+            found["jobs"] = int(value)
+        elif name == "--cache-dir" and value and not _undecodable(value):
+            if os.path.exists(value) and not os.access(value, os.R_OK):
+                return None  # typer's Path option: readable, if it exists
+            found["cache_dir"] = Path(value)
+        else:
+            return None
+    if not paths:
+        return None
+    found["paths"] = paths
+    return found
+
+
+def _undecodable(arg: str) -> bool:
+    """An argument that is not UTF-8 (its bytes kept as surrogates): click decodes those
+    its own way."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _quiet_stdout() -> None:

@@ -142,16 +142,7 @@ def _literals(script: Script) -> dict[str, Literal]:
     bound by no other command."""
     assert script.tree is not None
     assigned = collections.Counter(name for name, _ in script.assigned)
-    # A look at each head before de-quoting: most commands are never de-quoted at all.
-    rebound = {
-        word.value.partition("=")[0]
-        for command in script.commands
-        if command.may_be(_BINDERS) and command.name in _BINDERS
-        for word in command.words[1:]
-        if word.static
-    }
-    split_at_ifs = "IFS" in assigned or "IFS" in rebound
-    literals: dict[str, Literal] = {}
+    candidates: list[tuple[str, Node, Node]] = []
     for node in script.tree.root_node.children:
         if node.type != "variable_assignment":
             continue
@@ -162,10 +153,26 @@ def _literals(script: Script) -> dict[str, Literal]:
         if value.type != "array" and _has_expansion(value):
             continue  # an array's elements are looked at one by one
         label = _source(script, name_node)
-        if assigned[label] != 1 or label in rebound:
+        if assigned[label] != 1:
             continue
         if _source(script, node)[len(label) : len(label) + 1] != "=":
             continue  # `A+=x`: appends to a value set elsewhere
+        candidates.append((label, node, value))
+    if not candidates:
+        return {}  # most scripts: the binding commands need no de-quoting then
+    # A look at each head before de-quoting: most commands are never de-quoted at all.
+    rebound = {
+        word.value.partition("=")[0]
+        for command in script.commands
+        if command.may_be(_BINDERS) and command.name in _BINDERS
+        for word in command.words[1:]
+        if word.static
+    }
+    split_at_ifs = "IFS" in assigned or "IFS" in rebound
+    literals: dict[str, Literal] = {}
+    for label, node, value in candidates:
+        if label in rebound:
+            continue
         words = _value_words(script, value, split_at_ifs)
         if words is not None and all(w is not None for w in words):
             end = script.char(node.end_byte)

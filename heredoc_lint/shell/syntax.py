@@ -164,6 +164,11 @@ class Command:
 
     @property
     def name(self) -> str | None:
+        head = self.head
+        if len(head) < HEAD_LIMIT and _PLAIN_HEAD.fullmatch(head):
+            # The whole first word, and de-quoting would copy it as it is: most commands
+            # are asked their name only, and de-quoting every word of each costs more.
+            return head
         if not self.words or not self.words[0].static:
             return None
         return self.words[0].value
@@ -375,6 +380,9 @@ def _expansion_kind(node: Node, source: str) -> tuple[ExpansionKind, str]:
 
 HEAD_LIMIT = 256  # Command.head is cut here; a longer head is never taken at face value
 _QUOTE_MARKS = str.maketrans("", "", "'\"\\\n")  # quotes, escapes, line continuations
+_BACKSLASH = ord("\\")
+# A head that de-quotes to itself, a static word: words.py's plain unquoted run.
+_PLAIN_HEAD = re.compile(r"[^$'\"\\~*?\[({},.<>`]+")
 
 
 def _children(node: Node) -> list[Node]:
@@ -645,13 +653,19 @@ class _Builder:
         assignments: list[list[Node]] = []
         redirects: list[Node] = []
 
+        data = self.offsets.data
+
         def add(groups: list[list[Node]], child: Node) -> None:
             # A backslash-newline between two nodes is no break: `ss\\<newline>h` is `ssh`.
-            gap = self.offsets.data[groups[-1][-1].end_byte : child.start_byte] if groups else b""
-            if groups and (not gap or gap == b"\\\n" * (len(gap) // 2)):
-                groups[-1].append(child)
-            else:
-                groups.append([child])
+            # (Most gaps are a blank: its first byte says so before any slice.)
+            if groups:
+                end, start = groups[-1][-1].end_byte, child.start_byte
+                if end >= start or (
+                    data[end] == _BACKSLASH and data[end:start] == b"\\\n" * ((start - end) // 2)
+                ):
+                    groups[-1].append(child)
+                    return
+            groups.append([child])
 
         for child in _children(node):
             kind = child.type

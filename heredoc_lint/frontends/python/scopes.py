@@ -176,8 +176,23 @@ class ScopeBuilder:
                 self.bind(scope, node.target.id, None)
 
     def visit_body(self, node: ast.AST, scope: Scope) -> None:
-        for child in ast.iter_child_nodes(node):
-            self.visit(child, node, scope)
+        # ast.iter_child_nodes without its two generators: this runs for every node read.
+        # A node of no fields (`Load`, `Add`, `pass`) has nothing to read but its parent.
+        parents = self.parents
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                if value._fields:
+                    self.visit(value, node, scope)
+                else:
+                    parents[id(value)] = node
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        if item._fields:
+                            self.visit(item, node, scope)
+                        else:
+                            parents[id(item)] = node
 
     def bind_target(self, target: ast.AST, value: ast.expr | None, scope: Scope) -> None:
         if isinstance(target, ast.Name):
@@ -211,6 +226,9 @@ class ScopeBuilder:
         return inner
 
     def visit(self, node: ast.AST, parent: ast.AST, scope: Scope) -> None:
+        if isinstance(node, ast.expr):  # most nodes: one test, not one per kind of statement
+            self.visit_expression(node, parent, scope)
+            return
         if isinstance(node, ast.stmt) and not self.is_hot(node):
             self.shallow(node, parent, scope)
             return
@@ -224,10 +242,6 @@ class ScopeBuilder:
             for stmt in node.body:
                 self.visit(stmt, node, inner)
             return
-        if isinstance(node, ast.Lambda):
-            inner = self.function_scope(node, scope)
-            self.visit(node.body, node, inner)
-            return
         if isinstance(node, ast.ClassDef):
             self.bind(scope, node.name, None)
             children: list[ast.AST] = [*node.decorator_list, *node.bases, *node.keywords]
@@ -237,12 +251,6 @@ class ScopeBuilder:
             for stmt in node.body:
                 self.visit(stmt, node, inner)
             return
-        if isinstance(node, COMPREHENSIONS):
-            inner = Scope(scope)
-            for generator in node.generators:
-                self.bind_target(generator.target, LoopValue(generator.iter), inner)
-            self.visit_body(node, inner)
-            return
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             self.bind_statement(node, scope)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
@@ -251,8 +259,6 @@ class ScopeBuilder:
             for item in node.items:
                 if item.optional_vars is not None:
                     self.bind_target(item.optional_vars, item.context_expr, scope)
-        elif isinstance(node, ast.NamedExpr):
-            self.bind_target(node.target, node.value, scope)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             self.bind(scope, node.name, None)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -261,8 +267,24 @@ class ScopeBuilder:
                 self.bind(scope, name, None)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             self.record_import(node, scope)
-        elif isinstance(node, ast.Call):
+        self.visit_body(node, scope)
+
+    def visit_expression(self, node: ast.expr, parent: ast.AST, scope: Scope) -> None:
+        self.parents[id(node)] = parent
+        if isinstance(node, ast.Call):
             self.calls.append((node, scope))
+        elif isinstance(node, ast.Lambda):
+            inner = self.function_scope(node, scope)
+            self.visit(node.body, node, inner)
+            return
+        elif isinstance(node, COMPREHENSIONS):
+            inner = Scope(scope)
+            for generator in node.generators:
+                self.bind_target(generator.target, LoopValue(generator.iter), inner)
+            self.visit_body(node, inner)
+            return
+        elif isinstance(node, ast.NamedExpr):
+            self.bind_target(node.target, node.value, scope)
         self.visit_body(node, scope)
 
     def record_import(self, node: ast.Import | ast.ImportFrom, scope: Scope) -> None:
