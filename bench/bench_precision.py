@@ -30,12 +30,26 @@ a pass/fail test: it exits 0. --patterns only counts the manifest's labels per
 pattern tag; --reproducers runs the reproducer of each pattern of
 bench/corpus/patterns.md through the tool and says whether its rule still
 reports it (a real bug's reproducer that is no longer reported says MISSED).
+
+Batches. The corpus grows in batches (repos.tsv's `batch` column): a batch is
+fetched and labelled after the last change to any rule, and its figures at that
+moment are its first-look figures, the only ones that say how the rules
+generalise. bench/corpus/batches.tsv keeps them per batch and per rule (batch,
+rule, date fetched, the commit of heredoc-lint that produced them, findings, TP,
+FP, debatable, note; rule "all" is the batch's total), written once by
+`--first-look BATCH --tool-commit COMMIT` (refused while a finding of the batch
+is unlabelled, or when the batch already has a row) and never recomputed. After
+the tables above, the bench prints for each batch and each rule: findings, TP,
+FP, debatable, unlabelled, precision TP/(TP+FP) and worth reading TP/all (a
+debatable finding costs the reader as much as a wrong one), today's figures
+beside the recorded first-look ones. --batch NAME runs one batch only.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import datetime
 import json
 import os
 import re
@@ -57,6 +71,35 @@ LINT = [sys.executable, "-m", "heredoc_lint", "--no-cache", "--format", "json"]
 class Repo:
     name: str  # owner/name
     commit: str
+    batch: str = ""  # the batch it was fetched in (repos.tsv)
+
+
+@dataclass(frozen=True)
+class FirstLook:
+    """One row of batches.tsv: a batch's figures for one rule when first measured."""
+
+    batch: str
+    rule: str  # a code, or "all"
+    fetched: str
+    tool_commit: str
+    findings: int | None  # None: not recorded ("-"), as for a batch the rules were tuned on
+    tp: int | None
+    fp: int | None
+    debatable: int | None
+    note: str = ""
+
+
+FIRST_LOOK_COLUMNS = (
+    "batch",
+    "rule",
+    "fetched",
+    "tool_commit",
+    "findings",
+    "TP",
+    "FP",
+    "debatable",
+    "note",
+)
 
 
 @dataclass(frozen=True)
@@ -92,7 +135,33 @@ def _rows(path: Path) -> Iterator[dict[str, str]]:
 
 
 def read_repos(path: Path) -> list[Repo]:
-    return [Repo(row["repository"], row["commit"]) for row in _rows(path)]
+    return [
+        Repo(row["repository"], row["commit"], (row.get("batch") or "").strip())
+        for row in _rows(path)
+    ]
+
+
+def _count(text: str) -> int | None:
+    return None if text.strip() in ("", "-") else int(text)
+
+
+def read_first_looks(path: Path) -> list[FirstLook]:
+    if not path.exists():
+        return []
+    return [
+        FirstLook(
+            row["batch"],
+            row["rule"],
+            row["fetched"],
+            row["tool_commit"],
+            _count(row["findings"]),
+            _count(row["TP"]),
+            _count(row["FP"]),
+            _count(row["debatable"]),
+            row.get("note") or "",
+        )
+        for row in _rows(path)
+    ]
 
 
 def read_manifest(path: Path) -> list[Label]:
@@ -298,6 +367,120 @@ def _table_row(name: str, rows: list[tuple[Finding, Label | None]]) -> str:
     )
 
 
+def worth(tp: int, total: int) -> str:
+    """Worth reading: the share of all findings that are real bugs."""
+    return f"{tp / total:.2f}" if total else "-"
+
+
+def _counts(rows: list[tuple[Finding, Label | None]]) -> tuple[int, int, int, int, int]:
+    """findings, TP, FP, debatable, unlabelled."""
+    verdicts = [label.verdict if label else None for _, label in rows]
+    tp, fp, deb = (verdicts.count(v) for v in VERDICTS)
+    return len(rows), tp, fp, deb, verdicts.count(None)
+
+
+def _recorded(look: FirstLook | None) -> str:
+    if look is None or look.findings is None:
+        return "{:>9}{:>5}{:>5}{:>10}{:>11}{:>8}".format(*"-" * 6)
+    tp, fp, deb = look.tp or 0, look.fp or 0, look.debatable or 0
+    return (
+        f"{look.findings:>9}{tp:>5}{fp:>5}{deb:>10}"
+        f"{precision(tp, fp):>11}{worth(tp, look.findings):>8}"
+    )
+
+
+def batch_report(matched: Matched, repos: list[Repo], first_looks: list[FirstLook]) -> None:
+    """Per batch and per rule: today's figures, and beside them the batch's first-look
+    figures as batches.tsv recorded them."""
+    batch_of = {repo.name: repo.batch or "(no batch)" for repo in repos}
+    for batch in dict.fromkeys(batch_of[repo.name] for repo in repos):
+        rows = [(f, lab) for f, lab in matched if batch_of.get(f.repo) == batch]
+        recorded = {look.rule: look for look in first_looks if look.batch == batch}
+        count = sum(1 for name in batch_of.values() if name == batch)
+        total = recorded.get("all")
+        if recorded:
+            first = next(iter(recorded.values()))
+            when = f"fetched {first.fetched}, first look at {first.tool_commit}"
+        else:
+            when = "no first look recorded"
+        print(f"\nbatch {batch}: {count} repositories, {when}")
+        if total is not None and total.note:
+            print(f"  {total.note}")
+        print(
+            f"  {'rule':<8}{'findings':>9}{'TP':>5}{'FP':>5}{'debatable':>10}{'unlabelled':>11}"
+            f"{'TP/(TP+FP)':>11}{'TP/all':>8}   first look: "
+            f"{'findings':>9}{'TP':>5}{'FP':>5}{'debatable':>10}{'TP/(TP+FP)':>11}{'TP/all':>8}"
+        )
+        per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
+        for finding, label in rows:
+            per_rule[finding.code].append((finding, label))
+        codes = sorted(set(per_rule) | (set(recorded) - {"all"}))
+        for code in [*codes, "all"]:
+            found, tp, fp, deb, unlabelled = _counts(rows if code == "all" else per_rule[code])
+            print(
+                f"  {code:<8}{found:>9}{tp:>5}{fp:>5}{deb:>10}{unlabelled:>11}"
+                f"{precision(tp, fp):>11}{worth(tp, found):>8}   first look: "
+                + _recorded(recorded.get(code))
+            )
+
+
+def first_look(batch: str, matched: Matched, fetched: str, tool_commit: str) -> list[FirstLook]:
+    """The first-look rows of a batch, per rule and "all", from its findings now: every
+    finding must be labelled first (an unlabelled one would be counted as nothing)."""
+    unlabelled = [f for f, label in matched if label is None]
+    if unlabelled:
+        raise SystemExit(
+            f"bench: batch {batch}: {len(unlabelled)} findings are unlabelled; "
+            "label every one (--unlabelled) before recording its first look"
+        )
+    per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
+    for finding, label in matched:
+        per_rule[finding.code].append((finding, label))
+    looks = []
+    for code, rows in [*sorted(per_rule.items()), ("all", matched)]:
+        found, tp, fp, deb, _ = _counts(rows)
+        looks.append(FirstLook(batch, code, fetched, tool_commit, found, tp, fp, deb))
+    return looks
+
+
+def write_first_looks(path: Path, looks: list[FirstLook]) -> None:
+    """Append a batch's first-look rows to batches.tsv; a batch already there is never
+    written again (its first look is kept as it was measured)."""
+    batches = {look.batch for look in looks}
+    known = {look.batch for look in read_first_looks(path)}
+    if batches & known:
+        again = ", ".join(sorted(batches & known))
+        raise SystemExit(
+            f"bench: {path.name} already holds the first look of {again}:"
+            " it is recorded once and never recomputed"
+        )
+    new = not path.exists()
+    with path.open("a", encoding="utf-8") as handle:
+        if new:
+            handle.write(
+                "# First-look figures per batch and rule (bench/bench_precision.py): measured\n"
+                "# once, when the batch was fetched and labelled after the last rule change,\n"
+                "# with heredoc-lint at tool_commit; never recomputed. rule all: the batch total.\n"
+                + "\t".join(FIRST_LOOK_COLUMNS)
+                + "\n"
+            )
+        for look in looks:
+            values = (look.findings, look.tp, look.fp, look.debatable)
+            handle.write(
+                "\t".join(
+                    [
+                        look.batch,
+                        look.rule,
+                        look.fetched,
+                        look.tool_commit,
+                        *("-" if v is None else str(v) for v in values),
+                        look.note,
+                    ]
+                )
+                + "\n"
+            )
+
+
 def pattern_counts(labels: list[Label]) -> None:
     """Labels per pattern tag (the reason up to its first colon), with their rules."""
     counts: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -384,13 +567,45 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="run the reproducer of each pattern of patterns.md through the tool",
     )
+    parser.add_argument("--batches", type=Path, default=CORPUS / "batches.tsv")
+    parser.add_argument(
+        "--batch",
+        action="append",
+        default=[],
+        help="only the repositories of this batch (repos.tsv's batch column; repeatable)",
+    )
+    parser.add_argument(
+        "--first-look",
+        metavar="BATCH",
+        help="record the figures of BATCH, every finding labelled, in batches.tsv (once)",
+    )
+    parser.add_argument(
+        "--tool-commit", help="with --first-look: the commit of heredoc-lint being run"
+    )
+    parser.add_argument(
+        "--fetched",
+        default=datetime.datetime.now(datetime.UTC).date().isoformat(),
+        help="with --first-look: the date the batch was fetched (default: today, UTC)",
+    )
     args = parser.parse_args(argv)
+    if args.first_look:
+        if not args.tool_commit:
+            parser.error("--first-look needs --tool-commit: the commit of the tool that is run")
+        if args.only:
+            parser.error("--first-look measures a whole batch: it does not take --only")
+        args.batch = [args.first_look]
     if args.reproducers:
         reproducers(CORPUS / "patterns.md")
         return 0
 
     labels = read_manifest(args.manifest) if args.manifest.exists() else []
-    repos = [r for r in read_repos(args.repos) if not args.only or r.name in args.only]
+    repos = [
+        r
+        for r in read_repos(args.repos)
+        if (not args.only or r.name in args.only) and (not args.batch or r.batch in args.batch)
+    ]
+    if args.first_look and not repos:
+        raise SystemExit(f"bench: no repository of batch {args.first_look} in {args.repos}")
     commits = {repo.name: repo.commit for repo in repos}
     labels = [label for label in labels if label.repo in commits]
     stale = sorted({label.repo for label in labels if label.commit != commits[label.repo]})
@@ -401,6 +616,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     matched: Matched = []
     files = 0
+    missing: list[str] = []
     unlabelled: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-precision-") as scratch:
         for repo in repos:
@@ -411,12 +627,14 @@ def main(argv: list[str] | None = None) -> int:
                 git_dir = mirror_dir(args.mirrors, repo.name)
                 if not git_dir.is_dir():
                     print(f"bench: {repo.name}: no mirror at {git_dir}", file=sys.stderr)
+                    missing.append(repo.name)
                     continue
                 root = Path(scratch) / slug
                 root.mkdir()
                 extract(git_dir, repo.commit, root)
             if not root.is_dir():
                 print(f"bench: {repo.name}: no snapshot at {root}", file=sys.stderr)
+                missing.append(repo.name)
                 continue
             files += files_checked(root)
             here = match(lint(repo.name, root), labels)
@@ -439,8 +657,18 @@ def main(argv: list[str] | None = None) -> int:
                             "\t".join(map(str, row))
                             + f"\n  {finding.message}\n{frame(root, finding)}\n"
                         )
+    if args.first_look:
+        if missing:
+            raise SystemExit(
+                f"bench: batch {args.first_look}: {len(missing)} repositories not read; "
+                "a first look covers the whole batch"
+            )
+        looks = first_look(args.first_look, matched, args.fetched, args.tool_commit)
+        write_first_looks(args.batches, looks)
+        print(f"first look of {args.first_look} recorded in {args.batches.name}\n")
     print(f"{len(repos)} repositories, {files} files checked, {len(labels)} labels\n")
     report(matched, labels)
+    batch_report(matched, repos, read_first_looks(args.batches))
     for verdict in args.list:
         listed(matched, verdict)
     if unlabelled:

@@ -182,3 +182,134 @@ def test_list_prints_the_reported_findings_of_one_verdict_sorted(
 def test_list_is_an_option_of_the_command_line() -> None:
     with pytest.raises(SystemExit):
         bench.main(["--list", "maybe"])  # not a verdict: argparse refuses it
+
+
+# -- batches: per-batch tables beside the recorded first look, and recording it once ---
+HEADER = "repository\tcommit\tpath\tline\tcode\tverdict\treason\tcolumn\n"
+LOOKS = "batch\trule\tfetched\ttool_commit\tfindings\tTP\tFP\tdebatable\tnote\n"
+
+
+def _labels(commit: str, verdicts: dict[tuple[str, int, str], str]) -> str:
+    return HEADER + "".join(
+        "\t".join(["owner/deploy", commit, path, str(line), code, verdict, "tag: why", ""]) + "\n"
+        for (path, line, code), verdict in verdicts.items()
+    )
+
+
+def _batch_rows(out: str, batch: str) -> dict[str, list[str]]:
+    """The rows of one batch's table: rule -> today's columns, then the first look's."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"batch {batch}:"))
+    rows = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("  "):
+            break
+        today, _, recorded = line.partition("first look:")
+        rows[today.split()[0]] = today.split()[1:] + ["|"] + recorded.split()
+    return rows
+
+
+def test_each_batch_prints_todays_figures_beside_its_recorded_first_look(
+    mirror: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mirrors, commit = mirror
+    repos = tmp_path / "repos.tsv"
+    repos.write_text(
+        f"repository\tcommit\twhy\tfiles\tbatch\nowner/deploy\t{commit}\tx\t1\tshell-1\n"
+    )
+    manifest = tmp_path / "manifest.tsv"
+    manifest.write_text(
+        _labels(commit, {("bin/deploy", 3, "HL109"): "TP", ("bin/deploy", 2, "HL102"): "FP"})
+    )
+    looks = tmp_path / "batches.tsv"
+    # recorded figures that differ from today's: the bench prints them as recorded
+    looks.write_text(
+        "# a comment\n" + LOOKS + "shell-1\tHL109\t2026-01-02\tabc1234\t5\t1\t1\t3\t\n"
+        "shell-1\tHL111\t2026-01-02\tabc1234\t2\t0\t0\t2\t\n"
+        "shell-1\tall\t2026-01-02\tabc1234\t7\t1\t1\t5\tread by hand\n"
+    )
+    bench.main(
+        ["--mirrors", str(mirrors), "--repos", str(repos), "--manifest", str(manifest)]
+        + ["--batches", str(looks)]
+    )
+    out = capsys.readouterr().out
+    assert "batch shell-1: 1 repositories, fetched 2026-01-02, first look at abc1234" in out
+    assert "  read by hand" in out
+    rows = _batch_rows(out, "shell-1")
+    # findings TP FP debatable unlabelled TP/(TP+FP) TP/all | findings TP FP deb TP/(TP+FP) TP/all
+    # (link.sh is the same script again, unlabelled)
+    assert rows["HL109"] == ["2", "1", "0", "0", "1", "1.00", "0.50"] + ["|"] + [
+        "5", "1", "1", "3", "0.50", "0.20"
+    ]  # fmt: skip
+    assert rows["HL102"] == ["2", "0", "1", "0", "1", "0.00", "0.00", "|", *"------"]
+    # a rule found at first look and not today still has its row
+    assert rows["HL111"] == [*"00000--|", "2", "0", "0", "2", "-", "0.00"]
+    assert rows["all"][:7] == ["4", "1", "1", "0", "2", "0.50", "0.25"]
+    assert rows["all"][8:] == ["7", "1", "1", "5", "0.50", "0.14"]
+
+
+def test_first_look_is_recorded_once_and_only_when_every_finding_is_labelled(
+    mirror: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mirrors, commit = mirror
+    repos = tmp_path / "repos.tsv"
+    repos.write_text(
+        "repository\tcommit\twhy\tfiles\tbatch\n"
+        f"owner/deploy\t{commit}\tx\t1\tnew-1\n"
+        f"owner/other\t{commit}\tx\t1\told-1\n"  # another batch: not read, no mirror needed
+    )
+    looks = tmp_path / "batches.tsv"
+    argv = ["--mirrors", str(mirrors), "--repos", str(repos), "--batches", str(looks)]
+    record = [*argv, "--first-look", "new-1", "--tool-commit", "6e60226", "--fetched", "2026-12-05"]
+    manifest = tmp_path / "manifest.tsv"
+    labelled = {
+        ("bin/deploy", 3, "HL109"): "TP",
+        ("link.sh", 3, "HL109"): "debatable",
+        ("bin/deploy", 2, "HL102"): "FP",
+    }
+    manifest.write_text(_labels(commit, labelled))
+    with pytest.raises(SystemExit, match="1 findings are unlabelled"):
+        bench.main([*record, "--manifest", str(manifest)])
+    assert not looks.exists()
+
+    labelled["link.sh", 2, "HL102"] = "FP"
+    manifest.write_text(_labels(commit, labelled))
+    assert bench.main([*record, "--manifest", str(manifest)]) == 0
+    rows = [line.split("\t") for line in looks.read_text().splitlines() if not line.startswith("#")]
+    assert rows == [
+        LOOKS.rstrip("\n").split("\t"),
+        ["new-1", "HL102", "2026-12-05", "6e60226", "2", "0", "2", "0", ""],
+        ["new-1", "HL109", "2026-12-05", "6e60226", "2", "1", "0", "1", ""],
+        ["new-1", "all", "2026-12-05", "6e60226", "4", "1", "2", "1", ""],
+    ]
+    out = capsys.readouterr().out
+    assert "batch new-1: 1 repositories, fetched 2026-12-05, first look at 6e60226" in out
+    assert "old-1" not in out  # only the batch measured is read
+
+    # never recomputed: a later label change does not touch the recorded row
+    before = looks.read_text()
+    labelled["link.sh", 3, "HL109"] = "TP"
+    manifest.write_text(_labels(commit, labelled))
+    with pytest.raises(SystemExit, match="recorded once and never recomputed"):
+        bench.main([*record, "--manifest", str(manifest)])
+    assert looks.read_text() == before
+    bench.main([*argv, "--manifest", str(manifest), "--batch", "new-1"])
+    rows_now = _batch_rows(capsys.readouterr().out, "new-1")
+    assert rows_now["HL109"][:7] == ["2", "2", "0", "0", "0", "1.00", "1.00"]  # today
+    assert rows_now["HL109"][8:] == ["2", "1", "0", "1", "1.00", "0.50"]  # as first seen
+
+
+def test_first_look_needs_the_tool_commit_and_a_whole_batch() -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--first-look", "b"])
+    with pytest.raises(SystemExit):
+        bench.main(["--first-look", "b", "--tool-commit", "c", "--only", "o/r"])
+
+
+def test_a_first_look_not_recorded_reads_as_dashes(tmp_path: Path) -> None:
+    looks = tmp_path / "batches.tsv"
+    looks.write_text(LOOKS + "tuned\tall\t2026-12-01\t-\t-\t-\t-\t-\ttuned on it\n")
+    (look,) = bench.read_first_looks(looks)
+    assert (look.findings, look.tp, look.tool_commit, look.note) == (None, None, "-", "tuned on it")
+    assert bench.worth(1, 4) == "0.25" and bench.worth(0, 0) == "-"
+    assert bench.read_first_looks(tmp_path / "none.tsv") == []
