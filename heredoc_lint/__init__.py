@@ -10,8 +10,10 @@ batch job over many transcripts):
     "ssh h 'pkill -f \\\\[s]glang; sleep 1'"
 
 `check_text(text, kind="shell", path=None, settings=None) -> list[Finding]` and
-`fix_text(text, kind="shell", path=None, settings=None, unsafe=False) -> FixOutcome`
-are pure functions: no global state, safe to call from many threads at once.
+`fix_text(text, kind="shell", path=None, settings=None, unsafe=False,
+threshold=Severity.INFO) -> FixOutcome` are pure functions: no global state, safe to
+call from many threads at once. `fix_text` fixes the findings at or above `threshold`
+only: pass the severity you report at, so that nothing unreported is changed.
 `kind` is one of "shell", "command" (a command line an agent runs), "python",
 "markdown", "actions". Offsets in findings and edits are character offsets
 into `text`. Nothing is imported until first use.
