@@ -86,19 +86,10 @@ def main(argv: list[str]) -> int:
                 if done is None:
                     print(f"{path.name:<40} skipped: no non-root sudo user {SUDO_USER!r}")
                     continue
-            elif path.suffix == ".py":
-                done = subprocess.run(
-                    [sys.executable, str(path)],
-                    env=server.env(),
-                    stdin=subprocess.DEVNULL,
-                    capture_output=True,
-                    text=True,
-                    timeout=120,
-                    check=False,
-                )
             else:
+                interpreter = sys.executable if path.suffix == ".py" else "bash"
                 done = subprocess.run(
-                    ["bash", str(path)],
+                    [interpreter, str(path)],
                     env=server.env(),
                     stdin=subprocess.DEVNULL,
                     capture_output=True,
