@@ -61,6 +61,17 @@ def _imported_top_names(paths: list[Path]) -> dict[str, Path]:
     return names
 
 
+# The project's own folders of Python code: a module of any of them may import another's
+# (a test imports a bench script, a bench script the test suite's sshd, tests/fuzz ...).
+_PROJECT_FOLDERS = ("heredoc_lint", "tests", "bench", "scripts")
+
+
+def _project_modules() -> list[Path]:
+    """Every module of the project's own code, and every folder that holds one."""
+    modules = [path for folder in _PROJECT_FOLDERS for path in (ROOT / folder).rglob("*.py")]
+    return modules + sorted({path.parent for path in modules})
+
+
 def _declared(*extras: str) -> set[str]:
     texts = [*(importlib.metadata.requires("heredoc-lint") or [])]
     chosen = set()
@@ -82,9 +93,7 @@ def test_every_import_is_declared(folder: str, extras: tuple[str, ...]) -> None:
     the project's dependencies (plus the given extras) name directly."""
     paths = sorted((ROOT / folder).rglob("*.py"))
     paths = [p for p in paths if "data" not in p.relative_to(ROOT).parts]
-    local = {p.stem for p in (ROOT / folder).glob("*.py")} | {"heredoc_lint"}
-    local |= {p.name for p in (ROOT / folder).iterdir() if (p / "__init__.py").exists()}
-    local |= {p.name for p in (ROOT / "tests").iterdir() if p.is_dir()}  # tests/fuzz
+    local = {path.stem for path in _project_modules()} | set(_PROJECT_FOLDERS)
     declared = _declared(*extras)
     distributions = importlib.metadata.packages_distributions()
     undeclared = {}
