@@ -202,6 +202,37 @@ def parses(text: str, kind: SourceKind = "shell") -> bool:
     return True
 
 
+def import_all() -> None:
+    """Import now what checking and fixing any kind of text would import when first
+    needed.  A process that checks under a memory limit (heredoc_lint.memory) is forked
+    after this: an import under the limit could fail, as a library's mapping did, and the
+    memory is the program's, not the input's."""
+    import difflib  # noqa: F401  (runner's diff)
+    import importlib
+    import io  # noqa: F401
+    import pkgutil
+    import shutil  # noqa: F401
+    import subprocess  # noqa: F401  (shell.bash)
+    import tokenize  # noqa: F401  (suppress)
+
+    import libcst
+    import markdown_it  # noqa: F401
+    import markdown_it.token  # noqa: F401
+
+    importlib.import_module("yaml")  # no type stubs
+
+    import heredoc_lint.cache  # noqa: F401
+    import heredoc_lint.writer  # noqa: F401
+    from heredoc_lint import fixes, frontends, rules, shell
+    from heredoc_lint.shell.syntax import _language
+
+    for package in (fixes, frontends, rules, shell):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+    _language()
+    libcst.parse_expression('f"{a}"')  # the native parser's own first-use work
+
+
 def fix_kind(
     text: str,
     kind: SourceKind = "shell",

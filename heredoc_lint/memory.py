@@ -114,10 +114,15 @@ def costly(data: bytes) -> bool:
 class Bound:
     """Runs checks held to the bound: each in this process, or in a worker process held
     to it (forked.LimitedWorker) when it might need more than the allowance.  The worker
-    is forked at the first such check and serves the ones after it; `close` ends it."""
+    is forked at the first such check and serves the ones after it; `close` ends it.
 
-    def __init__(self) -> None:
+    `prepare`, called once before the worker is first forked, imports what the checks
+    would import when first needed: an import under the limit could fail (a library's
+    mapping did), and its memory is the program's, not the input's."""
+
+    def __init__(self, prepare: Callable[[], object] | None = None) -> None:
         self._worker: LimitedWorker | None = None
+        self._prepare = prepare
 
     def __enter__(self) -> Bound:
         return self
@@ -138,6 +143,8 @@ class Bound:
         if not can_limit():
             return function(*args)
         if self._worker is None:
+            if self._prepare is not None:
+                self._prepare()
             self._worker = LimitedWorker()
         return self._worker.call(function, args, allowed(len(data)) - _UNCOUNTED)
 

@@ -417,7 +417,7 @@ def _process_all(
     from heredoc_lint import forked
 
     # Each process that checks files starts its own, for the files that need it.
-    with memory.Bound() as bound:
+    with memory.Bound(prepare=_import_all) as bound:
         workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
         if workers < 2 or not forked.can_fork():
             yield from ((i, process(todo[i], options, bound)) for i in indexes)
@@ -432,6 +432,12 @@ def _process_all(
                 note = f"{todo[i].name}: internal error: the process checking it {outcome.reason}"
                 outcome = FileOutcome(notes=[note], failed=True)
             yield i, outcome
+
+
+def _import_all() -> None:
+    from heredoc_lint.engine import import_all  # only when a file needs the bound's worker
+
+    import_all()
 
 
 def _size(job: Job) -> int:

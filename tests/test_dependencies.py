@@ -85,8 +85,12 @@ def _declared(*extras: str) -> set[str]:
 
 @pytest.mark.parametrize(
     ("folder", "extras"),
-    [("heredoc_lint", ("lsp",)), ("tests", ("test",)), ("bench", ("test",)),
-     ("scripts", ("test",))],
+    [
+        ("heredoc_lint", ("lsp",)),
+        ("tests", ("test",)),
+        ("bench", ("test",)),
+        ("scripts", ("test",)),
+    ],
 )
 def test_every_import_is_declared(folder: str, extras: tuple[str, ...]) -> None:
     """Each third-party module imported under the folder comes from a distribution that

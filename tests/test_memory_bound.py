@@ -40,9 +40,9 @@ def fstring_file(size: int) -> str:
     )
 
 
-def peak_growth(argv: list[str], tiny: list[str], cwd: Path) -> int:
+def peak_growth(argv: list[str], baseline: list[str], cwd: Path) -> int:
     """Bytes by which the peak resident memory of `argv` (or of a process it waited for)
-    exceeds that of `tiny`, each run alone in a fresh interpreter."""
+    exceeds that of `baseline`, each run alone in a fresh interpreter."""
     probe = (
         "import resource, subprocess, sys\n"
         "subprocess.run(sys.argv[1:], capture_output=True)\n"
@@ -55,7 +55,7 @@ def peak_growth(argv: list[str], tiny: list[str], cwd: Path) -> int:
         )
         return int(out.stdout) * 1024
 
-    return peak(argv) - peak(tiny)
+    return peak(argv) - peak(baseline)
 
 
 def in_a_fresh_process(statements: str) -> list[str]:
@@ -80,7 +80,11 @@ def in_a_fresh_process(statements: str) -> list[str]:
 def test_a_file_over_the_bound_is_refused_with_one_line(tmp_path: Path) -> None:
     text = fstring_file(100_000)
     (tmp_path / "big.py").write_text(text)
-    (tmp_path / "tiny.py").write_text("import subprocess\n")
+    # As many tokens, nothing to check: its run forks the same worker, with all a check
+    # imports (engine.import_all).  The bound is the input's, not the program's.
+    plain = "x = 1\n" * (len(text) // 6)
+    assert memory.costly(plain.encode())
+    (tmp_path / "plain.py").write_text(plain)
     size = len(text.encode())
     result = run_cli("--no-cache", "big.py", cwd=tmp_path)
     assert result.returncode == 2
@@ -96,7 +100,7 @@ def test_a_file_over_the_bound_is_refused_with_one_line(tmp_path: Path) -> None:
     assert run_cli("--no-cache", "--format", "json", "big.py", cwd=tmp_path).stdout == "[]\n"
     # And the run kept to the bound while it found that out.
     cli = [*CLI, "--no-cache"]
-    grown = peak_growth([*cli, "big.py"], [*cli, "tiny.py"], tmp_path)
+    grown = peak_growth([*cli, "big.py"], [*cli, "plain.py"], tmp_path)
     assert 0 < grown <= memory.allowed(size), grown
 
 
@@ -415,3 +419,77 @@ def test_a_memory_error_in_libcst_is_not_an_unread_f_string(
     monkeypatch.setattr(libcst, "parse_expression", no_memory)
     with pytest.raises(MemoryError):
         check_text('import os\nos.system(f"ssh h {x}")\n', "python", "s.py")
+
+
+def test_under_a_limit_any_other_error_of_libcst_is_the_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As an import under the limit failed: "ImportError: ... failed to map segment".
+    import libcst
+
+    from heredoc_lint.engine import check_text
+
+    def failed(source: str) -> object:
+        raise ImportError("failed to map segment from shared object")
+
+    monkeypatch.setattr(libcst, "parse_expression", failed)
+    text = 'import os\nos.system(f"ssh h {x}")\n'
+    assert check_text(text, "python", "s.py") == []  # not limited: an f-string unread
+    monkeypatch.setattr(memory, "limited", lambda: True)
+    with pytest.raises(MemoryError):
+        check_text(text, "python", "s.py")
+
+
+# --- what the worker imports before its limit ------------------------------------------
+
+# Runs the CLI in this process with every check and fix done as in the bound's worker,
+# and prints the modules imported after the worker would have been forked.
+IMPORTED_UNDER_THE_LIMIT = """
+import sys
+from heredoc_lint import memory
+imported = set()
+
+def run(self, function, args, data):
+    if not hasattr(self, "before"):
+        self._prepare()  # as when the worker is forked
+        self.before = set(sys.modules)
+    try:
+        return function(*args)
+    finally:
+        imported.update(set(sys.modules) - self.before)
+
+memory.Bound.run = run
+from heredoc_lint.entry import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stdout = sys.__stdout__
+print("imported:", sorted(imported))
+"""
+
+
+@pytest.mark.parametrize("fixing", ["--diff", "--format=json"])
+def test_the_worker_is_forked_with_all_a_check_imports(fixing: str) -> None:
+    # An import under the limit may fail for want of memory (a library's mapping did),
+    # and its memory is the program's, not the input's: engine.import_all does them all
+    # first.
+    root = Path(__file__).parent.parent
+    paths = [root / "fixtures", root / "tests" / "data", root / "bench" / "recall"]
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            IMPORTED_UNDER_THE_LIMIT,
+            fixing,
+            "--no-cache",
+            "-j1",
+            "--severity",
+            "info",
+            *map(str, paths),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.stdout.splitlines()[-1] == "imported: []", out.stderr[-2000:]

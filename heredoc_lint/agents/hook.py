@@ -428,13 +428,19 @@ def _check(command: str, options: HookOptions, settings: Settings) -> _Checked |
     return checked
 
 
+def _import_all() -> None:
+    from heredoc_lint.engine import import_all  # only when a command needs the bound's worker
+
+    import_all()
+
+
 def _check_bounded(command: str, options: HookOptions, settings: Settings) -> _Checked | Verdict:
     """_check, held to the memory the command's size allows (heredoc_lint.memory); a
     command that needs more runs unchecked, as one whose check takes too long does."""
     from heredoc_lint import memory
 
     data = command.encode("utf-8", "surrogatepass")  # a lone surrogate: 3 bytes
-    with memory.Bound() as bound:
+    with memory.Bound(prepare=_import_all) as bound:
         checked = bound.run(_check, (command, options, settings), data)
     if isinstance(checked, _Checked | Verdict):
         return checked

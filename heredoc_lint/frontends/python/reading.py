@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
+from heredoc_lint import memory
 from heredoc_lint.frontends.python.callers import Callers
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
 from heredoc_lint.frontends.python.model import (
@@ -162,10 +163,14 @@ class Reader:
         token = self.a.atoms[atom]
         try:
             parsed = libcst.parse_expression(self.text[token.start : token.end])
+        except libcst.ParserSyntaxError:
+            return False  # not ours to read
         except MemoryError:
             raise  # not the f-string's: skipping it would hide its findings
-        except Exception:  # noqa: BLE001 - libcst raises several kinds: not ours to read
-            return False
+        except Exception as error:
+            if memory.limited():  # held to the bound, a failed allocation may show so
+                raise MemoryError from error
+            return False  # libcst raises other kinds too
         if not isinstance(parsed, libcst.FormattedString):
             return False
         code = libcst.Module([]).code_for_node
