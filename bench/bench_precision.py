@@ -123,6 +123,7 @@ class Finding:
     code: str
     message: str
     kind: str = ""  # "python", or "shell" for scripts, Markdown and workflows
+    evidence: str = ""  # what raised it at its severity (heredoc_lint.severities)
 
 
 def _rows(path: Path) -> Iterator[dict[str, str]]:
@@ -270,6 +271,7 @@ def lint(repo: str, root: Path) -> list[Finding]:
             item["code"],
             item["message"],
             kind(root / item["path"]),
+            item.get("evidence", ""),
         )
         for item in raw
     ]
@@ -389,10 +391,14 @@ def _recorded(look: FirstLook | None) -> str:
     )
 
 
-def batch_report(matched: Matched, repos: list[Repo], first_looks: list[FirstLook]) -> None:
-    """Per batch and per rule: today's figures, and beside them the batch's first-look
-    figures as batches.tsv recorded them."""
+def batch_report(
+    matched: Matched, repos: list[Repo], first_looks: list[FirstLook], by_evidence: bool = False
+) -> None:
+    """Per batch and per rule (and with `by_evidence`, per rule and evidence kind too, as
+    CODE:EVIDENCE): today's figures, and beside them the batch's first-look figures as
+    batches.tsv recorded them."""
     batch_of = {repo.name: repo.batch or "(no batch)" for repo in repos}
+    width = 40 if by_evidence else 8
     for batch in dict.fromkeys(batch_of[repo.name] for repo in repos):
         rows = [(f, lab) for f, lab in matched if batch_of.get(f.repo) == batch]
         recorded = {look.rule: look for look in first_looks if look.batch == batch}
@@ -407,18 +413,20 @@ def batch_report(matched: Matched, repos: list[Repo], first_looks: list[FirstLoo
         if total is not None and total.note:
             print(f"  {total.note}")
         print(
-            f"  {'rule':<8}{'findings':>9}{'TP':>5}{'FP':>5}{'debatable':>10}{'unlabelled':>11}"
-            f"{'TP/(TP+FP)':>11}{'TP/all':>8}   first look: "
+            f"  {'rule':<{width}}{'findings':>9}{'TP':>5}{'FP':>5}{'debatable':>10}"
+            f"{'unlabelled':>11}{'TP/(TP+FP)':>11}{'TP/all':>8}   first look: "
             f"{'findings':>9}{'TP':>5}{'FP':>5}{'debatable':>10}{'TP/(TP+FP)':>11}{'TP/all':>8}"
         )
         per_rule: dict[str, list[tuple[Finding, Label | None]]] = defaultdict(list)
         for finding, label in rows:
             per_rule[finding.code].append((finding, label))
+            if by_evidence:
+                per_rule[f"{finding.code}:{finding.evidence}"].append((finding, label))
         codes = sorted(set(per_rule) | (set(recorded) - {"all"}))
         for code in [*codes, "all"]:
             found, tp, fp, deb, unlabelled = _counts(rows if code == "all" else per_rule[code])
             print(
-                f"  {code:<8}{found:>9}{tp:>5}{fp:>5}{deb:>10}{unlabelled:>11}"
+                f"  {code:<{width}}{found:>9}{tp:>5}{fp:>5}{deb:>10}{unlabelled:>11}"
                 f"{precision(tp, fp):>11}{worth(tp, found):>8}   first look: "
                 + _recorded(recorded.get(code))
             )
@@ -569,6 +577,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--batches", type=Path, default=CORPUS / "batches.tsv")
     parser.add_argument(
+        "--by-evidence",
+        action="store_true",
+        help="in each batch, a row per rule and evidence kind too (CODE:EVIDENCE)",
+    )
+    parser.add_argument(
         "--batch",
         action="append",
         default=[],
@@ -668,7 +681,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"first look of {args.first_look} recorded in {args.batches.name}\n")
     print(f"{len(repos)} repositories, {files} files checked, {len(labels)} labels\n")
     report(matched, labels)
-    batch_report(matched, repos, read_first_looks(args.batches))
+    batch_report(matched, repos, read_first_looks(args.batches), args.by_evidence)
     for verdict in args.list:
         listed(matched, verdict)
     if unlabelled:

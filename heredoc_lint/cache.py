@@ -162,7 +162,7 @@ def _fix_from_json(data: dict[str, Any] | None) -> Fix | None:
 def dump(findings: Sequence[Finding]) -> list[Any]:
     return [
         [f.code, f.severity.value, f.message, f.start, f.end, f.depth, f.wrapper]
-        + [_fix_to_json(f.fix)]
+        + [_fix_to_json(f.fix), f.evidence]
         for f in findings
     ]
 
@@ -170,8 +170,10 @@ def dump(findings: Sequence[Finding]) -> list[Any]:
 def load(data: list[Any]) -> list[Finding]:
     """Findings from their JSON form; ValueError if any field has the wrong type."""
     findings = [
-        Finding(code, Severity(severity), message, start, end, depth, wrapper, _fix_from_json(fix))
-        for code, severity, message, start, end, depth, wrapper, fix in data
+        Finding(
+            code, Severity(severity), message, start, end, depth, wrapper, _fix_from_json(fix), kind
+        )
+        for code, severity, message, start, end, depth, wrapper, fix, kind in data
     ]
     if not all(map(_well_typed, findings)):
         raise ValueError("a cached finding has a field of the wrong type")
@@ -183,6 +185,7 @@ def _well_typed(finding: Finding) -> bool:
     return (
         isinstance(finding.code, str)
         and isinstance(finding.message, str)
+        and isinstance(finding.evidence, str)
         and all(type(n) is int for n in (finding.start, finding.end, finding.depth))
         and isinstance(finding.wrapper, str | None)
         and (

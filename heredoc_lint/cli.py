@@ -99,13 +99,15 @@ app.command("check", help="Check shell scripts (the default command).")(typer_co
 def rule_doc(code: Annotated[str, typer.Argument(help="A rule code, e.g. HL101.")]) -> None:
     """Print a rule's documentation."""
     from heredoc_lint.rules import rule_by_code
+    from heredoc_lint.rules.doc import severities_table
 
     rule = rule_by_code(code)
     if rule is None:
         raise _fail(f"unknown rule `{code}` (see `heredoc-lint rules`)")
     typer.echo(
         f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. "
-        f"Fixable: {'yes' if rule.fixable else 'no'}.\n\n{rule.doc.strip()}"
+        f"Fixable: {'yes' if rule.fixable else 'no'}.\n\n{rule.doc.strip()}\n\n"
+        f"## Severity by evidence\n\n{severities_table(rule)}"
     )
 
 

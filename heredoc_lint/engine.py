@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from heredoc_lint import suppress
+from heredoc_lint import severities, suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
@@ -102,8 +102,9 @@ def _check(
         )
     except SourceError as error:
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
-        severity = Severity.INFO if error.info else Severity.WARNING
-        findings.append(Finding("HL001", severity, error.message, start, start + 1))
+        why = "source-not-checked" if error.info else "source-unreadable"
+        tier = severities.severity("HL001", why)
+        findings.append(Finding("HL001", tier, error.message, start, start + 1, evidence=why))
         if not error.partial:
             return findings, None
         roots, complete = [root_layer(f, settings.wrappers) for f in error.partial], False

@@ -70,6 +70,7 @@ class Finding:
     depth: int = 0
     wrapper: str | None = None
     fix: Fix | None = None
+    evidence: str = ""  # what raised it at its severity (heredoc_lint.severities)
 
 
 def reported(findings: Iterable[Finding], threshold: Severity) -> list[Finding]:

@@ -79,6 +79,7 @@ def finding_json(report: FileReport, finding: Finding, index: LineIndex) -> dict
         "end_line": end_line,
         "end_column": end_column,
         "layer": {"depth": finding.depth, "wrapper": finding.wrapper},
+        "evidence": finding.evidence,
         "fix": _fix_json(finding.fix, index),
     }
 

@@ -134,6 +134,7 @@ def sarif_result(
         "properties": {
             "severity": finding.severity.value,
             "layer": {"depth": finding.depth, "wrapper": finding.wrapper},
+            "evidence": finding.evidence,
         },
     }
     if finding.fix is not None:

@@ -32,8 +32,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.source import LineIndex
 
 if TYPE_CHECKING:
@@ -395,10 +396,11 @@ def apply(
                 kept.append(
                     Finding(
                         "HL002",
-                        Severity.WARNING,
+                        severities.severity("HL002", "unused"),
                         f"This suppression ({codes}) silences no finding",
                         directive.start,
                         directive.end,
+                        evidence="unused",
                     )
                 )
     return kept

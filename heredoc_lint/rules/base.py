@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Fix, Severity, Strategy
@@ -33,12 +34,16 @@ class Rule:
 
     code: str
     name: str
-    severity: Severity  # the default; a finding may carry another tier
     check: Check
     # Text without any of these cannot hold a finding of the rule, so it is never parsed
     # for it. None: the rule needs a layer ≥ 1, so the names of the wrapper commands.
     triggers: frozenset[str] | None
     docs: RuleDoc
+
+    @property
+    def severity(self) -> Severity:
+        """The highest default severity of its findings (heredoc_lint.severities)."""
+        return severities.highest(self.code)
 
     @property
     def summary(self) -> str:
@@ -59,7 +64,6 @@ class Rule:
 def rule(
     code: str,
     name: str,
-    severity: Severity,
     check: Check,
     *,
     triggers: frozenset[str] | None = None,
@@ -68,33 +72,35 @@ def rule(
     come from the docstring of the module that defines `check`; a docstring without its
     summary or one of its sections raises RuleDocError when the module is imported."""
     module = sys.modules[check.__module__]
-    return Rule(code, name, severity, check, triggers, read(module.__doc__, f"{code} {name}"))
+    return Rule(code, name, check, triggers, read(module.__doc__, f"{code} {name}"))
 
 
 def finding(
     layer: Layer,
     code: str,
-    severity: Severity,
+    evidence: str,
     message: str,
     start: int,
     end: int,
     fix: Fix | None = None,
 ) -> Finding:
-    """A finding anchored on layer.text[start:end], placed in the file."""
-    a, b = layer.file_span(start, end)
-    return Finding(code, severity, message, a, b, layer.depth, layer.wrapper, fix)
+    """A finding anchored on layer.text[start:end], placed in the file; its severity is
+    the one the table gives its evidence (heredoc_lint.severities)."""
+    return at_file(layer, code, evidence, message, layer.file_span(start, end), fix)
 
 
 def at_file(
     layer: Layer,
     code: str,
-    severity: Severity,
+    evidence: str,
     message: str,
     span: tuple[int, int],
     fix: Fix | None = None,
 ) -> Finding:
     """A finding anchored on a span already in file offsets."""
-    return Finding(code, severity, message, span[0], span[1], layer.depth, layer.wrapper, fix)
+    tier = severities.severity(code, evidence)
+    a, b = span
+    return Finding(code, tier, message, a, b, layer.depth, layer.wrapper, fix, evidence)
 
 
 def where(layer: Layer) -> str:

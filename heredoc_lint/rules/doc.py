@@ -45,6 +45,23 @@ def table(rules: tuple[Rule, ...], page: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def severities_table(rule: Rule) -> str:
+    """The rule's rows of heredoc_lint.severities: the severity each evidence gets, and
+    what justifies it."""
+    from heredoc_lint import severities
+
+    lines = [
+        "| evidence | default severity | what it is | basis |",
+        "|---|---|---|---|",
+    ]
+    for evidence, row in severities.rows(rule.code):
+        lines.append(
+            f"| `{evidence}` | {row.severity.value} | {_cell(row.why)} | "
+            f"{_cell(severities.basis(row))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def demote(doc: str) -> str:
     """Move the docstring's headings one level down, leaving code blocks alone."""
     out = []
@@ -62,7 +79,7 @@ def section(rule: Rule) -> str:
     return (
         f"## {rule.code} {rule.name}\n\n"
         f"Default severity: {rule.severity.value}. Fixable: {'yes' if rule.fixable else 'no'}.\n\n"
-        f"{demote(rule.doc)}"
+        f"{demote(rule.doc)}\n### Severity by evidence\n\n{severities_table(rule)}"
     )
 
 

@@ -49,7 +49,7 @@ import re
 from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule, where
 from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.shell.templates import not_a_script
@@ -116,38 +116,38 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if program is not None:
             template = f"a session of `{program}` (the lines after it are typed into it)"
     if dynamic:
-        severity = Severity.INFO
+        kind = "runtime-built"
         message = (
             f"{place} is built from values known only at run time and does not parse "
             f"as written near `{shown}`; that region was not checked"
         )
     elif template is not None:
-        severity = Severity.INFO
+        kind = "not-a-script"
         message = (
             f"{place} looks like {template}, not a script to run: it does not parse "
             f"near `{shown}` and was not checked"
         )
     elif bash_accepts(layer.text):
-        severity = Severity.INFO
+        kind = "bash-accepts"
         message = (
             f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
             "that region was not checked"
         )
     elif string:
-        severity = Severity.ERROR
+        kind = "shell-string-refused"
         message = (
             f"{place} does not parse near `{shown}`: the shell that runs it refuses it "
             "with a syntax error; the rest was checked, this region was not"
         )
     else:
-        severity = Severity.WARNING if _holds_checked(layer) else Severity.INFO
+        kind = "script-refused" if _holds_checked(layer) else "script-without-checked"
         message = (
             f"{place} does not parse near `{shown}`: the shell that runs it stops with "
             "a syntax error; the rest was checked, this region was not"
         )
     # At the very end of the text there is no character to point at: take the last one.
     start = max(0, min(first.start, len(layer.text) - 1))
-    yield finding(layer, "HL001", severity, message, start, start + 1)
+    yield finding(layer, "HL001", kind, message, start, start + 1)
 
 
-RULE = rule("HL001", "parse-error", Severity.ERROR, check)
+RULE = rule("HL001", "parse-error", check)

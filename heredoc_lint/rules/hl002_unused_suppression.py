@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, rule
 
 
@@ -39,7 +39,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 RULE = rule(
     "HL002",
     "unused-suppression",
-    Severity.WARNING,
     check,
     triggers=frozenset(),  # reported by the suppression filter, which always runs
 )

@@ -46,7 +46,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule, script_path, where
 
 
@@ -81,14 +81,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         width = 3 if heredoc.strip_tabs else 2
         problems = _problems(layer, heredoc.body_start, heredoc.body_end)
         if not problems and (runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)):
-            severity = Severity.INFO
+            kind = "arrives-as-written"
             message = (
                 f"Heredoc inside {where(layer)}: it arrives as written (nothing in it is "
                 "changed by the outer shell's quoting), but a quote or `$` added to its body "
                 "later must be escaped for that shell too"
             )
         else:
-            severity = Severity.WARNING
+            kind = "body-parsed-by-outer-shell"
             message = (
                 f"Heredoc inside {where(layer)}: its body is parsed by the outer shell first, "
                 f"so every $, `, \\ and quote in it must be escaped for that layer{problems}"
@@ -96,7 +96,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL101",
-            severity,
+            kind,
             message,
             heredoc.op_start,
             heredoc.op_start + width,
@@ -113,4 +113,4 @@ def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
     return context.file_text[a:b] == layer.text[start:end]
 
 
-RULE = rule("HL101", "heredoc-in-remote-string", Severity.WARNING, check)
+RULE = rule("HL101", "heredoc-in-remote-string", check)

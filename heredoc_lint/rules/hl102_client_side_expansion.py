@@ -63,6 +63,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from heredoc_lint import severities
 from heredoc_lint.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers import Call, Layer, LocalExpansion, calls
@@ -98,9 +99,13 @@ _NOT_LITERAL = frozenset('\\"`$')
 
 @dataclass(frozen=True)
 class Verdict:
-    severity: Severity
+    evidence: str  # a kind of heredoc_lint.severities' HL102 rows
     message: str
     escape: bool = False  # offer the unsafe fix that escapes the expansion
+
+    @property
+    def severity(self) -> Severity:
+        return severities.severity("HL102", self.evidence)
 
 
 def _who(layer: Layer) -> str:
@@ -257,20 +262,20 @@ def _classify(
     if delimiter is not None:
         if e.kind == "variable" and parent is not None and name in evidence.bindings(parent.script):
             return Verdict(
-                Severity.ERROR,
+                "quoted-delimiter-binding",
                 f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "
                 f"heredoc says its body is literal: the body gets the local `{name}`, "
                 "assigned in the outer script; if that is meant, say so with an unquoted "
                 "delimiter",
             )
         return Verdict(
-            Severity.ERROR,
+            "quoted-delimiter",
             f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "
             "for it literally, but the body receives the local value (empty if unset)",
         )
     if e.kind == "variable" and evidence.bound_before(layer, name, item.start):
         return Verdict(
-            Severity.ERROR,
+            "binding-inside",
             f"`{text}` is expanded by {who} {before}, before the binding of `{name}` in "
             f"the same string exists: it gets the local value (usually empty); "
             + _escape_advice(text),
@@ -279,7 +284,7 @@ def _classify(
     awk = facts.awk_field(item)
     if awk is not None:
         return Verdict(
-            Severity.ERROR,
+            "awk-field",
             f"`{text}` is a field of the {awk} program, in single quotes written for {awk}, "
             f"but {who} expands it {before}: {awk} gets the local value (usually empty) "
             "instead of the field; " + _escape_advice(text),
@@ -293,47 +298,47 @@ def _classify(
     # (ssh): a `bash -c` inside a remote string is expanded on its own machine.
     crosses = layer.invocation is not None and layer.invocation.remote
     may_warn = crosses and not whole_word and runner is None
-    tier = Severity.WARNING if may_warn else Severity.INFO
+    use = "" if may_warn else "-local-use"  # the evidence kind's qualifier
     inside = f" (inside `{runner}`, where local expansion is usually the point)" if runner else ""
     if e.kind == "positional" or (e.kind == "special" and e.name in POSITIONAL_SPECIALS):
         scope, none = _positional_scope(layer, item, context)
         if none:
             return Verdict(
-                tier,
+                "positional-empty" + use,
                 f"`{text}` is expanded by {who} {before}, and there it is empty: {scope}{inside}; "
                 + _escape_advice(text),
-                escape=tier is Severity.WARNING,
+                escape=may_warn,
             )
-        return Verdict(Severity.INFO, f"`{text}` is expanded by {who} {before}, from {scope}")
+        return Verdict("positional", f"`{text}` is expanded by {who} {before}, from {scope}")
     if e.kind == "special" and e.name in REMOTE_SPECIALS:
         return Verdict(
-            tier,
+            "special-parameter" + use,
             f"`{text}` is {_SPECIAL_MEANING[e.name]}, expanded by {who} {before}, not the "
             f"inner shell's{inside}; " + _escape_advice(text),
-            escape=tier is Severity.WARNING,
+            escape=may_warn,
         )
     if e.kind in ("command", "backtick") and evidence.probes_machine(e.name):
         return Verdict(
-            tier,
+            "machine-probe" + use,
             f"`{text}` runs on this machine {before}, so it describes this machine, not the "
             f"one that runs the string{inside}; " + _escape_advice(text),
-            escape=tier is Severity.WARNING,
+            escape=may_warn,
         )
     if e.kind == "variable" and parent is not None:
         bound = evidence.bindings(parent.script).get(name)
         if bound is not None:
             line = _line_of(parent, bound - 1, context)
             return Verdict(
-                Severity.INFO,
+                "local-variable",
                 f"`{text}` is the local variable set on line {line}, expanded by {who} {before}",
             )
     if e.kind == "variable" and e.name in REMOTE_NAMES:
         return Verdict(
-            Severity.INFO,
+            "machine-variable",
             f"`{text}` is this machine's value, expanded by {who} {before}; "
             + _escape_advice(text),
         )
-    return Verdict(Severity.INFO, f"`{text}` is expanded by {who} {before}")
+    return Verdict("local-expansion", f"`{text}` is expanded by {who} {before}")
 
 
 def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
@@ -383,7 +388,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         fix = fix_at(item.start)
         if fix is None and verdict.escape:
             fix = _escape_fix(layer, item)
-        yield finding(layer, "HL102", verdict.severity, verdict.message, start, end, fix)
+        yield finding(layer, "HL102", verdict.evidence, verdict.message, start, end, fix)
     for index in layer.continuations:
         delimiter = _inside_quoted_heredoc(layer, index)
         if delimiter is None:
@@ -391,7 +396,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL102",
-            Severity.ERROR,
+            "continuation-in-quoted-heredoc",
             f"{_who(layer).capitalize()} deletes this backslash-newline {_before(layer)}: "
             f"in the quoted '{delimiter}' heredoc the two lines arrive joined",
             index,
@@ -400,4 +405,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = rule("HL102", "client-side-expansion", Severity.ERROR, check)
+RULE = rule("HL102", "client-side-expansion", check)

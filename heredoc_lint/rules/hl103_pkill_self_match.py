@@ -49,6 +49,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from heredoc_lint import severities
 from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
@@ -182,18 +183,19 @@ def _alone_here(layer: Layer, command: Command) -> bool:
     return alone and command.next_op in (None, ";", "\n")
 
 
-def _severity(layer: Layer, command: Command) -> tuple[Severity | None, str]:
-    """The tier of a self-match, or None and why the shell is gone before pkill runs."""
+def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
+    """What keeps the shell alive for pkill to kill it (a kind of the HL103 rows of
+    heredoc_lint.severities), or None and why the shell is gone before pkill runs."""
     if layer.kind == "stdin":
-        return Severity.ERROR, "the shell that feeds the script waits for it"
+        return "fed-by-stdin", "the shell that feeds the script waits for it"
     if not _alone(layer, command):
-        return Severity.ERROR, "other commands share the string"
+        return "shares-string", "other commands share the string"
     if layer.depth == 0 and layer.cmdline is None:
-        return Severity.WARNING, "a script keeps its process for its last command too"
+        return "script-last-command", "a script keeps its process for its last command too"
     if command.redirects:
-        return Severity.WARNING, "bash keeps its shell for a command with a redirection"
+        return "redirection-keeps-shell", "bash keeps its shell for a command with a redirection"
     if layer.shell in ("sh", "dash"):
-        return Severity.WARNING, "dash keeps its shell even for one bare command"
+        return "dash-keeps-shell", "dash keeps its shell even for one bare command"
     return None, (
         "bash replaces itself with a lone simple command, so that shell is gone before "
         "pkill runs: no finding"
@@ -419,12 +421,16 @@ class SelfMatch:
     call: PkillCall
     cmdline: str
     matches: tuple[tuple[int, int], ...]  # in `cmdline`; empty: no self-match
-    severity: Severity | None  # None: not reported
+    evidence: str | None  # a kind of heredoc_lint.severities' HL103 rows; None: not reported
     why: str  # the finding's message, or why there is none
 
     @property
     def reported(self) -> bool:
-        return self.severity is not None
+        return self.evidence is not None
+
+    @property
+    def severity(self) -> Severity | None:
+        return None if self.evidence is None else severities.severity("HL103", self.evidence)
 
 
 def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
@@ -452,8 +458,8 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             why = "the pattern does not match the command line of the shell running it"
             yield SelfMatch(call, cmdline, (), None, why)
             continue
-        severity, reason = _severity(layer, call.command)
-        if severity is None:
+        kind, reason = _evidence(layer, call.command)
+        if kind is None:
             yield SelfMatch(call, cmdline, found, None, reason)
             continue
         owner = (
@@ -467,7 +473,7 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             kills = "kills that shell: its commands after this script never run"
         status = "137/255" if _kills_outright(call) else "143/255"
         ending = f"{kills} and the exit status is {status}"
-        if severity is not Severity.ERROR:  # pkill is the shell's only command
+        if kind not in ("fed-by-stdin", "shares-string"):  # pkill is the shell's only command
             ending = f"kills that shell: it dies with exit status {status} instead of pkill's"
         effect = (
             ending
@@ -489,7 +495,7 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
                 f"`{call.tool} -f {shlex.quote(pattern)}` matches the command line of {owner} "
                 f"and {effect}"
             )
-        yield SelfMatch(call, cmdline, found, severity, message)
+        yield SelfMatch(call, cmdline, found, kind, message)
 
 
 _SIGKILL = frozenset({"9", "KILL", "SIGKILL"})
@@ -511,7 +517,7 @@ def _kills_outright(call: PkillCall) -> bool:
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for verdict in decide(layer, context):
-        if verdict.severity is None:
+        if verdict.evidence is None:
             continue
         call = verdict.call
         words = call.words
@@ -521,14 +527,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             else _fix(layer, call.command, words[call.pattern_index], call.pattern)
         )
         yield finding(
-            layer, "HL103", verdict.severity, verdict.why, words[0].start, words[0].end, fix
+            layer, "HL103", verdict.evidence, verdict.why, words[0].start, words[0].end, fix
         )
 
 
 RULE = rule(
     "HL103",
     "pkill-self-match",
-    Severity.ERROR,
     check,
     triggers=TOOLS,
 )

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.structure import (
@@ -200,7 +200,7 @@ def _start_table(chain: list[list[Redirect]]) -> dict[int, str]:
 
 @dataclass(frozen=True)
 class Job:
-    severity: Severity
+    evidence: str  # a kind of heredoc_lint.severities' HL104 rows
     anchor: tuple[int, int]  # layer text offsets
     state: State  # the descriptors of the process that holds the session
     what: str  # how the message names the job
@@ -290,7 +290,7 @@ def analyse(script: Script, statement: Statement, state: State) -> Job | None:
             else (command.start, command.end)
         )
         edits = ((end, end, " " + missing(table)),)
-        return Job(Severity.WARNING, anchor, table, "background command", edits)
+        return Job("background-command", anchor, table, "background command", edits)
     if isinstance(node, (AndOr, Pipeline)):
         return _sequence_job(script, statement, node, state)
     if isinstance(node, (Subshell, Group, Compound)):
@@ -298,7 +298,7 @@ def analyse(script: Script, statement: Statement, state: State) -> Job | None:
             return None
         edits = ((end, end, " " + missing(state)),)
         what = "background " + ("subshell" if isinstance(node, Subshell) else "group")
-        return Job(Severity.WARNING, node.opener, state, what, edits)
+        return Job("background-group", node.opener, state, what, edits)
     return None
 
 
@@ -312,13 +312,13 @@ def _sequence_job(
     group = ((start, start, "{ "), (end, end, "; } " + missing(state)))
     if isinstance(node, Pipeline):
         anchor = _word_anchor(script, statement)
-        return Job(Severity.WARNING, anchor, state, "background pipeline", group)
+        return Job("background-pipeline", anchor, state, "background pipeline", group)
     last = _last_element(statement)
     if last is not None and process_holds(last, state):
         anchor = _word_anchor(script, last)
-        return Job(Severity.WARNING, anchor, state, "background command", group)
+        return Job("background-command", anchor, state, "background command", group)
     what = "background subshell that runs this list"
-    return Job(Severity.INFO, _word_anchor(script, statement), state, what, group)
+    return Job("background-list", _word_anchor(script, statement), state, what, group)
 
 
 def _exec_prelude(script: Script, before: int) -> list[Redirect]:
@@ -381,14 +381,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         detach = next((w for w in ("nohup", "setsid", "disown") if w in source), None)
         note = f" (`{detach}` does not detach it from the session)" if detach else ""
         if channel is None or root is None:
-            severity = job.severity
+            kind = job.evidence
             held = (
                 f"the ssh session as its {_attached(job.state)}: the remote shell exits, but "
                 f"ssh does not return until this job exits{note}"
             )
             goes_on = "ssh return"
         else:
-            severity = job.severity if channel.waits else Severity.INFO
+            kind = job.evidence if channel.waits else "channel-unwaited"
             waits = channel.waits or "the file does not show that anything waits for it"
             held = (
                 f"the channel of `{root.wrapper}` as its {_attached(job.state)}: the remote "
@@ -399,7 +399,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL104",
-            severity,
+            kind,
             f"The {job.what} `{snippet}` still has {held}; redirect them "
             f"(`> file 2>&1 < /dev/null`) to let {goes_on} at once",
             job.anchor[0],
@@ -434,4 +434,4 @@ def _channel(root: Layer) -> Wait:
     return channel_wait(root.origin)
 
 
-RULE = rule("HL104", "remote-background-holds-session", Severity.WARNING, check)
+RULE = rule("HL104", "remote-background-holds-session", check)

@@ -49,7 +49,7 @@ from collections.abc import Iterator, Sequence
 
 from heredoc_lint.edits import lift
 from heredoc_lint.layers import Layer, calls, calls_behind, string_layer
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
@@ -377,7 +377,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL105",
-            Severity.WARNING,
+            "ssh-in-read-loop",
             f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop reads the loop's standard "
             "input: it swallows the lines that `read` has not read yet and sends them to "
             "the remote command, so the loop ends after the first line and the other "
@@ -427,7 +427,7 @@ def _function_calls(
         yield finding(
             layer,
             "HL105",
-            Severity.WARNING,
+            "function-in-read-loop",
             f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop runs "
             f"`{body.words[ssh.index].value}` (line {line}), which reads the loop's standard "
             "input: it swallows the lines that `read` has not read yet and sends them to "
@@ -439,4 +439,4 @@ def _function_calls(
         )
 
 
-RULE = rule("HL105", "ssh-swallows-loop-stdin", Severity.WARNING, check)
+RULE = rule("HL105", "ssh-swallows-loop-stdin", check)

@@ -48,7 +48,7 @@ from typing import Literal
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, dequote
@@ -344,7 +344,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL106",
-            Severity.WARNING,
+            "rejoined-word",
             f"ssh joins the {len(words)} words of the remote command with spaces and the remote "
             f"shell splits the string again: {first}{extra}; pass the remote command as one "
             "quoted string with each argument quoted for the remote shell",
@@ -354,4 +354,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = rule("HL106", "ssh-argument-rejoin", Severity.WARNING, check)
+RULE = rule("HL106", "ssh-argument-rejoin", check)

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
@@ -347,14 +347,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 evidence_note = "".join(
                     f"; `{quote_snippet(t, 30)}` {why}" for t, why in judged.remote[:2]
                 )
-                severity = Severity.WARNING
+                kind = "remote-meaning"
                 message = (
                     f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
                     + _effect(layer, wrapper, _names(texts))
                     + f"{evidence_note}; {quote}"
                 )
             else:
-                severity = Severity.INFO
+                kind = "local-meaning"
                 message = (
                     f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
                     f"that runs {wrapper} expands {_names(judged.local + judged.other)} in "
@@ -366,12 +366,12 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             yield finding(
                 layer,
                 "HL107",
-                severity,
+                kind,
                 message,
                 heredoc.op_start,
                 heredoc.op_start + width,
-                _fix(layer, heredoc, escapes, intended=severity is Severity.INFO),
+                _fix(layer, heredoc, escapes, intended=kind == "local-meaning"),
             )
 
 
-RULE = rule("HL107", "unquoted-heredoc-to-remote", Severity.WARNING, check)
+RULE = rule("HL107", "unquoted-heredoc-to-remote", check)

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.forwarders import with_literals
 from heredoc_lint.layers import Layer, calls
-from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.model import Applicability, Finding
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.words import Word
 from heredoc_lint.wrappers import OPTION_GRAMMARS
@@ -159,7 +159,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 # The value may serve other commands too (`ssh "${OPTS[@]}"`, where -p
                 # is the port): reported where scp uses it, with no fix.
                 message = f"{_message(flag)}; the `-p` comes from `{used.value}`"
-                yield finding(layer, "HL108", Severity.ERROR, message, used.start, used.end)
+                yield finding(layer, "HL108", "port-from-options", message, used.start, used.end)
                 continue
             fix = layer_fix(
                 layer, [(at, at + 1, "P")], Applicability.SAFE, "Use scp's port flag `-P`"
@@ -167,7 +167,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             yield finding(
                 layer,
                 "HL108",
-                Severity.ERROR,
+                "port-number",
                 _message(flag),
                 flag.word.start,
                 at + 1,
@@ -178,7 +178,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 RULE = rule(
     "HL108",
     "scp-port-flag",
-    Severity.ERROR,
     check,
     triggers=_SCP,
 )

@@ -67,7 +67,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Call, Layer, calls_behind
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
@@ -295,7 +295,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             append = " -a" if redirect.op in (">>", "&>>") else ""
             if guard is not None:
                 line = context.file_text.count("\n", 0, layer.file_offset(guard.start)) + 1
-                severity = Severity.INFO
+                kind = "root-by-guard"
                 message = (
                     f"`{shown}` is opened by the calling shell, not by {tool}; the root check "
                     f"on line {line} exits unless that shell is root, so the write has root's "
@@ -303,7 +303,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                     f"without the check"
                 )
             else:
-                severity = Severity.ERROR
+                kind = "unprivileged-redirect"
                 message = (
                     f"`{shown}` is opened by the calling shell, with the caller's rights, "
                     f"before {tool} starts: only `{name}` runs as {runs_as}. Where the caller "
@@ -314,7 +314,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             yield finding(
                 layer,
                 "HL109",
-                severity,
+                kind,
                 message,
                 redirect.start,
                 op_end,
@@ -325,7 +325,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 RULE = rule(
     "HL109",
     "sudo-redirect",
-    Severity.ERROR,
     check,
     triggers=PRIVILEGE,
 )

@@ -40,7 +40,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
 from heredoc_lint.wrappers import Invocation, SshCall
@@ -191,7 +191,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL110",
-            Severity.ERROR,
+            "state-change-lost",
             f"`{op}` is read by the local shell, not by the remote one: `{quote_snippet(remote)}` "
             f"only changes the state of the remote shell on {host}, which exits at once, so the "
             f"{what} is lost and {then} runs on this machine; put the whole command in one "
@@ -202,4 +202,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = rule("HL110", "local-operator-after-ssh", Severity.ERROR, check)
+RULE = rule("HL110", "local-operator-after-ssh", check)

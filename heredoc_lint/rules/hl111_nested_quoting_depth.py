@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.layers import Layer, child_layers
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, at_file, rule
 
 ESCAPE_CHAINS = ("'\\''", '\\\\\\"')
@@ -87,7 +87,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             yield at_file(
                 outer,
                 "HL111",
-                Severity.INFO,
+                "three-shells-as-written",
                 f"This command is parsed by {shells}; its innermost string arrives as written, "
                 "but any `$`, quote or backslash added to it later must be escaped once for "
                 "each shell outside it",
@@ -97,7 +97,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield at_file(
             outer,
             "HL111",
-            Severity.WARNING,
+            "three-shells-changing",
             f"This command is parsed by {shells}: {evidence}; every quote, $ and backslash of "
             "the innermost string must be escaped once for each shell outside it",
             span,
@@ -111,7 +111,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield at_file(
             layer,
             "HL111",
-            Severity.WARNING,
+            "escape-chain",
             f"The {layer.wrapper} command string needs the `{chain_text}` escape chain to carry a "
             "quote through: one missed escape silently changes what the remote shell runs",
             span,
@@ -128,4 +128,4 @@ def _source_span(layer: Layer, file_text: str) -> tuple[int, int]:
     return a, b
 
 
-RULE = rule("HL111", "nested-quoting-depth", Severity.WARNING, check)
+RULE = rule("HL111", "nested-quoting-depth", check)

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Applicability, Finding, Fix, Severity
+from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule, where
 from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs
 from heredoc_lint.shell.templates import field_heredoc
@@ -229,7 +229,9 @@ def _template_field(layer: Layer, heredoc: Heredoc, field: str) -> Finding:
         f"runs (a runbook's placeholder); as it stands, bash reads a heredoc "
         f"`<<{heredoc.delimiter}` that is never terminated"
     )
-    return finding(layer, "HL112", Severity.INFO, message, heredoc.op_start, heredoc.op_start + 2)
+    return finding(
+        layer, "HL112", "template-field", message, heredoc.op_start, heredoc.op_start + 2
+    )
 
 
 def _finding(
@@ -260,7 +262,7 @@ def _finding(
             "after it becomes heredoc text instead of commands"
         )
         return finding(
-            layer, "HL112", Severity.ERROR, message, heredoc.op_start, heredoc.op_start + width
+            layer, "HL112", "never-terminated", message, heredoc.op_start, heredoc.op_start + width
         )
     line = _line_number(layer, context, candidate.start)
     shown = layer.text[candidate.start : candidate.end].replace("\r", "\\r")
@@ -280,7 +282,7 @@ def _finding(
     return finding(
         layer,
         "HL112",
-        Severity.ERROR,
+        "near-miss-terminator",
         message,
         heredoc.op_start,
         heredoc.op_start + width,
@@ -291,7 +293,6 @@ def _finding(
 RULE = rule(
     "HL112",
     "heredoc-terminator",
-    Severity.ERROR,
     check,
     triggers=frozenset({"<<"}),
 )

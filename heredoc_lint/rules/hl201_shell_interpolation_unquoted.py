@@ -92,6 +92,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
 
+from heredoc_lint import severities
 from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
@@ -227,13 +228,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 
             fix = quote_fix(layer, frag, start, end, word)
         pattern = _GLOB.search(layer.text[word.start : start] + layer.text[end : word.end])
-        severity = _severity(interp.evidence, state, context.path, pattern is None)
+        kind = _evidence_kind(interp.evidence, state, context.path, pattern is None)
         yield finding(
             layer,
             "HL201",
-            severity,
+            kind,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            f"{_evidence_words(interp.evidence, severity)}: "
+            f"{_evidence_words(interp.evidence, kind)}: "
             + (_MIXED if interp.shell_text else "quote it with shlex.quote()"),
             start,
             end,
@@ -283,8 +284,9 @@ def _in_private_module(path: str) -> bool:
 _GLOB = re.compile(r"[*?\[]")
 
 
-def _severity(evidence: str, state: Quote, path: str | None, path_word: bool = True) -> Severity:
-    """Warning only where the file shows the value comes from outside the program.
+def _evidence_kind(evidence: str, state: Quote, path: str | None, path_word: bool = True) -> str:
+    """Of the HL201 rows of heredoc_lint.severities: the origin of the value (origins.kind)
+    only where the file shows the value comes from outside the program.
 
     In test code, only text read from outside (the network, input) counts: its other
     values are the test's own. Inside double quotes, where only `$`, backtick, `\\` and
@@ -294,24 +296,29 @@ def _severity(evidence: str, state: Quote, path: str | None, path_word: bool = T
     top level, the parameter stays evidence unquoted in a path the command acts on
     (`cd {path}`, `find {dir}/data`): the callers that import the function pass theirs;
     not in a glob pattern (`{stem}*`, the files the function made from that stem)."""
-    from heredoc_lint.frontends.python.origins import example_only, free_text, only_a_parameter
+    from heredoc_lint.frontends.python.origins import (
+        example_only,
+        free_text,
+        kind,
+        only_a_parameter,
+    )
 
     if not evidence:
-        return Severity.INFO
+        return "no-origin"
     if path is not None and _in_test_code(path) and not free_text(evidence):
-        return Severity.INFO
+        return "test-code"
     if state is Quote.DOUBLE and only_a_parameter(evidence):
-        return Severity.INFO
+        return "parameter-in-double-quotes"
     if path is not None and _in_private_module(path) and only_a_parameter(evidence):
-        return Severity.INFO
+        return "private-parameter"
     if example_only(evidence) and not (state is Quote.UNQUOTED and path_word):
-        return Severity.INFO
-    return Severity.WARNING
+        return "example-only"
+    return kind(evidence)
 
 
-def _evidence_words(evidence: str, severity: Severity) -> str:
-    """What the message says of where the value comes from: the evidence of a warning."""
-    if evidence and severity is Severity.WARNING:
+def _evidence_words(evidence: str, kind: str) -> str:
+    """What the message says of where the value comes from: the evidence of an origin."""
+    if evidence and severities.severity("HL201", kind) is not Severity.INFO:
         return evidence
     if evidence:
         return f"{evidence}, which is no evidence of outside text here"
@@ -321,7 +328,6 @@ def _evidence_words(evidence: str, severity: Severity) -> str:
 RULE = rule(
     "HL201",
     "shell-interpolation-unquoted",
-    Severity.WARNING,
     check,
     triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

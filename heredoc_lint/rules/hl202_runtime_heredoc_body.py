@@ -44,7 +44,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule
 
 
@@ -92,7 +92,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer,
             "HL202",
-            Severity.WARNING,
+            "runtime-body",
             f"The body of this heredoc is filled in at run time from {source}: {effect}",
             heredoc.op_start,
             heredoc.op_start + width,
@@ -103,7 +103,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 RULE = rule(
     "HL202",
     "runtime-heredoc-body",
-    Severity.WARNING,
     check,
     triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

@@ -77,6 +77,28 @@ _EXAMPLE = " (the file calls it only with a literal example, line"
 _DEPTH = 2 * MAX_DEPTH
 
 
+# The kind of each `evidence` (heredoc_lint.severities' HL201 rows), by its first words.
+_KINDS = (
+    ("it comes from the command line", "argv"),
+    ("it is a command-line option", "cli-option"),
+    ("it comes from an HTTP request", "request"),
+    ("it is read from the network", "network"),
+    ("it is read from standard input", "input"),
+    ("it is read from input", "input"),
+    ("it comes from the environment", "environment"),
+    ("it comes from configuration", "config"),
+    (_PARAMETER, "parameter"),
+)
+
+
+def kind(evidence: str) -> str:
+    """The short stable name of what `evidence` (not empty) says of the value's origin."""
+    for words, name in _KINDS:
+        if evidence.startswith(words):
+            return name
+    raise ValueError(f"evidence of no known kind: {evidence!r}")
+
+
 def free_text(evidence: str) -> bool:
     """Whether `evidence` says the value is text from outside that may hold anything."""
     return evidence.startswith(_FREE_TEXT)
