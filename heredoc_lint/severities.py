@@ -58,7 +58,7 @@ class Row:
 TABLE: dict[tuple[str, str], Row] = {
     # HL001 parse-error
     ("HL001", "shell-string-refused"): Row(
-        ERROR, "a string a shell runs does not parse", FirstLook(1, 0, 0)
+        ERROR, "a string a shell runs does not parse", FirstLook(2, 0, 0)
     ),
     ("HL001", "script-refused"): Row(
         INFO, "a script that holds what this tool checks does not parse", FirstLook(3, 3, 5)
@@ -77,13 +77,13 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL002", "unused"): Row(WARNING, "the suppression silences no finding"),
     # HL101 heredoc-in-remote-string
     ("HL101", "body-parsed-by-outer-shell"): Row(
-        WARNING, "the outer shell changes the body", FirstLook(0, 1, 0)
+        WARNING, "the outer shell changes the body", FirstLook(0, 2, 0)
     ),
     ("HL101", "arrives-as-written"): Row(INFO, "the body arrives as written today"),
     # HL102 client-side-expansion
     ("HL102", "quoted-delimiter"): Row(ERROR, "inside a quoted-delimiter heredoc"),
     ("HL102", "quoted-delimiter-binding"): Row(
-        ERROR, "inside a quoted-delimiter heredoc, bound outside"
+        ERROR, "inside a quoted-delimiter heredoc, bound outside", FirstLook(0, 3, 0)
     ),
     ("HL102", "continuation-in-quoted-heredoc"): Row(
         ERROR, "a backslash-newline in a quoted heredoc"
@@ -104,7 +104,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL102", "local-expansion"): Row(INFO, "any other local expansion"),
     # HL103 pkill-self-match
     ("HL103", "fed-by-stdin"): Row(ERROR, "the shell feeding the script waits for it"),
-    ("HL103", "shares-string"): Row(ERROR, "other commands share the string", FirstLook(0, 0, 1)),
+    ("HL103", "shares-string"): Row(ERROR, "other commands share the string", FirstLook(1, 0, 5)),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
     ("HL103", "redirection-keeps-shell"): Row(WARNING, "bash keeps its shell for a redirection"),
     ("HL103", "dash-keeps-shell"): Row(
@@ -112,7 +112,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL104 remote-background-holds-session
     ("HL104", "background-command"): Row(
-        WARNING, "a background command keeps the session's output", FirstLook(1, 0, 0)
+        WARNING, "a background command keeps the session's output", FirstLook(2, 0, 1)
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
     ("HL104", "background-pipeline"): Row(WARNING, "a background pipeline keeps it"),
@@ -120,11 +120,17 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
     ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input"),
-    ("HL105", "function-in-read-loop"): Row(WARNING, "a function that runs ssh reads it"),
+    ("HL105", "function-in-read-loop"): Row(
+        WARNING, "a function that runs ssh reads it", FirstLook(1, 0, 0)
+    ),
     # HL106 ssh-argument-rejoin
-    ("HL106", "rejoined-word"): Row(WARNING, "a word's value is split again remotely"),
+    ("HL106", "rejoined-word"): Row(
+        WARNING, "a word's value is split again remotely", FirstLook(0, 1, 0)
+    ),
     # HL107 unquoted-heredoc-to-remote
-    ("HL107", "remote-meaning"): Row(WARNING, "the body's expansions are meant remotely"),
+    ("HL107", "remote-meaning"): Row(
+        WARNING, "the body's expansions are meant remotely", FirstLook(1, 0, 0)
+    ),
     ("HL107", "local-meaning"): Row(INFO, "the body's expansions may be meant locally"),
     # HL108 scp-port-flag
     ("HL108", "port-number"): Row(ERROR, "`scp -p` followed by a number"),
@@ -133,16 +139,19 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(3, 7, 0),
+        FirstLook(4, 10, 0),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
     # HL110 local-operator-after-ssh
     ("HL110", "state-change-lost"): Row(ERROR, "ssh runs only a state change"),
     # HL111 nested-quoting-depth
-    ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 0, 1)),
+    ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 1, 1)),
     ("HL111", "three-shells-changing"): Row(
-        WARNING, "three shells, the outer ones change it", FirstLook(0, 3, 0)
+        WARNING,
+        "three shells, the outer ones change it",
+        FirstLook(0, 5, 0),
+        held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator
