@@ -169,7 +169,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter"): Row(
         WARNING,
         "a parameter of a public function",
-        FirstLook(14, 23, 89),
+        FirstLook(14, 24, 131),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "test-code"): Row(INFO, "in test code, not read from outside"),
