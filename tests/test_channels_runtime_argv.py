@@ -4,10 +4,10 @@ An argv list with `sh -c S`, `bash -c S` or `sudo sh -c S` gives S to a shell wi
 outer shell around it; an ssh argv gives its command to the remote login shell; fabric's
 `Connection.run`/`sudo` give theirs to the remote login shell (after `sudo -S -p ...`);
 a project wrapper named in `python-wrappers` is the channel it names (docs/channels.md).
-For each cell, a small program with the bug is checked (code, severity, line and column)
-and run for real (the remote ones against the loopback sshd of tests/sshd.py) to show
-what the finding claims: the shell killed by its own pkill, the value run as commands,
-the heredoc body cut short, the words split again. HL109 is
+For each cell, a small program with the bug is checked (code, severity, evidence, line
+and column) and run for real (the remote ones against the loopback sshd of
+tests/sshd.py) to show what the finding claims: the shell killed by its own pkill, the
+value run as commands, the heredoc body cut short, the words split again. HL109 is
 tests/test_channels_runtime_sudo.py (it needs a caller without root).
 """
 
@@ -62,6 +62,10 @@ WRAPPERS = (
 class Case:
     code: str
     severity: Severity
+    evidence: str
+    """What raised the finding (heredoc_lint/severities.py).  The HL201 cases take their
+    value from `sys.argv`, which is `argv` evidence: info by default since its first look
+    on real code, still the outside text the channel splits."""
     program: str
     """The program; `{d}` is the test's directory, `{config}`/`{port}`/`{user}`/`{key}`
     the sshd's. Its first argument is `value` below."""
@@ -102,6 +106,7 @@ CASES = {
     "sh -c argv HL103": Case(
         "HL103",
         Severity.ERROR,
+        "shares-string",
         f'import subprocess\nsubprocess.run(["sh", "-c", "{PKILL}"])\n',
         "pkill",
         "",
@@ -110,6 +115,7 @@ CASES = {
     "bash -c argv HL103": Case(
         "HL103",
         Severity.ERROR,
+        "shares-string",
         f'import subprocess\nsubprocess.run(["bash", "-c", "{PKILL}"])\n',
         "pkill",
         "",
@@ -118,6 +124,7 @@ CASES = {
     "sudo sh -c argv HL103": Case(
         "HL103",
         Severity.ERROR,
+        "shares-string",
         f'import subprocess\nsubprocess.run(["sudo", "sh", "-c", "{PKILL}"])\n',
         "pkill",
         "",
@@ -125,7 +132,8 @@ CASES = {
     ),
     "sh -c argv HL201": Case(
         "HL201",
-        Severity.WARNING,
+        Severity.INFO,
+        "argv",
         "import subprocess\nimport sys\n\n\ndef listing(path):\n"
         '    subprocess.run(["sh", "-c", f"ls {{path}}"])\n\n\nlisting(sys.argv[1])\n',
         "{path}",
@@ -135,6 +143,7 @@ CASES = {
     "bash -c argv HL202": Case(
         "HL202",
         Severity.WARNING,
+        "runtime-body",
         "import subprocess\nimport sys\n\n\ndef conf(body):\n"
         f'    subprocess.run(["bash", "-c", f"{HEREDOC}"])\n\n\nconf(sys.argv[1])\n',
         "<<",
@@ -144,6 +153,7 @@ CASES = {
     "ssh argv HL103": Case(
         "HL103",
         Severity.ERROR,
+        "shares-string",
         f'import subprocess\nsubprocess.run(["ssh", "-F", "{{config}}", "h", "{PKILL}"])\n',
         "pkill",
         "",
@@ -151,7 +161,8 @@ CASES = {
     ),
     "fabric run HL201": Case(
         "HL201",
-        Severity.WARNING,
+        Severity.INFO,
+        "argv",
         FABRIC + 'c.run(f"ls {{sys.argv[1]}}", warn=True)\n',
         "{sys.argv[1]}",
         INJECT,
@@ -159,7 +170,8 @@ CASES = {
     ),
     "fabric sudo HL201": Case(
         "HL201",
-        Severity.WARNING,
+        Severity.INFO,
+        "argv",
         FABRIC + 'c.sudo(f"ls {{sys.argv[1]}}", warn=True)\n',
         "{sys.argv[1]}",
         INJECT,
@@ -168,6 +180,7 @@ CASES = {
     "fabric run HL202": Case(
         "HL202",
         Severity.WARNING,
+        "runtime-body",
         FABRIC + f'body = sys.argv[1]\nc.run(f"{HEREDOC}")\n',
         "<<",
         BODY,
@@ -176,6 +189,7 @@ CASES = {
     "fabric sudo HL202": Case(
         "HL202",
         Severity.WARNING,
+        "runtime-body",
         FABRIC + f'body = sys.argv[1]\nc.sudo(f"{HEREDOC}")\n',
         "<<",
         BODY,
@@ -183,7 +197,8 @@ CASES = {
     ),
     "wrapper runs=ssh HL201": Case(
         "HL201",
-        Severity.WARNING,
+        Severity.INFO,
+        "argv",
         'import sys\nfrom myproj import remote\n\nremote.run(f"ls {{sys.argv[1]}}")\n',
         "{sys.argv[1]}",
         INJECT,
@@ -192,6 +207,7 @@ CASES = {
     "wrapper runs=argv HL106": Case(
         "HL106",
         Severity.WARNING,
+        "rejoined-word",
         "from myproj import remote\n\n"
         'remote.argv(["ssh", "-F", "{config}", "h", "ls", "{d}/my dir"])\n',
         "ssh",
@@ -226,7 +242,7 @@ def test_the_rule_holds_through_the_channel(name: str, sshd: SshServer, tmp_path
     assert (finding.start, finding.end) == (at, at + len(case.anchor))
     line, column = kit.line_col(program, finding.start)
     assert program.splitlines()[line - 1][column - 1 :].startswith(case.anchor)
-    assert finding.severity is case.severity
+    assert (finding.severity, finding.evidence) == (case.severity, case.evidence)
     _prepare(tmp_path, sshd)
     script = tmp_path / "p.py"
     script.write_text(program)

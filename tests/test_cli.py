@@ -11,6 +11,8 @@ import pytest
 from cli_process import CLI, run_cli
 from probe import loaded_modules
 
+from heredoc_lint import severities
+
 CASES = Path(__file__).parent / "cases"
 JSON_KEYS = {
     "code",
@@ -24,6 +26,7 @@ JSON_KEYS = {
     "end_column",
     "layer",
     "fix",
+    "evidence",
 }
 
 
@@ -70,6 +73,8 @@ def test_json_output_matches_the_schema() -> None:
     for item in data:
         assert set(item) == JSON_KEYS
         assert item["severity"] in ("error", "warning", "info")
+        # The evidence that raised it, and the severity the table gives that evidence.
+        assert item["severity"] == severities.severity(item["code"], item["evidence"]).value
         line = text[item["line"] - 1]
         assert 1 <= item["column"] <= len(line) + 1
         assert (item["end_line"], item["end_column"]) > (item["line"], item["column"])
@@ -77,6 +82,7 @@ def test_json_output_matches_the_schema() -> None:
     first = data[0]
     line = text[first["line"] - 1]
     assert line[first["column"] - 1 : first["end_column"] - 1] == "pkill"
+    assert first["evidence"] == "shares-string"
     fix = next(d["fix"] for d in data if d["code"] == "HL101")
     assert fix["applicability"] == "safe" and fix["strategy"] == "base64"
     assert {"line", "column", "end_line", "end_column", "content"} == set(fix["edits"][0])

@@ -306,7 +306,9 @@ def test_a_default_that_is_no_quantity_keeps_the_parameter_evidence(default: str
 def test_what_a_caller_passes_still_decides_over_the_default() -> None:
     text = CONVERT + "\n\nimport sys\nconvert('a', sys.argv[1])\n"
     (finding,) = (f for f in hl201(text) if text[f.start : f.end] == "{video_bitrate}")
-    assert finding.severity is Severity.WARNING
+    # argv's evidence, not the default's; still found, at info: argv's first look was
+    # 8 findings, all debatable
+    assert (finding.severity, finding.evidence) == (Severity.INFO, "argv")
     assert "`sys.argv`), passed to `convert()` on line 9" in finding.message
 
 
@@ -342,18 +344,21 @@ def test_a_name_the_function_makes_itself_shows_the_kind_its_callers_pass() -> N
 
 
 @pytest.mark.parametrize(
-    ("fallback", "why"),
+    ("fallback", "why", "severity", "evidence"),
     [
-        ('text.split()[0] + ".mp3"', "made of another parameter"),
-        ('input("name? ")', "typed in"),
-        ('"talk" + suffix', "a name the file does not show"),
+        ('text.split()[0] + ".mp3"', "made of another parameter", Severity.WARNING, "parameter"),
+        # still found, at info: input()'s first look was 11 TP, 5 FP, 23 debatable
+        ('input("name? ")', "typed in", Severity.INFO, "input"),
+        ('"talk" + suffix', "a name the file does not show", Severity.WARNING, "parameter"),
     ],
 )
-def test_a_fallback_made_of_outside_text_keeps_the_evidence(fallback: str, why: str) -> None:
+def test_a_fallback_made_of_outside_text_keeps_the_evidence(
+    fallback: str, why: str, severity: Severity, evidence: str
+) -> None:
     text = RENDER_TEXT.replace('"talk" + str(random.randint(100, 999)) + ".mp3"', fallback)
     assert text != RENDER_TEXT
-    severities = {f.severity for f in hl201(text)}
-    assert Severity.WARNING in severities, why
+    found = {(text[f.start : f.end], f.severity, f.evidence) for f in hl201(text)}
+    assert ("{filename}", severity, evidence) in found, why
 
 
 def test_a_none_default_without_a_fallback_keeps_the_evidence() -> None:

@@ -375,6 +375,20 @@ def test_utf8_is_used_when_the_client_offers_it(tmp_path: Path) -> None:
 
 
 PYTHON = 'import os\n\np = input()\nos.system(f"echo é😀 {p}")\n'
+# A value read with `input()` (HL201 evidence `input`) is info by default since
+# heredoc_lint/severities.py measured it: the Python documents below are checked in a
+# project that reports info, as `--severity info` does.
+INFO_CONFIG = 'severity = "info"\n'
+
+
+def _info_project(tmp_path: Path) -> Path:
+    """A directory whose configuration reports findings down to info."""
+    folder = tmp_path / "info"
+    folder.mkdir(exist_ok=True)
+    (folder / ".heredoc-lint.toml").write_text(INFO_CONFIG)
+    return folder
+
+
 MARKDOWN = "# Deploy\n\nRun é😀:\n\n```bash\n" + SEED_WIDE.split("\n", 1)[1] + "```\n"
 
 
@@ -386,10 +400,12 @@ WORKFLOW = (
 
 def test_python_and_markdown_documents(tmp_path: Path) -> None:
     async def body(s: Session) -> None:
-        py = s.open(tmp_path / "deploy.py", PYTHON, "python")
+        py = s.open(_info_project(tmp_path) / "deploy.py", PYTHON, "python")
         md = s.open(tmp_path / "README.md", MARKDOWN, "markdown")
         got_py = await s.diagnostics(py, 1)
         assert found(got_py) == [("HL201", *span_of(PYTHON, 3, "{p}", UTF16))]
+        assert got_py[0].severity == types.DiagnosticSeverity.Information
+        assert "it is read from input (`input()`)" in got_py[0].message
         got_md = await s.diagnostics(md, 1)
         shift = MARKDOWN.split("\n").index("```bash") + 1 - 1  # the seed's line 1 is here
         expected = sorted(
@@ -571,12 +587,14 @@ def test_python_fix_and_suppression(tmp_path: Path) -> None:
     text = 'import os\n\np = input()\nif p:\n    os.system(f"echo é😀 {p}")\n'
 
     async def body(s: Session) -> None:
-        uri = s.open(tmp_path / "run.py", text, "python")
+        uri = s.open(_info_project(tmp_path) / "run.py", text, "python")
         (finding,) = await s.diagnostics(uri, 1)
         assert (finding.code, *as_tuple(finding.range)) == (
             "HL201",
             *span_of(text, 4, "{p}", UTF16),
         )
+        assert finding.severity == types.DiagnosticSeverity.Information
+        assert "it is read from input (`input()`)" in finding.message
         offered = {a.title: a for a in await s.code_actions(uri, finding)}
         assert set(offered) == {
             "Fix HL201 (unsafe): Quote the value with `shlex.quote(...)`",
@@ -716,8 +734,17 @@ def test_a_document_that_does_not_parse(tmp_path: Path) -> None:
         got = await s.diagnostics(uri, 1)
         assert [d.code for d in got] == ["HL001"]
         assert as_tuple(got[0].range)[0] == 0
-        py = s.open(tmp_path / "broken.py", "def f(:\n    os.system('x')\n", "python")
-        assert [d.code for d in await s.diagnostics(py, 1)] == ["HL001"]
+        # A Python file that does not parse (HL001 evidence `source-unreadable`) is info:
+        # not shown by default, shown where the project reports info.
+        broken = "def f(:\n    os.system('x')\n"
+        py = s.open(tmp_path / "broken.py", broken, "python")
+        assert await s.diagnostics(py, 1) == []
+        py = s.open(_info_project(tmp_path) / "broken.py", broken, "python")
+        got = await s.diagnostics(py, 1)
+        assert [(d.code, d.severity) for d in got] == [
+            ("HL001", types.DiagnosticSeverity.Information)
+        ]
+        assert got[0].message.startswith("parse-error: Python syntax error")
         # Still answering: the seed in another document.
         seed = s.open(tmp_path / "seed.sh", SEED_WIDE, "shellscript")
         assert found(await s.diagnostics(seed, 1)) == seed_expected(SEED_WIDE, UTF16)

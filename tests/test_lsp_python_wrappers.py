@@ -27,7 +27,10 @@ from test_lsp import (
 CONFIG = (
     '[tool.heredoc-lint]\npython-wrappers = { "myproj.remote.run" = { arg = 0, runs = "ssh" } }\n'
 )
-TEXT = 'from myproj import remote\n\np = input()\nif p:\n    remote.run(f"cat {p}")\n'
+# `p` is a parameter of a public function: evidence that warns by default (a value read
+# with `input()` is info since heredoc_lint/severities.py measured it, and `explain` shows
+# what `check` reports at its default threshold).
+TEXT = 'from myproj import remote\n\n\ndef show(p):\n    remote.run(f"cat {p}")\n'
 LINE = 4  # 0-based: the wrapper's call
 
 
@@ -80,12 +83,14 @@ def test_the_server_reads_the_configured_wrapper(tmp_path: Path) -> None:
             "HL201",
             *span_of(TEXT, LINE, "{p}", UTF16),
         )
+        assert finding.severity == types.DiagnosticSeverity.Warning
+        assert "it is a parameter of the public function `show`" in finding.message
         assert "into the `myproj.remote.run` command string" in finding.message
         # The hover shows the wrapper's layers, as `explain` does with the configuration.
         shown = await s.hover(uri, LINE, 8)
         assert shown is not None and isinstance(shown.contents, types.MarkupContent)
         assert shown.contents.value == f"```text\n{explained.stdout.rstrip()}\n```"
-        assert await s.hover(uri, 2, 0) is None  # `p = input()`: no shell there
+        assert await s.hover(uri, 3, 0) is None  # `def show(p):`: no shell there
         offered = {a.title: a for a in await s.code_actions(uri, finding)}
         assert set(offered) == {
             "Fix HL201 (unsafe): Quote the value with `shlex.quote(...)`",

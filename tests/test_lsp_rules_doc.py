@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from heredoc_lint import severities
 from heredoc_lint.lsp.diagnostics import rendered_rules_doc
 from heredoc_lint.rules import RULES
 from heredoc_lint.rules.doc import anchor, render
@@ -19,6 +20,12 @@ def test_the_installed_copy_links_to_a_rendered_page_with_every_rule(tmp_path: P
         # The fragment the diagnostic carries names the rule's own heading.
         assert f"(#{anchor(rule.code, rule.name)})" in page
         assert f"\n## {rule.code} {rule.name}\n" in page
+        # Its section ends with the severity each evidence of the rule gets.
+        own = page.split(f"\n## {rule.code} {rule.name}\n", 1)[1].split("\n## ", 1)[0]
+        assert "\n### Severity by evidence\n" in own
+        table = own.split("\n### Severity by evidence\n", 1)[1]
+        for evidence, row in severities.rows(rule.code):
+            assert f"\n| `{evidence}` | {row.severity.value} |" in table, (rule.code, evidence)
 
 
 def test_the_page_is_written_once_and_mended_when_changed(tmp_path: Path) -> None:

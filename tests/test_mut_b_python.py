@@ -27,22 +27,31 @@ def _python(text: str, code: str | None = None) -> list[Finding]:
 
 _RENDER = 'import os\n\n\ndef render(path, out="o.mp3"):\n    os.system(f"lame {path} {out}")\n\n\n'
 
+# (severity, evidence) of a finding: a parameter given outside data, or that may be, is
+# `parameter` (a warning); one given `sys.argv` carries `argv`, info by default since its
+# first look on real code; one given only the program's own values has no origin (info).
+_PARAMETER = ("warning", "parameter")
+_ARGV = ("info", "argv")
+_OWN = ("info", "no-origin")
+
 
 @pytest.mark.parametrize(
     ("call", "severities"),
     [
         # `**opts` may hold `path`: the file does not show it, the parameter is evidence
-        ("opts = {}\nrender(**opts)\n", ["warning", "warning"]),
-        ('names = ["a.wav"]\nrender(*names)\n', ["warning", "warning"]),
+        ("opts = {}\nrender(**opts)\n", [_PARAMETER, _PARAMETER]),
+        ('names = ["a.wav"]\nrender(*names)\n', [_PARAMETER, _PARAMETER]),
         # a keyword for another parameter says nothing of `path`'s value
-        ('import sys\nrender("a.wav", out=sys.argv[1])\n', ["info", "warning"]),
-        ('import sys\nrender(sys.argv[1], out="b.mp3")\n', ["warning", "info"]),
+        ('import sys\nrender("a.wav", out=sys.argv[1])\n', [_OWN, _ARGV]),
+        ('import sys\nrender(sys.argv[1], out="b.mp3")\n', [_ARGV, _OWN]),
         # `out` left to its default: only `path`'s own value counts
-        ("import sys\nrender(sys.argv[1])\n", ["warning", "info"]),
-        ('render("a.wav")\n', ["info", "info"]),
+        ("import sys\nrender(sys.argv[1])\n", [_ARGV, _OWN]),
+        ('render("a.wav")\n', [_OWN, _OWN]),
     ],
 )
-def test_parameters_are_judged_by_the_calls_in_the_file(call: str, severities: list[str]) -> None:
+def test_parameters_are_judged_by_the_calls_in_the_file(
+    call: str, severities: list[tuple[str, str]]
+) -> None:
     """Each of `path` and `out` is outside data exactly when a call of the file passes it
     some (or may, through `**opts`); the findings stay at the two interpolations. The
     calls are the program's own, in a function: a literal at the module's top level is
@@ -57,7 +66,7 @@ def test_parameters_are_judged_by_the_calls_in_the_file(call: str, severities: l
         (text.index("{path}"), text.index("{path}") + 6),
         (text.index("{out}"), text.index("{out}") + 5),
     ]
-    assert [f.severity.value for f in found] == severities
+    assert [(f.severity.value, f.evidence) for f in found] == severities
 
 
 # -- __init__.py: the names bound at module level ------------------------------------------

@@ -91,17 +91,19 @@ def test_origins_of_values_name_their_source() -> None:
     """What each value's message says of its source: a scheduler's variable (set by the
     job's launcher, whatever the default) and a `type=int` option are no evidence; the
     key of `os.getenv` is its first argument, not the default; `.form` is an HTTP
-    request's part only on flask's `request`, not on any parameter's attribute."""
+    request's part only on flask's `request`, not on any parameter's attribute.  The
+    environment and options are evidence at info (their first look on real code), so
+    the evidence, not the severity, tells them from the values with no origin."""
     found = _python(_ORIGINS, "HL201")
-    got = [(_ORIGINS[f.start : f.end], f.severity.value) for f in found]
+    got = [(_ORIGINS[f.start : f.end], f.severity.value, f.evidence) for f in found]
     assert got == [
-        ("{os.getenv('SLURM_NODELIST', 'localhost')}", "info"),
-        ("{os.getenv('BUILD_DIR', 'SLURM_NODELIST')}", "warning"),
-        ("{os.environ['SLURM_JOB_ID']}", "info"),
-        ("{args.host}", "warning"),
-        ("{args.port}", "info"),
-        ("{cfg.form.name}", "warning"),
-        ("{request.form.name}", "warning"),
+        ("{os.getenv('SLURM_NODELIST', 'localhost')}", "info", "no-origin"),
+        ("{os.getenv('BUILD_DIR', 'SLURM_NODELIST')}", "info", "environment"),
+        ("{os.environ['SLURM_JOB_ID']}", "info", "no-origin"),
+        ("{args.host}", "info", "cli-option"),
+        ("{args.port}", "info", "no-origin"),
+        ("{cfg.form.name}", "warning", "parameter"),
+        ("{request.form.name}", "warning", "request"),
     ]
     messages = {_ORIGINS[f.start : f.end]: f.message for f in found}
     assert (
@@ -142,17 +144,19 @@ def test_every_byte_of_a_bytes_command_is_read() -> None:
 # -- parsing.py: where a syntax error is, and what a newer statement hides --------------
 
 
-def _hl001(text: str) -> list[tuple[str, int, int, str]]:
-    return [(f.severity.value, f.start, f.end, f.message) for f in _python(text, "HL001")]
+def _hl001(text: str) -> list[tuple[str, int, int, str, str]]:
+    found = _python(text, "HL001")
+    return [(f.severity.value, f.start, f.end, f.message, f.evidence) for f in found]
 
 
 def test_a_syntax_error_is_reported_at_its_character() -> None:
     """`)` at the start of line 3 (Python's column 1) is where HL001 points, not one
-    character later nor on the line before."""
+    character later nor on the line before (info: a Python file that does not parse is
+    `source-unreadable`, info by default since its first look on real code)."""
     text = 'import os\nos.system("ls")\n)\n'
     (only,) = _hl001(text)
-    assert only[:3] == ("warning", text.rindex(")"), text.rindex(")") + 1)
-    assert only[3] == "Python syntax error: unmatched ')'"
+    assert only[:3] == ("info", text.rindex(")"), text.rindex(")") + 1)
+    assert only[3:] == ("Python syntax error: unmatched ')'", "source-unreadable")
 
 
 def test_python2_source_is_recognised_on_a_last_line_without_newline() -> None:
@@ -220,7 +224,10 @@ def test_a_newer_statement_is_left_out_without_moving_the_lines_after_it() -> No
     assert found[1].start == text.index("$HOME")
     short = _NEWER.format(call="g")
     found = _python(short)
-    assert [(f.code, f.severity.value) for f in found] == [("HL001", "warning")]
+    # a Python file that does not parse is `source-unreadable`: info
+    assert [(f.code, f.severity.value, f.evidence) for f in found] == [
+        ("HL001", "info", "source-unreadable")
+    ]
     assert found[0].message == "Python syntax error: f-string: unmatched '['"
     with pytest.raises(SyntaxError) as error:  # where Python itself points
         ast.parse(short)

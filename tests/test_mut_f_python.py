@@ -136,13 +136,16 @@ os.system(f"nc {args.ports}")
 
 
 def test_an_int_option_is_one_word_only_without_a_list_nargs() -> None:
-    """`type=int, nargs="?"` is one number (info); `type=int, nargs="+"` is a list, whose
-    text holds blanks and brackets: a command-line option (warning)."""
+    """`type=int, nargs="?"` is one number (no evidence); `type=int, nargs="+"` is a list,
+    whose text holds blanks and brackets: a command-line option.  Both are info (an
+    option is `cli-option`, info since its first look on real code): the evidence tells
+    them apart."""
     found = _python(_OPTIONS, "HL201")
     assert _got(_OPTIONS, found) == [
         ("HL201", "info", "{args.port}"),
-        ("HL201", "warning", "{args.ports}"),
+        ("HL201", "info", "{args.ports}"),
     ]
+    assert [f.evidence for f in found] == ["no-origin", "cli-option"]
     assert "it is a command-line option (`parse_args()`)" in found[1].message
 
 

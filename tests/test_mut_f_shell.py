@@ -8,6 +8,7 @@ Bash is the oracle: what a script does is shown by running it.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -24,7 +25,9 @@ from heredoc_lint.model import Severity
 def test_bash_own_error_text_stays_out_of_the_cli_output(tmp_path: Path) -> None:
     """A script neither tree-sitter nor bash parses: HL001 asks `bash -n` whether bash
     can, and bash's own complaint must not reach the user's terminal: the finding is the
-    one line of output about it, stderr stays empty (bash.py's `capture_output`)."""
+    one line of output about it, stderr stays empty (bash.py's `capture_output`).  A
+    script that does not parse is `script-refused`, info by default since its first look
+    on real code: `--severity info` shows it."""
     text = 'ssh h "echo $(( 1 + "\n'
     script = tmp_path / "bad.sh"
     script.write_text(text)
@@ -32,12 +35,22 @@ def test_bash_own_error_text_stays_out_of_the_cli_output(tmp_path: Path) -> None
         ["bash", "-n", str(script)], capture_output=True, text=True, check=False, timeout=30
     )
     assert said.returncode != 0 and "unexpected EOF" in said.stderr  # bash refuses it
-    done = run_cli("check", "--no-cache", "bad.sh", cwd=tmp_path)
+    done = run_cli("check", "--no-cache", "--severity", "info", "bad.sh", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr == ""
     (line,) = [x for x in done.stdout.splitlines() if "HL001" in x]
-    assert line.startswith("bad.sh:1:7: HL001 [warning] ")
+    assert line.startswith("bad.sh:1:7: HL001 [info] ")
     assert "unexpected EOF" not in done.stdout
+    args = ("check", "--no-cache", "--severity", "info", "--format", "json", "bad.sh")
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.stderr == ""
+    (found,) = json.loads(done.stdout)
+    assert (found["code"], found["line"], found["column"], found["evidence"]) == (
+        "HL001",
+        1,
+        7,
+        "script-refused",
+    )
 
 
 # -- shell/templates.py: runbook templates and transcripts are not scripts to run ----------
@@ -98,8 +111,10 @@ def test_a_placeholder_makes_a_template() -> None:
 
 def test_a_heredoc_body_is_data_not_a_template(tmp_path: Path) -> None:
     """A placeholder or a prompt inside a heredoc's body is text the command reads (bash
-    prints it as it is): the script's own syntax error after it stays a warning at its
-    place (templates `not_a_script` blanks the bodies, keeping their newlines)."""
+    prints it as it is): the script's own syntax error after it stays a syntax error at
+    its place, `script-refused` (info by default since its first look on real code), not
+    a template's or a transcript's (templates `not_a_script` blanks the bodies, keeping
+    their newlines)."""
     for line in ("<path/to/job.yaml>", "user@web01:~$ ls"):
         body = f"cat <<EOF\n{line}\nEOF\n"
         ran = subprocess.run(
@@ -110,7 +125,12 @@ def test_a_heredoc_body_is_data_not_a_template(tmp_path: Path) -> None:
         assert "unexpected EOF" in _bash_n(text)
         (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
         at = len(body) + BROKEN.index('"')
-        assert (f.start, f.end, f.severity) == (at, at + 1, Severity.WARNING)
+        assert (f.start, f.end, f.severity, f.evidence) == (
+            at,
+            at + 1,
+            Severity.INFO,
+            "script-refused",
+        )
         assert "template" not in f.message and "transcript" not in f.message
 
 

@@ -100,11 +100,12 @@ def test_a_utf7_file_decoding_to_a_lone_surrogate_is_read(mark: str, surrogate: 
 
 def test_a_file_too_deep_for_the_parser_is_reported_at_its_first_character() -> None:
     """A sum of 200,000 terms exhausts the parser's recursion (not a syntax error): the
-    file cannot be read, an HL001 warning on its first character, and nothing else."""
+    file cannot be read, an HL001 on its first character, and nothing else (info: a
+    Python file that does not parse is `source-unreadable`, info by measurement)."""
     text = 'import os\nos.system("ssh h echo $HOME")\nx = 1' + "+1" * 200_000 + "\n"
     found = _python(text)
-    assert [(f.code, f.severity.value, f.start, f.end) for f in found] == [
-        ("HL001", "warning", 0, 1)
+    assert [(f.code, f.severity.value, f.evidence, f.start, f.end) for f in found] == [
+        ("HL001", "info", "source-unreadable", 0, 1)
     ]
     assert found[0].message.startswith("Python source cannot be read: maximum recursion")
 
@@ -134,8 +135,9 @@ def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) ->
 
 
 def test_evidence_is_found_through_join_and_format() -> None:
-    """A value joined from the command line, a name formatted from input(): each is a
-    warning that says where its text comes from."""
+    """A value joined from the command line, a name formatted from input(): each is
+    found, and says where its text comes from (info: `argv` and `input` evidence are
+    info by measurement)."""
     text = (
         "import subprocess\nimport sys\n\n\ndef main():\n"
         '    names = ",".join(sys.argv[1:])\n'
@@ -144,9 +146,9 @@ def test_evidence_is_found_through_join_and_format() -> None:
         '    subprocess.run(f"touch {out}", shell=True)\n'
     )
     found = _python(text, "HL201")
-    assert [(text[f.start : f.end], f.severity.value) for f in found] == [
-        ("{names}", "warning"),
-        ("{out}", "warning"),
+    assert [(text[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
+        ("{names}", "info", "argv"),
+        ("{out}", "info", "input"),
     ]
     assert "; it comes from the command line (`sys.argv`): quote it" in found[0].message
     assert "; it is read from input (`input()`): quote it" in found[1].message
@@ -250,14 +252,15 @@ def test_a_key_that_names_shell_words_marks_the_value_as_shell_text() -> None:
 @pytest.mark.parametrize("receiver", ["settings", "cfg"])
 def test_get_on_a_configuration_object_is_configuration(receiver: str) -> None:
     """`settings.get("host")`: the host comes from configuration, which is what the
-    warning says (not that `settings` is a parameter)."""
+    finding says (not that `settings` is a parameter, which would be a warning):
+    `config` evidence, info by measurement."""
     text = (
         "import os\nimport subprocess\n\n\ndef deploy(settings, cfg):\n"
         f'    host = {receiver}.get("host")\n'
         '    subprocess.run(f"ssh {host} uptime", shell=True)\n'
     )
     (f,) = _python(text, "HL201")
-    assert (text[f.start : f.end], f.severity.value) == ("{host}", "warning")
+    assert (text[f.start : f.end], f.severity.value, f.evidence) == ("{host}", "info", "config")
     assert f"; it comes from configuration (`{receiver}.get`): quote it" in f.message
 
 
@@ -326,10 +329,10 @@ def test_an_import_written_with_tabs_is_read(program: str) -> None:
 )
 def test_a_name_bound_by_with_as_carries_where_its_value_comes_from(body: str, value: str) -> None:
     """`with open(sys.argv[1]) as fh`: what `fh.read()` returns comes from the file the
-    command line names, which the warning says."""
+    command line names, which the finding says (`argv` evidence, info by measurement)."""
     text = "import os\nimport sys\n\n\ndef main():\n    with open(sys.argv[1]) as fh:\n" + body
     (f,) = _python(text, "HL201")
-    assert (text[f.start : f.end], f.severity.value) == (value, "warning")
+    assert (text[f.start : f.end], f.severity.value, f.evidence) == (value, "info", "argv")
     assert "; it comes from the command line (`sys.argv`), through `open()`: quote it" in (
         f.message
     )

@@ -368,12 +368,15 @@ def test_a_stray_byte_without_a_coding_line_is_read_as_on_any_line(text: str) ->
 )
 def test_a_coding_line_python_refuses_is_reported_at_its_start(text: str, line: int) -> None:
     """`coding: bogus` names no codec: Python refuses to run the file (SyntaxError,
-    `unknown encoding`), and the file is not checked: one HL001 warning at the first
-    character of the coding line (line 1 or 2), which the message names, in a file of
-    one line without a newline too.  (Run 7: for a coding line on line 2, the length of
-    the wrong line could place it; a file of one line was looked into for a second.)"""
+    `unknown encoding`), and the file is not checked: one HL001 at the first character
+    of the coding line (line 1 or 2), which the message names, in a file of one line
+    without a newline too; info, as a Python file that does not parse is
+    `source-unreadable`.  (Run 7: for a coding line on line 2, the length of the wrong
+    line could place it; a file of one line was looked into for a second.)"""
     found = check_text(text, "python", "t.py", Settings())
-    assert [(f.code, f.severity.value) for f in found] == [("HL001", "warning")]
+    assert [(f.code, f.severity.value, f.evidence) for f in found] == [
+        ("HL001", "info", "source-unreadable")
+    ]
     start = 0 if line == 1 else text.index("\n") + 1
     assert (found[0].start, found[0].end) == (start, start + 1)
     assert f"its coding line (line {line}) fails: unknown encoding" in found[0].message

@@ -116,8 +116,9 @@ def test_an_alias_cycle_ends() -> None:
 
 
 def test_evidence_rules_hold_in_each_branch() -> None:
-    """A run-time value in a branch is reported as anywhere else: a warning only with
-    evidence of where it comes from (argv), info without."""
+    """A run-time value in a branch is reported as anywhere else: with the evidence of
+    where it comes from (argv), or none.  Both are info (`argv` is info by default since
+    its first look on real code): the evidence tells them apart."""
     text = (
         "import subprocess, sys\n"
         "def _go(name, ok):\n"
@@ -125,13 +126,13 @@ def test_evidence_rules_hold_in_each_branch() -> None:
         "    subprocess.run('true' if ok else f'ssh h rm {sys.argv[1]}', shell=True)\n"
     )
     got = [
-        (f.code, f.severity, text[f.start : f.end])
+        (f.code, f.severity, f.evidence, text[f.start : f.end])
         for f in check_text(text, "python", "t.py")
         if f.code == "HL201"
     ]
     assert got == [
-        ("HL201", Severity.INFO, "{name}"),
-        ("HL201", Severity.WARNING, "{sys.argv[1]}"),
+        ("HL201", Severity.INFO, "no-origin", "{name}"),
+        ("HL201", Severity.INFO, "argv", "{sys.argv[1]}"),
     ]
 
 
@@ -230,7 +231,8 @@ def test_a_latin1_literal_is_read_as_python_reads_it(tmp_path: Path) -> None:
     ],
 )
 def test_a_file_python_cannot_decode_says_so(tmp_path: Path, head: str, message: str) -> None:
-    """Never silent: one HL001 warning, and python3 indeed refuses the file."""
+    """Never silent: one HL001 (`source-unreadable`: info by default since its first look
+    on real code, so `--severity info` shows it), and python3 indeed refuses the file."""
     text = head + "import subprocess\nsubprocess.run('\udce9 ssh h true', shell=True)\n"
     data = text.encode("utf-8", "surrogateescape")
     script = tmp_path / "bad.py"
@@ -240,8 +242,8 @@ def test_a_file_python_cannot_decode_says_so(tmp_path: Path, head: str, message:
     )
     assert refused.returncode == 1 and "SyntaxError" in refused.stderr
     found = check_text(text, "python", "bad.py")
-    assert [(f.code, f.severity, f.message) for f in found] == [
-        ("HL001", Severity.WARNING, message)
+    assert [(f.code, f.severity, f.evidence, f.message) for f in found] == [
+        ("HL001", Severity.INFO, "source-unreadable", message)
     ]
 
 
@@ -278,7 +280,9 @@ def test_a_newer_f_string_does_not_hide_the_rest_of_the_file(tmp_path: Path) -> 
     )
     got = [(f.code, f.severity, PEP701_FILE.count("\n", 0, f.start) + 1) for f in found]
     if sys.version_info < (3, 12):
-        assert got == [("HL001", Severity.WARNING, 3), ("HL103", Severity.ERROR, 6)]
+        # a Python file that does not parse (in part) is `source-unreadable`: info
+        assert got == [("HL001", Severity.INFO, 3), ("HL103", Severity.ERROR, 6)]
+        assert found[0].evidence == "source-unreadable"
         assert found[0].message == expected_hl001
     else:  # the whole file parses
         assert got == [("HL103", Severity.ERROR, 6)]
@@ -294,11 +298,12 @@ def test_a_type_statement_does_not_hide_the_rest_of_the_file() -> None:
 
 
 def test_a_real_syntax_error_is_still_the_whole_file() -> None:
-    """An error no Python accepts: python3 runs nothing of the file, nothing is checked."""
+    """An error no Python accepts: python3 runs nothing of the file, nothing is checked
+    (one HL001, `source-unreadable`: info by default since its first look on real code)."""
     text = f"import subprocess\nx = = 1\nsubprocess.run({BAD}, shell=True)\n"
     found = check_text(text, "python", "t.py")
-    assert [(f.code, f.severity, f.message) for f in found] == [
-        ("HL001", Severity.WARNING, "Python syntax error: invalid syntax")
+    assert [(f.code, f.severity, f.evidence, f.message) for f in found] == [
+        ("HL001", Severity.INFO, "source-unreadable", "Python syntax error: invalid syntax")
     ]
 
 

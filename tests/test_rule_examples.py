@@ -188,6 +188,6 @@ def test_reader_names_what_is_missing(doc: str, complaint: str) -> None:
 
 
 def test_rule_factory_reads_the_module_of_its_check() -> None:
-    built = make_rule("HL999", "x", Severity.INFO, RULES[0].check)
+    built = make_rule("HL999", "x", RULES[0].check)
     assert built.docs == RULES[0].docs and built.summary == RULES[0].summary
     assert built.triggers is None

@@ -158,10 +158,12 @@ def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
     assert codes == [("HL001", Severity.INFO)]
 
 
-def test_hl001_a_file_is_reported_once_as_a_warning_when_it_holds_a_wrapper() -> None:
+def test_hl001_a_file_is_reported_once_as_a_syntax_error_when_it_holds_a_wrapper() -> None:
+    """A script refused by the shell (evidence `script-refused`): info by default since
+    heredoc_lint/severities.py measured it."""
     text = "ssh h uptime\nif then fi (\necho ) )\n"
-    found = [(f.code, f.severity) for f in check_shell(text)]
-    assert found == [("HL001", Severity.WARNING)]
+    found = [(f.code, f.severity, f.evidence) for f in check_shell(text)]
+    assert found == [("HL001", Severity.INFO, "script-refused")]
 
 
 def test_hl001_a_file_with_nothing_to_check_is_info() -> None:
@@ -231,10 +233,11 @@ def test_select_prefix() -> None:
 def test_hl001_a_trigger_word_in_prose_is_not_a_command() -> None:
     """Program output in a `shell` fence that says `data parallel size`: `parallel` is a
     wrapper's name, but not where a command stands, so the block is not something this
-    tool checks (info); the same name at a command's place makes it a warning."""
+    tool checks (`script-without-checked`); the same name at a command's place makes it a
+    script this tool checks (`script-refused`). Both are info by default."""
     prose = "```shell\nNotations:\ndata parallel size (dp_size), model parallel size,\n```\n"
     (f,) = [f for f in check_text(prose, "markdown", "r.md") if f.code == "HL001"]
-    assert f.severity is Severity.INFO
+    assert f.severity is Severity.INFO and f.evidence == "script-without-checked"
     command = "```shell\nparallel ssh {} uptime ::: a b\necho $((\n```\n"
     (g,) = [f for f in check_text(command, "markdown", "r.md") if f.code == "HL001"]
-    assert g.severity is Severity.WARNING
+    assert g.severity is Severity.INFO and g.evidence == "script-refused"

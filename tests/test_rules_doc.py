@@ -19,6 +19,7 @@ from types import ModuleType
 import pytest
 from cli_process import CLI
 
+from heredoc_lint import severities
 from heredoc_lint.rules import RULES, Rule
 from heredoc_lint.rules.docstring import SECTIONS, sections
 
@@ -80,6 +81,21 @@ def test_docs_page_is_current() -> None:
     )
 
 
+def _evidence_rows(rule: Rule) -> list[str]:
+    """The start of each row the "Severity by evidence" table must hold for the rule: its
+    evidence and the default severity heredoc_lint.severities gives it, in the table's order."""
+    return [
+        f"| `{evidence}` | {row.severity.value} |" for evidence, row in severities.rows(rule.code)
+    ]
+
+
+def _severity_section(text: str, heading: str) -> list[str]:
+    """The table rows under the "Severity by evidence" heading of `text` (one rule's doc)."""
+    assert text.count(heading) == 1, f"no single {heading!r} in the rule's doc"
+    after = text.split(heading, 1)[1]
+    return [line for line in after.splitlines() if line.startswith("| `")]
+
+
 def test_docs_page_content() -> None:
     page = _generator().render()
     for rule in RULES:
@@ -87,6 +103,28 @@ def test_docs_page_content() -> None:
         assert f"\n## {rule.code} {rule.name}\n" in page
     for title in SECTIONS:
         assert page.count(f"\n### {title}\n") == len(RULES)
+    # Each rule's section ends with its severities by evidence, after its Fix safety.
+    assert page.count("\n### Severity by evidence\n") == len(RULES)
+    for rule in RULES:
+        own = page.split(f"\n## {rule.code} {rule.name}\n", 1)[1].split("\n## ", 1)[0]
+        assert own.index("\n### Fix safety\n") < own.index("\n### Severity by evidence\n")
+        rows = _severity_section(own, "\n### Severity by evidence\n")
+        expected = _evidence_rows(rule)
+        assert expected, rule.code
+        assert [row[: len(start)] for row, start in zip(rows, expected, strict=True)] == expected
+
+
+def test_docs_page_shows_the_measured_severities() -> None:
+    """The pairs measured down to info are shown so, next to those that still warn."""
+    page = _generator().render()
+    hl001 = page.split("\n## HL001 ", 1)[1].split("\n## ", 1)[0]
+    hl201 = page.split("\n## HL201 ", 1)[1].split("\n## ", 1)[0]
+    assert "| `shell-string-refused` | error |" in hl001
+    for evidence in ("script-refused", "source-unreadable"):
+        assert f"| `{evidence}` | info |" in hl001
+    assert "| `parameter` | warning |" in hl201
+    for evidence in ("argv", "cli-option", "config", "environment", "input"):
+        assert f"| `{evidence}` | info |" in hl201
 
 
 def test_generator_check_mode(tmp_path: Path) -> None:
@@ -143,6 +181,13 @@ def test_cli_rule_prints_the_doc(rule: Rule) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"# {rule.code} {rule.name}\n")
     assert rule.doc.strip() in proc.stdout
+    # It ends with the rule's severities by evidence, after the doc.
+    heading = "\n## Severity by evidence\n"
+    assert proc.stdout.index(rule.doc.strip()) < proc.stdout.index(heading)
+    rows = _severity_section(proc.stdout, heading)
+    expected = _evidence_rows(rule)
+    assert expected, rule.code
+    assert [row[: len(start)] for row, start in zip(rows, expected, strict=True)] == expected
 
 
 def test_cli_rules_prints_the_table() -> None:

@@ -8,9 +8,11 @@ Reports a layer that cannot be parsed as shell: a string that a wrapper
 A string that does not parse fails on the remote side with a syntax error,
 often after the commands before it have already run: that is an error. A file
 (or a Markdown block) that does not parse cannot be checked where it fails, so
-other bugs there stay hidden: a warning when it holds something this tool
-checks (an `ssh` or another wrapper, `pkill`, `sudo`, `scp`, a heredoc), info
-otherwise. It is reported once, at its first bad character.
+other bugs there stay hidden. That is info (`--severity info` shows it),
+whether or not it holds something this tool checks (an `ssh` or another
+wrapper, `pkill`, `sudo`, `scp`, a heredoc), and so is a Python file that does
+not parse: on real code most of these findings were debatable. It is reported
+once, at its first bad character.
 
 Some text is not meant to be run as it stands, and is reported as "not
 checked" (info) rather than as a syntax error: templates with fields to fill

@@ -7,21 +7,26 @@ command string as a word, without `shlex.quote` or `shlex.join`. The string is
 one run by `subprocess.run(..., shell=True)`, `os.system`, paramiko's
 `exec_command`, fabric's `Connection.run`, or an `ssh`/`bash -c` argument list.
 
-It warns where the file shows that the value comes from outside the program:
+It reports where the file shows that the value comes from outside the program:
 `sys.argv`, options from `parse_args()`, `os.environ` and `os.getenv`,
 configuration (`json.load`, `config[...]`), `input()`, `recv()`, an HTTP request
 or response (`requests.post(...).json()`), or a parameter of a public function,
 followed through names, loops, the file's own helpers and callers, and the
 attributes of `self` its methods set, and the lists filled with `.append()`; the
-message names that evidence. Where the file calls that function itself, what its
-calls pass decides: a parameter given only the program's own values is no
-evidence, except where those calls are only examples with a literal at the
-module's top level (bare or under `if __name__ == "__main__":`), as other modules
-import a public function: then the parameter stays evidence unquoted in a path
-(`cd {path}`, `find {dir}/data`), not in a glob pattern (`{stem}*`). A parameter
-whose default shows the kind of value its callers pass is no evidence: a quantity
-(`30`, `"500k"`), or `None` that the function replaces with a name it makes of
-literals and numbers.
+message names that evidence, and the evidence sets the severity (the table
+"Severity by evidence"). A parameter of a public function, an HTTP request and
+text read from the network are warnings; `sys.argv`, options, the environment,
+configuration and `input()` are info by default (`--severity info` shows them):
+on real code most of those findings were debatable. Where the file calls that
+function itself, what its calls pass decides: a parameter given only the
+program's own values is no evidence, except where those calls are only examples
+with a literal at the module's top level (bare or under
+`if __name__ == "__main__":`), as other modules import a public function: then
+the parameter stays evidence unquoted in a path (`cd {path}`,
+`find {dir}/data`), not in a glob pattern (`{stem}*`). A parameter whose default
+shows the kind of value its callers pass is no evidence: a quantity (`30`,
+`"500k"`), or `None` that the function replaces with a name it makes of literals
+and numbers.
 A value whose origin nothing in the file shows is reported at info, and so are:
 an argparse option declared `type=int`/`float` or a flag (a number), a variable
 a batch scheduler or snapd sets (`SLURM_NODELIST`, `SNAP`), what a helper of the
@@ -56,21 +61,23 @@ whole command as in `f"{cmd} --verbose"` or `f"sudo {cmd}"`, words joined with
 ## Example
 ```python
 import subprocess
-import sys
 
-subprocess.run(f"tar czf backup.tgz {sys.argv[1]}", shell=True)
+
+def backup(path: str) -> None:
+    subprocess.run(f"tar czf backup.tgz {path}", shell=True)
 ```
 
 ## Use instead
 ```python
 import shlex
 import subprocess
-import sys
 
-subprocess.run(f"tar czf backup.tgz {shlex.quote(sys.argv[1])}", shell=True)
+
+def backup(path: str) -> None:
+    subprocess.run(f"tar czf backup.tgz {shlex.quote(path)}", shell=True)
 ```
 or pass an argument list without a shell: `subprocess.run(["tar", "czf",
-"backup.tgz", sys.argv[1]])`.
+"backup.tgz", path])`.
 
 ## Fix safety
 The fix wraps the value in `shlex.quote(...)` (with `str(...)` around a value
@@ -92,11 +99,10 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
 
-from heredoc_lint import severities
 from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers import Layer
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
@@ -317,8 +323,11 @@ def _evidence_kind(evidence: str, state: Quote, path: str | None, path_word: boo
 
 
 def _evidence_words(evidence: str, kind: str) -> str:
-    """What the message says of where the value comes from: the evidence of an origin."""
-    if evidence and severities.severity("HL201", kind) is not Severity.INFO:
+    """What the message says of where the value comes from: the evidence of an origin,
+    whatever severity the table gives that origin."""
+    from heredoc_lint.frontends.python.origins import KINDS
+
+    if evidence and kind in KINDS:
         return evidence
     if evidence:
         return f"{evidence}, which is no evidence of outside text here"

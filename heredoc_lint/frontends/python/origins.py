@@ -91,6 +91,9 @@ _KINDS = (
 )
 
 
+KINDS = frozenset(name for _, name in _KINDS)
+
+
 def kind(evidence: str) -> str:
     """The short stable name of what `evidence` (not empty) says of the value's origin."""
     for words, name in _KINDS:
