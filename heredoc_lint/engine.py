@@ -110,9 +110,9 @@ def _check(
         roots, complete = [root_layer(f, settings.wrappers) for f in error.partial], False
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
-    # A Python value used by several calls is reported at its one place by each of them:
-    # the same finding once.
-    findings = list({(f.code, f.start, f.end, f.message): f for f in findings}.values())
+    # A Python value used by several calls (`run(cmd)` or `sudo(cmd)`) is reported at its
+    # one place by each of them, in words that name the call: one finding per place.
+    findings = _one_per_place(findings)
     findings = suppress.apply(
         text,
         findings,
@@ -124,6 +124,21 @@ def _check(
     )
     findings.sort(key=lambda f: (f.start, f.code, f.end))
     return findings, roots if complete else None
+
+
+def _one_per_place(findings: list[Finding]) -> list[Finding]:
+    """Of the findings of one rule at one span, the most severe (then one with a fix),
+    the first of those."""
+    best: dict[tuple[str, int, int], Finding] = {}
+    for f in findings:
+        key = (f.code, f.start, f.end)
+        kept = best.get(key)
+        if kept is None or (f.severity.rank, f.fix is not None) > (
+            kept.severity.rank,
+            kept.fix is not None,
+        ):
+            best[key] = f
+    return list(best.values())
 
 
 def _check_counting_errors(

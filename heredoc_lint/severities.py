@@ -172,6 +172,9 @@ TABLE: dict[tuple[str, str], Row] = {
         FirstLook(14, 24, 131),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
+    ("HL201", "restricted-name"): Row(
+        INFO, "named as an identifier (a port, an id, a branch): one word in practice"
+    ),
     ("HL201", "test-code"): Row(INFO, "in test code, not read from outside"),
     ("HL201", "parameter-in-double-quotes"): Row(INFO, "a parameter inside double quotes"),
     ("HL201", "private-parameter"): Row(INFO, "a parameter in a private module"),

@@ -334,15 +334,15 @@ def test_the_quote_fix_wraps_str_only_around_what_may_not_be_one(
 
 
 def test_str_of_an_int_parameter_is_one_word() -> None:
-    """`str(port)` of a parameter annotated `int` is a number, one shell word: no HL201;
+    """`str(count)` of a parameter annotated `int` is a number, one shell word: no HL201;
     the same without the annotation is reported."""
     typed = (
-        "import subprocess\n\n\ndef f(port: int):\n"
-        '    subprocess.run(f"echo {str(port)}", shell=True)\n'
+        "import subprocess\n\n\ndef f(count: int):\n"
+        '    subprocess.run(f"echo {str(count)}", shell=True)\n'
     )
     assert _python(typed, "HL201") == []
-    untyped = typed.replace("port: int", "port")
-    assert _spans(untyped, _python(untyped, "HL201")) == [("HL201", "warning", "{str(port)}")]
+    untyped = typed.replace("count: int", "count")
+    assert _spans(untyped, _python(untyped, "HL201")) == [("HL201", "warning", "{str(count)}")]
 
 
 # -- scopes.py: names bound where the finder looks for them --------------------------------

@@ -127,11 +127,11 @@ def test_a_helper_that_returns_its_argument_quoted_is_followed_four_names_deep()
 _OPTIONS = """\
 import argparse, os
 p = argparse.ArgumentParser()
-p.add_argument("--port", type=int, nargs="?")
-p.add_argument("--ports", type=int, nargs="+")
+p.add_argument("--count", type=int, nargs="?")
+p.add_argument("--counts", type=int, nargs="+")
 args = p.parse_args()
-os.system(f"nc {args.port}")
-os.system(f"nc {args.ports}")
+os.system(f"seq {args.count}")
+os.system(f"seq {args.counts}")
 """
 
 
@@ -142,8 +142,8 @@ def test_an_int_option_is_one_word_only_without_a_list_nargs() -> None:
     them apart."""
     found = _python(_OPTIONS, "HL201")
     assert _got(_OPTIONS, found) == [
-        ("HL201", "info", "{args.port}"),
-        ("HL201", "info", "{args.ports}"),
+        ("HL201", "info", "{args.count}"),
+        ("HL201", "info", "{args.counts}"),
     ]
     assert [f.evidence for f in found] == ["no-origin", "cli-option"]
     assert "it is a command-line option (`parse_args()`)" in found[1].message

@@ -130,7 +130,7 @@ def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) ->
     line = text.count("\n", 0, text.index("warmup(", text.index("/dev/null"))) + 1
     assert (
         "it is a parameter of the public function `warmup` (the file calls it only with a "
-        f"literal example, line {line}): quote it with shlex.quote()"
+        f"literal example, line {line}), and its name says it is a path"
     ) in f.message
 
 

@@ -33,8 +33,12 @@ a batch scheduler or snapd sets (`SLURM_NODELIST`, `SNAP`), what a helper of the
 file returns as `shlex.quote(...)`, a parameter inside double quotes (where only
 `$`, backtick, `\` and `"` break it, which a path does not show), a parameter of
 a function in a private module (`pkg/_internal/`, `_impl.py`: only the project's
-own code calls it), and, in test code (`tests/`, `integration-tests/`,
-`test_*.py`, `conftest.py`), anything but text from the network or input. Text
+own code calls it), a value whose name says it is an identifier that git, a
+package manager or a service restricts (`branch`, `port`, `node_id`,
+`package_name`, `version`: one word in practice) unless the network or an HTTP
+request sent it, and, in test code (`tests/`, `integration-tests/`,
+`test_*.py`, `conftest.py`), anything but text from the network or input. The
+message says what a value's name shows it holds: a path, free text. Text
 from the network or input mixed with shell text of the program's own (`'--text
 "' + reply + '"'`) is reported without a fix: only its outside part needs
 quoting.
@@ -195,6 +199,7 @@ def _escaped_for(state: Quote, escaped: str) -> bool:
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # Only Python fragments hold these values: the frontend is imported for them alone.
     from heredoc_lint.frontends.python import fragment_of, root_index, runtime_spans
+    from heredoc_lint.frontends.python.content import content
     from heredoc_lint.frontends.python.origins import free_text
 
     spans = runtime_spans(layer)
@@ -234,13 +239,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 
             fix = quote_fix(layer, frag, start, end, word)
         pattern = _GLOB.search(layer.text[word.start : start] + layer.text[end : word.end])
-        kind = _evidence_kind(interp.evidence, state, context.path, pattern is None)
+        held = content(interp.source)
+        kind = _evidence_kind(interp.evidence, state, context.path, pattern is None, held)
         yield finding(
             layer,
             "HL201",
             kind,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            f"{_evidence_words(interp.evidence, kind)}: "
+            f"{_evidence_words(interp.evidence, kind)}{_CONTENT_WORDS[held] if held else ''}: "
             + (_MIXED if interp.shell_text else "quote it with shlex.quote()"),
             start,
             end,
@@ -290,7 +296,24 @@ def _in_private_module(path: str) -> bool:
 _GLOB = re.compile(r"[*?\[]")
 
 
-def _evidence_kind(evidence: str, state: Quote, path: str | None, path_word: bool = True) -> str:
+# What the message says of what the value holds, by its name (frontends.python.content).
+_CONTENT_WORDS = {
+    "path": ", and its name says it is a path, which may hold a blank",
+    "text": ", and its name says it is free text, which may hold anything",
+    "identifier": ", but its name says it is an identifier (a port, an id, a version, a "
+    "branch, a package...), one word in practice",
+}
+# Origins whose text a stranger chooses: a name there is no promise of its content.
+_STRANGERS = frozenset({"network", "request"})
+
+
+def _evidence_kind(
+    evidence: str,
+    state: Quote,
+    path: str | None,
+    path_word: bool = True,
+    held: str | None = None,
+) -> str:
     """Of the HL201 rows of heredoc_lint.severities: the origin of the value (origins.kind)
     only where the file shows the value comes from outside the program.
 
@@ -301,7 +324,9 @@ def _evidence_kind(evidence: str, state: Quote, path: str | None, path_word: boo
     not show. Where the file's only calls of the function pass a literal example at its
     top level, the parameter stays evidence unquoted in a path the command acts on
     (`cd {path}`, `find {dir}/data`): the callers that import the function pass theirs;
-    not in a glob pattern (`{stem}*`, the files the function made from that stem)."""
+    not in a glob pattern (`{stem}*`, the files the function made from that stem). A value
+    whose name says it is an identifier (`held`, see frontends.python.content) is no
+    evidence of outside text, unless a stranger chose it (the network, an HTTP request)."""
     from heredoc_lint.frontends.python.origins import (
         example_only,
         free_text,
@@ -319,7 +344,10 @@ def _evidence_kind(evidence: str, state: Quote, path: str | None, path_word: boo
         return "private-parameter"
     if example_only(evidence) and not (state is Quote.UNQUOTED and path_word):
         return "example-only"
-    return kind(evidence)
+    origin = kind(evidence)
+    if held == "identifier" and origin not in _STRANGERS:
+        return "restricted-name"
+    return origin
 
 
 def _evidence_words(evidence: str, kind: str) -> str:
@@ -327,7 +355,7 @@ def _evidence_words(evidence: str, kind: str) -> str:
     whatever severity the table gives that origin."""
     from heredoc_lint.frontends.python.origins import KINDS
 
-    if evidence and kind in KINDS:
+    if evidence and (kind in KINDS or kind == "restricted-name"):
         return evidence
     if evidence:
         return f"{evidence}, which is no evidence of outside text here"
