@@ -116,7 +116,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
     ("HL104", "background-pipeline"): Row(WARNING, "a background pipeline keeps it"),
-    ("HL104", "background-list"): Row(INFO, "a background list whose last command lets go"),
+    ("HL104", "background-list"): Row(
+        WARNING, "the subshell of a background list keeps it while its last command runs"
+    ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
     ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input"),

@@ -16,6 +16,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
+from heredoc_lint.engine import check_text
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL104"
@@ -80,13 +81,26 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     assert item["fix"]["applicability"] == "unsafe"
 
 
-# -- the list case: reported at info (its last command is redirected) -----------------------
-def test_list_with_redirected_last_command_is_info_only() -> None:
-    text = kit.case_text("reload_workers.sh")
-    found = hl104(text)
-    assert [f.severity for f in found] == [Severity.INFO]
-    assert (found[0].start, found[0].end) == kit.span_of(text, "cd /srv/jobs")
+# -- the list case: its subshell holds the session (the runtime test below measures it) ----
+LIST = "ssh worker-1 'cd /srv/jobs && nohup rq worker default > rq.log 2>&1 &'\n"
+
+
+def test_a_list_whose_last_command_is_redirected_is_a_warning() -> None:
+    found = hl104(LIST)
+    assert [(f.severity, f.evidence) for f in found] == [(Severity.WARNING, "background-list")]
+    assert (found[0].start, found[0].end) == kit.span_of(LIST, "cd /srv/jobs")
     assert "subshell" in found[0].message
+
+
+def test_a_job_after_a_pkill_that_kills_its_shell_is_not_reported() -> None:
+    """reload_workers.sh: `pkill -f 'rq worker'` kills the remote shell (HL103), so the
+    list after it never starts and holds nothing; without the pkill, or once HL103's fix
+    keeps the pkill from matching its shell, the list is reported."""
+    text = kit.case_text("reload_workers.sh")
+    assert hl104(text) == []
+    assert [f.code for f in check_text(text, "shell")] == ["HL103"]
+    assert len(hl104(kit.fix_text(text, "HL103", unsafe=True))) == 1
+    assert len(hl104(text.replace("pkill -f 'rq worker'; ", ""))) == 1
 
 
 NEGATIVES = [
@@ -154,9 +168,9 @@ FIXES = [
         "ssh h <<'EOF'\nnohup ./srv &\nEOF\n",
         "ssh h <<'EOF'\nnohup ./srv > /dev/null 2>&1 < /dev/null &\nEOF\n",
     ),
-    (  # the info-level list of reload_workers.sh: the group is redirected
-        kit.case_text("reload_workers.sh"),
-        kit.case_text("reload_workers.sh").replace(
+    (  # a list: the group is redirected
+        LIST,
+        LIST.replace(
             "cd /srv/jobs && nohup rq worker default > rq.log 2>&1 &",
             "{ cd /srv/jobs && nohup rq worker default > rq.log 2>&1; } "
             "> /dev/null 2>&1 < /dev/null &",
