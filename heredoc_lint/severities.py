@@ -151,9 +151,12 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 1, 1)),
     ("HL111", "three-shells-changing"): Row(
         WARNING,
-        "three shells, the outer ones change it",
+        "three shells, the middle one a remote shell that only starts ssh",
         FirstLook(0, 5, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
+    ),
+    ("HL111", "three-shells-escaped"): Row(
+        INFO, "three shells, written with escapes for the outer ones"
     ),
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator

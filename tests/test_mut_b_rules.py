@@ -219,14 +219,14 @@ def test_hl110_display_fix_of_an_expanded_word_keeps_backslashes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("script", "severity"),
+    ("script", "evidence"),
     [
-        ('bash -c "eval \\"echo \\\\\\$x\\""', "info"),  # eval inside
-        ('eval "bash -c \\"echo \\\\\\$x\\""', "info"),  # eval outside
-        ('bash -c "sh -c \\"echo \\\\\\$x\\""', "warning"),  # three processes
+        ('bash -c "eval \\"echo \\\\\\$x\\""', "three-shells-as-written"),  # eval inside
+        ('eval "bash -c \\"echo \\\\\\$x\\""', "three-shells-as-written"),  # eval outside
+        ('bash -c "sh -c \\"echo \\\\\\$x\\""', "three-shells-escaped"),  # three processes
     ],
 )
-def test_hl111_eval_at_either_depth_adds_no_shell(script: str, severity: str) -> None:
+def test_hl111_eval_at_either_depth_adds_no_shell(script: str, evidence: str) -> None:
     """eval runs its text in the shell that calls it (bash: `$BASHPID` is the same inside
     the eval): the escapes written for it are not the three-process chain HL111 warns of,
     whether the eval is the outer or the inner wrapper."""
@@ -238,7 +238,7 @@ def test_hl111_eval_at_either_depth_adds_no_shell(script: str, severity: str) ->
     ).stdout.split()
     assert len(pids) == 2 and pids[0] == pids[1]
     (one,) = _findings(script, "HL111")
-    assert (one.start, one.end, one.severity.value) == (0, 4, severity)
+    assert (one.start, one.end, one.evidence) == (0, 4, evidence)
 
 
 # -- HL112 --------------------------------------------------------------------------------

@@ -288,7 +288,7 @@ def test_hl111_an_escape_before_the_innermost_strings_first_character_counts(
 ) -> None:
     """`ssh h "bash -c '\\$HOME'"`: the local shell hands ssh `bash -c '$HOME'` (bash
     shows it), so the innermost string `$HOME` is written `\\$HOME` for a shell outside
-    it: the warning, as for an escape further in (a bug found by hl111
+    it: escapes for an outer shell (info), as for an escape further in (a bug found by hl111
     `_outer_shells_change`'s `a:b` -> `a + 1:b`: the escape before the first character
     was left out of the source looked at, and the string was said to arrive as written)."""
     for text, sent in [
@@ -299,7 +299,7 @@ def test_hl111_an_escape_before_the_innermost_strings_first_character_counts(
         assert words == f"ssh\nh\n{sent}\n"
         (found,) = _findings(text, "HL111")
         assert (found.start, found.end) == (0, 3)
-        assert found.severity is Severity.WARNING
+        assert found.evidence == "three-shells-escaped"
         assert found.message.startswith(
             "This command is parsed by three shells (local -> ssh -> bash -c): the innermost "
             "string is written with escapes for the shells outside it; "

@@ -44,12 +44,10 @@ def test_hl110_return_after_a_failed_ssh_is_meant_to_run_locally() -> None:
 
 def test_hl111_four_shells_are_reported_once_at_the_outer_ssh() -> None:
     """`ssh a "ssh b \\"ssh c '...'\\""`, the innermost string written with `'\\\\''`: one
-    warning at the outer `ssh` (the nesting, with its escapes); the innermost layer, two
+    warning at the outer `ssh` (the hop through a remote shell); the innermost layer, two
     shells below the file, does not add an escape-chain warning of its own at the middle
     `ssh`.  (Run 7: the escape chain was looked for in every layer below the first.)"""
     text = "ssh a \"ssh b \\\"ssh c 'echo '\\\\\\\\''x'\\\\\\\\'''\\\"\"\n"
     found = _found(text, "HL111")
     assert [(f.start, f.severity.value) for f in found] == [(0, "warning")]
-    assert "the innermost string is written with escapes for the shells outside it" in (
-        found[0].message
-    )
+    assert "the middle shell only starts another ssh" in found[0].message

@@ -25,11 +25,7 @@ def hl111(text: str) -> list[Finding]:
 # -- positives: (text, the text at the anchor, what the message names) -------------------------
 POSITIVES = [
     ("ssh gateway \"ssh db 'systemctl status pg'\"\n", "ssh gateway", "`ssh -J`"),
-    ("ssh h \"bash -c 'echo \\$HOME; date'\"\n", "ssh h", "written with escapes"),
-    ('ssh h "sudo sh -c \'echo \\"$n\\" > /proc/x\'"\n', "ssh h", "written with escapes"),
-    ("bash -c \"ssh h 'uptime; df'\"\n", "bash -c", "local -> bash -c -> ssh"),
     ("ssh h 'echo '\\''quoted'\\'' done'\n", "ssh h", "`'\\''` escape chain"),
-    ('ssh h "bash -c \\"echo \\\\\\"x\\\\\\"\\""\n', "ssh h", "three shells"),
 ]
 
 
@@ -42,12 +38,31 @@ def test_positive_anchor(text: str, needle: str, named: str) -> None:
     assert named in f.message, f.message
 
 
+# Three shells, written with escapes for the outer ones: escaped right, it is no bug (on
+# real code read on first look, none was); info, as each later edit must keep the escapes.
+ESCAPED = [
+    "ssh h \"bash -c 'echo \\$HOME; date'\"\n",
+    'ssh h "sudo sh -c \'echo \\"$n\\" > /proc/x\'"\n',
+    'ssh h "bash -c \\"echo \\\\\\"x\\\\\\"\\""\n',
+    "ssh h \"bash -lc 'test -x \\\"$D/bin\\\"'\"\n",
+]
+
+
+@pytest.mark.parametrize("text", ESCAPED)
+def test_three_shells_written_with_escapes_is_info(text: str) -> None:
+    (f,) = hl111(text)
+    assert (f.severity, f.evidence) == (Severity.INFO, "three-shells-escaped")
+    assert "written with escapes" in f.message, f.message
+
+
 ARRIVES_AS_WRITTEN = [
     "ssh h \"sudo sh -c 'echo $n > /proc/x'\"\n",  # a substituted value is HL102's to judge
     "eval 'as_fn_append ()\n{\n  eval $1+=\\$2\n}'\n",  # eval: the same shell
     "ssh h \"bash -c 'echo hi; date'\"\n",
     'ssh -n "$h" "sh -c \'cd ~; nohup ./app >/dev/null 2>&1 &\'"\n',
     "sudo -u app bash -c 'eval \"$(rbenv init - bash)\"; bundle install'\n",  # eval's purpose
+    "bash -c \"ssh h 'uptime; df'\"\n",  # a local middle shell: no hop for `ssh -J` to make
+    "watch -n1 'ssh sw \"show x\" | grep y'\n",  # watch re-runs it here, on purpose
 ]
 
 

@@ -5,10 +5,12 @@ Finds command strings that pass through two or more shells before they run
 (`ssh a "ssh b 'systemctl status x'"`, `ssh h "bash -c '...'"`), and strings
 that need the `'\''` or `\\\"` escape chains to get a quote through.
 
-A string three shells deep is a warning when the code shows it had to be
-written for the shells outside it (escapes for them) or when the middle shell
-only starts another ssh; one whose every character arrives as written, and
-`eval` (which runs in the same shell), is info.
+A string three shells deep is a warning when the middle shell is a remote one
+that only starts another ssh (`ssh -J` makes that hop without it). Other
+strings three shells deep are info: one written with escapes for the shells
+outside it (correct escaping is no bug, but each later edit must keep it), one
+whose every character arrives as written, a local middle shell (`watch 'ssh h
+"..."'`), and `eval` (which runs in the same shell).
 
 ## Why is this bad?
 Every shell on the way removes one level of quoting and expands what is not
@@ -65,6 +67,13 @@ def _outer_shells_change(layer: Layer, file_text: str) -> str | None:
     return None
 
 
+def _hop(outer: Layer, layer: Layer) -> bool:
+    """`ssh a "ssh b '...'"`: a remote shell whose only work is to start another ssh, a
+    hop that `ssh -J` makes without the middle shell. Not `watch 'ssh b "..."'` nor
+    `bash -c 'ssh b "..."'`: their middle shell runs here, and is there on purpose."""
+    return (outer.wrapper or "").endswith("ssh") and (layer.wrapper or "").endswith("ssh")
+
+
 def _same_shell(layer: Layer) -> bool:
     """eval runs its text in the shell that called it: nesting evals adds no process, and
     generated code (autoconf's `eval 'as_fn_append () ...'`) is full of it."""
@@ -80,10 +89,19 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if span is None:
             return
         shells = f"three shells (local -> {outer.wrapper} -> {layer.wrapper})"
-        evidence = None if _same_shell(layer) else _outer_shells_change(layer, context.file_text)
-        if evidence is None and (layer.wrapper or "").endswith("ssh"):
+        if not _same_shell(layer) and _hop(outer, layer):
             evidence = "the middle shell only starts another ssh (`ssh -J` makes that hop)"
-        if evidence is None:
+            yield at_file(
+                outer,
+                "HL111",
+                "three-shells-changing",
+                f"This command is parsed by {shells}: {evidence}; every quote, $ and backslash "
+                "of the innermost string must be escaped once for each shell outside it",
+                span,
+            )
+            return
+        escaped = None if _same_shell(layer) else _outer_shells_change(layer, context.file_text)
+        if escaped is None:
             yield at_file(
                 outer,
                 "HL111",
@@ -97,8 +115,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield at_file(
             outer,
             "HL111",
-            "three-shells-changing",
-            f"This command is parsed by {shells}: {evidence}; every quote, $ and backslash of "
+            "three-shells-escaped",
+            f"This command is parsed by {shells}: {escaped}; every quote, $ and backslash of "
             "the innermost string must be escaped once for each shell outside it",
             span,
         )
