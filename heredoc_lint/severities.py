@@ -110,6 +110,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "dash-keeps-shell"): Row(
         WARNING, "dash keeps its shell for one command", FirstLook(0, 1, 0)
     ),
+    ("HL103", "lone-status-ignored"): Row(
+        INFO, "its shell's only command, in a call that drops the status"
+    ),
     # HL104 remote-background-holds-session
     ("HL104", "background-command"): Row(
         WARNING, "a background command keeps the session's output", FirstLook(2, 0, 1)

@@ -13,6 +13,7 @@ lines are looked at.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 import rulekit as kit
@@ -253,10 +254,68 @@ def test_a_lone_pkill_says_its_shell_dies_with_the_signal(pkill: str, status: in
     """dash keeps its shell for one bare command: pkill kills it, and the caller gets the
     signal's status, not pkill's; no command comes after it (measured: `sh -c`)."""
     mark = "zz-hl103-lone-mark"
-    text = f"import subprocess\nsubprocess.run('{pkill} {mark}', shell=True)\n"
+    text = f"import subprocess\nsubprocess.run('{pkill} {mark}', shell=True, check=True)\n"
     (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
     assert f.severity is Severity.WARNING
     assert "never run" not in f.message
     assert f"dies with exit status {status}/255 instead of pkill's" in f.message
     done = subprocess.run(["/bin/sh", "-c", f"{pkill} {mark}"], check=False)
     assert done.returncode == -(status - 128)  # killed by that signal
+
+
+# -- a lone pkill in a Python call that drops the status: info ---------------------------
+def _python_hl103(program: str) -> list[tuple[int, str, str]]:
+    found = [f for f in check_text(program, "python", "t.py") if f.code == CODE]
+    return [(program.count("\n", 0, f.start) + 1, f.severity.value, f.evidence) for f in found]
+
+
+def test_a_lone_pkill_whose_status_is_dropped_is_info() -> None:
+    """The shell's exit status is all a lone pkill's self-kill changes: a bare
+    `os.system(...)` or `subprocess.run(...)` without `check=True` drops it; one whose
+    value is used, or that checks it, keeps the warning."""
+    program = (
+        "import os, subprocess\n"
+        f'os.system("pkill -f {MARK}")\n'
+        f'subprocess.run("pkill -f {MARK}", shell=True, check=False)\n'
+        f'status = os.system("pkill -f {MARK}")\n'
+        f'subprocess.run("pkill -f {MARK}", shell=True, check=True)\n'
+        f'subprocess.check_call("pkill -f {MARK}", shell=True)\n'
+    )
+    assert _python_hl103(program) == [
+        (2, "info", "lone-status-ignored"),
+        (3, "info", "lone-status-ignored"),
+        (4, "warning", "dash-keeps-shell"),
+        (5, "warning", "dash-keeps-shell"),
+        (6, "warning", "dash-keeps-shell"),
+    ]
+
+
+def test_a_lone_pkill_kills_its_target_and_only_the_status_changes(tmp_path: Path) -> None:
+    """Under /bin/sh (dash here), `os.system("pkill -f P")` kills the process P names
+    and its own shell: the program sees a signal where pkill's status was meant, and
+    `check=True` raises on it."""
+    shell = subprocess.run(["readlink", "-f", "/bin/sh"], capture_output=True, text=True)
+    assert shell.stdout.strip().endswith("dash"), "the claim is dash's"
+    program = (
+        "import os, subprocess, sys, time\n"
+        "sleeper = [sys.executable, '-c', 'import time; time.sleep(60)', "
+        f"'{MARK}']\n"
+        "target = subprocess.Popen(sleeper)\n"
+        "time.sleep(0.5)\n"
+        f"print(os.system('pkill -f {MARK}'))\n"
+        "print(target.wait(timeout=10))\n"
+        "target = subprocess.Popen(sleeper)\n"
+        "time.sleep(0.5)\n"
+        "try:\n"
+        f"    subprocess.run('pkill -f {MARK}', shell=True, check=True)\n"
+        "except subprocess.CalledProcessError as error:\n"
+        "    print('raised', error.returncode)\n"
+        "print('killed' if target.wait(timeout=10) == -15 else 'alive')\n"
+    )
+    script = tmp_path / "stop.py"  # not `python3 -c`: its own command line would match
+    script.write_text(program)
+    out = subprocess.run(
+        ["python3", str(script)], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.split("\n")
+    assert out[:3] == ["15", "-15", "raised -15"], out
+    assert "killed" in out[3], out

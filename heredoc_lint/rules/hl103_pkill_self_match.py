@@ -18,7 +18,12 @@ file is written, and ssh exits with status 255 or 143 without an error
 message. `pgrep -f` finds itself and reports a process that is not there.
 bash replaces itself with the command when a string is one bare command, so
 `ssh h 'pkill -f x'` alone is safe; with a redirection or anything else in the
-string it is not.
+string it is not. dash (`/bin/sh` on Debian, what `os.system` and
+`subprocess.run(..., shell=True)` run) keeps its shell even for one bare
+command: the pkill kills it and the caller gets the signal's status instead of
+pkill's (`check=True` raises). A lone pkill in a call whose status the program
+drops (a bare `os.system(...)`, `subprocess.run(...)` without `check=True`) is
+reported at info: the processes it meant die all the same.
 
 ## Example
 ```bash
@@ -192,14 +197,28 @@ def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
         return "shares-string", "other commands share the string"
     if layer.depth == 0 and layer.cmdline is None:
         return "script-last-command", "a script keeps its process for its last command too"
-    if command.redirects:
-        return "redirection-keeps-shell", "bash keeps its shell for a command with a redirection"
-    if layer.shell in ("sh", "dash"):
+    if command.redirects or layer.shell in ("sh", "dash"):
+        if _status_ignored(layer):
+            return "lone-status-ignored", "the shell's status, all it changes, is dropped"
+        if command.redirects:
+            why = "bash keeps its shell for a command with a redirection"
+            return "redirection-keeps-shell", why
         return "dash-keeps-shell", "dash keeps its shell even for one bare command"
     return None, (
         "bash replaces itself with a lone simple command, so that shell is gone before "
         "pkill runs: no finding"
     )
+
+
+def _status_ignored(layer: Layer) -> bool:
+    """A Python call's shell whose exit status the program drops (`os.system(...)` as a
+    statement): when pkill is its only command, that status is all the self-kill changes,
+    as the processes pkill meant die all the same."""
+    if layer.parent is not None or layer.origin is None:
+        return False
+    from heredoc_lint.frontends.python.model import PyFragment
+
+    return isinstance(layer.origin, PyFragment) and layer.origin.status_ignored
 
 
 def bracket_position(pattern: str) -> int | None:

@@ -31,6 +31,10 @@ _SHELL_STRING = {
     "asyncio.create_subprocess_shell": "create_subprocess_shell",
     "asyncio.subprocess.create_subprocess_shell": "create_subprocess_shell",
 }
+# Calls whose exit status reaches the program only as their value (or `.wait()`'s).
+_STATUS_BY_VALUE = frozenset(
+    {"os.system", "subprocess.run", "subprocess.call", "subprocess.Popen"}
+)
 _EXEC_ARGV = frozenset(
     {"asyncio.create_subprocess_exec", "asyncio.subprocess.create_subprocess_exec"}
 )
@@ -150,7 +154,22 @@ class Finder:
 
     def fragments(self, calls: list[tuple[ast.Call, Scope]]) -> Iterator[Fragment]:
         for call, scope in calls:
-            yield from self.call(call, scope)
+            if self._status_ignored(call):
+                yield from (_with_status_ignored(f) for f in self.call(call, scope))
+            else:
+                yield from self.call(call, scope)
+
+    def _status_ignored(self, call: ast.Call) -> bool:
+        """A bare statement of a call whose exit status is only its value (`os.system(c)`,
+        `subprocess.run(c, shell=True)` without `check=True`): the program drops it."""
+        if qualname(call.func, self.a.imports) not in _STATUS_BY_VALUE:
+            return False
+        if not isinstance(self.reader.parents.get(id(call)), ast.Expr):
+            return False
+        return not any(
+            k.arg == "check" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in call.keywords
+        )
 
     def call(self, call: ast.Call, scope: Scope) -> Iterator[Fragment]:
         func = call.func
@@ -700,3 +719,11 @@ def _unescaped(fragment: Fragment) -> Fragment:
         return encode(start, end, content)
 
     return replace(fragment, encode_edit=guarded)
+
+
+def _with_status_ignored(fragment: Fragment) -> Fragment:
+    """`fragment`, marked as run by a call whose exit status the program drops."""
+    if not isinstance(fragment.origin, PyFragment):
+        return fragment
+    origin = replace(fragment.origin, status_ignored=True)
+    return replace(fragment, origin=origin, encode_edit=partial(encode_fragment_edit, origin))

@@ -457,6 +457,7 @@ class PyFragment:
     argv: bool = False
     session: Session | None = None  # the fragment is the remote command of an ssh argv list
     project: bool = False  # a call of the project's own wrapper (`python-wrappers`)
+    status_ignored: bool = False  # run by a bare `os.system(...)`: its exit status is dropped
 
     def __post_init__(self) -> None:
         if not isinstance(self.unit_of, Offsets):
