@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import rulekit as kit
 
+from heredoc_lint.engine import check_text
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL109"
@@ -401,3 +402,102 @@ def test_no_fix_when_words_follow_the_target(text: str, tmp_path: Path) -> None:
     (finding,) = hl109(text)
     assert finding.severity is Severity.ERROR
     assert finding.fix is None
+
+
+# -- documentation placeholders: `<NAME>` glued inside a word is no redirection -------------
+
+# Runbooks and READMEs write `cp /tmp/app-<VERSION>/app /usr/local/bin`; tree-sitter-bash
+# (and bash) read `<VERSION` and `>/app ...` as redirections, which no author means.
+PLACEHOLDER_LINES = [
+    "sudo cp /tmp/app-<VERSION>/app /usr/local/bin\n",
+    "sudo mv ~/Downloads/<your-user>/key.pem /etc/ssl/private/\n",
+    "sudo ln -s /opt/app-<VERSION> /opt/app\n",  # glued after `-`, a blank behind it
+    "sudo chown <user>:<group> /var/www\n",  # glued before `:`
+    "sudo echo node-<N>.example.com\n",
+    "sudo cp build/<target>/app /usr/local/bin/ && echo done\n",
+    "sudo -u deploy echo token=<api_token>/x\n",
+    "sudo install -m 0644 app.conf /etc/<env_name>/app.conf\n",
+]
+
+
+@pytest.mark.parametrize("text", PLACEHOLDER_LINES)
+def test_a_placeholder_is_no_redirection(text: str) -> None:
+    assert hl109("#!/bin/bash\n" + text) == []
+
+
+def test_bash_reads_the_placeholder_as_redirections(tmp_path: Path) -> None:
+    """The oracle: bash parses the line, then reads a file `VERSION` and writes `out`, giving
+    the command what is left (`app-`): nobody writes that on purpose."""
+    line = "echo cp app-<VERSION>out /usr/local/bin\n"
+    script = tmp_path / "t.sh"
+    script.write_text(line)
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    proc = subprocess.run(["bash", str(script)], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode != 0 and "VERSION: No such file or directory" in proc.stderr
+    (tmp_path / "VERSION").write_text("1.2\n")
+    proc = subprocess.run(["bash", str(script)], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0
+    assert (tmp_path / "out").read_text() == "cp app- /usr/local/bin\n"
+
+
+# Real redirections next to `<` and `>` stay reported: (script, text at the anchor, width).
+NOT_PLACEHOLDERS = [
+    ("sudo echo 1 > /proc/sys/x\n", "> /proc", 1),
+    ("sudo cat <<EOF > /etc/x\nhi\nEOF\n", "> /etc/x", 1),
+    ("sudo cat <<EOF>/etc/x\nhi\nEOF\n", ">/etc/x", 1),  # `<EOF>`: a heredoc's word
+    ("sudo cmd >/etc/f\n", ">/etc/f", 1),
+    ("sudo sort 0<in>/etc/out\n", ">/etc/out", 1),  # `0<in`: stdin of sort
+    ("sudo echo x > /etc/app-<VERSION>.conf\n", "> /etc/app-", 1),
+    ("sudo echo x >/etc/<file>\n", ">/etc/", 1),
+]
+
+
+@pytest.mark.parametrize(("text", "needle", "width"), NOT_PLACEHOLDERS)
+def test_real_redirections_by_placeholders_stay(text: str, needle: str, width: int) -> None:
+    text = "#!/bin/bash\n" + text
+    kit.assert_single(hl109(text), kit.span_of(text, needle, width), Severity.ERROR)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("sudo echo x >/etc/<file>\n", "/etc/<file>"),
+        ("sudo echo x > /etc/app-<VERSION>.conf\n", "/etc/app-<VERSION>.conf"),
+        ("sudo printf '%s' x >> /etc/<name>.d/<NAME>-x\n", "/etc/<name>.d/<NAME>-x"),
+    ],
+)
+def test_a_placeholder_in_the_target_is_part_of_its_name(text: str, target: str) -> None:
+    """`> /etc/<file>` is a redirection into a file to be named: reported with the whole
+    name, and with no fix (a rewrite would tear the placeholder from its path)."""
+    (f,) = hl109(text)
+    assert f.severity is Severity.ERROR
+    tee = "tee -a" if ">>" in text else "tee"
+    assert f"`{target}`" in f.message and f"{tee} {target} > /dev/null" in f.message
+    assert f.fix is None
+
+
+def markdown_hl109(block: str) -> list[Finding]:
+    text = f"# Install\n\n```bash\n{block}```\n"
+    return [f for f in check_text(text, "markdown", "x.md") if f.code == CODE]
+
+
+@pytest.mark.parametrize("text", PLACEHOLDER_LINES)
+def test_a_placeholder_in_markdown_is_no_redirection(text: str) -> None:
+    assert markdown_hl109(text) == []
+
+
+@pytest.mark.parametrize(("text", "needle", "width"), NOT_PLACEHOLDERS)
+def test_real_redirections_in_markdown_stay(text: str, needle: str, width: int) -> None:
+    doc = f"# Install\n\n```bash\n{text}```\n"
+    (f,) = [f for f in check_text(doc, "markdown", "x.md") if f.code == CODE]
+    assert (f.start, f.end) == kit.span_of(doc, needle, width)
+    assert f.severity is Severity.ERROR
+
+
+def test_cli_placeholder_in_a_script_and_a_runbook(tmp_path: Path) -> None:
+    line = "sudo cp /tmp/app-<VERSION>/app /usr/local/bin\n"
+    (tmp_path / "install.sh").write_text("#!/bin/bash\n" + line)
+    (tmp_path / "README.md").write_text(f"# Install\n\n```bash\n{line}```\n")
+    for name in ("install.sh", "README.md"):
+        found = kit.cli_json(tmp_path / name, "--severity", "info")
+        assert [f for f in found if f["code"] == CODE] == []

@@ -23,6 +23,13 @@ Nothing is reported for `/dev/null`, `/dev/stdout`, descriptor duplications
 `sudo sh -c '...'`, or when the caller is root already
 (`ssh root@host "sudo ..."`).
 
+A field of documentation for the reader to fill in is no redirection: in
+`sudo cp /tmp/app-<VERSION>/app /usr/local/bin` (a runbook's `<NAME>` glued
+inside a word, `/home/<user>/x`, `<name>.conf`) bash would read a file
+`VERSION` and write `/app`, which no author means, so its `<` and `>` are not
+reported. A real redirection into a path that holds such a field,
+`sudo echo x > /etc/<file>`, is reported, with the whole name and no fix.
+
 A script that has established that it runs as root, with a guard that exits
 (or re-runs itself with `exec sudo`) otherwise, writes the file with root's
 rights: `[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }`,
@@ -63,6 +70,7 @@ tee's, so a failure of the command is no longer seen by `&&`, `||` or
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from heredoc_lint.edits import layer_fix
@@ -83,6 +91,13 @@ USER_AREAS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/home/", "/run/user/")
 USER_OPTIONS = frozenset({"-u", "--user"})
 STDOUT_WRITES = frozenset({">", ">>", ">|"})
 BOTH_WRITES = frozenset({"&>", "&>>"})
+# A documentation placeholder `<VERSION>`, `<your-user>` (not `<VERSION>>`: an append).
+PLACEHOLDER = re.compile(r"<[A-Za-z_][\w-]*>(?!>)")
+# What may follow a placeholder inside its word: `<VERSION>/app`, `<name>.conf`, `<user>@h`.
+GLUED_AFTER = re.compile(r"[\w/.@:-]")
+METACHARS = frozenset(" \t\n;&|()<>")
+# A word that bash reads as the descriptor of a redirection: `0<in`, `{fd}<in`.
+FD_WORD = re.compile(r"\d+|\{[A-Za-z_]\w*\}")
 
 
 def _is_dup(redirect: Redirect) -> bool:
@@ -153,6 +168,50 @@ def _caller_is_root(layer: Layer) -> bool:
                 return True
         current = current.parent
     return False
+
+
+def _placeholders(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the documentation placeholders between `start` and `end` of `text`.
+
+    `cp /tmp/app-<VERSION>/app /usr/local/bin`: a `<NAME>` glued inside a word (right
+    after a character of it, or right before one) is a field for the reader to fill in.
+    bash would read `<VERSION` and `>/app` as redirections (reading a file `VERSION` and
+    writing `/app`), which no author means. A `<` right after a `<` is a heredoc
+    (`<<EOF>f`), after a descriptor word (`0<in>out`) a redirection of that descriptor."""
+    spans: list[tuple[int, int]] = []
+    for match in PLACEHOLDER.finditer(text, start, end):
+        a, b = match.span()
+        word = a
+        while word > 0 and text[word - 1] not in METACHARS and text[word - 1] not in "'\"":
+            word -= 1
+        before = text[a - 1] if a > 0 else "\n"
+        if before == "<" or (word < a and FD_WORD.fullmatch(text, word, a)):
+            continue
+        glued_before = before not in METACHARS
+        glued_after = b < len(text) and GLUED_AFTER.match(text, b) is not None
+        if glued_before or glued_after:
+            spans.append((a, b))
+    return spans
+
+
+def _glued_end(text: str, pos: int, spans: list[tuple[int, int]]) -> int:
+    """The end of the word at `pos` when a placeholder continues it there (`/etc/<file>`)."""
+    starts = dict(spans)
+    end = pos
+    while end in starts:
+        end = starts[end]
+        while end < len(text) and text[end] not in METACHARS:
+            end += 1
+    return end
+
+
+def _command_end(text: str, command: Command) -> int:
+    """The end of `command` with its redirections, and the `>` of a placeholder that ends
+    it (`> /etc/<file>`), which the parser leaves out."""
+    end = max([command.end, *(r.end for r in command.redirects)])
+    while end < len(text) and text[end] not in METACHARS - {">"}:
+        end += 1
+    return end
 
 
 def _offending(redirect: Redirect) -> str | None:
@@ -279,19 +338,25 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             # `sudo -u postgres pg_dump > /var/backups/db.sql`: dropping privileges, often
             # from a root script whose own shell is meant to write the file.
             continue
+        fields = _placeholders(layer.text, command.start, _command_end(layer.text, command))
         for redirect in command.redirects:
+            op_end = _anchor_end(layer, redirect)
+            if any(redirect.start <= p < op_end for span in fields for p in (span[0], span[1] - 1)):
+                continue  # the `<` or `>` of a placeholder: `cp /tmp/app-<VERSION>/app ...`
             path = _offending(redirect)
-            if path is None or not (pointless or _system_path(path)):
+            if path is None or redirect.target is None:
+                continue
+            # `> /etc/<file>`: the placeholder is part of the file's name
+            target_end = _glued_end(layer.text, redirect.target.end, fields)
+            glued = target_end > redirect.target.end
+            if glued:
+                path = layer.text[redirect.target.start : target_end]
+            if not (pointless or _system_path(path)):
                 continue
             tool = command.words[sudo].value
             name = real_words[0].value
-            op_end = _anchor_end(layer, redirect)
-            shown = layer.text[redirect.start : redirect.end]
-            target_src = (
-                layer.text[redirect.target.start : redirect.target.end]
-                if redirect.target is not None
-                else path
-            )
+            shown = layer.text[redirect.start : max(redirect.end, target_end)]
+            target_src = layer.text[redirect.target.start : target_end]
             append = " -a" if redirect.op in (">>", "&>>") else ""
             if guard is not None:
                 line = context.file_text.count("\n", 0, layer.file_offset(guard.start)) + 1
@@ -318,7 +383,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 message,
                 redirect.start,
                 op_end,
-                _fix(layer, call, redirect, sudo, path),
+                None if glued else _fix(layer, call, redirect, sudo, path),
             )
 
 
