@@ -104,11 +104,19 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL102", "local-expansion"): Row(INFO, "any other local expansion"),
     # HL103 pkill-self-match
     ("HL103", "fed-by-stdin"): Row(ERROR, "the shell feeding the script waits for it"),
-    ("HL103", "shares-string"): Row(ERROR, "other commands share the string", FirstLook(1, 0, 5)),
+    ("HL103", "shares-string"): Row(
+        ERROR,
+        "other commands share the string",
+        FirstLook(1, 1, 5),
+        held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
+    ),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
     ("HL103", "redirection-keeps-shell"): Row(WARNING, "bash keeps its shell for a redirection"),
     ("HL103", "dash-keeps-shell"): Row(
         WARNING, "dash keeps its shell for one command", FirstLook(0, 1, 0)
+    ),
+    ("HL103", "last-command"): Row(
+        INFO, "the string's last command: bash 5.2 runs it in its shell's place"
     ),
     ("HL103", "lone-status-ignored"): Row(
         INFO, "its shell's only command, in a call that drops the status"
@@ -134,7 +142,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL107 unquoted-heredoc-to-remote
     ("HL107", "remote-meaning"): Row(
-        WARNING, "the body's expansions are meant remotely", FirstLook(1, 0, 0)
+        WARNING, "the body's expansions are meant remotely", FirstLook(1, 1, 0)
     ),
     ("HL107", "local-meaning"): Row(INFO, "the body's expansions may be meant locally"),
     # HL108 scp-port-flag
@@ -144,7 +152,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(4, 10, 0),
+        FirstLook(5, 10, 0),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -155,7 +163,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(0, 5, 0),
+        FirstLook(0, 6, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
@@ -163,7 +171,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator
-    ("HL112", "near-miss-terminator"): Row(ERROR, "a line nearly the delimiter"),
+    ("HL112", "near-miss-terminator"): Row(
+        ERROR, "a line nearly the delimiter", FirstLook(4, 0, 1)
+    ),
     ("HL112", "never-terminated"): Row(ERROR, "no line is the delimiter", FirstLook(0, 0, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
     # HL201 shell-interpolation-unquoted
@@ -177,7 +187,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter"): Row(
         WARNING,
         "a parameter of a public function",
-        FirstLook(14, 24, 131),
+        FirstLook(18, 29, 133),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "restricted-name"): Row(
