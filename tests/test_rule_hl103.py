@@ -319,3 +319,34 @@ def test_a_lone_pkill_kills_its_target_and_only_the_status_changes(tmp_path: Pat
     ).stdout.split("\n")
     assert out[:3] == ["15", "-15", "raised -15"], out
     assert "killed" in out[3], out
+
+
+# -- the last bare command of a bash string: bash runs it in its shell's place ---------------
+LAST_COMMAND = [  # (the string, bash kills itself)
+    (f"cd /tmp && pkill -f {MARK}", False),
+    (f"true; pkill -f {MARK}", False),
+    (f"false || pkill -f {MARK}", False),
+    (f"true\npkill -f {MARK}\n", False),
+    (f"pkill -f {MARK}; cd /tmp", True),
+    (f"trap 'echo' EXIT; pkill -f {MARK}", True),
+    (f"cd /tmp && pkill -f {MARK} > /dev/null", True),
+    (f"true | pkill -f {MARK}", True),
+    (f"if true; then pkill -f {MARK}; fi", True),
+]
+
+
+@pytest.mark.parametrize(("string", "kills"), LAST_COMMAND)
+def test_the_last_bare_command_of_a_bash_string_replaces_its_shell(
+    string: str, kills: bool
+) -> None:
+    """bash 5.2 hands its process to the last bare command of a `-c` string (after `;`,
+    `&&`, `||` or a newline; not with a redirection, a pipe, an `if` or an EXIT trap):
+    pkill finds no shell to kill. It is info, as dash and older bash keep the shell."""
+    done = subprocess.run(["bash", "-c", string], capture_output=True, timeout=30)
+    assert (done.returncode in (-15, 143)) is kills, done
+    (f,) = hl103(f'ssh h "{string}"\n')
+    if kills:
+        assert f.evidence == "shares-string" and f.severity is Severity.ERROR
+    else:
+        assert (f.evidence, f.severity) == ("last-command", Severity.INFO)
+        assert "bash 5.2 runs the command in its place" in f.message

@@ -21,7 +21,10 @@ bash replaces itself with the command when a string is one bare command, so
 string it is not. dash (`/bin/sh` on Debian, what `os.system` and
 `subprocess.run(..., shell=True)` run) keeps its shell even for one bare
 command: the pkill kills it and the caller gets the signal's status instead of
-pkill's (`check=True` raises). A lone pkill in a call whose status the program
+pkill's (`check=True` raises). bash 5.2 runs the last bare command of a string
+in place of its shell too (`ssh h "cd /srv && pkill -f worker"`): where the
+pkill ends the string, older shells lose only their exit status, and that is
+reported at info. A lone pkill in a call whose status the program
 drops (a bare `os.system(...)`, `subprocess.run(...)` without `check=True`) is
 reported at info: the processes it meant die all the same.
 
@@ -59,6 +62,7 @@ from heredoc_lint.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers import Layer, calls
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.shell.structure import last_simple_command
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 
@@ -194,6 +198,8 @@ def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
     if layer.kind == "stdin":
         return "fed-by-stdin", "the shell that feeds the script waits for it"
     if not _alone(layer, command):
+        if _replaces_its_shell(layer, command):
+            return "last-command", "bash runs the string's last bare command in its place"
         return "shares-string", "other commands share the string"
     if layer.depth == 0 and layer.cmdline is None:
         return "script-last-command", "a script keeps its process for its last command too"
@@ -207,6 +213,18 @@ def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
     return None, (
         "bash replaces itself with a lone simple command, so that shell is gone before "
         "pkill runs: no finding"
+    )
+
+
+def _replaces_its_shell(layer: Layer, command: Command) -> bool:
+    """`ssh h "cd /srv && pkill -f worker"`: bash (5.2 measured; not dash, not an older
+    bash) runs the last bare command of a `-c` string in place of its shell, unless an
+    EXIT trap needs the shell afterwards."""
+    return (
+        layer.shell == "bash"
+        and layer.kind == "string"
+        and last_simple_command(layer.script) == command.start
+        and not any(c.head == "trap" for c in layer.script.commands)
     )
 
 
@@ -494,6 +512,12 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
         ending = f"{kills} and the exit status is {status}"
         if kind not in ("fed-by-stdin", "shares-string"):  # pkill is the shell's only command
             ending = f"kills that shell: it dies with exit status {status} instead of pkill's"
+        if kind == "last-command":
+            ending = (
+                "kills that shell where it keeps its process for its last command (dash, "
+                "bash before 5.2; bash 5.2 runs the command in its place): it then dies with "
+                f"exit status {status} instead of pkill's"
+            )
         effect = (
             ending
             if call.tool == "pkill"

@@ -129,6 +129,25 @@ def structure(script: Script) -> Structure:
     return _CACHE.of(script, _read)
 
 
+def last_simple_command(script: Script) -> int | None:
+    """Where the script's last simple command starts when it ends the script at its top
+    level, after `;`, `&&`, `||` or a newline, bare (no redirection, pipe, `&`, compound
+    around it); None otherwise. bash (5.2 measured) runs that command in place of the
+    shell of a `-c` string: nothing is left of the shell for it to see."""
+    if script.tree is None:
+        return None
+    node = script.tree.root_node
+    while node.type in ("program", "list"):
+        named = [c for c in node.named_children if c.type != "comment"]
+        if not named:
+            return None
+        node = named[-1]
+        after = node.next_sibling
+        if after is not None and after.type == "&":
+            return None
+    return script.char(node.start_byte) if node.type == "command" else None
+
+
 def _read(script: Script) -> Structure:
     if script.tree is None:
         return Structure(())
