@@ -141,7 +141,7 @@ def test_invoke_runs_its_string_in_a_local_shell(head: str) -> None:
     first = text.index("bash -c")
     second = text.index("$F")
     assert _codes(text) == [
-        ("HL111", first, first + 4, "warning"),
+        ("HL111", first, first + 4, "info"),  # escaped for the outer shells
         ("HL102", second, second + 2, "info"),
     ]
 

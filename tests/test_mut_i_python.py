@@ -233,7 +233,7 @@ _SH_COMMANDS = [
     ("sudo echo hi > /etc/motd", [("HL109", "error", 0, ">")]),
     (
         'ssh h "bash -c \\"echo \\$x\\""',
-        [("HL111", "warning", 1, "ssh"), ("HL102", "info", 2, "$x")],
+        [("HL111", "info", 1, "ssh"), ("HL102", "info", 2, "$x")],
     ),
 ]
 
