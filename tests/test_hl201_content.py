@@ -87,7 +87,8 @@ def test_an_identifier_a_stranger_sent_keeps_its_origin() -> None:
     )
     (f,) = hl201(text)
     assert (f.severity.value, f.evidence) == ("warning", "network")
-    assert "but its name says it is an identifier" in f.message
+    assert "it is read from the network" in f.message
+    assert "its name says" not in f.message
 
 
 def test_free_text_is_named_in_the_message() -> None:

@@ -491,3 +491,54 @@ def test_a_parametrized_parameter_is_no_evidence(names: str) -> None:
         '    run(f"inv parsing {other}")\n'
     )
     assert severities(text) == {"{argstr}": Severity.INFO, "{other}": Severity.WARNING}
+
+
+# -- what a web framework hands a handler is the client's ----------------------------------
+_ROUTES = '''\
+import subprocess
+
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/api/service/<service_name>/status")
+def status(service_name):
+    return subprocess.check_output(f"systemctl status {service_name}", shell=True)
+
+
+@app.get("/items/{item}")
+def items(item, limit: int = 10, request=None):
+    subprocess.run(f"head -n {limit} /srv/{item}", shell=True)
+
+
+def upload(request):
+    deploy_id = request.POST.get("deploy_id")
+    subprocess.getstatusoutput(f"mkdir -p /repos/{deploy_id}")
+
+
+class Restart:
+    def post(self):
+        subprocess.run(f"systemctl restart {self.request.data['unit']}", shell=True)
+'''
+
+
+def test_what_a_route_or_a_request_object_gives_is_the_clients() -> None:
+    """A route's parameters (Flask `<name>`, FastAPI `{name}` and its query parameters)
+    and what a request object holds (Django's `request.POST`, DRF's `request.data` on
+    `self.request`) are the client's text: a warning, whatever the name says (a client
+    sends `x;id` as a service name as easily as a path). A parameter annotated `int` is
+    one word: no finding."""
+    found = evidences(_ROUTES)
+    assert found == {
+        "{service_name}": (Severity.WARNING, "request"),
+        "{item}": (Severity.WARNING, "request"),
+        "{deploy_id}": (Severity.WARNING, "request"),
+        "{self.request.data['unit']}": (Severity.WARNING, "request"),
+    }
+    messages = {_ROUTES[f.start : f.end]: f.message for f in hl201(_ROUTES)}
+    assert "a parameter of the route `/api/service/<service_name>/status`" in (
+        messages["{service_name}"]
+    )
+    assert "it comes from an HTTP request (`request.POST`)" in messages["{deploy_id}"]
+

@@ -246,7 +246,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             "HL201",
             kind,
             f"`{interp.source.strip()}` is put into {_where(layer)} {_WHY[state]}; "
-            f"{_evidence_words(interp.evidence, kind)}{_CONTENT_WORDS[held] if held else ''}: "
+            f"{_evidence_words(interp.evidence, kind)}{_content_words(held, kind)}: "
             + (_MIXED if interp.shell_text else "quote it with shlex.quote()"),
             start,
             end,
@@ -305,6 +305,13 @@ _CONTENT_WORDS = {
 }
 # Origins whose text a stranger chooses: a name there is no promise of its content.
 _STRANGERS = frozenset({"network", "request"})
+
+
+def _content_words(held: str | None, kind: str) -> str:
+    """What the message says the value's name shows, where it tells the reader something."""
+    if held is None or (held == "identifier" and kind in _STRANGERS):
+        return ""
+    return _CONTENT_WORDS[held]
 
 
 def _evidence_kind(

@@ -36,6 +36,18 @@ _CONFIG_NAMES = re.compile(r"(?:config|conf|cfg|settings|env|environ)\Z", re.IGN
 _REQUEST_PARTS = frozenset(
     {"args", "form", "values", "json", "get_json", "data", "cookies", "headers", "files"}
 )
+# What a web framework's request object holds from the client, by attribute: Django's
+# `request.POST`, DRF's `request.data`, Starlette's `request.query_params`, aiohttp's
+# `request.match_info`. Read on a name `request` or on `self.request` (class-based views).
+_REQUEST_OBJECT_PARTS = _REQUEST_PARTS | frozenset(
+    {"GET", "POST", "body", "FILES", "COOKIES", "META", "query_params", "path_params"}
+    | {"match_info", "query", "post", "arguments", "body_arguments", "query_arguments"}
+)
+# Decorators that make a function the handler of an HTTP route: its parameters are the
+# client's (`@app.route("/svc/<name>")`, `@router.get("/items/{item}")`).
+_ROUTE_DECORATORS = frozenset(
+    {"route", "get", "post", "put", "delete", "patch", "api_route", "websocket"}
+)
 _LOOKUPS = frozenset({"get", "getlist", "pop", "getvalue"})
 # Methods that read what their receiver holds (`response.json()`, `resp.read()`).
 _READS = frozenset({"json", "read", "readline", "readlines", "iter_lines", "iter_content"})
@@ -300,6 +312,10 @@ def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -
     asked = isinstance(node, ast.Attribute) and node.attr in _REQUEST_PARTS
     if name.startswith("flask.request.") or name == "flask.request" and asked:
         return "it comes from an HTTP request (`request`)"
+    if isinstance(node, ast.Attribute) and node.attr in _REQUEST_OBJECT_PARTS:
+        receiver = ast.unparse(node.value)
+        if receiver in ("request", "self.request"):
+            return f"it comes from an HTTP request (`{receiver}.{node.attr}`)"
     if isinstance(node, ast.Subscript) and _CONFIG_NAMES.search(_name(node.value)):
         return f"it comes from configuration (`{_name(node.value)}[...]`)"
     if not isinstance(node, ast.Call):
@@ -350,6 +366,9 @@ def _parameter(
         return ""
     if _parametrized(owner, node.id, imports):
         return ""  # pytest calls it with the values the file lists in the decorator
+    route = _route(owner)
+    if route is not None and node.id not in ("request", "req"):
+        return f"it comes from an HTTP request (a parameter of the route `{route}`)"
     parameter = f"{_PARAMETER} `{owner.function}`"
     default = callers.default(owner, node.id) if callers is not None else None
     if _own_kind(owner, node.id, default, imports):
@@ -376,6 +395,23 @@ def _parameter(
     if examples and len(examples) == passing and parameter:
         return f"{parameter}{_EXAMPLE} {', '.join(map(str, examples))})"
     return ""
+
+
+def _route(owner: Scope) -> str | None:
+    """The path of the HTTP route `owner` handles, by its decorator (`@app.route("/x")`,
+    `@router.post("/items/{item}")`); None when it handles none."""
+    for decorator in owner.decorators:
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr in _ROUTE_DECORATORS
+            and decorator.args
+            and isinstance(decorator.args[0], ast.Constant)
+            and isinstance(decorator.args[0].value, str)
+            and decorator.args[0].value.startswith("/")
+        ):
+            return decorator.args[0].value
+    return None
 
 
 def _parametrized(owner: Scope, name: str, imports: Mapping[str, str]) -> bool:
