@@ -950,7 +950,34 @@ def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         if given:
             return split
     j = _after_prefix(words, i)
+    if j is None and _shell_without_command(words, i):
+        return Invocation(f"{command_name(words[i])} -s", i, (), False, "login", stdin_script=True)
     return None if j is None else _Through(j)
+
+
+# `sudo -s`, `sudo -i`, `doas -s`: with no command, a shell that reads its script from stdin.
+_SHELL_OPTIONS = {
+    "sudo": re.compile(r"-[A-Za-z]*[si][A-Za-z]*|--shell|--login"),
+    "doas": re.compile(r"-s"),
+}
+
+
+def _shell_without_command(words: Sequence[Word], i: int) -> bool:
+    """`ssh h sudo -i <<'EOF'`: every word after sudo is an option, one of them -s or -i."""
+    options = _SHELL_OPTIONS.get(command_name(words[i]) or "")
+    if options is None:
+        return False
+    arg_options = _PREFIX_ARG_OPTIONS[command_name(words[i]) or ""]
+    values = [_static(w) for w in words[i + 1 :]]
+    shell = False
+    k = 0
+    while k < len(values):
+        value = values[k]
+        if value is None or not value.startswith("-"):
+            return False
+        shell = shell or options.fullmatch(value) is not None
+        k += 2 if value in arg_options else 1
+    return shell
 
 
 _ENV_S = re.compile(r"-([0iv]*)S(.*)", re.DOTALL)  # `-S STR`, `-iS STR`, `-SSTR`
@@ -1065,7 +1092,17 @@ def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         dash = values.index("--", i + 1)
         if "-c" not in values[i + 1 : dash] and "--command" not in values[i + 1 : dash]:
             return _Through(dash + 1)  # runuser -u u -- cmd
-    return _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
+    found = _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
+    if found is None and _options_and_a_user(values[i + 1 :]):
+        # `ssh h sudo su <<EOF`: no command, so the user's login shell reads stdin.
+        return Invocation(name, i, (), False, "login", stdin_script=True)
+    return found
+
+
+def _options_and_a_user(values: Sequence[str | None]) -> bool:
+    """`su`, `su -`, `su - root`, `su -l deploy`: options and at most one user name."""
+    operands = [v for v in values if v is None or not v.startswith("-")]
+    return len(operands) <= 1 and None not in operands and "-s" not in values
 
 
 Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Step]

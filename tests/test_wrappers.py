@@ -471,6 +471,42 @@ def test_script_from_here_string_or_substitution(text: str) -> None:
     assert ran.stdout == "a\nb\n"
 
 
+# A user's shell with no command reads its script from stdin: `sudo su`, `su -`,
+# `sudo -i`, `sudo -s` (root runs them here without a password).
+SHELLS_WITHOUT_COMMAND = [
+    "su",
+    "su -",
+    "su - root",
+    "sudo su",
+    "sudo -i",
+    "sudo -s",
+    "sudo -u root -i",
+]
+
+
+@pytest.mark.parametrize("shell", SHELLS_WITHOUT_COMMAND)
+def test_a_users_shell_without_a_command_reads_its_script_from_stdin(shell: str) -> None:
+    text = f"ssh web-1 {shell} <<'EOF'\necho a; echo b\nEOF\n"
+    (script,) = [c for c in child_layers(file_layer(text)) if c.kind == "stdin"]
+    assert (script.text, script.remote) == ("echo a; echo b\n", True)
+    if subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip() != "0":
+        pytest.fail("the oracle runs these shells as root, without a password")
+    ran = subprocess.run(
+        ["bash", "-c", f"{shell} <<'EOF'\necho a; echo b\nEOF\n"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    assert ran.stdout == "a\nb\n"
+
+
+@pytest.mark.parametrize("command", ["su -c 'echo a'", "sudo -i ls", "su root other", "sudo -l"])
+def test_a_user_shell_given_a_command_reads_no_script(command: str) -> None:
+    text = f"ssh web-1 {command} <<'EOF'\necho a; echo b\nEOF\n"
+    assert [c for c in child_layers(file_layer(text)) if c.kind == "stdin"] == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
