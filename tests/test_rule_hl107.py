@@ -272,3 +272,33 @@ def test_runtime_a_locally_set_value_arrives_as_meant(sshd: SshServer, tmp_path:
     assert [f.severity for f in hl107(script)] == [Severity.INFO]
     kit.run_ok(script, sshd)
     assert out.read_text() == "api\n"
+
+
+def test_runtime_a_shell_variable_in_single_quotes_of_the_body(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`echo 'export PATH=${PATH}:/opt/x' >> ~/.bashrc` in an unquoted heredoc: the single
+    quotes were written for the remote shell, to keep `${PATH}` as written, but the local
+    shell expands it first and the remote file gets this machine's PATH (a warning, the
+    quotes named as evidence). Another name in single quotes may be a local value the
+    quotes protect (`'$PASSWORD'`): no evidence either way."""
+    out = tmp_path / "bashrc"
+    script = (
+        "#!/bin/bash\n"
+        "PATH=/local/bin:$PATH\n"
+        f"ssh {sshd.user}@web-1 <<EOF\n"
+        f"echo 'export PATH=${{PATH}}:/opt/x' >> {out}\n"
+        "EOF\n"
+    )
+    (f,) = hl107(script)
+    assert (f.severity, f.evidence) == (Severity.WARNING, "remote-meaning")
+    assert "`${PATH}` stands inside single quotes in the body" in f.message
+    kit.run_ok(script, sshd)
+    assert out.read_text().startswith("export PATH=/local/bin:")
+
+    out.unlink()
+    kit.run_ok(kit.fix_text(script, CODE, unsafe=True, every_rule=True), sshd)
+    assert out.read_text() == "export PATH=${PATH}:/opt/x\n"
+
+    protected = "#!/bin/bash\nssh web-1 <<EOF\necho '$PASSWORD' | passwd --stdin app\nEOF\n"
+    assert [g.evidence for g in hl107(protected)] == ["local-meaning"]

@@ -3,7 +3,8 @@ r"""A remote script fed by an unquoted heredoc (`ssh h <<EOF`): its body expands
 ## What it does
 Finds a heredoc with an unquoted delimiter (`<<EOF`) that is fed as a script
 to a remote shell: `ssh host <<EOF`, `ssh host bash -s <<EOF`,
-`ssh host sudo sh <<EOF`, `docker exec -i c sh <<EOF`, when the body holds an
+`ssh host sudo sh <<EOF`, `ssh host sudo su <<EOF` (and `su -`, `sudo -i`,
+`sudo -s`), `docker exec -i c sh <<EOF`, when the body holds an
 unescaped `$` expansion or a backtick.
 
 ## Why is this bad?
@@ -29,7 +30,9 @@ around the heredoc (in Markdown also a variable that another block of the page
 sets), or a variable nothing in the script sets or reads (a CI setting, a
 caller's export), the finding is only info. What can only be meant for the
 remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
-itself sets before using it, and a
+itself sets before using it, a variable every shell sets (`PATH`, `HOME`)
+inside single quotes of the body (`echo 'export PATH=${PATH}:/opt/bin' >>
+~/.bashrc`: quotes for the remote shell, which the local one ignores), and a
 command substitution that asks about the machine (`$(hostname)`,
 `$(command -v nvcc)`). A `# shellcheck disable=SC2087` before the command
 counts as a suppression of this rule.
@@ -70,13 +73,13 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from heredoc_lint.edits import layer_fix
+from heredoc_lint.edits import Quote, layer_fix, quote_states
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
-from heredoc_lint.shell.syntax import Command, parse_script
+from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, matching_close
 from heredoc_lint.wrappers import Invocation, resolve
 
@@ -222,6 +225,10 @@ class _Judged:
 _SPECIALS = frozenset("?!$")
 # Names whose value differs between the machines: a local read of them shows nothing.
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
+# What every shell sets for itself: in single quotes in the body (`echo 'export
+# PATH=${PATH}:/opt/bin' >> ~/.bashrc`) it was written for the remote shell to keep. Any
+# other name in single quotes may be a local value the quotes protect (`'$PASSWORD'`).
+_EVERY_SHELLS = REMOTE_NAMES | {"PATH"}
 _SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
 
 
@@ -249,6 +256,10 @@ def _judge(
             continue
         match = _SIMPLE.match(shown)
         name = match.group(1) if match else ""
+        if name in _EVERY_SHELLS and _single_quoted(body, e.start - heredoc.body_start):
+            why = "stands inside single quotes in the body, to reach the remote shell as written"
+            judged.remote.append((shown, why))
+            continue
         local_end = bound_in_body.get(name)
         if name in _SPECIALS:
             judged.remote.append((shown, "only has a meaning in the shell that runs the body"))
@@ -273,6 +284,18 @@ def _judge(
             (judged.local if local_value else still).append(shown)
         judged.other[:] = still
     return judged
+
+
+def _single_quoted(body: Script, at: int) -> bool:
+    """Whether offset `at` of the body stands inside single quotes of the body's own
+    script: quotes for the remote shell, which the local shell does not honour in an
+    unquoted heredoc."""
+    for command in body.commands:
+        if command.start <= at < command.end:
+            for word in (*command.words, *command.assignments):
+                if word.start <= at < word.end:
+                    return quote_states(body.text, word).get(at) is Quote.SINGLE
+    return False
 
 
 def _telling(shown: str) -> bool:
