@@ -21,7 +21,8 @@ shell was meant to expand it:
   an `awk` in the inner string (`ssh h "awk '{print $2}' f"`): the quotes were
   written for awk, but the local shell fills in its own `$2` first;
 - warning, in strings run on another host: `$?`, `$!` and `$$` (the local
-  shell's status and process ids); command substitutions that ask about the
+  shell's status and process ids; `$$` where it names the process: `kill $$`,
+  `echo $$ > app.pid`, `/proc/$$`); command substitutions that ask about the
   machine (`$(hostname)`, `$(whoami)`, `$(pgrep -f app)`); and positional
   parameters of a shell that has none (an agent's command line, a workflow
   step, a Python `shell=True` string, an ssh command string);
@@ -29,7 +30,11 @@ shell was meant to expand it:
   function's argument), a script's `$1` (a script can always be given
   arguments), `$HOME`, `$PWD`, `$USER`, a variable the local script assigns, a
   whole argument (`ssh h "$cmd"`), anything inside `eval`, `watch` or
-  `tmux send-keys`, and strings run on the same host (`bash -c`).
+  `tmux send-keys`, and strings run on the same host (`bash -c`); a `$$` that
+  makes part of a name (`ssh h "sar 1 5 > /tmp/u.$$"; ssh h "cat /tmp/u.$$"`: a
+  run id, which the calls agree on only as the local one); and a probe of what a container shares with its host
+  (`docker run img sh -c "make -j$(nproc)"`, unless `-H`, a context or
+  DOCKER_HOST may send it to another machine).
 
 ## Example
 ```bash
@@ -60,12 +65,14 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from heredoc_lint import severities
 from heredoc_lint.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
+from heredoc_lint.grammars import FORMS
 from heredoc_lint.layers import Call, Layer, LocalExpansion, calls
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, rule, script_path
@@ -73,6 +80,7 @@ from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.words import Word
 from heredoc_lint.spans import Spans, line_number
+from heredoc_lint.wrappers import command_name
 
 REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
@@ -200,6 +208,10 @@ class _Facts:
             words.extend((call.name, word) for word in call.words[1:])
         return words, Spans([(w.start, w.end) for _, w in words])
 
+    @functools.cached_property
+    def container_here(self) -> bool:
+        return _container_here(self.layer)
+
     def awk_field(self, item: LocalExpansion) -> str | None:
         """The awk command whose single-quoted program holds this `$1` / `$NF`: the quotes
         show it was written for awk, yet the outer shell expands it first."""
@@ -213,6 +225,77 @@ class _Facts:
         name, word = words[k]
         state = quote_states(self.layer.text, word).get(item.start)
         return name if state is Quote.SINGLE else None
+
+
+# -- `$$` in a name: a run id that the calls of the script share ---------------------------
+_WORD_ENDS = frozenset(" \t\n;&|<>()")  # what ends a word of the inner shell
+_QUOTE_MARKS = str.maketrans("", "", "'\"`")
+_VALUE_PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=|--?[A-Za-z0-9][A-Za-z0-9-]*=")
+
+
+def _pid_in_a_name(text: str, start: int, end: int) -> bool:
+    """Whether the `$$` (or `${$}`) at text[start:end] makes part of a name (`/tmp/u.$$`,
+    `log.$$.txt`, `--log=/tmp/l.$$`): a run id, which two ssh calls (`sar > /tmp/u.$$`, then
+    `cat /tmp/u.$$`) agree on only as the local one. Not a `$$` alone (`kill $$`, `echo
+    $$ > app.pid`, `pid=$$`), nor one that names the process in a longer word
+    (`/proc/$$/status`, `-p$$`)."""
+    a, b = start, end
+    while a > 0 and text[a - 1] not in _WORD_ENDS:
+        a -= 1
+    while b < len(text) and text[b] not in _WORD_ENDS:
+        b += 1
+    prefix = text[a:start].translate(_QUOTE_MARKS)
+    value = _VALUE_PREFIX.match(prefix)
+    prefix = prefix[value.end() :] if value else prefix
+    if prefix.endswith("/proc/") or prefix.startswith("-"):
+        return False
+    return bool(prefix or text[end:b].translate(_QUOTE_MARKS))
+
+
+# -- a container on the machine that runs the command ------------------------------------
+# `docker run img sh -c S` runs S on the machine that runs docker (its default daemon is
+# local): a command there gets this machine's kernel, processors and memory, and the host's
+# own name and user are what is usually passed in (`make -j$(nproc)`, `--node
+# $(hostname)`, `chown $(id -u)`). Not its files, processes or network: the container has
+# its own (`$(which python)`, `$(pgrep app)`, `$(cat /etc/...)`).
+_CONTAINER_TOOLS = frozenset({"docker", "podman", "docker-compose", "podman-compose"})
+_HOST_PROBES = frozenset(
+    "nproc uname arch lscpu free getconf nvidia-smi hostid hostname whoami id logname".split()
+)
+# The other commands that reach another machine (ssh, kubectl, mosh, pdsh, ansible...).
+_REMOTE_HOPS = (
+    frozenset({form.command for form in FORMS if form.remote})
+    | frozenset({"ssh", "autossh", "gcloud", "vagrant"})
+) - _CONTAINER_TOOLS
+# What may point docker or podman at a daemon on another machine: an option before the
+# subcommand (`-H ssh://h`, `--context c`), a variable (`DOCKER_HOST=ssh://h`).
+_DAEMON_OPTIONS = ("-H", "--host", "-c", "--context", "--url", "--connection", "-r", "--remote")
+_DAEMON_VARIABLES = frozenset(
+    {"DOCKER_HOST", "DOCKER_CONTEXT", "CONTAINER_HOST", "CONTAINER_CONNECTION"}
+)
+
+
+def _container_here(layer: Layer) -> bool:
+    """Whether the layer runs in a docker or podman container of the machine whose shell
+    expands its text (`docker run img sh -c S`), not through ssh, kubectl, or a daemon
+    chosen elsewhere (`docker -H ssh://h`, `DOCKER_HOST=ssh://h`, an export of it)."""
+    invocation, command, parent = layer.invocation, layer.command, layer.parent
+    if invocation is None or command is None or parent is None or not invocation.words:
+        return False
+    before = [w for w in command.words if w.end <= invocation.words[0].start]
+    names = [command_name(w, layer.wrappers) for w in before]
+    hops = _REMOTE_HOPS | {name for name, kind in layer.wrappers.items() if kind == "ssh"}
+    tool = next((k for k, name in enumerate(names) if name in _CONTAINER_TOOLS), None)
+    if tool is None or any(name in hops for name in names):
+        return False
+    for word in before[tool + 1 :]:
+        if not word.static or not word.value.startswith("-"):
+            break  # the subcommand (`run`, `exec`), or options of unknown count
+        if word.value.startswith(_DAEMON_OPTIONS):
+            return False
+    assigned = {w.value.partition("=")[0] for w in (*command.assignments, *before)}
+    exported = {name for name, _ in parent.script.assigned}
+    return not (assigned | exported) & _DAEMON_VARIABLES
 
 
 def _line_of(layer: Layer, index: int, context: Context) -> int:
@@ -311,6 +394,14 @@ def _classify(
             )
         return Verdict("positional", f"`{text}` is expanded by {who} {before}, from {scope}")
     if e.kind == "special" and e.name in REMOTE_SPECIALS:
+        start = item.end - len(text)
+        if may_warn and e.name == "$" and _pid_in_a_name(layer.text, start, item.end):
+            return Verdict(
+                "special-parameter-local-use",
+                f"`{text}` is {_SPECIAL_MEANING[e.name]}, expanded by {who} {before}: a part "
+                "of a name (a run id), the same for every call of this run, which is usually "
+                "meant; " + _escape_advice(text),
+            )
         return Verdict(
             "special-parameter" + use,
             f"`{text}` is {_SPECIAL_MEANING[e.name]}, expanded by {who} {before}, not the "
@@ -318,6 +409,15 @@ def _classify(
             escape=may_warn,
         )
     if e.kind in ("command", "backtick") and evidence.probes_machine(e.name):
+        probe = e.name.split()
+        host_probe = bool(probe) and probe[0].rsplit("/", 1)[-1] in _HOST_PROBES
+        if may_warn and host_probe and facts.container_here:
+            return Verdict(
+                "machine-probe-local-use",
+                f"`{text}` runs on this machine {before}, and so does the container: it "
+                "describes the host the container shares (its kernel, processors, name, "
+                "users), which is usually meant; " + _escape_advice(text),
+            )
         return Verdict(
             "machine-probe" + use,
             f"`{text}` runs on this machine {before}, so it describes this machine, not the "
