@@ -32,9 +32,9 @@ shell was meant to expand it:
   whole argument (`ssh h "$cmd"`), anything inside `eval`, `watch` or
   `tmux send-keys`, and strings run on the same host (`bash -c`); a `$$` that
   makes part of a name (`ssh h "sar 1 5 > /tmp/u.$$"; ssh h "cat /tmp/u.$$"`: a
-  run id, which the calls agree on only as the local one); and a probe of what a container shares with its host
-  (`docker run img sh -c "make -j$(nproc)"`, unless `-H`, a context or
-  DOCKER_HOST may send it to another machine).
+  run id, which the calls agree on only as the local one); and a probe of what
+  a container shares with its host (`docker run img sh -c "make -j$(nproc)"`,
+  unless `-H`, a context or DOCKER_HOST may send it to another machine).
 
 ## Example
 ```bash
