@@ -156,6 +156,7 @@ TABLE: dict[tuple[str, str], Row] = {
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
+    ("HL109", "root-by-action"): Row(INFO, "it runs what only root may, without sudo"),
     # HL110 local-operator-after-ssh
     ("HL110", "state-change-lost"): Row(ERROR, "ssh runs only a state change"),
     # HL111 nested-quoting-depth

@@ -501,3 +501,54 @@ def test_cli_placeholder_in_a_script_and_a_runbook(tmp_path: Path) -> None:
     for name in ("install.sh", "README.md"):
         found = kit.cli_json(tmp_path / name, "--severity", "info")
         assert [f for f in found if f["code"] == CODE] == []
+
+
+# -- a script that runs, without sudo, what only root may: it is run as root ---------------
+ROOT_WORK = [
+    "apt-get update\n",
+    "apt-get install -y nginx\n",
+    "systemctl restart nginx\n",
+    "useradd -m app\n",
+    "f() { dnf install -y git; }\nf\n",
+]
+
+
+@pytest.mark.parametrize("work", ROOT_WORK)
+def test_a_script_doing_root_work_without_sudo_is_info(work: str) -> None:
+    text = "#!/bin/bash\n" + work + "sudo echo x >> /etc/hosts\n"
+    (f,) = hl109(text)
+    assert (f.severity, f.evidence) == (Severity.INFO, "root-by-action")
+    assert "without sudo on line 2, which only root may do" in f.message
+
+
+NOT_ROOT_WORK = [
+    "sudo apt-get update\n",  # the script asks for root where it needs it
+    "systemctl --user restart app\n",
+    "systemctl status nginx\n",
+    "apt-get -s install nginx\n",  # a simulation
+    "echo $(apt-get --version)\n",
+    "apt-cache policy nginx\n",
+]
+
+
+@pytest.mark.parametrize("work", NOT_ROOT_WORK)
+def test_a_script_doing_no_root_work_keeps_the_error(work: str) -> None:
+    text = "#!/bin/bash\n" + work + "sudo echo x >> /etc/hosts\n"
+    assert [(f.severity, f.evidence) for f in hl109(text)] == [
+        (Severity.ERROR, "unprivileged-redirect")
+    ]
+
+
+def test_only_root_may_do_that_work() -> None:
+    """The oracle for the list: as `nobody`, these commands are refused."""
+    if os.geteuid() != 0:
+        pytest.fail("the oracle switches to nobody, which needs root")
+    for command in ("apt-get install -y --no-download hello", "useradd hlzq-probe"):
+        done = subprocess.run(
+            ["su", "nobody", "-s", "/bin/sh", "-c", command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode != 0, (command, done.stdout)
+        assert "root" in (done.stdout + done.stderr).lower() or "denied" in done.stderr.lower()

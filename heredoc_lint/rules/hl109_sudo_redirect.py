@@ -35,7 +35,9 @@ A script that has established that it runs as root, with a guard that exits
 rights: `[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }`,
 `if [ "$(id -u)" != 0 ]; then ...; exit 1; fi`, `[[ $EUID -eq 0 ]] || exit`.
 After such a guard (or anywhere in a function, which runs when called) the
-finding is only info. A `# shellcheck disable=SC2024` before the command
+finding is only info; so it is in a script that runs, without sudo, what only
+root may do (`apt-get install`, `systemctl restart`, `useradd`): run as
+anyone else it fails there anyway. A `# shellcheck disable=SC2024` before the command
 counts as a suppression of this rule.
 
 ## Example
@@ -76,7 +78,7 @@ from collections.abc import Iterator
 from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Call, Layer, calls_behind
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, rule
+from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
@@ -332,6 +334,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if sudo is None:
             continue
         guard = evidence.root_guard_before(layer.script, command.start)
+        root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
         runs_as = _target_user(call.argv[sudo + 1 : call.index])
         pointless = call.name in NO_PRIVILEGE_NEEDED or _stdin_cat(call)
         if runs_as not in ("root", "#0") and not pointless:
@@ -366,6 +369,16 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                     f"on line {line} exits unless that shell is root, so the write has root's "
                     f"rights and works. `{tool} tee{append} {target_src} > /dev/null` says so "
                     f"without the check"
+                )
+            elif root_work is not None:
+                line = context.file_text.count("\n", 0, layer.file_offset(root_work.start)) + 1
+                kind = "root-by-action"
+                message = (
+                    f"`{shown}` is opened by the calling shell, not by {tool}; the script runs "
+                    f"`{quote_snippet(layer.text[root_work.start : root_work.end], 40)}` "
+                    f"without sudo on line {line}, which only root may do, so that shell is "
+                    f"root and the write works. `{tool} tee{append} {target_src} > /dev/null` "
+                    f"would not depend on it"
                 )
             else:
                 kind = "unprivileged-redirect"

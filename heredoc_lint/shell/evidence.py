@@ -286,6 +286,44 @@ def root_guard_before(script: Script, index: int) -> Guard | None:
     return None
 
 
+# -- root by what the script does ------------------------------------------------------------
+# Commands that only root may run (what they change): a script that runs one of them
+# without sudo is run as root, or it fails there anyway.
+_ROOT_ONLY = {
+    "apt-get": frozenset({"install", "remove", "purge", "update", "upgrade", "dist-upgrade"}),
+    "apt": frozenset({"install", "remove", "purge", "update", "upgrade"}),
+    "yum": frozenset({"install", "remove", "update", "upgrade"}),
+    "dnf": frozenset({"install", "remove", "update", "upgrade"}),
+    "zypper": frozenset({"install", "in", "remove", "rm", "update", "up"}),
+    "apk": frozenset({"add", "del", "update", "upgrade"}),
+    "systemctl": frozenset({"enable", "disable", "start", "stop", "restart", "daemon-reload"}),
+    "useradd": frozenset(),
+    "usermod": frozenset(),
+    "groupadd": frozenset(),
+    "modprobe": frozenset(),
+    "sysctl": frozenset({"-w", "-p"}),
+}
+
+
+def root_by_action(script: Script) -> Command | None:
+    """The first command of `script` that only root may run, run without sudo at its
+    top level or in a function: `apt-get install -y nginx`, `systemctl restart nginx`
+    (not `systemctl --user`), `useradd app`. None where there is none."""
+    for command in script.commands:
+        if command.in_substitution or not command.words:
+            continue
+        name = command.words[0].value if command.words[0].static else ""
+        needed = _ROOT_ONLY.get(name.rsplit("/", 1)[-1])
+        if needed is None:
+            continue
+        rest = [w.value for w in command.words[1:] if w.static]
+        if "--user" in rest or "--dry-run" in rest or "-s" in rest and name == "apt-get":
+            continue
+        if not needed or any(word in needed for word in rest):
+            return command
+    return None
+
+
 # -- bindings ------------------------------------------------------------------------------
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Options of `read` that take a value; `-a NAME` binds the array NAME.
