@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from cli_process import CLI
 
+from heredoc_lint.engine import check_text
+
 ROOT = Path(__file__).resolve().parent.parent
 BAD = 'ssh h "pkill -f sglang; ./restart"'  # HL103: the remote shell kills itself
 BAD_FIXED = "ssh h \"pkill -f '[s]'glang; ./restart\""
@@ -190,9 +192,11 @@ def test_codex_legacy_shell_string_is_the_script_not_three_shells() -> None:
     for data in (codex(joined, tool="shell"), codex(["bash", "-lc", script], tool="shell")):
         got = hook("codex", "--warnings", "context", data=data)
         assert (got.returncode, got.stdout) == (0, b""), got.stdout  # no HL111
-    # The same string typed into a shell (Claude's Bash tool) is three shells deep.
-    typed = answer(hook("claude", "--warnings", "context", data=claude(joined)))
-    assert "HL111" in typed["hookSpecificOutput"]["additionalContext"]
+    # The same string typed into a shell (Claude's Bash tool) is three shells deep: HL111,
+    # at info (a local middle shell, the string as written), which the hook does not show.
+    typed = [(f.code, f.evidence) for f in check_text(joined, "command")]
+    assert typed == [("HL111", "three-shells-as-written")]
+    assert hook("claude", "--warnings", "context", data=claude(joined)).stdout == b""
 
 
 # --- --rewrite ------------------------------------------------------------------------

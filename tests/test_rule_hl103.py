@@ -350,3 +350,13 @@ def test_the_last_bare_command_of_a_bash_string_replaces_its_shell(
     else:
         assert (f.evidence, f.severity) == ("last-command", Severity.INFO)
         assert "bash 5.2 runs the command in its place" in f.message
+
+
+def test_a_pkill_that_ends_an_eval_does_not_end_the_string() -> None:
+    """`eval 'pkill -f P'; ./restart`: eval runs in its caller's shell, whose string goes
+    on after it; that shell is killed (bash shows it), not replaced."""
+    string = f"eval 'pkill -f {MARK}'; echo after"
+    done = subprocess.run(["bash", "-c", string], capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout) == (-15, "")
+    (f,) = hl103(f'ssh h "{string}"\n')
+    assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)

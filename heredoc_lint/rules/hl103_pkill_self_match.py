@@ -223,6 +223,7 @@ def _replaces_its_shell(layer: Layer, command: Command) -> bool:
     return (
         layer.shell == "bash"
         and layer.kind == "string"
+        and layer.wrapper != "eval"  # eval runs in its caller's shell, whose string goes on
         and last_simple_command(layer.script) == command.start
         and not any(c.head == "trap" for c in layer.script.commands)
     )
