@@ -82,7 +82,7 @@ from heredoc_lint.shell.words import Word
 from heredoc_lint.spans import Spans, line_number
 from heredoc_lint.wrappers import command_name
 
-REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
+REMOTE_NAMES = evidence.SHELL_SET_NAMES
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
 # explain.py's own list of remote-natured commands (it no longer decides a severity here).
 POSITIONAL_SPECIALS = frozenset({"@", "*", "#"})

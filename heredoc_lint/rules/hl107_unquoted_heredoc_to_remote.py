@@ -224,7 +224,7 @@ class _Judged:
 
 _SPECIALS = frozenset("?!$")
 # Names whose value differs between the machines: a local read of them shows nothing.
-REMOTE_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
+REMOTE_NAMES = evidence.SHELL_SET_NAMES
 # What every shell sets for itself: in single quotes in the body (`echo 'export
 # PATH=${PATH}:/opt/bin' >> ~/.bashrc`) it was written for the remote shell to keep. Any
 # other name in single quotes may be a local value the quotes protect (`'$PASSWORD'`).

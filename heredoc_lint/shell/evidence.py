@@ -444,6 +444,11 @@ _SYSTEM_FILES = ("/etc/", "/proc/", "/sys/", "/run/", "/var/run/", "/dev/")
 _FILE_READERS = frozenset({"cat", "head", "tail", "readlink", "realpath"})
 
 
+# Variables every login shell sets for itself, from its own machine and session: a value
+# of them expanded by another shell is that shell's machine's.
+SHELL_SET_NAMES = frozenset({"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"})
+
+
 def probes_machine(command: str) -> bool:
     """Whether a command substitution's text asks about the machine it runs on."""
     words = command.split()
