@@ -115,6 +115,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "dash-keeps-shell"): Row(
         WARNING, "dash keeps its shell for one command", FirstLook(0, 1, 0)
     ),
+    ("HL103", "oldest-first"): Row(INFO, "pgrep asks for the oldest match: the target's"),
     ("HL103", "last-command"): Row(
         INFO, "the string's last command: bash 5.2 runs it in its shell's place"
     ),

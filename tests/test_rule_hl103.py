@@ -360,3 +360,30 @@ def test_a_pkill_that_ends_an_eval_does_not_end_the_string() -> None:
     assert (done.returncode, done.stdout) == (-15, "")
     (f,) = hl103(f'ssh h "{string}"\n')
     assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)
+
+
+# -- pgrep asking for the oldest match: the process meant while it runs ---------------------
+@pytest.mark.parametrize(
+    "string",
+    [f"pgrep -f {MARK} | head -1", f"pgrep -f {MARK} | head -n 1", f"pgrep -o -f {MARK}; true"],
+)
+def test_pgrep_asking_for_the_oldest_match_is_info(string: str) -> None:
+    """pgrep lists by pid, and a running target is older than the shell that looks for
+    it: the first match is the target while it runs, the shell only when it does not
+    (bash shows both)."""
+    (f,) = hl103(f'ssh h "{string}"\n')
+    assert (f.evidence, f.severity) == ("oldest-first", Severity.INFO)
+    alone = subprocess.run(["bash", "-c", string], capture_output=True, text=True)
+    assert alone.stdout.strip()  # no target runs: the shell's own pid
+    marked = subprocess.Popen(["python3", "-c", "import time; time.sleep(30)", MARK])
+    try:
+        subprocess.run(["sleep", "0.3"], check=True)
+        found = subprocess.run(["bash", "-c", string], capture_output=True, text=True)
+    finally:
+        marked.kill()
+    assert int(found.stdout.split()[0]) == marked.pid  # the target, older than the shell
+
+
+def test_pgrep_whose_matches_are_counted_stays_an_error() -> None:
+    (f,) = hl103(f'ssh h "pgrep -f {MARK} | wc -l"\n')
+    assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)

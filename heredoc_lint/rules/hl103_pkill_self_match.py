@@ -21,7 +21,9 @@ bash replaces itself with the command when a string is one bare command, so
 string it is not. dash (`/bin/sh` on Debian, what `os.system` and
 `subprocess.run(..., shell=True)` run) keeps its shell even for one bare
 command: the pkill kills it and the caller gets the signal's status instead of
-pkill's (`check=True` raises). bash 5.2 runs the last bare command of a string
+pkill's (`check=True` raises). `pgrep -f P | head -1` and `pgrep -o -f P` ask
+for the oldest match: the process meant while it runs, the shell only when it
+does not (info). bash 5.2 runs the last bare command of a string
 in place of its shell too (`ssh h "cd /srv && pkill -f worker"`): where the
 pkill ends the string, older shells lose only their exit status, and that is
 reported at info. A lone pkill in a call whose status the program
@@ -214,6 +216,26 @@ def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
         "bash replaces itself with a lone simple command, so that shell is gone before "
         "pkill runs: no finding"
     )
+
+
+_HEAD_ONE = (("head", "-1"), ("head", "-n1"), ("head", "-n", "1"), ("head", "--lines=1"))
+
+
+def _oldest_first(layer: Layer, call: PkillCall) -> bool:
+    """`pgrep -o -f P`, `pgrep -f P | head -1`: the oldest match (pgrep lists by pid, and
+    a running process is older than the shell that looks for it)."""
+    for word in call.words[1 : call.pattern_index]:
+        value = word.value if word.static else ""
+        if value == "--oldest" or (value[:1] == "-" and value[1:2] != "-" and "o" in value):
+            return True
+    if call.command.next_op != "|":
+        return False
+    commands = layer.script.commands
+    k = commands.index(call.command)
+    after = commands[k + 1] if k + 1 < len(commands) else None
+    if after is None or not all(w.static for w in after.words):
+        return False
+    return tuple(w.value for w in after.words) in _HEAD_ONE
 
 
 def _replaces_its_shell(layer: Layer, command: Command) -> bool:
@@ -500,6 +522,8 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
         if kind is None:
             yield SelfMatch(call, cmdline, found, None, reason)
             continue
+        if call.tool == "pgrep" and _oldest_first(layer, call):
+            kind = "oldest-first"
         owner = (
             f"the script `{path}`"
             if layer.depth == 0 and layer.cmdline is None
@@ -524,6 +548,11 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             if call.tool == "pkill"
             else "always finds that shell, so it reports a match that is not the process you mean"
         )
+        if kind == "oldest-first":
+            effect = (
+                "finds that shell too; it asks for the oldest match, which is the process you "
+                "mean while it runs (it is older than this shell), and this shell when it does not"
+            )
         if call.filled_in:
             word = call.words[call.pattern_index]
             a, b = layer.file_span(word.start, word.end)
