@@ -247,3 +247,16 @@ def test_echo_of_a_phrase_is_not_reported_and_bash_agrees() -> None:
         check=True,
     )
     assert split.stdout == "ssh connection to container succeeded\na b\n"
+
+
+def test_runtime_an_operator_after_a_command_line_piece_is_what_was_meant(
+    sshd: SshServer,
+) -> None:
+    """`ssh h "eval "echo $J" && echo done"`: quotes closed by mistake give the words
+    `eval echo` and `$J && echo done`, whose first is a piece of a command line; the
+    rejoined text runs as the nested quotes meant (through sshd), so nothing is reported.
+    A word with blanks after a plain command name still is."""
+    text = 'J="a  b"\nssh web-1 "eval "echo $J" && echo done"\n'
+    assert hl106(text) == []
+    assert kit.run_ok(text.replace("web-1", f"{sshd.user}@web-1"), sshd).stdout == "a b\ndone\n"
+    assert len(hl106('ssh web-1 "ls -l" "/srv/my dir"\n')) == 1

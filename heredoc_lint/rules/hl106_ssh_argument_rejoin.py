@@ -35,7 +35,9 @@ that no word was meant to be split remotely. When a word holds something the
 local shell expands (`"$dir"`), the fix is only displayed. Words that hold only
 something the remote shell is meant to see (`'*.log'`, `'$HOME'`, an operator such
 as `'|'` or `';'`, a redirection such as `'2>&1'`, a pre-quoted `"'a b'"`) are not
-reported.
+reported, nor an operator in a word after a first word that is itself a piece
+of a command line (`ssh h "eval "sudo $J" && mkdir -p ~/.kube"`: the rejoined
+text is the one meant).
 """
 
 from __future__ import annotations
@@ -291,6 +293,10 @@ def _judge(
     text = child.text
     # Once a word holds a remote operator on purpose, the words are shell text.
     shell_text = bool(told[0].texts("control"))
+    # A first word with blanks (`ssh h "eval "sudo $J" && mkdir x"`: `eval sudo`, then
+    # `$J && mkdir x`) is a piece of a command line, not a command's name: an operator in a
+    # later word continues that text, and the remote shell reads it as the author meant.
+    command_text = any(c in words[0].value for c in " \t\n")
     # Found once: looking back over the words at each `;` was quadratic.
     first_exec = next((k for k, w in enumerate(words) if w.value in _FIND_EXEC), len(words))
     for index in range(1, len(words)):
@@ -299,6 +305,8 @@ def _judge(
             # found wrong would cost quadratic time on a long command line.
             told[index] = _alone(words[index], told[index].start)
         problem = _problem(words, told, index, text, first_exec)
+        if problem is not None and command_text and told[index].texts("control"):
+            problem = None
         if problem is None:
             shell_text = shell_text or bool(told[index].texts("control"))
             continue
