@@ -28,8 +28,9 @@ def test_hl107_names_each_expansion_once() -> None:
     (one,) = _findings("ssh h bash <<EOF\necho $HOME $HOME $(date)\nEOF\n", "HL107")
     assert (one.start, one.end) == (11, 13)
     assert "expands `$HOME`, `$(date)` in the body" in one.message
-    (many,) = _findings("ssh h bash <<EOF\necho $HOME $1 $2 $3 $4 $HOME\nEOF\n", "HL107")
-    assert "expands `$HOME`, `$1`, `$2` and 2 more in the body" in many.message
+    text = "ssh h bash <<EOF\necho $HOME $(a) $(b) $(c) $(d) $HOME\nEOF\n"
+    (many,) = _findings(text, "HL107")
+    assert "expands `$HOME`, `$(a)`, `$(b)` and 2 more in the body" in many.message
 
 
 def test_hl107_body_ending_in_a_backslash_at_the_end_of_the_file() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import rulekit as kit
-from sshd import SshServer
+from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Applicability, Finding, Severity
@@ -48,8 +48,10 @@ def test_message_names_the_expansions() -> None:
     text = 'x=LOCAL\nssh h <<EOF\necho "$x $(hostname) ${y:-z} $1 $2" \\$HOME\nEOF\n'
     (f,) = hl107(text)
     # `$x` is set by the script: a value sent on purpose, not named among the suspects.
-    assert "the local shell expands `$(hostname)`, `${y:-z}`, `$1` and 1 more" in f.message
-    assert "`$x`" not in f.message
+    assert "the local shell expands `$(hostname)`, `${y:-z}` in the body" in f.message
+    # `$x` is set by the script, `$1` and `$2` are its own arguments (the remote shell is
+    # given none): values sent on purpose, not named among the suspects.
+    assert "`$x`" not in f.message and "`$1`" not in f.message
     assert "$HOME" not in f.message  # escaped: it reaches the remote shell
     assert "receives the local values" in f.message
     assert "`$(hostname)` asks about the machine it runs on" in f.message
@@ -302,3 +304,23 @@ def test_runtime_a_shell_variable_in_single_quotes_of_the_body(
 
     protected = "#!/bin/bash\nssh web-1 <<EOF\necho '$PASSWORD' | passwd --stdin app\nEOF\n"
     assert [g.evidence for g in hl107(protected)] == ["local-meaning"]
+
+
+def test_runtime_a_positional_of_the_body_is_the_scripts_own(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h sh <<EOF` with `do_$1` in the body: the remote shell is given no arguments,
+    so its `$1` would be empty; the script's own argument is meant (info), and it is what
+    arrives (through sshd). With arguments for the remote shell (`bash -s -- "$v"`), `$1`
+    may be meant there: a warning."""
+    out = tmp_path / "remote.txt"
+    script = f"#!/bin/bash\nssh {sshd.user}@web-1 sh <<EOF\necho do_$1 > {out}\nEOF\n"
+    assert [(f.severity, f.evidence) for f in hl107(script)] == [(Severity.INFO, "local-meaning")]
+    path = tmp_path / "run.sh"
+    path.write_text(script)
+    run_local(path, sshd, args=["start"])
+    assert out.read_text() == "do_start\n"
+    given = 'ssh web-1 bash -s -- "$v" <<EOF\necho $1\nEOF\n'
+    assert [(f.severity, f.evidence) for f in hl107(given)] == [
+        (Severity.WARNING, "remote-meaning")
+    ]

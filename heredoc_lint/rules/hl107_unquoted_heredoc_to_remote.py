@@ -26,7 +26,9 @@ A local value is often sent on purpose: when every expansion of the body is a
 variable that this script sets (`SERVICE=api` then `systemctl restart
 $SERVICE`), that it reads on its own command lines too (`scp f
 "$IP:$DEPLOY_PATH"`, a value its caller sets), or an argument of the function
-around the heredoc (in Markdown also a variable that another block of the page
+around the heredoc or of the script where the remote shell is given none of its
+own (`ssh h sh <<EOF` with `do_$1`: the remote `$1` would be empty), (in
+Markdown also a variable that another block of the page
 sets), or a variable nothing in the script sets or reads (a CI setting, a
 caller's export), the finding is only info. What can only be meant for the
 remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
@@ -232,8 +234,17 @@ _EVERY_SHELLS = REMOTE_NAMES | {"PATH"}
 _SIMPLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*|[0-9?!$@*#])")
 
 
+def _gives_arguments(reader: Invocation) -> bool:
+    """Whether the remote shell that reads the body gets arguments: words after its `-s`
+    or `--` (`ssh h bash -s -- "$v" <<EOF`)."""
+    values = [w.value for w in reader.words]
+    marks = [k for k, v in enumerate(values) if v in ("-s", "--")]
+    return bool(marks) and marks[-1] + 1 < len(values)
+
+
 def _judge(
     layer: Layer,
+    reader: Invocation,
     heredoc: Heredoc,
     found: list[BodyExpansion],
     context: Context,
@@ -244,6 +255,9 @@ def _judge(
     bound_in_body = evidence.bindings(body)
     bound_here = evidence.bindings(layer.script)
     in_function = evidence.function_at(layer.script, heredoc.op_start) is not None
+    # `$1` of the body: the local one, unless the remote shell is given arguments of its
+    # own (`bash -s -- "$v"`); without them its `$1` is empty, which no author means.
+    local_positionals = in_function or not _gives_arguments(reader)
     judged = _Judged([], [], [])
     for e in found:
         shown = text[e.start : e.end]
@@ -265,7 +279,7 @@ def _judge(
             judged.remote.append((shown, "only has a meaning in the shell that runs the body"))
         elif local_end is not None and heredoc.body_start + local_end <= e.start:
             judged.remote.append((shown, "is set by the body itself, before it"))
-        elif name in bound_here or (in_function and name[:1].isdigit()):
+        elif name in bound_here or (local_positionals and name[:1].isdigit()):
             judged.local.append(shown)
         else:
             judged.other.append(shown)
@@ -358,7 +372,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             found = [e for e in found if not layer.in_local_expansion(e.start)]
             if not found:
                 continue
-            judged = _judge(layer, heredoc, found, context, read_locally)
+            judged = _judge(layer, invocation, heredoc, found, context, read_locally)
             wrapper = invocation.wrapper
             width = 3 if heredoc.strip_tabs else 2
             quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
