@@ -38,7 +38,7 @@ POSITIVES = [
     ("sudo cat > /etc/motd << EOF\nWelcome\nEOF\n", "> /etc/motd", 1),
     ("sudo cat << EOF > /etc/motd\nWelcome\nEOF\n", "> /etc/motd", 1),
     ("sudo echo x >> f\n", ">> f", 2),
-    ("sudo printf '%s\\n' x >> ~/notes\n", ">> ~", 2),
+    ("sudo printf '%s\\n' x >> /srv/notes\n", ">> /srv", 2),
     ("sudo grep -v old /etc/hosts > /etc/hosts.new\n", "> /etc/hosts.new", 1),
     ("sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n", '>> "/etc', 2),
     ("sudo systemctl status nginx &> /var/log/status.log\n", "&> /var", 2),
@@ -78,6 +78,10 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
 
 
 NEGATIVES = [
+    # a redundant sudo before echo into the caller's own files: the redirection works
+    "sudo printf '%s\\n' x >> ~/notes\n",
+    "sudo echo a > /home/pi/app/.mode\n",
+    "sudo echo a > $HOME/.mode\n",
     "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n",
     "sudo tee /etc/motd > /dev/null << EOF\nhi\nEOF\n",
     "sudo apt-get update > /dev/null 2>&1\n",

@@ -13,7 +13,9 @@ the command fails with `Permission denied` and the file is unchanged; where it
 may, the file is created and owned by the caller instead of root.
 
 `sudo echo`, `sudo printf` and `sudo cat` reading stdin need no privilege at
-all, so with them any redirected file is reported. With other commands only a
+all, so with them any redirected file is reported, except one in the caller's
+own areas (`~/`, `$HOME/`, `/home/`, `/tmp/`), where the write works and the
+sudo is only redundant. With other commands only a
 file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
 `/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
 save root-only output to one's own file; and with `sudo -u USER` (dropping
@@ -120,6 +122,12 @@ def _system_path(value: str) -> bool:
     if not value.startswith("/") or _harmless(value):
         return False
     return not any(value.startswith(area) or value == area.rstrip("/") for area in USER_AREAS)
+
+
+def _users_own(value: str) -> bool:
+    """A path in the caller's own areas (`~/x`, `$HOME/x`, `/home/pi/x`, `/tmp/x`): a
+    redirection there works without root, and the sudo before `echo` is only redundant."""
+    return value.startswith(("~", "$HOME", "${HOME}", *USER_AREAS))
 
 
 def _stdin_cat(call: Call) -> bool:
@@ -354,7 +362,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             glued = target_end > redirect.target.end
             if glued:
                 path = layer.text[redirect.target.start : target_end]
-            if not (pointless or _system_path(path)):
+            if not (_system_path(path) or pointless and not _users_own(path)):
                 continue
             tool = command.words[sudo].value
             name = real_words[0].value
