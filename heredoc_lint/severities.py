@@ -94,7 +94,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL102", "special-parameter"): Row(
         WARNING, "`$?`, `$!` or `$$` of the wrong shell", FirstLook(0, 1, 0)
     ),
-    ("HL102", "machine-probe"): Row(WARNING, "a command that describes the machine"),
+    ("HL102", "machine-probe"): Row(
+        INFO, "a command that describes the machine", FirstLook(0, 6, 0)
+    ),
     ("HL102", "positional-empty-local-use"): Row(INFO, "an empty positional, meant locally"),
     ("HL102", "special-parameter-local-use"): Row(INFO, "a special parameter, meant locally"),
     ("HL102", "machine-probe-local-use"): Row(INFO, "a machine probe, meant locally"),
@@ -133,13 +135,13 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
-    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input"),
+    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(1, 0, 0)),
     ("HL105", "function-in-read-loop"): Row(
-        WARNING, "a function that runs ssh reads it", FirstLook(1, 0, 0)
+        WARNING, "a function that runs ssh reads it", FirstLook(2, 1, 0)
     ),
     # HL106 ssh-argument-rejoin
     ("HL106", "rejoined-word"): Row(
-        WARNING, "a word's value is split again remotely", FirstLook(0, 1, 0)
+        INFO, "a word's value is split again remotely", FirstLook(1, 4, 0)
     ),
     # HL107 unquoted-heredoc-to-remote
     ("HL107", "remote-meaning"): Row(
@@ -153,7 +155,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(5, 10, 0),
+        FirstLook(7, 23, 0),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -165,7 +167,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(0, 6, 0),
+        FirstLook(2, 6, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
@@ -176,7 +178,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL112", "near-miss-terminator"): Row(
         ERROR, "a line nearly the delimiter", FirstLook(4, 0, 1)
     ),
-    ("HL112", "never-terminated"): Row(ERROR, "no line is the delimiter", FirstLook(0, 0, 2)),
+    ("HL112", "never-terminated"): Row(ERROR, "no line is the delimiter", FirstLook(1, 1, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
     # HL201 shell-interpolation-unquoted
     ("HL201", "argv"): Row(INFO, "from the command line", FirstLook(0, 0, 8)),
@@ -189,7 +191,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter"): Row(
         WARNING,
         "a parameter of a public function",
-        FirstLook(18, 29, 133),
+        FirstLook(21, 34, 141),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "restricted-name"): Row(
