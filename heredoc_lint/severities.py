@@ -109,7 +109,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "shares-string"): Row(
         ERROR,
         "other commands share the string",
-        FirstLook(1, 1, 5),
+        FirstLook(4, 1, 5),
         held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
     ),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
@@ -191,7 +191,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter"): Row(
         WARNING,
         "a parameter of a public function",
-        FirstLook(21, 34, 141),
+        FirstLook(25, 35, 152),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "restricted-name"): Row(
