@@ -9,6 +9,8 @@ the bytes the fixed command writes through the loopback sshd.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -43,9 +45,13 @@ def _fixed(text: str) -> str:
     ],
 )
 def test_append_at_the_end_of_a_remote_string(
-    template: str, expected: str, sshd: SshServer, tmp_path: Path
+    template: str, expected: str, sshd: SshServer, request: pytest.FixtureRequest
 ) -> None:
-    target = tmp_path / "motd"
+    # Not under /tmp or /home: a redundant `sudo echo` into the caller's own areas is no
+    # finding, and this test is about the fix's edit.
+    home = Path(tempfile.mkdtemp(dir="/run"))
+    request.addfinalizer(lambda: shutil.rmtree(home, ignore_errors=True))
+    target = home / "motd"
     text = template.format(t=target)
     codes = [f.code for f in check_shell(text, "t.sh")]
     assert "HL109" in codes

@@ -1,7 +1,8 @@
 """Each rule's documentation runs, and says truly whether the rule has a fix.
 
 Its "Example" must produce the rule's finding, and its "Use instead" must be clean of it
-(at the default severity, the one users see): the examples are what `heredoc-lint rule
+(at the default severity, the one users see; at info for a rule all of whose evidence is
+info by measurement): the examples are what `heredoc-lint rule
 CODE` and docs/rules.md show, and an example that finds nothing teaches users a rule that
 does not exist.
 
@@ -53,11 +54,14 @@ def _blocks(rule: Rule, title: str) -> list[tuple[str, str]]:
 
 
 def _found(rule: Rule, language: str, text: str) -> list[Finding]:
+    """The rule's findings a user sees: at the default threshold (warning), or at info
+    for a rule measured on real code to be info whatever its evidence (its doc says so)."""
     kind, path = KINDS[language]
+    shown = Severity.INFO if rule.severity is Severity.INFO else Severity.WARNING
     return [
         f
         for f in check_text(text, kind, path)
-        if f.code == rule.code and f.severity is not Severity.INFO
+        if f.code == rule.code and f.severity.rank >= shown.rank
     ]
 
 

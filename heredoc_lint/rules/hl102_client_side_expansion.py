@@ -22,11 +22,13 @@ shell was meant to expand it:
   written for awk, but the local shell fills in its own `$2` first;
 - warning, in strings run on another host: `$?`, `$!` and `$$` (the local
   shell's status and process ids; `$$` where it names the process: `kill $$`,
-  `echo $$ > app.pid`, `/proc/$$`); command substitutions that ask about the
-  machine (`$(hostname)`, `$(whoami)`, `$(pgrep -f app)`); and positional
+  `echo $$ > app.pid`, `/proc/$$`); and positional
   parameters of a shell that has none (an agent's command line, a workflow
   step, a Python `shell=True` string, an ssh command string);
-- info: everything else, which is usually meant: a function's `$1` (the
+- info: command substitutions that ask about the machine (`$(hostname)`,
+  `$(whoami)`, `$(pgrep -f app)`), named as such in the message (on real code
+  read on first look they were meant: accounts the machines share); and
+  everything else, which is usually meant: a function's `$1` (the
   function's argument), a script's `$1` (a script can always be given
   arguments), `$HOME`, `$PWD`, `$USER`, a variable the local script assigns, a
   whole argument (`ssh h "$cmd"`), anything inside `eval`, `watch` or
