@@ -124,6 +124,23 @@ def _system_path(value: str) -> bool:
     return not any(value.startswith(area) or value == area.rstrip("/") for area in USER_AREAS)
 
 
+def _root_shown(
+    layer: Layer, context: Context, guard: evidence.Guard | None, root_work: Command | None
+) -> tuple[str, str] | None:
+    """The evidence kind and words of what shows the calling shell is root: a guard that
+    exits otherwise, or work that only root may do, done without sudo."""
+    if guard is not None:
+        line = context.file_text.count("\n", 0, layer.file_offset(guard.start)) + 1
+        return "root-by-guard", f"the root check on line {line} exits unless that shell is root"
+    if root_work is not None:
+        line = context.file_text.count("\n", 0, layer.file_offset(root_work.start)) + 1
+        work = quote_snippet(layer.text[root_work.start : root_work.end], 40)
+        return "root-by-action", (
+            f"the script runs `{work}` without sudo on line {line}, which only root may do"
+        )
+    return None
+
+
 def _users_own(value: str) -> bool:
     """A path in the caller's own areas (`~/x`, `$HOME/x`, `/home/pi/x`, `/tmp/x`): a
     redirection there works without root, and the sudo before `echo` is only redundant."""
@@ -369,24 +386,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             shown = layer.text[redirect.start : max(redirect.end, target_end)]
             target_src = layer.text[redirect.target.start : target_end]
             append = " -a" if redirect.op in (">>", "&>>") else ""
-            if guard is not None:
-                line = context.file_text.count("\n", 0, layer.file_offset(guard.start)) + 1
-                kind = "root-by-guard"
+            root = _root_shown(layer, context, guard, root_work)
+            if root is not None:
+                kind, why = root
                 message = (
-                    f"`{shown}` is opened by the calling shell, not by {tool}; the root check "
-                    f"on line {line} exits unless that shell is root, so the write has root's "
-                    f"rights and works. `{tool} tee{append} {target_src} > /dev/null` says so "
-                    f"without the check"
-                )
-            elif root_work is not None:
-                line = context.file_text.count("\n", 0, layer.file_offset(root_work.start)) + 1
-                kind = "root-by-action"
-                message = (
-                    f"`{shown}` is opened by the calling shell, not by {tool}; the script runs "
-                    f"`{quote_snippet(layer.text[root_work.start : root_work.end], 40)}` "
-                    f"without sudo on line {line}, which only root may do, so that shell is "
-                    f"root and the write works. `{tool} tee{append} {target_src} > /dev/null` "
-                    f"would not depend on it"
+                    f"`{shown}` is opened by the calling shell, not by {tool}; {why}, so that "
+                    f"shell is root and the write works. `{tool} tee{append} {target_src} > "
+                    "/dev/null` would not depend on it"
                 )
             else:
                 kind = "unprivileged-redirect"
