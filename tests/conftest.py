@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
 import pytest
@@ -40,3 +43,12 @@ def client(sshd: SshServer) -> Iterator[paramiko.SSHClient]:
     )
     yield ssh
     ssh.close()
+
+
+@pytest.fixture
+def system_dir() -> Iterator[Path]:
+    """A fresh directory under /run, removed after the test: not under /tmp or /home,
+    where a redundant `sudo echo` into the caller's own files is no HL109 finding."""
+    path = Path(tempfile.mkdtemp(dir="/run"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

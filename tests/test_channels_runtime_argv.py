@@ -206,7 +206,7 @@ CASES = {
     ),
     "wrapper runs=argv HL106": Case(
         "HL106",
-        Severity.WARNING,
+        Severity.INFO,
         "rejoined-word",
         "from myproj import remote\n\n"
         'remote.argv(["ssh", "-F", "{config}", "h", "ls", "{d}/my dir"])\n',

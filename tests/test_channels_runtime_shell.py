@@ -138,7 +138,7 @@ CASES = [
         "ssh",
         _one_line_read,
     ),
-    Case("HL106", Severity.WARNING, 'ssh h ls "{d}/my dir"', "ssh", _split_again),
+    Case("HL106", Severity.INFO, 'ssh h ls "{d}/my dir"', "ssh", _split_again),
     Case(
         "HL107",
         Severity.WARNING,

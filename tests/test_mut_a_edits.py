@@ -9,8 +9,6 @@ the bytes the fixed command writes through the loopback sshd.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -45,13 +43,9 @@ def _fixed(text: str) -> str:
     ],
 )
 def test_append_at_the_end_of_a_remote_string(
-    template: str, expected: str, sshd: SshServer, request: pytest.FixtureRequest
+    template: str, expected: str, sshd: SshServer, system_dir: Path
 ) -> None:
-    # Not under /tmp or /home: a redundant `sudo echo` into the caller's own areas is no
-    # finding, and this test is about the fix's edit.
-    home = Path(tempfile.mkdtemp(dir="/run"))
-    request.addfinalizer(lambda: shutil.rmtree(home, ignore_errors=True))
-    target = home / "motd"
+    target = system_dir / "motd"  # this test is about the fix's edit: HL109 must report it
     text = template.format(t=target)
     codes = [f.code for f in check_shell(text, "t.sh")]
     assert "HL109" in codes

@@ -151,11 +151,11 @@ def test_scp_fix_never_overwrites_another_file(tmp_path: Path) -> None:
 # -- edits.py: an edit inside an unquoted heredoc body sent to ssh ---------------------------
 
 
-def test_fix_inside_an_unquoted_remote_heredoc_body(sshd: SshServer, tmp_path: Path) -> None:
+def test_fix_inside_an_unquoted_remote_heredoc_body(sshd: SshServer, system_dir: Path) -> None:
     """`ssh h bash <<EOF` with `sudo echo hi > F` in the body: the body is expanded
     locally, but the HL109 fix writes no `$`, backtick or backslash and touches no
     expansion, so it is lifted into the body as it is; both scripts write `hi`."""
-    target = tmp_path / "motd"
+    target = system_dir / "motd"
     text = f"ssh h bash <<EOF\nsudo echo hi > {target} 2>/dev/null\nEOF\n"
     (finding,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
     assert finding.fix is not None
@@ -285,14 +285,15 @@ def test_a_directive_in_markdown_prose_silences_nothing() -> None:
 
 @pytest.mark.parametrize("escape", ["\\x41", "\\101"])
 def test_fix_through_an_ansi_string_ending_in_an_escape(
-    sshd: SshServer, tmp_path: Path, escape: str
+    sshd: SshServer, system_dir: Path, escape: str
 ) -> None:
     """`ssh h $'sudo echo hi > DIR/\\x41'`: the target's last character `A` is written as
     an escape of several characters.  HL109's fix replaces the redirection up to the end
     of the remote string: its file edit must take the whole escape (up to the closing
     quote), or the escape's tail stays behind the new text.  Both scripts write `hi`."""
-    target = tmp_path / "A"
-    text = f"ssh h $'sudo echo hi > {tmp_path}/{escape}'\n"
+    home = system_dir
+    target = home / "A"
+    text = f"ssh h $'sudo echo hi > {home}/{escape}'\n"
     outcome = fix_shell(text, "t.sh", unsafe=True)
     assert outcome.error is None
     assert outcome.text == f"ssh h $'echo hi | sudo tee {target} > /dev/null'\n"

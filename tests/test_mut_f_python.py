@@ -451,7 +451,7 @@ def test_an_argv_remote_command_of_one_word_is_the_remote_script() -> None:
         'subprocess.run(["ssh", "h", "ls", "/srv/my dir"])\n'
     )
     found = _python(text)
-    assert _got(text, found) == [("HL103", "error", "pkill"), ("HL106", "warning", "ssh")]
+    assert _got(text, found) == [("HL103", "error", "pkill"), ("HL106", "info", "ssh")]
     assert "`/srv/my dir` arrives as 2 separate arguments" in found[1].message
 
 

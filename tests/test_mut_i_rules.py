@@ -310,8 +310,8 @@ def test_hl106_counts_the_other_split_words_only_when_there_are_some(
         [(t[f.start : f.end], f.severity.value) for f in fs]
         for t, fs in zip((one, two), found, strict=True)
     ] == [
-        [("ssh", "warning")],
-        [("ssh", "warning")],
+        [("ssh", "info")],
+        [("ssh", "info")],
     ]
     said = "`a b` arrives as 2 separate arguments (`a`, `b`)"
     assert found[0][0].message == (

@@ -60,7 +60,7 @@ def test_the_fix_delivers_the_bytes_bash_makes_of_a_unicode_escape(
     script = tmp_path / "remote.sh"
     script.write_bytes(f"ssh {sshd.user}@gpu echo {_ESCAPED}\n".encode())
     subprocess.run(
-        [*CLI, "--no-cache", "--fix", "--unsafe-fixes", str(script)],
+        [*CLI, "--no-cache", "--severity", "info", "--fix", "--unsafe-fixes", str(script)],
         capture_output=True,
         check=False,
         timeout=60,
@@ -90,17 +90,20 @@ def test_hl102_a_reader_of_a_system_file_describes_this_machine(
     command: str, probes: bool, tmp_path: Path
 ) -> None:
     """`ssh h "echo $(tail -n1 /etc/hostname) done"`: `tail`, `head` and `realpath` of a
-    path under /etc/, /proc/... read this machine, so the value ssh sends describes it: a
-    warning that says so; the same readers of a relative path are an info.  bash, with
-    `ssh` a function that prints the string it is given, shows that the substitution ran
-    here: the string holds its local value, and no `$(` is left for the remote shell.
+    path under /etc/, /proc/... read this machine, so the value ssh sends describes it:
+    `machine-probe` evidence (info by default since its first look, 0 TP / 6 FP), with a
+    message that says so; the same readers of a relative path are a `local-expansion`,
+    also info.  bash, with `ssh` a function that prints the string it is given, shows that
+    the substitution ran here: the string holds its local value, and no `$(` is left for
+    the remote shell.
     (Run 7: `tail` cut to `ail` was no longer a reader.)"""
     (tmp_path / "VERSION").write_text("1.2.3\n")
     (tmp_path / "current").mkdir()
     text = f'ssh h "echo $({command}) done"\n'
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
     assert text[found.start : found.end] == f"$({command})"
-    assert found.severity is (Severity.WARNING if probes else Severity.INFO)
+    assert found.evidence == ("machine-probe" if probes else "local-expansion")
+    assert found.severity is Severity.INFO
     assert ("describes this machine" in found.message) is probes
     local = subprocess.run(
         ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True
@@ -153,7 +156,7 @@ def test_a_forward_from_the_second_argument_takes_all_the_rest(sshd: SshServer) 
     text = _FORWARD.format(host="h")
     call = text.index("remote h")
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
-    assert (found.start, found.end, found.severity) == (call, call + 6, Severity.WARNING)
+    assert (found.start, found.end, found.severity) == (call, call + 6, Severity.INFO)
     assert "ssh joins the 2 words" in found.message
     host = f"{sshd.user}@gpu"
     fixed = fix_shell(_FORWARD.format(host=host), "t.sh", unsafe=True).text

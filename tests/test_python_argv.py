@@ -61,7 +61,7 @@ def test_ssh_argv_words_are_split_again_hl106(sshd: SshServer, tmp_path: Path) -
         "sys.exit(done.returncode)\n"
     )
     (finding,) = findings(program, "HL106")
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.INFO
     assert program[finding.start : finding.end] == "ssh"
     assert finding.start == program.index('"ssh"') + 1
     assert "the remote shell splits the string again" in finding.message

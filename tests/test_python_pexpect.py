@@ -98,7 +98,7 @@ def test_ssh_splits_the_words_again_hl106(sshd: SshServer, tmp_path: Path) -> No
     (folder / "inside.txt").write_text("x")
     program = _program(f"print(pexpect.run(\"ssh -F {sshd.config} h ls '{folder}'\").decode())")
     (finding,) = findings(program, "HL106")
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.INFO
     assert _at(program, finding) == (CALL_LINE, _column(program, "ssh")[1])
     assert "arrives as 2 separate arguments" in finding.message
     assert finding.message.endswith(

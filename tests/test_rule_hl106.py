@@ -58,7 +58,7 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "needle", "says"), POSITIVES)
 def test_positive_anchor(text: str, needle: str, says: str) -> None:
-    f = kit.assert_single(hl106(text), kit.span_of(text, needle), Severity.WARNING)
+    f = kit.assert_single(hl106(text), kit.span_of(text, needle), Severity.INFO)
     assert "ssh joins the" in f.message and "splits the string again" in f.message
     assert says in f.message
 
@@ -67,7 +67,7 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = '#!/bin/bash\nset -e\nfor d in a b; do\n  ssh web-1 ls -l "/srv/my dir"\ndone\n'
     path = tmp_path / "list.sh"
     path.write_text(text)
-    (item,) = kit.cli_json(path, "--select", CODE, returncode=1)
+    (item,) = kit.cli_json(path, "--select", CODE, "--severity", "info", returncode=1)
     kit.assert_json_position(item, text, kit.span_of(text, "ssh web-1"), (4, 3))
     assert item["fix"]["applicability"] == "unsafe"
 
@@ -239,7 +239,7 @@ def test_echo_of_a_phrase_is_not_reported_and_bash_agrees() -> None:
     phrase = 'ssh -p 2222 u@h -v echo "ssh connection to container succeeded"\n'
     assert kit.findings(phrase, "HL106") == []
     (doubled,) = kit.findings('ssh h echo "a  b"\n', "HL106")
-    assert doubled.severity is Severity.WARNING
+    assert doubled.severity is Severity.INFO
     split = subprocess.run(
         ["bash", "-c", "echo ssh connection to container succeeded; echo a  b"],
         capture_output=True,
