@@ -57,7 +57,10 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:  # the last line of defence: one line
         if "--verbose" in args:
             raise
-        sys.stderr.write(f"heredoc-lint: internal error: {type(error).__name__}: {error}\n")
+        from heredoc_lint.installation import missing
+
+        why = missing(error) or f"internal error: {type(error).__name__}: {error}"
+        sys.stderr.write(f"heredoc-lint: {why}\n")
         # An agent reads exit 2 from a hook as "block this command": a broken hook fails open.
         raise SystemExit(0 if args[:1] == ["hook"] else 2) from None
     if argv is None:

@@ -192,7 +192,10 @@ def _check(
             import traceback
 
             traceback.print_exc()
-        outcome.notes.append(f"{job.name}: internal error: {type(error).__name__}: {error}")
+        from heredoc_lint.installation import missing
+
+        why = missing(error) or f"internal error: {type(error).__name__}: {error}"
+        outcome.notes.append(f"{job.name}: {why}")
         outcome.failed = True
         return outcome
     return _report(job, text, findings, outcome)

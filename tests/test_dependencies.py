@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -108,3 +109,38 @@ def test_every_import_is_declared(folder: str, extras: tuple[str, ...]) -> None:
         if not owners & declared:
             undeclared[name] = str(path.relative_to(ROOT))
     assert not undeclared, f"imported but not declared in pyproject.toml: {undeclared}"
+
+
+def test_the_table_of_dependency_modules_is_the_declared_one() -> None:
+    """heredoc_lint.installation names, for each runtime dependency (and the lsp
+    extra's), the module it provides: the declared ones, no more, no less."""
+    from heredoc_lint.installation import DISTRIBUTIONS
+
+    distributions = importlib.metadata.packages_distributions()
+    provided = {
+        canonicalize_name(d) for module in DISTRIBUTIONS for d in distributions.get(module, [])
+    }
+    assert {canonicalize_name(d) for d in DISTRIBUTIONS.values()} == provided
+    assert provided == _declared("lsp")
+
+
+def test_a_python_without_the_dependencies_is_told_so_in_one_line(tmp_path: Path) -> None:
+    """A checkout run by a Python that lacks the dependencies (`python -S`: no
+    site-packages) says which package is missing, one line per file it could not check,
+    exits 2, and prints no traceback and no "internal error"."""
+    script = tmp_path / "deploy.sh"
+    script.write_text("#!/bin/bash\nssh h \"pkill -f app; ./start\"\n")
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "heredoc_lint", "--no-cache", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 2, done
+    assert done.stderr.splitlines() == [
+        f"heredoc-lint: {script}: the package tree-sitter (module `tree_sitter`) is not "
+        f"installed for {sys.executable}: install heredoc-lint with its dependencies "
+        "(`python3 -m pip install .` in a checkout, or `pip install heredoc-lint`)"
+    ]
