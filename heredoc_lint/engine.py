@@ -32,9 +32,7 @@ def check_layer(
         for rule in rules:
             if present is None or _has_work(rule, layer, present, layer_commands):
                 findings.extend(rule.check(layer, context))
-    # Several inner layers can report the same thing at the same outer word.
-    unique = {(f.code, f.start, f.end, f.message): f for f in findings}
-    return sorted(unique.values(), key=lambda f: (f.start, f.code, f.end))
+    return findings
 
 
 def _has_work(
@@ -110,8 +108,9 @@ def _check(
         roots, complete = [root_layer(f, settings.wrappers) for f in error.partial], False
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
-    # A Python value used by several calls (`run(cmd)` or `sudo(cmd)`) is reported at its
-    # one place by each of them, in words that name the call: one finding per place.
+    # Several inner layers can report the same thing at the same outer word, and a Python
+    # value used by several calls (`run(cmd)` or `sudo(cmd)`) is reported at its one place
+    # by each of them, in words that name the call: one finding per place.
     findings = _one_per_place(findings)
     findings = suppress.apply(
         text,

@@ -218,7 +218,9 @@ def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
     )
 
 
-_HEAD_ONE = (("head", "-1"), ("head", "-n1"), ("head", "-n", "1"), ("head", "--lines=1"))
+# `| head -1`, `| head -n1`, `| head -n 1`, `| head --lines=1` right after the pgrep,
+# ending that pipeline.
+_HEAD_ONE = re.compile(r"[ \t]*\|[ \t]*head[ \t]+(?:-1|-n[ \t]*1|--lines=1)[ \t]*(?:[;&|)\n]|\Z)")
 
 
 def _oldest_first(layer: Layer, call: PkillCall) -> bool:
@@ -228,14 +230,10 @@ def _oldest_first(layer: Layer, call: PkillCall) -> bool:
         value = word.value if word.static else ""
         if value == "--oldest" or (value[:1] == "-" and value[1:2] != "-" and "o" in value):
             return True
-    if call.command.next_op != "|":
-        return False
-    commands = layer.script.commands
-    k = commands.index(call.command)
-    after = commands[k + 1] if k + 1 < len(commands) else None
-    if after is None or not all(w.static for w in after.words):
-        return False
-    return tuple(w.value for w in after.words) in _HEAD_ONE
+    return _HEAD_ONE.match(layer.text, call.command.end) is not None
+
+
+_TRAP = re.compile(r"(?<![\w-])trap\b")
 
 
 def _replaces_its_shell(layer: Layer, command: Command) -> bool:
@@ -247,7 +245,7 @@ def _replaces_its_shell(layer: Layer, command: Command) -> bool:
         and layer.kind == "string"
         and layer.wrapper != "eval"  # eval runs in its caller's shell, whose string goes on
         and last_simple_command(layer.script) == command.start
-        and not any(c.head == "trap" for c in layer.script.commands)
+        and _TRAP.search(layer.text) is None
     )
 
 

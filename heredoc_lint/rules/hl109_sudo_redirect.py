@@ -353,13 +353,14 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         return
     if _caller_is_root(layer):
         return
+    # What the file's shell does without sudo, read once for all its calls.
+    root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
     for call in found:
         command, real_words = call.command, call.words
         sudo = call.behind(PRIVILEGE)
         if sudo is None:
             continue
         guard = evidence.root_guard_before(layer.script, command.start)
-        root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
         runs_as = _target_user(call.argv[sudo + 1 : call.index])
         pointless = call.name in NO_PRIVILEGE_NEEDED or _stdin_cat(call)
         if runs_as not in ("root", "#0") and not pointless:

@@ -129,11 +129,19 @@ def structure(script: Script) -> Structure:
     return _CACHE.of(script, _read)
 
 
+_LAST: PerScript[tuple[int | None]] = PerScript()  # a tuple: None is an answer too
+
+
 def last_simple_command(script: Script) -> int | None:
     """Where the script's last simple command starts when it ends the script at its top
     level, after `;`, `&&`, `||` or a newline, bare (no redirection, pipe, `&`, compound
     around it); None otherwise. bash (5.2 measured) runs that command in place of the
-    shell of a `-c` string: nothing is left of the shell for it to see."""
+    shell of a `-c` string: nothing is left of the shell for it to see. Read once per
+    parse: each pkill of a string asks."""
+    return _LAST.of(script, lambda read: (_last_simple_command(read),))[0]
+
+
+def _last_simple_command(script: Script) -> int | None:
     if script.tree is None:
         return None
     node = script.tree.root_node
