@@ -20,6 +20,7 @@ from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.kinds import WrapperKind
 from heredoc_lint.shell.definitions import Definitions, read_definitions
+from heredoc_lint.shell.definitions import Literal as LiteralValue
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.heredoc_body import read_unquoted
 from heredoc_lint.shell.syntax import Command, Script, parse_script
@@ -92,6 +93,9 @@ class Layer:
     source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
     parent_offsets: Sequence[int] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
+    # Text put in place of a `$NAME` the parent set to literal text (with_literals): its
+    # span and the name.
+    literal_values: tuple[tuple[int, int, str], ...] = ()
     prefix_words: tuple[Word, ...] = ()  # a root's: the words before its argv's wrapper
     verbatim: bool = False  # a root whose characters are the file's characters one for one
     # An unquoted heredoc's body: the parent did its escapes (`\$` is `$` here), so an
@@ -441,9 +445,97 @@ def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]
     )
 
 
+def with_literals(
+    parent: Layer, before: int, words: tuple[Word, ...]
+) -> tuple[tuple[Word, ...], tuple[tuple[int, int, str], ...]]:
+    """`words` with each `$NAME` or `${NAME}` of a variable that `parent` assigns literal
+    text before offset `before` (once, at its top level: definitions.read_definitions)
+    replaced by that text, mapped to where the assignment writes it: the command kept in
+    a variable (`cmd="pkill -f x; ./x"; ssh h "$cmd"`) is checked as if written there.
+    Unquoted, the value is split and rejoined, so it stands for itself only where that
+    changes nothing: words apart by one blank, no pattern characters.  Nothing of it is
+    in the words' own source, so no fix edits it (edits.lift finds no word to encode).
+    Also returns where each value stands in the words joined with spaces, and its name."""
+    defined = parent.definitions
+    if defined is None or not defined.literals:
+        return words, ()
+    new_words: list[Word] = []
+    spans: list[tuple[int, int, str]] = []
+    base = 0
+    for word in words:
+        new, replaced = _substituted(word, defined.literals, before)
+        new_words.append(new)
+        spans.extend((base + start, base + end, name) for start, end, name in replaced)
+        base += len(new.value) + 1
+    return tuple(new_words), tuple(spans)
+
+
+# What makes an unquoted value's words differ from its text: IFS blanks other than one
+# space between words, and the characters of a pathname pattern.
+_SPLIT_CHANGES = re.compile(r"[\t\n*?\[]|  |\A | \Z")
+
+
+def _substituted(
+    word: Word, literals: Mapping[str, LiteralValue], before: int
+) -> tuple[Word, list[tuple[int, int, str]]]:
+    """The word with the values put in, and their spans in its new value with their names."""
+    replaced: list[tuple[Expansion, Word]] = []
+    for e in word.expansions:
+        if replaced and e.start < replaced[-1][0].end:
+            continue  # inside one already replaced
+        literal = literals.get(e.name) if e.kind == "variable" else None
+        if literal is None or literal.array or literal.end > before or len(literal.words) != 1:
+            continue
+        if word.value[e.start : e.end] not in (f"${e.name}", f"${{{e.name}}}"):
+            continue  # `${x:-y}`, `${x%.sh}`: another value
+        value = literal.words[0]
+        if value.continuations or (not e.quoted and _SPLIT_CHANGES.search(value.value)):
+            continue
+        replaced.append((e, value))
+    if not replaced:
+        return word, []
+    swapped = {id(e): value for e, value in replaced}
+    text: list[str] = []
+    offsets = OffsetRuns()
+    expansions: list[Expansion] = []
+    growth: list[tuple[int, int]] = []  # (end of a replaced expansion, characters gained)
+    spans: list[tuple[int, int, str]] = []
+    done = 0  # characters of word.value copied
+    shift = 0  # characters gained so far
+    for e in word.expansions:
+        put = swapped.get(id(e))
+        if put is None:
+            expansions.append(replace(e, start=e.start + shift, end=e.end + shift))
+            continue
+        text.append(word.value[done : e.start])
+        offsets.extend(word.offsets[done : e.start])
+        text.append(put.value)
+        offsets.extend(put.offsets[: len(put.value)])
+        spans.append((e.start + shift, e.start + shift + len(put.value), e.name))
+        shift += len(put.value) - (e.end - e.start)
+        growth.append((e.end, shift))
+        done = e.end
+    text.append(word.value[done:])
+    offsets.extend(word.offsets[done:])
+    continuations = tuple(
+        k + next((gained for end, gained in reversed(growth) if end <= k), 0)
+        for k in word.continuations
+    )
+    new = replace(
+        word,
+        value="".join(text),
+        offsets=offsets.build(),
+        expansions=tuple(expansions),
+        continuations=continuations,
+    )
+    return new, spans
+
+
 def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
-    """The layer `invocation` makes of its words: their values joined with spaces."""
-    text, offsets, expansions, continuations = _join_words(invocation.words)
+    """The layer `invocation` makes of its words: their values joined with spaces, each
+    variable the parent set to literal text replaced by that text (`with_literals`)."""
+    words, literal_values = with_literals(parent, command.start, invocation.words)
+    text, offsets, expansions, continuations = _join_words(words)
     layer = _child(
         parent,
         text,
@@ -454,6 +546,7 @@ def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Lay
         local_expansions=expansions,
         continuations=continuations,
         source_words=invocation.words,
+        literal_values=literal_values,
     )
     return replace(layer, script=without_local_regions(layer.script, expansions))
 

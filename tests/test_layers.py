@@ -187,3 +187,64 @@ def test_reads_stdin_as_bash_does(snippet: str, reads: bool) -> None:
         ["bash", "-c", snippet], input="DATA", capture_output=True, text=True, check=True
     )
     assert ("DATA" in ran.stdout) is reads
+
+
+# A command kept in a variable set to literal text: the layer holds the value, and bash,
+# with `ssh` a function that prints what it is given, agrees on the text it receives.
+_PRINTING_SSH = 'ssh() { shift; printf "%s\\n" "$*"; }\n'
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'cmd="pkill -f \'torch.run\'; sleep 1"\nssh h "$cmd"\n',
+        "cmd='cd /srv && ./run'\nssh h \"${cmd}\"\n",
+        'cmd="systemctl restart app"\nssh h $cmd\n',  # unquoted: split, rejoined as it was
+        'dir=/srv/app\nssh h "cd $dir && ls -l $dir/logs"\n',
+        'a="echo one"\nb="echo two"\nssh h "$a; $b; echo $UNSET"\n',
+    ],
+)
+def test_a_literal_variable_is_the_text_the_remote_shell_receives(script: str) -> None:
+    (child,) = layers(script)[1:]
+    ran = subprocess.run(
+        ["bash", "-c", _PRINTING_SSH + script], capture_output=True, text=True, check=True
+    )
+    received = ran.stdout[:-1]
+    unknown = [e.expansion.name for e in child.local_expansions]
+    assert child.text.replace("$UNSET", "") == received
+    assert unknown == (["UNSET"] if "UNSET" in script else [])
+    # Each character of the value maps to where the assignment writes it.
+    for start, end, name in child.literal_values:
+        value = child.text[start:end]
+        assigned = script.index(name + "=") + len(name) + 1
+        first = child.file_offset(start)
+        assert assigned <= first and script[first : first + len(value)] == value
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'ssh h "$cmd"\ncmd="uptime"\n',  # set after the command
+        'cmd="uptime"\ncmd="df"\nssh h "$cmd"\n',  # set twice
+        'cmd="uptime"\nread -r cmd\nssh h "$cmd"\n',  # rebound
+        'f() { local cmd=x; }\ncmd="uptime"\nssh h "$cmd"\n',  # a local of that name
+        'cmd="uptime"\nssh h "${cmd:-df}"\n',  # another value than the variable's
+        'cmd="echo  two  blanks"\nssh h $cmd\n',  # unquoted: splitting changes it
+        'cmd="ls *.log"\nssh h $cmd\n',  # unquoted: a pattern
+        'cmd="echo $HOME"\nssh h "$cmd"\n',  # not literal
+        'cmd=(uptime -p)\nssh h "$cmd"\n',  # an array
+    ],
+)
+def test_a_variable_whose_value_is_not_known_stays_a_local_expansion(script: str) -> None:
+    (child,) = [layer for layer in layers(script)[1:] if layer.wrapper == "ssh"]
+    assert not child.literal_values
+    assert [e.expansion.name for e in child.local_expansions] == ["cmd"]
+
+
+def test_a_finding_in_a_variables_value_is_anchored_on_the_assignment() -> None:
+    script = 'cmd="pkill -f worker; ./worker"\nssh h "$cmd"\n'
+    (found,) = [f for f in check_shell(script) if f.code == "HL103"]
+    assert script[found.start : found.end] == "pkill"
+    assert found.start < script.index("\n")
+    assert found.message.endswith("(this text is the value of `cmd`, given to ssh)")
+    assert found.fix is None  # the value is not in the ssh command's own words

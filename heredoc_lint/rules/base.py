@@ -85,7 +85,13 @@ def finding(
     fix: Fix | None = None,
 ) -> Finding:
     """A finding anchored on layer.text[start:end], placed in the file; its severity is
-    the one the table gives its evidence (heredoc_lint.severities)."""
+    the one the table gives its evidence (heredoc_lint.severities).  Anchored in the value
+    of a variable that reaches the layer (`cmd="..."; ssh h "$cmd"`), it says so: the
+    anchor is the assignment, the layer's command is elsewhere."""
+    for a, b, name in layer.literal_values:
+        if a <= start < b:
+            message += f" (this text is the value of `{name}`, given to {layer.wrapper})"
+            break
     return at_file(layer, code, evidence, message, layer.file_span(start, end), fix)
 
 
