@@ -145,7 +145,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL107 unquoted-heredoc-to-remote
     ("HL107", "remote-meaning"): Row(
-        WARNING, "the body's expansions are meant remotely", FirstLook(1, 1, 0)
+        WARNING, "the body's expansions are meant remotely", FirstLook(1, 2, 0)
     ),
     ("HL107", "local-meaning"): Row(INFO, "the body's expansions may be meant locally"),
     # HL108 scp-port-flag
@@ -155,7 +155,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(7, 23, 0),
+        FirstLook(10, 48, 1),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -183,7 +183,7 @@ TABLE: dict[tuple[str, str], Row] = {
     # HL201 shell-interpolation-unquoted
     ("HL201", "argv"): Row(INFO, "from the command line", FirstLook(0, 0, 8)),
     ("HL201", "cli-option"): Row(INFO, "a command-line option", FirstLook(1, 7, 35)),
-    ("HL201", "request"): Row(WARNING, "from an HTTP request"),
+    ("HL201", "request"): Row(WARNING, "from an HTTP request", FirstLook(0, 1, 2)),
     ("HL201", "network"): Row(WARNING, "read from the network"),
     ("HL201", "input"): Row(INFO, "read from input", FirstLook(11, 5, 23)),
     ("HL201", "environment"): Row(INFO, "from the environment", FirstLook(0, 0, 13)),
@@ -191,7 +191,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter"): Row(
         WARNING,
         "a parameter of a public function",
-        FirstLook(25, 35, 152),
+        FirstLook(29, 36, 164),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "restricted-name"): Row(
