@@ -366,3 +366,12 @@ def test_string_tokens_end_where_pythons_tokenizer_ends_them() -> None:
             assert token_end(text, start, len(text)) == end, (path, token.start)
             checked += 1
     assert checked > 5000
+
+
+def test_python_s_own_warnings_on_the_code_read_are_not_shown(tmp_path: Path) -> None:
+    """`"\\s"` makes Python 3.12+ warn when it parses the file: the user's code, not ours."""
+    (tmp_path / "job.py").write_text(
+        'import subprocess\npattern = "\\s+"\nsubprocess.run("ssh h uptime", shell=True)\n'
+    )
+    ran = run_cli("--no-cache", "job.py", cwd=tmp_path)
+    assert (ran.returncode, ran.stderr) == (0, "")

@@ -15,6 +15,7 @@ from heredoc_lint.edits import Quote, quote_states
 from heredoc_lint.fixes.remote_heredoc import HeredocSite, find_site
 from heredoc_lint.frontends.python.encode import FragEdit, Piece, Runtime, python_string, render
 from heredoc_lint.frontends.python.model import Analysis, Group, Interp, PyFragment
+from heredoc_lint.frontends.python.parsing import quiet
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.heredoc import Heredoc
@@ -97,7 +98,8 @@ def import_edit(analysis: Analysis, module: str) -> tuple[str, Edit | None] | No
 
 def _needs_parens(expr: str) -> bool:
     try:
-        node = ast.parse(expr.strip(), mode="eval").body
+        with quiet():
+            node = ast.parse(expr.strip(), mode="eval").body
     except SyntaxError:
         return True
     return not isinstance(

@@ -14,6 +14,8 @@ import ast
 import re
 from typing import Literal
 
+from heredoc_lint.frontends.python.parsing import quiet
+
 Content = Literal["path", "text", "identifier"]
 
 # Words of a name, each a fact of what such a value holds. A name with a word of the first
@@ -45,7 +47,8 @@ _PATH_CALLS = re.compile(
 def content(source: str) -> Content | None:
     """What the value written `source` holds by its name; None where the name says nothing."""
     try:
-        node = ast.parse(source.strip(), mode="eval").body
+        with quiet():
+            node = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:
         return None
     if isinstance(node, ast.Call) and _PATH_CALLS.search(ast.unparse(node.func)):

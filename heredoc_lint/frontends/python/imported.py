@@ -12,6 +12,7 @@ import ast
 import functools
 from pathlib import Path
 
+from heredoc_lint.frontends.python.parsing import quiet
 from heredoc_lint.memory import limited
 
 _PARENTS = 4  # how far up a top-level module is looked for
@@ -59,7 +60,8 @@ def _numbers(file: str, version: tuple[int, int, int]) -> dict[str, int | float]
     if version[2] > _MAX_SIZE:
         return {}
     try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8", errors="replace"))
+        with quiet():
+            tree = ast.parse(Path(file).read_text(encoding="utf-8", errors="replace"))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError) as error:
         if isinstance(error, MemoryError) and limited():
             raise  # the memory bound's: not knowing the numbers would hide findings

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import ast
 import bisect
+import contextlib
 import io
 import re
 import sys
 import tokenize
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -26,6 +29,18 @@ class Unread:
     first_line: int
     last_line: int
     message: str  # what Python said of it
+
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Python warns of what it parses (`"\\s"`: a SyntaxWarning since 3.12, a
+    DeprecationWarning before): the code read is not this program's, and its warnings
+    would reach the user's terminal as if they were the tool's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        yield
 
 
 def parse(text: str) -> ast.Module:
@@ -53,7 +68,8 @@ def parse_partly(text: str) -> tuple[ast.Module, tuple[Unread, ...]]:
     statements: list[_Statement] | None = None  # tokenized once, at the first error
     while True:
         try:
-            return ast.parse(source), tuple(unread)
+            with quiet():
+                return ast.parse(source), tuple(unread)
         except SyntaxError as error:
             first = first or error
             blanked = None
