@@ -99,6 +99,8 @@ NEGATIVES = [
     "ssh web-1 'bash -s < /tmp/x' <<EOF\necho $x\nEOF\n",
     "docker exec -i app sh -c 'cat > f' <<EOF\n$x\nEOF\n",
     "ssh web-1 bash -s < deploy.sh\n",
+    # Only on commented-out lines: the remote shell skips them.
+    "ssh web-1 bash <<EOF\ncd /srv\n  # was: rm -rf $(date +%F)/$OLD\n./run\nEOF\n",
 ]
 
 

@@ -18,7 +18,9 @@ nothing), and `$(...)` runs local commands. The remote script then does
 something else than it reads, without any error.
 
 Escaped expansions (`\$HOME`) and `$` that expands nothing (`$ ` or a lone
-`$` at the end of a line) are not reported. A heredoc whose body is data for a
+`$` at the end of a line) are not reported, nor are those on a line that
+starts with `#`: the remote shell skips that comment (or, in a heredoc inside
+the body, it is a comment of the file written). A heredoc whose body is data for a
 remote command (`ssh host 'cat > f' <<EOF`) is not reported either: there a
 local expansion is often what the author wants.
 
@@ -350,6 +352,11 @@ def _names(texts: list[str]) -> str:
     return names + (f" and {len(texts) - 3} more" if len(texts) > 3 else "")
 
 
+def _on_comment_line(text: str, index: int) -> bool:
+    line_start = text.rfind("\n", 0, index) + 1
+    return text[line_start:index].lstrip(" \t").startswith("#")
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if not layer.script.heredocs:
         return  # without one, no command's redirections need reading
@@ -370,6 +377,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             found, escapes = body_expansions(layer.text, heredoc.body_start, heredoc.body_end)
             # `$x` that the parent shell already expanded is HL102's: this layer never sees it.
             found = [e for e in found if not layer.in_local_expansion(e.start)]
+            # On a line that starts with `#`, the value changes a comment: one the remote
+            # shell skips, or one of a file a heredoc inside the body writes.
+            found = [e for e in found if not _on_comment_line(layer.text, e.start)]
             if not found:
                 continue
             judged = _judge(layer, invocation, heredoc, found, context, read_locally)
