@@ -119,12 +119,16 @@ def _read_or_make_secret(path: Path) -> bytes:
 
 def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
-    it (a fix may use it) and effective settings."""
+    it (a fix may use it), effective settings, and what the project's other files say
+    of how it runs (provisioning.runs_as_root_by)."""
+    from heredoc_lint.provisioning import runs_as_root_by
+
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
     parts = (
         kind.encode(),
         name.encode("utf-8", "surrogateescape"),
         settings.cache_key().encode(),
+        (runs_as_root_by(kind, name) or "").encode("utf-8", "surrogateescape"),
         data,
     )
     for part in parts:

@@ -160,6 +160,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
     ("HL109", "root-by-action"): Row(INFO, "it runs what only root may, without sudo"),
+    ("HL109", "root-by-provisioner"): Row(INFO, "a Vagrant shell provisioner runs it as root"),
     # HL110 local-operator-after-ssh
     ("HL110", "state-change-lost"): Row(ERROR, "ssh runs only a state change"),
     # HL111 nested-quoting-depth

@@ -22,6 +22,7 @@ class Context:
     file_text: str = ""
     fix_strategy: Strategy = "base64"
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
+    provisioned_by: str | None = None  # the Vagrantfile that runs this script as root
 
 
 Check = Callable[[Layer, Context], Iterable[Finding]]

@@ -39,7 +39,12 @@ rights: `[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }`,
 After such a guard (or anywhere in a function, which runs when called) the
 finding is only info; so it is in a script that runs, without sudo, what only
 root may do (`apt-get install`, `systemctl restart`, `useradd`): run as
-anyone else it fails there anyway. A `# shellcheck disable=SC2024` before the command
+anyone else it fails there anyway; and in a script that a Vagrant shell
+provisioner of the project runs, which Vagrant runs as root unless told
+`privileged: false` (a `Vagrantfile` in its directory or above, up to the
+project's `.git`, names the script or a directory above it: `path:
+"files/" + name`, `inline: "bash /vagrant/files/x.sh"`).
+A `# shellcheck disable=SC2024` before the command
 counts as a suppression of this rule.
 
 ## Example
@@ -137,6 +142,10 @@ def _root_shown(
         work = quote_snippet(layer.text[root_work.start : root_work.end], 40)
         return "root-by-action", (
             f"the script runs `{work}` without sudo on line {line}, which only root may do"
+        )
+    if context.provisioned_by is not None and layer.depth == 0:
+        return "root-by-provisioner", (
+            f"{context.provisioned_by} runs it with a shell provisioner, as root by default"
         )
     return None
 
