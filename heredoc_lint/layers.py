@@ -446,24 +446,26 @@ def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]
 
 
 def with_literals(
-    parent: Layer, before: int, words: tuple[Word, ...]
+    parent: Layer, before: int, words: tuple[Word, ...], names: Collection[str]
 ) -> tuple[tuple[Word, ...], tuple[tuple[int, int, str], ...]]:
-    """`words` with each `$NAME` or `${NAME}` of a variable that `parent` assigns literal
-    text before offset `before` (once, at its top level: definitions.read_definitions)
-    replaced by that text, mapped to where the assignment writes it: the command kept in
-    a variable (`cmd="pkill -f x; ./x"; ssh h "$cmd"`) is checked as if written there.
-    Unquoted, the value is split and rejoined, so it stands for itself only where that
-    changes nothing: words apart by one blank, no pattern characters.  Nothing of it is
-    in the words' own source, so no fix edits it (edits.lift finds no word to encode).
+    """`words` with each `$NAME` or `${NAME}`, NAME one of `names`, of a variable that
+    `parent` assigns literal text before offset `before` (once, at its top level:
+    definitions.read_definitions) replaced by that text, mapped to where the assignment
+    writes it: the command kept in a variable (`cmd="pkill -f x; ./x"; ssh h "$cmd"`) is
+    checked as if written there.  Unquoted, the value is split and rejoined, so it stands
+    for itself only where that changes nothing: words apart by one blank, no pattern
+    characters.  Nothing of it is in the words' own source, so no fix edits it
+    (edits.lift finds no word to encode).
     Also returns where each value stands in the words joined with spaces, and its name."""
     defined = parent.definitions
     if defined is None or not defined.literals:
         return words, ()
+    literals = {name: defined.literals[name] for name in names if name in defined.literals}
     new_words: list[Word] = []
     spans: list[tuple[int, int, str]] = []
     base = 0
     for word in words:
-        new, replaced = _substituted(word, defined.literals, before)
+        new, replaced = _substituted(word, literals, before)
         new_words.append(new)
         spans.extend((base + start, base + end, name) for start, end, name in replaced)
         base += len(new.value) + 1
@@ -533,8 +535,28 @@ def _substituted(
 
 def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
     """The layer `invocation` makes of its words: their values joined with spaces, each
-    variable the parent set to literal text replaced by that text (`with_literals`)."""
-    words, literal_values = with_literals(parent, command.start, invocation.words)
+    variable the parent set to literal text replaced by that text (`with_literals`),
+    unless the layer binds that name itself (`for i in ...; do echo $i`: HL102's bug,
+    the value is the remote one that was meant)."""
+    layer = _string_layer(parent, command, invocation, invocation.words, ())
+    defined = parent.definitions
+    if defined is None or not defined.literals:
+        return layer
+    names = {e.expansion.name for e in layer.local_expansions} & defined.literals.keys()
+    names -= layer.bindings.keys()
+    if not names:
+        return layer
+    words, literal_values = with_literals(parent, command.start, invocation.words, names)
+    return _string_layer(parent, command, invocation, words, literal_values)
+
+
+def _string_layer(
+    parent: Layer,
+    command: Command,
+    invocation: Invocation,
+    words: tuple[Word, ...],
+    literal_values: tuple[tuple[int, int, str], ...],
+) -> Layer:
     text, offsets, expansions, continuations = _join_words(words)
     layer = _child(
         parent,

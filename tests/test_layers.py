@@ -233,6 +233,8 @@ def test_a_literal_variable_is_the_text_the_remote_shell_receives(script: str) -
         'cmd="ls *.log"\nssh h $cmd\n',  # unquoted: a pattern
         'cmd="echo $HOME"\nssh h "$cmd"\n',  # not literal
         'cmd=(uptime -p)\nssh h "$cmd"\n',  # an array
+        'cmd="uptime"\nssh h "cmd=df; $cmd"\n',  # bound in the string: the remote one is meant
+        'cmd="uptime"\nssh h "for cmd in a b; do $cmd; done"\n',
     ],
 )
 def test_a_variable_whose_value_is_not_known_stays_a_local_expansion(script: str) -> None:

@@ -47,6 +47,8 @@ def only(found: list[Finding], text: str, needle: str, nth: int = 0) -> Finding:
 # -- errors and warnings: (script, anchor text, its occurrence, severity, message parts) ----
 POSITIVES = [
     ('ssh h "x=1; echo $x"\n', "$x", 0, Severity.ERROR, ["binding of `x`", "write `\\$x`"]),
+    # A local literal of the same name changes nothing: the remote binding is meant.
+    ('x=0\nssh h "x=1; echo $x"\n', "$x", 0, Severity.ERROR, ["binding of `x`"]),
     (
         'ssh h "for f in /srv/*.log; do gzip $f; done"\n',
         "$f",
@@ -130,7 +132,12 @@ INTENDED = [
     ),
     ('ssh "$h" "cd $PWD && make"\n', "$PWD", "this machine's value"),
     ('ssh "$h" "echo $USER"\n', "$USER", "this machine's value"),
-    ('version=3.1\nssh h "deploy $version"\n', "$version", "the local variable set on line 1"),
+    # (A literal value is put in the remote text itself: tests/test_layers.py.)
+    (
+        'version=$(cat VERSION)\nssh h "deploy $version"\n',
+        "$version",
+        "the local variable set on line 1",
+    ),
     ('for h in a b; do ssh "$h" "echo $h"; done\n', "$h", "the local variable set on line 1"),
     ('ssh h "echo $1"\n', "$1", "from this script's own arguments"),
     ('ssh h "$@"\n', "$@", "from this script's own arguments"),
