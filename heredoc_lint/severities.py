@@ -92,7 +92,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL102", "awk-field"): Row(ERROR, "a field of an awk program"),
     ("HL102", "positional-empty"): Row(WARNING, "a positional parameter that is empty there"),
     ("HL102", "special-parameter"): Row(
-        WARNING, "`$?`, `$!` or `$$` of the wrong shell", FirstLook(0, 1, 0)
+        WARNING, "`$?`, `$!` or `$$` of the wrong shell", FirstLook(2, 1, 0)
     ),
     ("HL102", "machine-probe"): Row(
         INFO, "a command that describes the machine", FirstLook(0, 6, 0)
@@ -126,7 +126,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL104 remote-background-holds-session
     ("HL104", "background-command"): Row(
-        WARNING, "a background command keeps the session's output", FirstLook(2, 0, 1)
+        WARNING, "a background command keeps the session's output", FirstLook(3, 0, 1)
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
     ("HL104", "background-pipeline"): Row(WARNING, "a background pipeline keeps it"),
@@ -145,7 +145,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL107 unquoted-heredoc-to-remote
     ("HL107", "remote-meaning"): Row(
-        WARNING, "the body's expansions are meant remotely", FirstLook(1, 2, 0)
+        WARNING, "the body's expansions are meant remotely", FirstLook(1, 2, 1)
     ),
     ("HL107", "local-meaning"): Row(INFO, "the body's expansions may be meant locally"),
     # HL108 scp-port-flag
@@ -155,7 +155,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(10, 48, 1),
+        FirstLook(10, 50, 1),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -192,7 +192,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter"): Row(
         WARNING,
         "a parameter of a public function",
-        FirstLook(29, 36, 164),
+        FirstLook(33, 40, 204),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "restricted-name"): Row(
