@@ -115,5 +115,8 @@ def test_the_rows_first_looks_add_up_to_the_batches_figures() -> None:
             look = row.first_look
             for i, n in enumerate((look.tp, look.fp, look.debatable)):
                 rows[code][i] += n
+    for code, look in severities.UNPLACED.items():
+        for i, n in enumerate((look.tp, look.fp, look.debatable)):
+            rows[code][i] += n
     summed = {code: tuple(counts) for code, counts in rows.items() if any(counts)}
     assert summed == first_look_totals()

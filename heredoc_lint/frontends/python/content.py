@@ -16,27 +16,35 @@ from typing import Literal
 
 from heredoc_lint.frontends.python.parsing import quiet
 
-Content = Literal["path", "text", "identifier"]
+Content = Literal["path", "text", "url", "host", "identifier"]
 
 # Words of a name, each a fact of what such a value holds. A name with a word of the first
-# two tables holds what a person chose: a file name, a sentence.
+# two tables holds what a person chose: a file name, a sentence, a secret.
 _PATH = frozenset(
     "path paths filepath file files filename filenames fname dir dirs directory folder "
-    "dest dst destination src url urls uri location archive wordlist".split()
+    "dest dst destination src location archive tar tarball wordlist".split()
 )
+# One word that ends as a path's name does: `basedir`, `fpath`, `outfile`, `logfiles`
+# (not `profile`, a setting's name).
+_PATH_WORD = re.compile(r"\A(?!pro)[a-z]+(?:dir|path|file|files|folder)\Z")
 _TEXT = frozenset(
     "msg message text title comment description desc payload body content password "
-    "passwd passphrase secret query reply answer caption label".split()
+    "passwd passphrase secret token query reply answer caption label".split()
 )
+# `key` is a secret (`api_key`, `ssh_key`) beside another word; alone, a mapping's key.
+_SECRET_PART = frozenset({"key"})
+_URL = frozenset("url urls uri link".split())
+# A machine's name: what ssh, scp and curl are given. Its own class: the shared case
+# remote_py.py holds `ssh {host} uptime` of a public function's parameter as a warning.
+_HOST = frozenset("host hosts hostname hostnames server servers".split())
 # Identifiers whose every value is one word: what git, the package manager, the kernel,
-# the init system or a cloud service accepts as a name, and numbers. Not hosts: the
-# shared case remote_py.py holds `ssh {host} uptime` of a public function's parameter as
-# a warning.
+# the init system, DNS or a cloud service accepts as a name, and numbers.
 _IDENTIFIER = frozenset(
     "port ports lport rport user username login uid gid id ids pid version ver tag branch "
     "ref sha commit rev revision package packages pkg pkgs service services unit units "
     "iface interface device dev region zone bucket cluster namespace ns image container "
-    "node rank distro arch module modules lang locale env environment account".split()
+    "node rank distro arch module modules lang locale env environment account "
+    "ip ips addr domain fqdn".split()
 )
 # Calls whose result is a path.
 _PATH_CALLS = re.compile(
@@ -56,14 +64,20 @@ def content(source: str) -> Content | None:
     words = _words(_name(node))
     if not words:
         return None
-    if any(word in _PATH for word in words):
+    if any(word in _PATH or _PATH_WORD.match(word) for word in words):
         return "path"
-    if any(word in _TEXT for word in words):
+    if any(word in _TEXT for word in words) or (
+        len(words) > 1 and any(word in _SECRET_PART for word in words)
+    ):
         return "text"
+    if any(word in _URL for word in words):
+        return "url"
     # The last word names the thing (`server_addr`, `package_name` is a package's name).
     last = words[-1] if words[-1] != "name" or len(words) == 1 else words[-2]
     if last in _IDENTIFIER:
         return "identifier"
+    if last in _HOST:
+        return "host"
     return None
 
 
