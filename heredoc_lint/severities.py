@@ -98,7 +98,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL102", "awk-field"): Row(ERROR, "a field of an awk program"),
     ("HL102", "positional-empty"): Row(WARNING, "a positional parameter that is empty there"),
     ("HL102", "special-parameter"): Row(
-        WARNING, "`$?`, `$!` or `$$` of the wrong shell", FirstLook(2, 1, 0)
+        INFO, "`$?`, `$!` or `$$` of the wrong shell", FirstLook(2, 1, 2)
     ),
     ("HL102", "machine-probe"): Row(
         INFO, "a command that describes the machine", FirstLook(0, 6, 0)
@@ -141,7 +141,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
-    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(1, 0, 0)),
+    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(1, 0, 1)),
     ("HL105", "function-in-read-loop"): Row(
         WARNING, "a function that runs ssh reads it", FirstLook(2, 1, 0)
     ),
@@ -161,7 +161,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(10, 50, 1),
+        FirstLook(13, 50, 4),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -183,7 +183,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator
     ("HL112", "near-miss-terminator"): Row(
-        ERROR, "a line nearly the delimiter", FirstLook(4, 0, 1)
+        ERROR, "a line nearly the delimiter", FirstLook(11, 0, 1)
     ),
     ("HL112", "never-terminated"): Row(ERROR, "no line is the delimiter", FirstLook(1, 1, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
