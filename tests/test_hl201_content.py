@@ -32,7 +32,14 @@ def hl201(text: str) -> list[Finding]:
         ("os.path.join(base, name)", "path"),
         ("folder_name", "path"),  # a folder's name is a file name, not an identifier
         ("ssh_key_file", "path"),  # `key` says nothing; `file` says a path
-        ("str(target_url)", "path"),
+        ("str(target_url)", "url"),
+        ("link", "url"),
+        ("basedir", "path"),  # one word that ends as a path's name does
+        ("logfile", "path"),
+        ("profile", None),  # a setting's name, not a file
+        ("api_key", "text"),  # `key` beside another word is a secret
+        ("key", None),  # alone, a mapping's key
+        ("token", "text"),
         ("message.strip()", "text"),
         ("args.password", "text"),
         ("branch", "identifier"),
@@ -41,8 +48,12 @@ def hl201(text: str) -> list[Finding]:
         ('cfg["region"]', "identifier"),
         ("node_id", "identifier"),
         ("self.version", "identifier"),
-        ("host", None),  # hosts keep their origin's severity (the shared case remote_py.py)
-        ("server_addr", None),
+        ("host", "host"),  # its own class: the shared case remote_py.py holds it a warning
+        ("hostname", "host"),
+        ("server", "host"),
+        ("server_addr", "identifier"),  # the last word names the thing: an address
+        ("ip", "identifier"),
+        ("domain", "identifier"),
         ("name", None),
         ("app_name", None),
         ("idle", None),  # a word, not a prefix: `id` is not in `idle`
@@ -62,19 +73,44 @@ def _function(parameter: str) -> str:
     )
 
 
-def test_an_identifier_parameter_is_info_and_a_path_one_a_warning() -> None:
+def test_a_parameter_is_judged_by_what_its_name_says_it_holds() -> None:
+    """Only a host parameter is a warning (the shared case remote_py.py); a path, a URL,
+    a name that says nothing and an identifier are info, each with its own evidence."""
     (branch,) = hl201(_function("branch"))
     assert (branch.severity.value, branch.evidence) == ("info", "restricted-name")
     assert "it is a parameter of the public function `checkout`, but its name says it is an" in (
         branch.message
     )
     (path,) = hl201(_function("worktree_dir"))
-    assert (path.severity.value, path.evidence) == ("warning", "parameter")
+    assert (path.severity.value, path.evidence) == ("info", "parameter")
     assert "and its name says it is a path, which may hold a blank" in path.message
-    # A name that says nothing keeps the origin's severity and says nothing of content.
+    (url,) = hl201(_function("target_url"))
+    assert (url.severity.value, url.evidence) == ("info", "parameter-url")
+    assert "and its name says it is a URL, which may hold `&` or `?`" in url.message
+    (host,) = hl201(_function("host"))
+    assert (host.severity.value, host.evidence) == ("warning", "parameter-host")
+    assert "of the public function `checkout`, and its name says it is a host" in host.message
+    # A name that says nothing is its own evidence and says nothing of content.
     (other,) = hl201(_function("what"))
-    assert (other.severity.value, other.evidence) == ("warning", "parameter")
+    assert (other.severity.value, other.evidence) == ("info", "parameter-unknown")
     assert "its name says" not in other.message
+
+
+def test_the_host_part_of_a_destination_or_url_is_an_identifier() -> None:
+    """`user@{h}` and `https://{h}` hold a DNS name or an address: one word in practice."""
+    text = (
+        "import subprocess\n\n\n"
+        "def restart(host, target):\n"
+        '    subprocess.run(f"ssh {host} systemctl restart app", shell=True)\n'
+        '    subprocess.run(f"ssh root@{host} uptime", shell=True)\n'
+        '    subprocess.run(f"curl https://{target}/health", shell=True)\n'
+    )
+    found = hl201(text)
+    assert [(f.severity.value, f.evidence) for f in found] == [
+        ("warning", "parameter-host"),
+        ("info", "restricted-name"),
+        ("info", "restricted-name"),
+    ]
 
 
 def test_an_identifier_a_stranger_sent_keeps_its_origin() -> None:

@@ -27,10 +27,11 @@ from test_lsp import (
 CONFIG = (
     '[tool.heredoc-lint]\npython-wrappers = { "myproj.remote.run" = { arg = 0, runs = "ssh" } }\n'
 )
-# `p` is a parameter of a public function: evidence that warns by default (a value read
-# with `input()` is info since heredoc_lint/severities.py measured it, and `explain` shows
-# what `check` reports at its default threshold).
-TEXT = 'from myproj import remote\n\n\ndef show(p):\n    remote.run(f"cat {p}")\n'
+# `host` is a parameter of a public function named as a host: evidence that warns by
+# default (a value read with `input()`, or a parameter named as a path or as nothing, is
+# info since heredoc_lint/severities.py measured it, and `explain` shows what `check`
+# reports at its default threshold).
+TEXT = 'from myproj import remote\n\n\ndef show(host):\n    remote.run(f"ping -c 1 {host}")\n'
 LINE = 4  # 0-based: the wrapper's call
 
 
@@ -45,11 +46,11 @@ def test_explain_reads_the_configured_wrapper(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(CONFIG)
     done = _explain(tmp_path, f"run.py:{LINE + 1}")
     assert done.returncode == 0, done.stderr
-    column = TEXT.split("\n")[LINE].index("{p}") + 1
-    assert f"  {LINE + 1}:{column} HL201 [warning] `p` is put into" in done.stdout, done.stdout
+    column = TEXT.split("\n")[LINE].index("{host}") + 1
+    assert f"  {LINE + 1}:{column} HL201 [warning] `host` is put into" in done.stdout, done.stdout
     assert "into the `myproj.remote.run` command string" in done.stdout
     assert "Layer 1 · the string `myproj.remote.run` runs on the remote host" in done.stdout
-    assert "shlex.quote(str(p))" in done.stdout  # the fixed file, as `check --fix` makes it
+    assert "shlex.quote(str(host))" in done.stdout  # the fixed file, as `check --fix` makes it
     # Without the setting the call is nobody's channel: nothing on that line.
     (tmp_path / "pyproject.toml").write_text("[tool.heredoc-lint]\n")
     done = _explain(tmp_path, f"run.py:{LINE + 1}")
@@ -81,7 +82,7 @@ def test_the_server_reads_the_configured_wrapper(tmp_path: Path) -> None:
         (finding,) = await s.diagnostics(uri, 1)
         assert (finding.code, *as_tuple(finding.range)) == (
             "HL201",
-            *span_of(TEXT, LINE, "{p}", UTF16),
+            *span_of(TEXT, LINE, "{host}", UTF16),
         )
         assert finding.severity == types.DiagnosticSeverity.Warning
         assert "it is a parameter of the public function `show`" in finding.message
@@ -90,7 +91,7 @@ def test_the_server_reads_the_configured_wrapper(tmp_path: Path) -> None:
         shown = await s.hover(uri, LINE, 8)
         assert shown is not None and isinstance(shown.contents, types.MarkupContent)
         assert shown.contents.value == f"```text\n{explained.stdout.rstrip()}\n```"
-        assert await s.hover(uri, 3, 0) is None  # `def show(p):`: no shell there
+        assert await s.hover(uri, 3, 0) is None  # `def show(host):`: no shell there
         offered = {a.title: a for a in await s.code_actions(uri, finding)}
         assert set(offered) == {
             "Fix HL201 (unsafe): Quote the value with `shlex.quote(...)`",
@@ -99,7 +100,7 @@ def test_the_server_reads_the_configured_wrapper(tmp_path: Path) -> None:
         fix = offered["Fix HL201 (unsafe): Quote the value with `shlex.quote(...)`"]
         fixed = apply_edits(TEXT, edits_of(fix, uri, 1))
         compile(fixed, "run.py", "exec")
-        assert "{shlex.quote(str(p))}" in fixed
+        assert "{shlex.quote(str(host))}" in fixed
         suppress = offered["Suppress HL201 with a comment"]
         suppressed = apply_edits(TEXT, edits_of(suppress, uri, 1))
         assert suppressed.split("\n")[LINE] == "    # heredoc-lint: disable=HL201"

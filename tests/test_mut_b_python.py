@@ -28,9 +28,12 @@ def _python(text: str, code: str | None = None) -> list[Finding]:
 _RENDER = 'import os\n\n\ndef render(path, out="o.mp3"):\n    os.system(f"lame {path} {out}")\n\n\n'
 
 # (severity, evidence) of a finding: a parameter given outside data, or that may be, is
-# `parameter` (a warning); one given `sys.argv` carries `argv`, info by default since its
-# first look on real code; one given only the program's own values has no origin (info).
-_PARAMETER = ("warning", "parameter")
+# evidence by what its name says it holds: `path` is `parameter` (a path), `out` is
+# `parameter-unknown` (its name says nothing), both info by measurement on real code; one
+# given `sys.argv` carries `argv`, info by default since its first look on real code; one
+# given only the program's own values has no origin (info).
+_PARAMETER = ("info", "parameter")
+_UNKNOWN = ("info", "parameter-unknown")
 _ARGV = ("info", "argv")
 _OWN = ("info", "no-origin")
 
@@ -39,8 +42,8 @@ _OWN = ("info", "no-origin")
     ("call", "severities"),
     [
         # `**opts` may hold `path`: the file does not show it, the parameter is evidence
-        ("opts = {}\nrender(**opts)\n", [_PARAMETER, _PARAMETER]),
-        ('names = ["a.wav"]\nrender(*names)\n', [_PARAMETER, _PARAMETER]),
+        ("opts = {}\nrender(**opts)\n", [_PARAMETER, _UNKNOWN]),
+        ('names = ["a.wav"]\nrender(*names)\n', [_PARAMETER, _UNKNOWN]),
         # a keyword for another parameter says nothing of `path`'s value
         ('import sys\nrender("a.wav", out=sys.argv[1])\n', [_OWN, _ARGV]),
         ('import sys\nrender(sys.argv[1], out="b.mp3")\n', [_ARGV, _OWN]),

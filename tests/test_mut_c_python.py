@@ -92,7 +92,8 @@ def test_origins_of_values_name_their_source() -> None:
     job's launcher, whatever the default) and a `type=int` option are no evidence; the
     key of `os.getenv` is its first argument, not the default; `.form` is an HTTP
     request's part only on flask's `request`, not on any parameter's attribute.  The
-    environment and options are evidence at info (their first look on real code), so
+    environment and options are evidence at info (their first look on real code), and
+    so are a parameter whose name says nothing of what it holds and an HTTP request, so
     the evidence, not the severity, tells them from the values with no origin."""
     found = _python(_ORIGINS, "HL201")
     got = [(_ORIGINS[f.start : f.end], f.severity.value, f.evidence) for f in found]
@@ -102,8 +103,8 @@ def test_origins_of_values_name_their_source() -> None:
         ("{os.environ['SLURM_JOB_ID']}", "info", "no-origin"),
         ("{args.host}", "info", "cli-option"),
         ("{args.port}", "info", "no-origin"),
-        ("{cfg.form.name}", "warning", "parameter"),
-        ("{request.form.name}", "warning", "request"),
+        ("{cfg.form.name}", "info", "parameter-unknown"),
+        ("{request.form.name}", "info", "request"),
     ]
     messages = {_ORIGINS[f.start : f.end]: f.message for f in found}
     assert (
@@ -193,10 +194,11 @@ def test_a_value_grown_in_a_loop_is_traced_to_its_parameter() -> None:
         "        path = path + '/' + name\n    os.system(f'ls {path}')\n"
     )
     (found,) = _python(text)
-    assert (found.code, text[found.start : found.end], found.severity.value) == (
+    assert (found.code, text[found.start : found.end], found.severity.value, found.evidence) == (
         "HL201",
         "{path}",
-        "warning",
+        "info",
+        "parameter",
     )
     assert "parameter of the public function `walk`" in found.message
 

@@ -177,7 +177,7 @@ def test_a_value_at_either_end_of_the_ssh_string_is_reported_exactly(
     its `;`, as the message says."""
     program = _CLEAN + call + "\n"
     found = _python(program)
-    assert _spans(program, found) == [("HL201", "warning", "{path}")]
+    assert _spans(program, found) == [("HL201", "info", "{path}")]
     assert found[0].start == program.index("{path}")
     assert "into the `ssh` command string as an unquoted shell word" in found[0].message
     assert _run_remote(tmp_path, f"{program}\n\nclean({value!r})\n") == output
@@ -327,7 +327,7 @@ def test_the_quote_fix_wraps_str_only_around_what_may_not_be_one(
     it through `shell=True`: two blanks kept, the `;` not run)."""
     program = _SHOW.format(expression)
     found = _python(program, "HL201")
-    assert _spans(program, found) == [("HL201", "warning", f"{{{expression}}}")]
+    assert _spans(program, found) == [("HL201", "info", f"{{{expression}}}")]
     line, out = _fixed_and_run(program, 'show("a  b; echo injected", "x")', tmp_path)
     assert line == f'subprocess.run(f"echo {{{quoted}}}", shell=True)'
     assert out == printed
@@ -342,7 +342,7 @@ def test_str_of_an_int_parameter_is_one_word() -> None:
     )
     assert _python(typed, "HL201") == []
     untyped = typed.replace("count: int", "count")
-    assert _spans(untyped, _python(untyped, "HL201")) == [("HL201", "warning", "{str(count)}")]
+    assert _spans(untyped, _python(untyped, "HL201")) == [("HL201", "info", "{str(count)}")]
 
 
 # -- scopes.py: names bound where the finder looks for them --------------------------------
@@ -395,7 +395,7 @@ def test_the_argument_of_a_template_field_is_named_and_quoted(
     echoes the value as one word."""
     program = _ECHO.format(template)
     found = _python(program, "HL201")
-    assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("warning", field)]
+    assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("info", field)]
     literal = template[: template.index('"', 1)]  # the field: the last in the literal
     assert found[0].start == program.index(template) + literal.rindex(field)
     assert found[0].message.startswith("`x` is put into the shell command of `subprocess.run`")
@@ -493,7 +493,7 @@ def test_a_str_through_four_concatenations_is_quoted_as_it_is(tmp_path: Path) ->
         "import subprocess\n\n\ndef f(p: str, q):\n"
         f'{body}    subprocess.run(f"echo {{a3}}", shell=True)'
     )
-    assert _spans(program, _python(program, "HL201")) == [("HL201", "warning", "{a3}")]
+    assert _spans(program, _python(program, "HL201")) == [("HL201", "info", "{a3}")]
     line, out = _fixed_and_run(program, 'f("a  b", ";x")', tmp_path)
     assert line == 'subprocess.run(f"echo {shlex.quote(a3)}", shell=True)'
     assert out == "a  b;x;x;x;x\n"

@@ -54,13 +54,14 @@ class Job:
 
 def test_an_attribute_and_a_property_of_self_carry_their_source() -> None:
     """`self.name` set from a request in `__init__`, and a `@property` returning one: both
-    are an HTTP request's text (warning), and the message names the attribute it went
-    through."""
+    are an HTTP request's text (`request` evidence, info by measurement), and the message
+    names the attribute it went through."""
     found = _python(_CLASS, "HL201")
     assert _got(_CLASS, found) == [
-        ("HL201", "warning", "{self.name}"),
-        ("HL201", "warning", "{self.target}"),
+        ("HL201", "info", "{self.name}"),
+        ("HL201", "info", "{self.target}"),
     ]
+    assert [f.evidence for f in found] == ["request", "request"]
     assert "comes from an HTTP request (`request`), through `self.name`" in found[0].message
     assert "comes from an HTTP request (`request`), through `self.target`" in found[1].message
 
@@ -75,12 +76,14 @@ def encode(path, *, bitrate="500k"):
 
 def test_the_default_of_a_keyword_only_parameter_shows_a_quantity() -> None:
     """`bitrate="500k"` after the `*`: its default shows a quantity, so the parameter is
-    no evidence (info), while `path` of the same public function is (warning)."""
+    no evidence (`no-origin`), while `path` of the same public function is (`parameter`:
+    both info by measurement)."""
     found = _python(_KEYWORD_ONLY, "HL201")
     assert _got(_KEYWORD_ONLY, found) == [
         ("HL201", "info", "{bitrate}"),
-        ("HL201", "warning", "{path}"),
+        ("HL201", "info", "{path}"),
     ]
+    assert [f.evidence for f in found] == ["no-origin", "parameter"]
     assert "nothing in this file shows where the value comes from" in found[0].message
     assert "parameter of the public function `encode`" in found[1].message
 
@@ -88,13 +91,15 @@ def test_the_default_of_a_keyword_only_parameter_shows_a_quantity() -> None:
 @pytest.mark.parametrize("adder", ["append(", "insert(0, ", "add(", "extend("])
 def test_what_a_list_is_filled_with_is_its_source(adder: str) -> None:
     """`items = []` then `items.insert(0, request...)` (or append, add, extend): the item
-    is a request's text, and the message says it was added to `items`."""
+    is a request's text (`request` evidence, info by measurement), and the message says
+    it was added to `items`."""
     text = (
         "import os\nfrom flask import request\n\ndef collect():\n    items = []\n"
         f'    items.{adder}request.args["x"])\n    os.system("ls " + items[0])\n'
     )
     found = _python(text, "HL201")
-    assert _got(text, found) == [("HL201", "warning", "items[0]")]
+    assert _got(text, found) == [("HL201", "info", "items[0]")]
+    assert found[0].evidence == "request"
     assert "comes from an HTTP request (`request`), added to `items`" in found[0].message
 
 
@@ -115,12 +120,13 @@ def _helper(names: int) -> str:
 def test_a_helper_that_returns_its_argument_quoted_is_followed_four_names_deep() -> None:
     """`return n3` where n3 = n2 = n1 = n0 = shlex.quote(p): the helper's result is quoted,
     no finding.  One name more (five) and the chain is not followed: the request's text,
-    through the helper, is a warning."""
+    through the helper, is reported (`request` evidence, info by measurement)."""
     assert _python(_helper(1), "HL201") == []
     assert _python(_helper(4), "HL201") == []
     text = _helper(5)
     found = _python(text, "HL201")
-    assert _got(text, found) == [("HL201", "warning", 'prepare(request.args["y"])')]
+    assert _got(text, found) == [("HL201", "info", 'prepare(request.args["y"])')]
+    assert found[0].evidence == "request"
     assert "comes from an HTTP request (`request`), through `prepare()`" in found[0].message
 
 

@@ -68,11 +68,10 @@ _LAYERS = (
 
 def test_hl201_names_the_command_or_command_string_the_value_is_put_into() -> None:
     """The root layer is the shell command of the call; a layer below it is the command
-    string of its wrapper (ssh, bash -c)."""
+    string of its wrapper (ssh, bash -c). (`name` says nothing of what it holds:
+    `parameter-unknown`, info by measurement.)"""
     found = _python(_LAYERS, "HL201")
-    assert [(_LAYERS[f.start : f.end], f.severity.value) for f in found] == [
-        ("{name}", "warning")
-    ] * 3
+    assert [(_LAYERS[f.start : f.end], f.severity.value) for f in found] == [("{name}", "info")] * 3
     assert [f.message.split(" as an unquoted")[0] for f in found] == [
         "`name` is put into the `ssh` command string",
         "`name` is put into the shell command of `subprocess.run`",
@@ -123,10 +122,11 @@ _WARMUP = (
 def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) -> None:
     """The file's only call of `warmup` passes a literal at the top level, written in
     the call or bound to a name first: an example of use, which the message names with
-    its line; the parameter stays evidence in a path the command acts on (a warning)."""
+    its line; the parameter stays evidence in a path the command acts on (`parameter`,
+    info by measurement)."""
     text = _WARMUP + call
     (f,) = _python(text, "HL201")
-    assert (text[f.start : f.end], f.severity.value) == ("{path}", "warning")
+    assert (text[f.start : f.end], f.severity.value, f.evidence) == ("{path}", "info", "parameter")
     line = text.count("\n", 0, text.index("warmup(", text.index("/dev/null"))) + 1
     assert (
         "it is a parameter of the public function `warmup` (the file calls it only with a "
@@ -157,31 +157,43 @@ def test_evidence_is_found_through_join_and_format() -> None:
 # -- HL201: where the file is decides what a parameter is worth ----------------------------
 
 _CLEAN = 'import os\n\n\ndef clean(path):\n    os.system(f"rm -rf {path}")\n'
+_UPTIME = 'import os\n\n\ndef uptime(host):\n    os.system(f"ssh {host} uptime")\n'
 
 
 @pytest.mark.parametrize(
-    ("path", "severity"),
+    ("path", "evidence"),
     [
-        ("t.py", "warning"),
+        ("t.py", "parameter"),
         # test code: the paths a test passes are its authors' own
-        ("tests/t.py", "info"),
-        ("a/test_x.py", "info"),
-        ("/abs/test_x.py", "info"),
+        ("tests/t.py", "test-code"),
+        ("a/test_x.py", "test-code"),
+        ("/abs/test_x.py", "test-code"),
         # a `tests/` above the checkout, in an absolute path, says nothing of the file
-        ("/srv/tests/t.py", "warning"),
+        ("/srv/tests/t.py", "parameter"),
         # a private module: only the project's own code calls its functions
-        ("pkg/_impl.py", "info"),
-        ("_x/t.py", "info"),
-        ("/srv/_impl/t.py", "warning"),
-        ("pkg/__init__.py", "warning"),
+        ("pkg/_impl.py", "private-parameter"),
+        ("_x/t.py", "private-parameter"),
+        ("/srv/_impl/t.py", "parameter"),
+        ("pkg/__init__.py", "parameter"),
     ],
 )
 def test_a_parameter_is_evidence_outside_test_code_and_private_modules(
-    path: str, severity: str
+    path: str, evidence: str
 ) -> None:
+    """Outside test code and private modules a parameter is evidence: a path parameter
+    is `parameter` (info by measurement), a host parameter `parameter-host` (a warning);
+    in test code or a private module either is no evidence (info)."""
     found = _python(_CLEAN, "HL201", path=path)
-    assert [(_CLEAN[f.start : f.end], f.severity.value) for f in found] == [("{path}", severity)]
+    assert [(_CLEAN[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
+        ("{path}", "info", evidence)
+    ]
     assert "it is a parameter of the public function `clean`" in found[0].message
+    found = _python(_UPTIME, "HL201", path=path)
+    host = ("warning", "parameter-host") if evidence == "parameter" else ("info", evidence)
+    assert [(_UPTIME[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
+        ("{host}", *host)
+    ]
+    assert "it is a parameter of the public function `uptime`" in found[0].message
 
 
 # -- scopes.py: a name imported from a module of the project --------------------------------
@@ -235,7 +247,8 @@ def test_a_bytes_command_with_non_ascii_bytes_is_read() -> None:
 
 def test_a_key_that_names_shell_words_marks_the_value_as_shell_text() -> None:
     """`job['flags']` holds options for the shell to split (its key says so): no HL201;
-    `job['name']` and `job[0]` say nothing of the kind, a parameter's item: warnings."""
+    `job['name']` and `job[0]` say nothing of the kind, a parameter's item whose name says
+    nothing of what it holds: `parameter-unknown`, info by measurement."""
     text = (
         "import subprocess\n\n\ndef run(job):\n"
         "    subprocess.run(f\"ls {job['flags']} /tmp\", shell=True)\n"
@@ -243,9 +256,9 @@ def test_a_key_that_names_shell_words_marks_the_value_as_shell_text() -> None:
         '    subprocess.run(f"ls {job[0]} /tmp", shell=True)\n'
     )
     found = _python(text, "HL201")
-    assert [(text[f.start : f.end], f.severity.value) for f in found] == [
-        ("{job['name']}", "warning"),
-        ("{job[0]}", "warning"),
+    assert [(text[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
+        ("{job['name']}", "info", "parameter-unknown"),
+        ("{job[0]}", "info", "parameter-unknown"),
     ]
 
 
@@ -261,7 +274,10 @@ def test_get_on_a_configuration_object_is_configuration(receiver: str) -> None:
     )
     (f,) = _python(text, "HL201")
     assert (text[f.start : f.end], f.severity.value, f.evidence) == ("{host}", "info", "config")
-    assert f"; it comes from configuration (`{receiver}.get`): quote it" in f.message
+    assert (
+        f"; it comes from configuration (`{receiver}.get`), and its name says it is a host: "
+        "quote it"
+    ) in f.message
 
 
 # -- values.py: values that are one safe word whatever they hold ----------------------------
@@ -319,23 +335,29 @@ def test_an_import_written_with_tabs_is_read(program: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "value"),
+    ("body", "value", "name_says"),
     [
         # the `with` holds no call of interest: its binding is read all the same
-        ("        host = fh.read()\n    os.system(f'ssh {host} uptime')\n", "{host}"),
+        (
+            "        host = fh.read()\n    os.system(f'ssh {host} uptime')\n",
+            "{host}",
+            ", and its name says it is a host",
+        ),
         # the call of interest is inside the `with`
-        ("        os.system(f'ssh {fh.read()} uptime')\n", "{fh.read()}"),
+        ("        os.system(f'ssh {fh.read()} uptime')\n", "{fh.read()}", ""),
     ],
 )
-def test_a_name_bound_by_with_as_carries_where_its_value_comes_from(body: str, value: str) -> None:
+def test_a_name_bound_by_with_as_carries_where_its_value_comes_from(
+    body: str, value: str, name_says: str
+) -> None:
     """`with open(sys.argv[1]) as fh`: what `fh.read()` returns comes from the file the
     command line names, which the finding says (`argv` evidence, info by measurement)."""
     text = "import os\nimport sys\n\n\ndef main():\n    with open(sys.argv[1]) as fh:\n" + body
     (f,) = _python(text, "HL201")
     assert (text[f.start : f.end], f.severity.value, f.evidence) == (value, "info", "argv")
-    assert "; it comes from the command line (`sys.argv`), through `open()`: quote it" in (
-        f.message
-    )
+    assert (
+        f"; it comes from the command line (`sys.argv`), through `open()`{name_says}: quote it"
+    ) in f.message
 
 
 def test_a_percent_escape_split_across_two_literals_does_not_stop_the_file() -> None:

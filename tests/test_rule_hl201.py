@@ -52,21 +52,25 @@ def _block(doc: str, section: str) -> str:
 def test_documented_example_is_found_and_its_use_instead_is_clean() -> None:
     example = _block(RULE.doc, "Example")
     (f,) = hl201(example)
-    # The example is a public function's parameter: a warning, shown at default severity.
+    # The example is a public function's parameter named as a host (`ssh {host} ...`, the
+    # shared case remote_py.py): a warning, shown at default severity.
     assert (example[f.start : f.end], f.severity, f.evidence) == (
-        "{path}",
+        "{host}",
         Severity.WARNING,
-        "parameter",
+        "parameter-host",
     )
-    assert "parameter of the public function `backup`" in f.message
+    assert "parameter of the public function `restart`" in f.message
+    assert "its name says it is a host" in f.message
     assert hl201(_block(RULE.doc, "Use instead")) == []
     # The fix of the example is the documented "Use instead", and it is safe to show so.
     assert fixed(example) == _block(RULE.doc, "Use instead")
 
 
 # -- positives: the evidence is in the file, and the message names it --------------------------
-# argv, options, the environment, configuration and input() are info by default: their
-# first look on real code was mostly debatable (heredoc_lint/severities.py).
+# argv, options, the environment, configuration, input(), an HTTP request and a parameter
+# named as a path or free text, as a URL or as nothing are info by default: their first
+# look on real code was mostly debatable (heredoc_lint/severities.py). A parameter named as
+# a host stays a warning (the shared case remote_py.py).
 POSITIVES = [
     (
         "import os, sys\nos.system(f'ls -l {sys.argv[1]}')\n",
@@ -117,14 +121,14 @@ POSITIVES = [
         "{request.args.get('f')}",
         "HTTP request",
         "request",
-        Severity.WARNING,
+        Severity.INFO,
     ),
     (
         "import os\ndef clean(path):\n    os.system(f'rm -rf {path}')\n",
         "{path}",
         "parameter of the public function `clean`",
         "parameter",
-        Severity.WARNING,
+        Severity.INFO,
     ),
     (
         "class Box:\n    def push(self, client, path):\n"
@@ -132,7 +136,7 @@ POSITIVES = [
         "{path}",
         "public function `push`",
         "parameter",
-        Severity.WARNING,
+        Severity.INFO,
     ),
     (  # a parameter rebound from itself keeps its origin
         "import os\ndef clean(path):\n    path = path.rstrip('/')\n"
@@ -140,6 +144,21 @@ POSITIVES = [
         "{path}",
         "public function `clean`",
         "parameter",
+        Severity.INFO,
+    ),
+    (  # named as a host: the one parameter still a warning
+        "import os\ndef restart(host):\n    os.system(f'ssh {host} systemctl restart app')\n",
+        "{host}",
+        "parameter of the public function `restart`",
+        "parameter-host",
+        Severity.WARNING,
+    ),
+    (
+        "class Box:\n    def push(self, client, host):\n"
+        "        client.exec_command(f'ping -c1 {host}')\n",
+        "{host}",
+        "public function `push`",
+        "parameter-host",
         Severity.WARNING,
     ),
 ]
@@ -393,8 +412,9 @@ def test_remote_code_runs_the_same_after_every_fix(
     tmp_path: Path, client: paramiko.SSHClient, sshd: SshServer
 ) -> None:
     found = hl201(REMOTE)
-    assert [(REMOTE[f.start : f.end], f.severity) for f in found] == [
-        ("{path}", Severity.WARNING)
+    # a parameter named as a path: info by default (evidence `parameter`)
+    assert [(REMOTE[f.start : f.end], f.severity, f.evidence) for f in found] == [
+        ("{path}", Severity.INFO, "parameter")
     ] * 3
     assert [f.fix.applicability for f in found if f.fix] == [
         Applicability.UNSAFE,
@@ -516,15 +536,16 @@ _RENDER = 'import os\n\n\ndef render(path):\n    os.system(f"lame {path} out.mp3
             "input",
             Severity.INFO,
         ),
-        # The file does not show what `*args` holds: the parameter stays evidence.
+        # The file does not show what `*args` holds: the parameter stays evidence (named
+        # as a path: info by default).
         (
             'names = ["a.wav"]\nrender(*names)\n',
             "a parameter of the public function `render`",
             "parameter",
-            Severity.WARNING,
+            Severity.INFO,
         ),
         # Never called here: called from outside the file.
-        ("", "a parameter of the public function `render`", "parameter", Severity.WARNING),
+        ("", "a parameter of the public function `render`", "parameter", Severity.INFO),
     ],
 )
 def test_a_parameter_is_judged_by_the_calls_in_its_file(
@@ -548,6 +569,8 @@ def test_a_parameter_is_judged_by_the_calls_in_its_file(
 def test_calls_that_pass_only_the_programs_own_values_are_no_evidence(call: str) -> None:
     text = _RENDER + call
     assert anchored(text) == [("{path}", Severity.INFO)]
+    # no evidence at all, not the (info) evidence of a parameter
+    assert [f.evidence for f in hl201(text)] == ["no-origin"]
 
 
 def test_a_method_parameter_stays_evidence_its_callers_are_objects() -> None:
@@ -556,7 +579,8 @@ def test_a_method_parameter_stays_evidence_its_callers_are_objects() -> None:
         '        os.system(f"mpg123 {path}")\n\n\nPlayer().play("a.mp3")\n'
     )
     (finding,) = hl201(text)
-    assert finding.severity == Severity.WARNING
+    # still a parameter's evidence (named as a path: info by default), not "no-origin"
+    assert (finding.severity, finding.evidence) == (Severity.INFO, "parameter")
     assert "a parameter of the public function `play`" in finding.message
 
 
@@ -567,4 +591,5 @@ def test_a_value_under_a_command_key_is_shell_text() -> None:
     meant = head + '    ssh.exec_command("$SHELL -i -c \'" + job["cmd"] + "\'")\n'
     assert hl201(meant) == []
     word = head + '    ssh.exec_command("ls \'" + job["path"] + "\'")\n'
-    assert [f.severity for f in hl201(word)] == [Severity.WARNING]
+    # a parameter named as a path: info by default
+    assert [(f.severity, f.evidence) for f in hl201(word)] == [(Severity.INFO, "parameter")]

@@ -69,8 +69,8 @@ def test_heredoc_strip_tabs_anchor_covers_operator() -> None:
         ('f() { ssh h "echo $1"; }', "info"),  # the function's argument
         ('ssh h "echo $HOME"', "info"),
         ('ssh h "echo $(hostname)"', "info"),  # machine-probe: info since its first look
-        ('ssh h "kill $$"', "warning"),
-        ('ssh h "wait $!; echo $?"', "warning"),
+        ('ssh h "kill $$"', "info"),  # special-parameter: info since its first look
+        ('ssh h "wait $!; echo $?"', "info"),
         ('ssh h "deploy $version"', "info"),
         ('ssh h "$cmd"', "info"),  # the whole command is the local value: meant
         ('bash -c "echo $HOME"', "info"),  # same host: the local value is the same

@@ -122,8 +122,12 @@ def test_docs_page_shows_the_measured_severities() -> None:
     assert "| `shell-string-refused` | error |" in hl001
     for evidence in ("script-refused", "source-unreadable"):
         assert f"| `{evidence}` | info |" in hl001
-    assert "| `parameter` | warning |" in hl201
-    for evidence in ("argv", "cli-option", "config", "environment", "input"):
+    for evidence in ("parameter-host", "network"):
+        assert f"| `{evidence}` | warning |" in hl201
+    for evidence in (
+        *("argv", "cli-option", "config", "environment", "input", "request"),
+        *("parameter", "parameter-url", "parameter-unknown", "restricted-name"),
+    ):
         assert f"| `{evidence}` | info |" in hl201
 
 
