@@ -19,7 +19,7 @@ from probe import loaded_modules
 from heredoc_lint.cache import _fingerprint
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
-BROKEN = 'ssh web-1 "pkill -f worker; echo $?"\n'
+BROKEN = 'ssh web-1 "pkill -f worker; x=1; echo $x"\n'  # HL103, and HL102 (binding inside)
 
 
 def lint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
