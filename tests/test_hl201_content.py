@@ -36,8 +36,12 @@ def hl201(text: str) -> list[Finding]:
         ("link", "url"),
         ("basedir", "path"),  # one word that ends as a path's name does
         ("logfile", "path"),
+        ("fpath", "path"),
+        ("tar", "path"),
+        ("urls", "url"),  # a URL, no longer a path
         ("profile", None),  # a setting's name, not a file
         ("api_key", "text"),  # `key` beside another word is a secret
+        ("ssh_key", "text"),
         ("key", None),  # alone, a mapping's key
         ("token", "text"),
         ("message.strip()", "text"),
@@ -111,6 +115,23 @@ def test_the_host_part_of_a_destination_or_url_is_an_identifier() -> None:
         ("info", "restricted-name"),
         ("info", "restricted-name"),
     ]
+
+
+def test_a_host_part_is_read_by_its_place_whatever_its_name() -> None:
+    """`h` says nothing of what it holds: unquoted alone it is `parameter-unknown`; right
+    after `user@` it is a destination's host part, an identifier."""
+    text = (
+        "import subprocess\n\n\n"
+        "def uptime(h):\n"
+        '    subprocess.run(f"ping -c 1 {h}", shell=True)\n'
+        '    subprocess.run(f"ssh deploy@{h} uptime", shell=True)\n'
+    )
+    found = hl201(text)
+    assert [(text[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
+        ("{h}", "info", "parameter-unknown"),
+        ("{h}", "info", "restricted-name"),
+    ]
+    assert [text.count("\n", 0, f.start) + 1 for f in found] == [5, 6]  # ping, ssh
 
 
 def test_an_identifier_a_stranger_sent_keeps_its_origin() -> None:
