@@ -93,7 +93,7 @@ class Layer:
     source_words: tuple[Word, ...] = ()  # the parent words this layer was joined from
     parent_offsets: Sequence[int] = ()  # parent text offset of each character (+ the end)
     interpolations: tuple[tuple[int, int], ...] = ()  # values known only at run time (Python)
-    # Text put in place of a `$NAME` the parent set to literal text (with_literals): its
+    # Text put in place of a `$NAME` the parent set to literal text (with_literal_text): its
     # span and the name.
     literal_values: tuple[tuple[int, int, str], ...] = ()
     prefix_words: tuple[Word, ...] = ()  # a root's: the words before its argv's wrapper
@@ -445,22 +445,19 @@ def without_local_regions(script: Script, expansions: tuple[LocalExpansion, ...]
     )
 
 
-def with_literals(
-    parent: Layer, before: int, words: tuple[Word, ...], names: Collection[str]
+def with_literal_text(
+    literals: Mapping[str, LiteralValue], before: int, words: tuple[Word, ...]
 ) -> tuple[tuple[Word, ...], tuple[tuple[int, int, str], ...]]:
-    """`words` with each `$NAME` or `${NAME}`, NAME one of `names`, of a variable that
-    `parent` assigns literal text before offset `before` (once, at its top level:
-    definitions.read_definitions) replaced by that text, mapped to where the assignment
-    writes it: the command kept in a variable (`cmd="pkill -f x; ./x"; ssh h "$cmd"`) is
-    checked as if written there.  Unquoted, the value is split and rejoined, so it stands
-    for itself only where that changes nothing: words apart by one blank, no pattern
-    characters.  Nothing of it is in the words' own source, so no fix edits it
-    (edits.lift finds no word to encode).
-    Also returns where each value stands in the words joined with spaces, and its name."""
-    defined = parent.definitions
-    if defined is None or not defined.literals:
-        return words, ()
-    literals = {name: defined.literals[name] for name in names if name in defined.literals}
+    """`words` with each `$NAME` or `${NAME}` of `literals` (variables a layer assigns
+    literal text once, at its top level: definitions.read_definitions) assigned before
+    offset `before` replaced by that text, mapped to where the assignment writes it: the
+    command kept in a variable (`cmd="pkill -f x; ./x"; ssh h "$cmd"`) is checked as if
+    written there.  Unquoted, the value is split and rejoined, so it stands for itself
+    only where that changes nothing: words apart by one blank, no pattern characters.
+    Nothing of it is in the words' own source, so no fix edits it (edits.lift finds no
+    word to encode).  Also returns where each value stands in the words joined with
+    spaces, and its name.  (forwarders.with_literals is its argv counterpart: a whole
+    word `$SSH` or `"${OPTS[@]}"` made into the value's words.)"""
     new_words: list[Word] = []
     spans: list[tuple[int, int, str]] = []
     base = 0
@@ -535,7 +532,7 @@ def _substituted(
 
 def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Layer:
     """The layer `invocation` makes of its words: their values joined with spaces, each
-    variable the parent set to literal text replaced by that text (`with_literals`),
+    variable the parent set to literal text replaced by that text (`with_literal_text`),
     unless the layer binds that name itself (`for i in ...; do echo $i`: HL102's bug,
     the value is the remote one that was meant)."""
     layer = _string_layer(parent, command, invocation, invocation.words, ())
@@ -546,7 +543,8 @@ def string_layer(parent: Layer, command: Command, invocation: Invocation) -> Lay
     names -= layer.bindings.keys()
     if not names:
         return layer
-    words, literal_values = with_literals(parent, command.start, invocation.words, names)
+    literals = {name: defined.literals[name] for name in names}
+    words, literal_values = with_literal_text(literals, command.start, invocation.words)
     return _string_layer(parent, command, invocation, words, literal_values)
 
 

@@ -40,6 +40,9 @@ def hl201(text: str) -> list[Finding]:
         ("tar", "path"),
         ("urls", "url"),  # a URL, no longer a path
         ("profile", None),  # a setting's name, not a file
+        ("profiles", None),
+        ("projectdir", "path"),  # only `profile` itself is left out
+        ("procfile", "path"),
         ("api_key", "text"),  # `key` beside another word is a secret
         ("ssh_key", "text"),
         ("key", None),  # alone, a mapping's key
@@ -115,6 +118,10 @@ def test_the_host_part_of_a_destination_or_url_is_an_identifier() -> None:
         ("info", "restricted-name"),
         ("info", "restricted-name"),
     ]
+    # The message says the place decided, not the name.
+    for f in found[1:]:
+        assert "it stands as the host part of `user@HOST` or a URL" in f.message
+        assert "its name says" not in f.message
 
 
 def test_a_host_part_is_read_by_its_place_whatever_its_name() -> None:

@@ -246,9 +246,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 
             fix = quote_fix(layer, frag, start, end, word)
         pattern = _GLOB.search(layer.text[word.start : start] + layer.text[end : word.end])
-        held = content(interp.source)
+        held: str | None = content(interp.source)
         if held in (None, "host") and _host_part(layer.text, start):
-            held = "identifier"
+            held = "host-part"  # its place says what it holds, whatever its name
         kind = _evidence_kind(interp.evidence, state, context.path, pattern is None, held)
         yield finding(
             layer,
@@ -319,14 +319,18 @@ _CONTENT_WORDS = {
     "host": ", and its name says it is a host",
     "identifier": ", but its name says it is an identifier (a port, an id, a version, a "
     "branch, a package...), one word in practice",
+    "host-part": ", but it stands as the host part of `user@HOST` or a URL: a DNS name or "
+    "an address, one word in practice",
 }
+# What holds one word in practice, by its name or by its place.
+_ONE_WORD = frozenset({"identifier", "host-part"})
 # Origins whose text a stranger chooses: a name there is no promise of its content.
 _STRANGERS = frozenset({"network", "request"})
 
 
 def _content_words(held: str | None, kind: str) -> str:
     """What the message says the value's name shows, where it tells the reader something."""
-    if held is None or (held == "identifier" and kind in _STRANGERS):
+    if held is None or (held in _ONE_WORD and kind in _STRANGERS):
         return ""
     return _CONTENT_WORDS[held]
 
@@ -349,7 +353,8 @@ def _evidence_kind(
     top level, the parameter stays evidence unquoted in a path the command acts on
     (`cd {path}`, `find {dir}/data`): the callers that import the function pass theirs;
     not in a glob pattern (`{stem}*`, the files the function made from that stem). A value
-    whose name says it is an identifier (`held`, see frontends.python.content) is no
+    whose name says it is an identifier (`held`, see frontends.python.content), or that
+    stands as a destination's or URL's host part (`held` "host-part"), is no
     evidence of outside text, unless a stranger chose it (the network, an HTTP request)."""
     from heredoc_lint.frontends.python.origins import (
         example_only,
@@ -369,7 +374,7 @@ def _evidence_kind(
     if example_only(evidence) and not (state is Quote.UNQUOTED and path_word):
         return "example-only"
     origin = kind(evidence)
-    if held == "identifier" and origin not in _STRANGERS:
+    if held in _ONE_WORD and origin not in _STRANGERS:
         return "restricted-name"
     if origin == "parameter" and held not in _CARRIERS:
         return _PARAMETER_BY_CONTENT.get(held or "", "parameter-unknown")

@@ -26,13 +26,11 @@ _PATH = frozenset(
 )
 # One word that ends as a path's name does: `basedir`, `fpath`, `outfile`, `logfiles`
 # (not `profile`, a setting's name).
-_PATH_WORD = re.compile(r"\A(?!pro)[a-z]+(?:dir|path|file|files|folder)\Z")
+_PATH_WORD = re.compile(r"\A(?!profiles?\Z)[a-z]+(?:dir|path|file|files|folder)\Z")
 _TEXT = frozenset(
     "msg message text title comment description desc payload body content password "
     "passwd passphrase secret token query reply answer caption label".split()
 )
-# `key` is a secret (`api_key`, `ssh_key`) beside another word; alone, a mapping's key.
-_SECRET_PART = frozenset({"key"})
 _URL = frozenset("url urls uri link".split())
 # A machine's name: what ssh, scp and curl are given. Its own class: the shared case
 # remote_py.py holds `ssh {host} uptime` of a public function's parameter as a warning.
@@ -66,9 +64,8 @@ def content(source: str) -> Content | None:
         return None
     if any(word in _PATH or _PATH_WORD.match(word) for word in words):
         return "path"
-    if any(word in _TEXT for word in words) or (
-        len(words) > 1 and any(word in _SECRET_PART for word in words)
-    ):
+    # `key` is a secret (`api_key`, `ssh_key`) beside another word; alone, a mapping's key.
+    if any(word in _TEXT for word in words) or (len(words) > 1 and "key" in words):
         return "text"
     if any(word in _URL for word in words):
         return "url"
