@@ -31,12 +31,15 @@ import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heredoc_lint import __version__
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Severity
 from heredoc_lint.settings import Settings
+
+if TYPE_CHECKING:
+    from heredoc_lint.launchers import RootLauncher
 
 _PACK_PREFIX = "findings-"
 
@@ -120,21 +123,27 @@ def _read_or_make_secret(path: Path) -> bytes:
 def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it), effective settings, and what the project's other files say
-    of how it runs (provisioning.runs_as_root_by)."""
-    from heredoc_lint.provisioning import runs_as_root_by
+    of how it runs (launchers.runs_as_root_by)."""
+    from heredoc_lint.launchers import runs_as_root_by
 
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
     parts = (
         kind.encode(),
         name.encode("utf-8", "surrogateescape"),
         settings.cache_key().encode(),
-        (runs_as_root_by(kind, name) or "").encode("utf-8", "surrogateescape"),
+        _launcher_key(runs_as_root_by(kind, name, data.decode("utf-8", "replace"))),
         data,
     )
     for part in parts:
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
     return digest.hexdigest()
+
+
+def _launcher_key(launcher: RootLauncher | None) -> bytes:
+    if launcher is None:
+        return b""
+    return f"{launcher.evidence}\0{launcher.why}".encode("utf-8", "surrogateescape")
 
 
 def _fix_to_json(fix: Fix | None) -> dict[str, Any] | None:

@@ -8,9 +8,9 @@ from heredoc_lint import severities, suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
+from heredoc_lint.launchers import runs_as_root_by
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.provisioning import runs_as_root_by
 from heredoc_lint.pywrappers import PyWrapper
 from heredoc_lint.rules import Context, Rule, triggers
 from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
@@ -91,7 +91,7 @@ def _check(
         file_text=text,
         fix_strategy=settings.fix_strategy,
         wrappers=settings.wrappers,
-        provisioned_by=runs_as_root_by(kind, path),
+        root_launcher=runs_as_root_by(kind, path, text),
     )
     rules = settings.rules()
     findings: list[Finding] = []

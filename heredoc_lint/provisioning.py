@@ -13,8 +13,7 @@ not known then), and names the script or a directory above it in a path: `path:
 what a provisioner runs, and what those scripts source), `inline: "bash
 /vagrant/scripts/x.sh"` (`/vagrant` is the Vagrantfile's directory in the guest). The
 Vagrantfile is Ruby: read with patterns, not parsed; a path built any other way is not
-followed. The answer enters the cache key of the script's findings (cache.entry_key):
-editing the Vagrantfile rechecks the scripts it concerns.
+followed. launchers.py gives the answer to HL109 and to the cache key.
 """
 
 from __future__ import annotations
@@ -22,10 +21,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from heredoc_lint.kinds import SourceKind
 
 _VAGRANTFILE = "Vagrantfile"
 # `config.vm.provision "shell", ...`, `.provision :shell do |s|`, `provision('shell', ...)`.
@@ -40,12 +35,6 @@ _PROJECT_TOP = ".git"
 _LARGEST = 1 << 20  # a Vagrantfile is a page of Ruby: a larger file is no Vagrantfile
 
 
-def runs_as_root_by(kind: SourceKind, path: str | None) -> str | None:
-    """What another file of the project says of how a file runs: the Vagrantfile that
-    provisions a script as root; None for other kinds, and for text without a path."""
-    return provisioned_by(path) if kind == "shell" and path is not None else None
-
-
 def provisioned_by(path: str) -> str | None:
     """The Vagrantfile whose privileged shell provisioner runs the script at `path`, as a
     path beside `path`'s own form (relative stays relative); None if none shows it."""
@@ -57,7 +46,7 @@ def provisioned_by(path: str) -> str | None:
             script = "/".join(below[::-1])
             if any(script == p or script.startswith(p.rstrip("/") + "/") for p in named):
                 return os.path.join(directory, _VAGRANTFILE)
-        if _is_project_top(directory or "."):
+        if is_project_top(directory or "."):
             return None
         parent, part = os.path.split(directory)
         if not part or part in (".", "..") or parent == directory:
@@ -67,7 +56,7 @@ def provisioned_by(path: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _is_project_top(directory: str) -> bool:
+def is_project_top(directory: str) -> bool:
     return os.path.exists(os.path.join(directory, _PROJECT_TOP))
 
 

@@ -167,6 +167,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
     ("HL109", "root-by-action"): Row(INFO, "it runs what only root may, without sudo"),
     ("HL109", "root-by-provisioner"): Row(INFO, "a Vagrant shell provisioner runs it as root"),
+    ("HL109", "root-by-caller"): Row(INFO, "another file of the project runs it with sudo"),
+    ("HL109", "root-by-container"): Row(INFO, "a Dockerfile runs it as the container's root"),
+    ("HL109", "target-made-writable"): Row(INFO, "the script hands the file to chmod or chown"),
     # HL110 local-operator-after-ssh
     ("HL110", "state-change-lost"): Row(ERROR, "ssh runs only a state change"),
     # HL111 nested-quoting-depth

@@ -23,6 +23,7 @@ CASES = ROOT / "tests" / "cases"  # the shared cases of the product contract
 ALSO_RAISED_IN = {
     "HL001": ["engine.py"],
     "HL002": ["suppress.py"],
+    "HL109": ["launchers.py"],
     "HL201": ["frontends/python/origins.py"],
 }
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind, WrapperKind
+from heredoc_lint.launchers import RootLauncher
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Fix, Severity, Strategy
 from heredoc_lint.rules.docstring import RuleDoc, read
@@ -22,7 +23,7 @@ class Context:
     file_text: str = ""
     fix_strategy: Strategy = "base64"
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
-    provisioned_by: str | None = None  # the Vagrantfile that runs this script as root
+    root_launcher: RootLauncher | None = None  # what another file says runs it as root
 
 
 Check = Callable[[Layer, Context], Iterable[Finding]]

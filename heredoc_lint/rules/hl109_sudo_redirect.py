@@ -39,11 +39,17 @@ rights: `[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }`,
 After such a guard (or anywhere in a function, which runs when called) the
 finding is only info; so it is in a script that runs, without sudo, what only
 root may do (`apt-get install`, `systemctl restart`, `useradd`): run as
-anyone else it fails there anyway; and in a script that a Vagrant shell
-provisioner of the project runs, which Vagrant runs as root unless told
-`privileged: false` (a `Vagrantfile` in its directory or above, up to the
-project's `.git`, names the script or a directory above it: `path:
-"files/" + name`, `inline: "bash /vagrant/files/x.sh"`).
+anyone else it fails there anyway; and in a script that another file of the
+project runs as root (looked for in the script's directory and those above it,
+up to the project's `.git`): a Vagrant shell provisioner, which runs as root
+unless told `privileged: false` (`path: "files/" + name`, `inline: "bash
+/vagrant/files/x.sh"`); a command run with sudo (`sudo ./install.sh` in a
+README, `ssh "$NODE" sudo ./bench/server.sh` in a driver script, `curl -fsSL
+https://raw.githubusercontent.com/o/r/main/x.sh | sudo bash`); a Dockerfile's
+`RUN`, `CMD` or `ENTRYPOINT` with no `USER` before it. It is info too when the
+script hands the same file to `chmod` or `chown` (`sudo chmod 777 f` before
+the write, or `sudo chown pi f` after it): the script keeps that file writable
+for its caller.
 A `# shellcheck disable=SC2024` before the command
 counts as a suppression of this rule.
 
@@ -83,7 +89,7 @@ import re
 from collections.abc import Iterator
 
 from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Call, Layer, calls_behind
+from heredoc_lint.layers import Call, Layer, calls, calls_behind
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
@@ -96,6 +102,9 @@ PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its tri
 NO_PRIVILEGE_NEEDED = frozenset({"echo", "printf", "yes"})
 HARMLESS_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
 USER_AREAS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/home/", "/run/user/")
+# Commands that hand a file to its writer: a script that gives the target to one of them
+# keeps that file writable for its caller (`sudo chmod 777 f; sudo echo x > f`).
+OWNERSHIP = frozenset({"chmod", "chown"})
 # sudo options that change the target user (the write is then not root's either).
 USER_OPTIONS = frozenset({"-u", "--user"})
 STDOUT_WRITES = frozenset({">", ">>", ">|"})
@@ -133,7 +142,8 @@ def _root_shown(
     layer: Layer, context: Context, guard: evidence.Guard | None, root_work: Command | None
 ) -> tuple[str, str] | None:
     """The evidence kind and words of what shows the calling shell is root: a guard that
-    exits otherwise, or work that only root may do, done without sudo."""
+    exits otherwise, work that only root may do, done without sudo, or another file of
+    the project that runs the script as root."""
     if guard is not None:
         line = context.file_text.count("\n", 0, layer.file_offset(guard.start)) + 1
         return "root-by-guard", f"the root check on line {line} exits unless that shell is root"
@@ -143,11 +153,20 @@ def _root_shown(
         return "root-by-action", (
             f"the script runs `{work}` without sudo on line {line}, which only root may do"
         )
-    if context.provisioned_by is not None and layer.depth == 0:
-        return "root-by-provisioner", (
-            f"{context.provisioned_by} runs it with a shell provisioner, as root by default"
-        )
+    if context.root_launcher is not None and layer.depth == 0:
+        return context.root_launcher.evidence, context.root_launcher.why
     return None
+
+
+def _made_writable(layer: Layer, context: Context) -> dict[str, str]:
+    """The files (by their source text) that the layer hands to chmod or chown, each
+    with the words saying where: the script keeps them writable for their writer."""
+    handed: dict[str, str] = {}
+    for call in calls(layer, OWNERSHIP):
+        line = context.file_text.count("\n", 0, layer.file_offset(call.command.start)) + 1
+        for word in call.words[1:]:
+            handed.setdefault(layer.text[word.start : word.end], f"`{call.name}` on line {line}")
+    return handed
 
 
 def _users_own(value: str) -> bool:
@@ -364,6 +383,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         return
     # What the file's shell does without sudo, read once for all its calls.
     root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
+    made_writable = _made_writable(layer, context)
     for call in found:
         command, real_words = call.command, call.words
         sudo = call.behind(PRIVILEGE)
@@ -397,12 +417,19 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             target_src = layer.text[redirect.target.start : target_end]
             append = " -a" if redirect.op in (">>", "&>>") else ""
             root = _root_shown(layer, context, guard, root_work)
-            if root is not None:
-                kind, why = root
+            writable = made_writable.get(target_src)
+            if root is not None or writable is not None:
+                if root is not None:
+                    kind, why = root
+                    why = f"{why}, so that shell is root and the write works"
+                else:
+                    kind = "target-made-writable"
+                    why = (
+                        f"the script hands `{target_src}` to {writable}, so that shell may write it"
+                    )
                 message = (
-                    f"`{shown}` is opened by the calling shell, not by {tool}; {why}, so that "
-                    f"shell is root and the write works. `{tool} tee{append} {target_src} > "
-                    "/dev/null` would not depend on it"
+                    f"`{shown}` is opened by the calling shell, not by {tool}; {why}. "
+                    f"`{tool} tee{append} {target_src} > /dev/null` would not depend on it"
                 )
             else:
                 kind = "unprivileged-redirect"

@@ -1,0 +1,261 @@
+"""How the project's other files run a script: as root, or not known.
+
+A script that is run as root writes with root's rights, so HL109's `sudo echo x >
+/etc/f` there works and is only redundant. Three kinds of file say a script is run as
+root, each an evidence kind of HL109:
+
+- `root-by-provisioner`: a Vagrant shell provisioner runs it (provisioning.py);
+- `root-by-caller`: a command in a file of the script's directory, or of a directory
+  above it up to the project's top, runs it with sudo or doas: `sudo ./install.sh` in
+  a README, `ssh "$NODE" sudo ./bench/server.sh` in a driver script, `curl -fsSL
+  https://raw.githubusercontent.com/o/r/main/setup.sh | sudo bash` in a notes file, `sudo
+  bash scripts/x.sh` in a Makefile;
+- `root-by-container`: a Dockerfile there runs it (`RUN`, `CMD`, `ENTRYPOINT`) before any
+  `USER` line that names another user: a container's processes run as root by default.
+
+The files read are what a person documents or drives a script from (READMEs, notes,
+Markdown, shell, Python, YAML, Makefiles, Dockerfiles) and not larger than a page of
+text can be; the project's top is the first directory above that holds `.git`, or the
+directory a relative path starts from (the tool is run from the project's top). A command
+names a script by a path whose last parts are the script's (`./x.sh`, `$DIR/bin/x.sh`,
+`./checkout/bin/x.sh` run in a copy of the project elsewhere), or by its name without
+`.sh` (`sudo scripts/x` for `scripts/x.sh`); a URL only when it is a repository's raw
+file (rclone.org/install.sh is not the project's install.sh). These are read with
+patterns, not parsed: a path built at run time is not followed. The answer enters the
+cache key of the script's findings (cache.entry_key): editing the file that says it
+rechecks the script. It is looked for only in text that could hold an HL109 finding.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from heredoc_lint.provisioning import is_project_top, provisioned_by
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from heredoc_lint.kinds import SourceKind
+
+PRIVILEGE = ("sudo", "doas")  # the names HL109 reads: text without them needs no answer
+_DOCUMENT_SUFFIXES = frozenset(
+    {".md", ".markdown", ".txt", ".rst", ".adoc", ".sh", ".bash", ".py", ".yml", ".yaml", ".mk"}
+)
+_DOCUMENT_NAMES = re.compile(
+    r"(?:README|INSTALL|USAGE|NOTES|Makefile|GNUmakefile|Dockerfile|Containerfile)\b[\w.-]*"
+    r"|[\w.-]+\.(?:dockerfile|containerfile)",
+    re.IGNORECASE,
+)
+_DOCKERFILE = re.compile(r"(?:Dockerfile|Containerfile)\b[\w.-]*|[\w.-]+\.(?:docker|container)file")
+_LARGEST = 256 * 1024  # a README or a driver script is a few pages; larger files are data
+_MOST_FILES = 400  # a directory with more documents than this is a data directory
+_SCRIPT_SUFFIXES = (".sh", ".bash")
+# A word of a command line: what separators, quotes and operators leave (`"sudo",` too).
+_WORD = re.compile(r"""[^\s;&|()<>`'",\[\]{}]+""")
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+_USER_OPTIONS = frozenset({"-u", "--user"})
+_VALUE_OPTIONS = frozenset({"-g", "--group", "-C", "--close-from", "-p", "--prompt", "-h", "-D"})
+_ROOT = frozenset({"root", "0", "#0"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")
+# `$(CURDIR)`, `${DIR}`: make's and the shell's expansions read as one variable word.
+_EXPANSION = re.compile(r"\$(?:\([^()]*\)|\{[^{}]*\})")
+_RAW_FILE = re.compile(r"https?://(?:raw\.githubusercontent\.com|gist\.githubusercontent\.com)/")
+_DOCKER_RUNS = re.compile(r"\s*(RUN|CMD|ENTRYPOINT)\b", re.IGNORECASE)
+_DOCKER_USER = re.compile(r"\s*USER\s+(\S+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RootLauncher:
+    """What runs a script as root: HL109's evidence kind, and the words for its message."""
+
+    evidence: str
+    why: str
+
+
+def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> RootLauncher | None:
+    """What another file of the project says runs the script at `path` as root; None for
+    other kinds, text without a path, and text that names neither sudo nor doas."""
+    if kind != "shell" or path is None or not any(name in text for name in PRIVILEGE):
+        return None
+    vagrantfile = provisioned_by(path)
+    if vagrantfile is not None:
+        why = f"{vagrantfile} runs it with a shell provisioner, as root by default"
+        return RootLauncher("root-by-provisioner", why)
+    return _caller(path)
+
+
+def _caller(path: str) -> RootLauncher | None:
+    directory, name = os.path.split(os.path.normpath(path))
+    below = [name]  # the script's path from `directory`, last part first
+    while True:
+        for document in _documents(directory or "."):
+            for line, parts, shown, container in _root_runs(document):
+                if _names(parts, below):
+                    where = f"{os.path.join(directory, os.path.basename(document))} line {line}"
+                    if container:
+                        return RootLauncher(
+                            "root-by-container",
+                            f"{where} runs it in a container as root (`{shown}`, no USER before)",
+                        )
+                    return RootLauncher("root-by-caller", f"{where} runs it as `{shown}`")
+        if is_project_top(directory or "."):
+            return None
+        parent, part = os.path.split(directory)
+        if not part or part in (".", "..") or parent == directory:
+            return None
+        below.append(part)
+        directory = parent
+
+
+def _names(parts: tuple[str, ...], below: list[str]) -> bool:
+    """Whether a command's path (`parts`) names the script whose path from the command's
+    directory is `below` reversed: the shorter one ends the longer one."""
+    if not parts:
+        return False
+    last, name = parts[-1], below[0]
+    if last != name and not (name.endswith(_SCRIPT_SUFFIXES) and last == name.rsplit(".", 1)[0]):
+        return False
+    shared = min(len(parts), len(below))
+    return list(parts[-shared:-1]) == below[1:shared][::-1]
+
+
+def _documents(directory: str) -> tuple[str, ...]:
+    try:
+        stat = os.stat(directory)
+    except OSError:
+        return ()
+    return _listed(directory, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _listed(directory: str, mtime_ns: int) -> tuple[str, ...]:
+    """The documents of `directory`, by name (read again when an entry is added)."""
+    try:
+        with os.scandir(directory) as entries:
+            names = sorted(
+                e.name
+                for e in entries
+                if (
+                    os.path.splitext(e.name)[1].lower() in _DOCUMENT_SUFFIXES
+                    or _DOCUMENT_NAMES.fullmatch(e.name)
+                )
+                and e.is_file()
+            )
+    except OSError:
+        return ()
+    if len(names) > _MOST_FILES:
+        return ()
+    return tuple(os.path.join(directory, name) for name in names)
+
+
+def _root_runs(document: str) -> tuple[tuple[int, tuple[str, ...], str, bool], ...]:
+    try:
+        stat = os.stat(document)
+    except OSError:
+        return ()
+    if stat.st_size > _LARGEST:
+        return ()
+    return _read_runs(document, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_runs(
+    document: str, mtime_ns: int, size: int
+) -> tuple[tuple[int, tuple[str, ...], str, bool], ...]:
+    """The scripts `document` runs as root: (line, path parts, the command shown,
+    whether a container runs it)."""
+    try:
+        with open(document, "rb") as handle:
+            text = handle.read(_LARGEST).decode("utf-8", "replace")
+    except OSError:
+        return ()
+    if _DOCKERFILE.fullmatch(os.path.basename(document)):
+        return tuple(_container_runs(text))
+    if not any(name in text for name in PRIVILEGE):
+        return ()
+    return tuple(_sudo_runs(text))
+
+
+def _sudo_runs(text: str) -> Iterator[tuple[int, tuple[str, ...], str, bool]]:
+    for number, line in enumerate(text.splitlines(), 1):
+        if not any(name in line for name in PRIVILEGE):
+            continue
+        words = _WORD.findall(_EXPANSION.sub("$V", line))
+        for k, word in enumerate(words):
+            if word in PRIVILEGE:
+                for target, shown in _run_by(words, k):
+                    yield number, _parts(target), shown, False
+
+
+def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
+    """The scripts that `words[k]` (sudo or doas) runs as root, each with the words that
+    say so: the path it is given, or with a shell and no path, a repository's raw file
+    piped or given to that shell (`curl -fsSL URL | sudo bash`)."""
+    j = k + 1
+    while j < len(words) and words[j].startswith("-"):
+        option, _, value = words[j].partition("=")
+        if option in _USER_OPTIONS:
+            user = value or (words[j + 1] if not value and j + 1 < len(words) else "")
+            if user not in _ROOT:
+                return  # `sudo -u www-data ./x.sh`: not root
+            j += 0 if value else 1
+        elif option in _VALUE_OPTIONS and not value:
+            j += 1
+        j += 1
+    while j < len(words) and (words[j] == "env" or _ASSIGNMENT.match(words[j])):
+        j += 1
+    shell = j < len(words) and os.path.basename(words[j]) in _SHELLS
+    if shell:
+        j += 1
+        while j < len(words) and words[j].startswith("-") and words[j] != "-c":
+            j += 1
+    if j < len(words) and words[j] != "-c" and (shell or _looks_like_script(words[j])):
+        yield words[j], " ".join(words[k : j + 1])
+    elif shell:
+        for url in (w for w in words if _RAW_FILE.match(w) or "://" in w and "/raw/" in w):
+            yield url, f"{' '.join(words[k:j])} {url}"
+
+
+def _looks_like_script(word: str) -> bool:
+    return "/" in word or word.endswith(_SCRIPT_SUFFIXES)
+
+
+def _container_runs(text: str) -> Iterator[tuple[int, tuple[str, ...], str, bool]]:
+    """The paths that a Dockerfile's RUN, CMD and ENTRYPOINT run while its user is root
+    (an instruction goes on over lines that end in a backslash)."""
+    root = True
+    lines = text.splitlines()
+    number = 0
+    while number < len(lines):
+        first = number
+        instruction = lines[number]
+        while instruction.endswith("\\") and number + 1 < len(lines):
+            number += 1
+            instruction = instruction[:-1] + " " + lines[number]
+        number += 1
+        user = _DOCKER_USER.match(instruction)
+        if user is not None:
+            root = user.group(1).split(":")[0] in _ROOT
+        elif root and _DOCKER_RUNS.match(instruction):
+            for word in _WORD.findall(_EXPANSION.sub("$V", instruction))[1:]:
+                if _looks_like_script(word) and "://" not in word:
+                    shown = " ".join(instruction.split())[:80]
+                    yield first + 1, _parts(word), shown, True
+
+
+def _parts(path: str) -> tuple[str, ...]:
+    """The parts of a path that can name a file of the project: what follows a variable,
+    `~` or a URL's host (`$DIR/bin/x.sh`, `~/app/x.sh`: `bin/x.sh`, `app/x.sh`)."""
+    if "://" in path:
+        path = path.split("://", 1)[1].split("?", 1)[0].split("#", 1)[0]
+        path = path.split("/", 1)[1] if "/" in path else ""
+    parts = [p for p in path.split("/") if p and p != "."]
+    for k in range(len(parts) - 1, -1, -1):
+        if parts[k].startswith(("$", "~")) or parts[k] == "..":
+            parts = parts[k + 1 :]
+            break
+    return tuple(parts)

@@ -1,0 +1,156 @@
+"""What other files of the project say of how a script runs (heredoc_lint.launchers): a
+README's `sudo ./x.sh`, a driver's `ssh node sudo ./x.sh`, a Dockerfile's `CMD`. A script
+run as root opens HL109's redirection as root, so the finding is info; the answer is
+part of the cache key. And a file the script itself hands to chmod or chown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_process import run_cli
+
+from heredoc_lint.engine import check_text
+from heredoc_lint.launchers import runs_as_root_by
+
+SCRIPT = "#!/bin/bash\nsudo echo 'nameserver 10.0.0.2' > /etc/resolv.conf\n"
+
+
+def project(tmp_path: Path, files: dict[str, str], script: str = "bin/dns.sh") -> Path:
+    """A git project holding `files` (path: text) and the script at `script`."""
+    (tmp_path / ".git").mkdir(parents=True)
+    for name, text in {script: SCRIPT, **files}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path / script
+
+
+def hl109(path: Path) -> list[tuple[str, str]]:
+    return [
+        (f.severity.value, f.evidence)
+        for f in check_text(path.read_text(), "shell", str(path))
+        if f.code == "HL109"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "evidence"),
+    [
+        ({"README.md": "Run `sudo ./bin/dns.sh` once.\n"}, "root-by-caller"),
+        # From the script's own directory, through a checkout placed elsewhere.
+        ({"bin/run-all.sh": 'ssh "$NODE" sudo ./repo/bin/dns.sh 8\n'}, "root-by-caller"),
+        ({"NOTES.txt": "cd bin && sudo -E bash dns.sh\n"}, "root-by-caller"),
+        ({"Makefile": "dns:\n\tsudo $(PWD)/bin/dns.sh\n"}, "root-by-caller"),
+        ({"setup.py": 'subprocess.run(["sudo", "bin/dns"])\n'}, "root-by-caller"),
+        (
+            {
+                "docs/x.md": "",
+                "INSTALL": "curl -fsSL https://raw.githubusercontent.com/o/r/"
+                "main/bin/dns.sh | sudo bash\n",
+            },
+            "root-by-caller",
+        ),
+        (
+            {"Dockerfile": 'FROM debian\nCOPY . /src\nCMD ["/src/bin/dns.sh"]\n'},
+            "root-by-container",
+        ),
+        (
+            {"Dockerfile": "FROM debian\nRUN apt-get update && \\\n    ./bin/dns.sh\nUSER app\n"},
+            "root-by-container",
+        ),
+    ],
+)
+def test_a_script_another_file_runs_as_root_is_info(
+    tmp_path: Path, files: dict[str, str], evidence: str
+) -> None:
+    script = project(tmp_path, files)
+    launcher = runs_as_root_by("shell", str(script), SCRIPT)
+    assert launcher is not None and launcher.evidence == evidence
+    assert hl109(script) == [("info", evidence)]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {},
+        {"README.md": "Run `./bin/dns.sh` as yourself, then `sudo reboot`.\n"},
+        {"README.md": "sudo chmod +x bin/dns.sh\n"},
+        {"README.md": "sudo -u nobody ./bin/dns.sh\n"},
+        # Another project's install.sh, not this one's bin/dns.sh.
+        {"README.md": "curl https://example.org/bin/dns.sh | sudo bash\n"},
+        {"README.md": "sudo ./bin/db.sh\n"},
+        {"Dockerfile": 'FROM debian\nUSER app\nCMD ["/src/bin/dns.sh"]\n'},
+        # Only copied: COPY runs nothing.
+        {"Dockerfile": "FROM debian\nCOPY bin/dns.sh /dns.sh\n"},
+        # Beside the script but not above it: docs/ is not read.
+        {"docs/README.md": "sudo ../bin/dns.sh\n"},
+    ],
+)
+def test_a_script_nothing_runs_as_root_is_reported(tmp_path: Path, files: dict[str, str]) -> None:
+    script = project(tmp_path, files)
+    assert runs_as_root_by("shell", str(script), SCRIPT) is None
+    assert hl109(script) == [("error", "unprivileged-redirect")]
+
+
+def test_the_message_names_the_file_and_line(tmp_path: Path) -> None:
+    script = project(tmp_path, {"README.md": "# Setup\n\n    sudo ./bin/dns.sh\n"})
+    [found] = [f for f in check_text(SCRIPT, "shell", str(script)) if f.code == "HL109"]
+    assert f"{tmp_path / 'README.md'} line 3 runs it as `sudo ./bin/dns.sh`" in found.message
+    assert "so that shell is root and the write works" in found.message
+
+
+def test_the_project_top_ends_the_search(tmp_path: Path) -> None:
+    """A README above the checkout's `.git` is another project's."""
+    (tmp_path / "README.md").write_text("sudo ./repo/bin/dns.sh\n")
+    script = project(tmp_path / "repo", {})
+    assert runs_as_root_by("shell", str(script), SCRIPT) is None
+
+
+def test_text_without_sudo_needs_no_answer(tmp_path: Path) -> None:
+    script = project(tmp_path, {"README.md": "sudo ./bin/dns.sh\n"})
+    assert runs_as_root_by("shell", str(script), "echo hi > /tmp/x\n") is None
+    assert runs_as_root_by("python", str(script), SCRIPT) is None
+
+
+def test_a_relative_path_searches_from_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tool run from the project's top on `.`, as pre-commit and the bench run it."""
+    project(tmp_path, {"README.md": "sudo ./bin/dns.sh\n"})
+    monkeypatch.chdir(tmp_path)
+    launcher = runs_as_root_by("shell", "./bin/dns.sh", SCRIPT)
+    assert (
+        launcher is not None and launcher.why == "README.md line 1 runs it as `sudo ./bin/dns.sh`"
+    )
+
+
+def test_editing_the_caller_rechecks_the_script(tmp_path: Path) -> None:
+    script = project(tmp_path, {"README.md": "sudo ./bin/dns.sh\n"})
+    cache = str(tmp_path / "cache")
+
+    def severities() -> list[str]:
+        ran = run_cli("--format", "json", "--severity", "info", "--cache-dir", cache, script)
+        return [f["severity"] for f in json.loads(ran.stdout) if f["code"] == "HL109"]
+
+    assert severities() == ["info"]
+    (tmp_path / "README.md").write_text("./bin/dns.sh\n")
+    assert severities() == ["error"]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sudo chmod 777 /srv/app/state\nsudo echo ok > /srv/app/state\n",
+        'sudo echo "$v" > "$DIR/../set/last"\nsudo chown pi:www-data "$DIR/../set/last"\n',
+    ],
+)
+def test_a_file_the_script_hands_to_chmod_or_chown_is_info(script: str) -> None:
+    found = [(f.severity.value, f.evidence) for f in check_text(script) if f.code == "HL109"]
+    assert found == [("info", "target-made-writable")]
+
+
+def test_another_file_given_to_chmod_leaves_the_finding() -> None:
+    script = "sudo chmod 755 /srv/app/run\nsudo echo ok > /srv/app/state\n"
+    found = [(f.severity.value, f.evidence) for f in check_text(script) if f.code == "HL109"]
+    assert found == [("error", "unprivileged-redirect")]
