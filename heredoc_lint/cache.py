@@ -123,15 +123,20 @@ def _read_or_make_secret(path: Path) -> bytes:
 def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it), effective settings, and what the project's other files say
-    of how it runs (launchers.runs_as_root_by)."""
+    of it: how it runs (launchers.runs_as_root_by), and the files it sources, as they
+    are now (sourcing.imported)."""
     from heredoc_lint.launchers import runs_as_root_by
+    from heredoc_lint.sourcing import imported
 
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
+    text = data.decode("utf-8", "replace")
+    sourced = imported(name, text) if kind == "shell" else None
     parts = (
         kind.encode(),
         name.encode("utf-8", "surrogateescape"),
         settings.cache_key().encode(),
-        _launcher_key(runs_as_root_by(kind, name, data.decode("utf-8", "replace"))),
+        _launcher_key(runs_as_root_by(kind, name, text)),
+        b"" if sourced is None else sourced.stamp.encode("utf-8", "surrogateescape"),
         data,
     )
     for part in parts:

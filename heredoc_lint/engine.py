@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from heredoc_lint import severities, suppress
+from heredoc_lint import severities, sourcing, suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
@@ -14,6 +14,7 @@ from heredoc_lint.model import Finding, Severity
 from heredoc_lint.pywrappers import PyWrapper
 from heredoc_lint.rules import Context, Rule, triggers
 from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
+from heredoc_lint.shell.definitions import Definitions
 from heredoc_lint.triggers import holds_trigger, present_triggers
 from heredoc_lint.triggers import trigger_pattern as trigger_pattern  # part of the API
 from heredoc_lint.wrappers import LAYER_COMMANDS
@@ -28,6 +29,8 @@ def check_layer(
     triggers), a rule is skipped in a layer that holds none of its own."""
     findings: list[Finding] = []
     layer_commands = LAYER_COMMANDS | frozenset(context.wrappers)
+    if root.imported is not None:  # calls of a sourced file's functions may start a layer
+        layer_commands |= root.imported.names()
     for layer in walk_layers(root):
         present = None if needed is None else present_triggers(layer.text, needed)
         for rule in rules:
@@ -53,6 +56,7 @@ def _roots(
     needed: frozenset[str] | None = None,
     wrappers: Mapping[str, WrapperKind] | None = None,
     python_wrappers: tuple[PyWrapper, ...] = (),
+    imported: Definitions | None = None,
 ) -> tuple[list[Layer], bool]:
     """The root layer of each fragment, skipping those that hold none of `needed`; and
     whether none was skipped.
@@ -70,7 +74,7 @@ def _roots(
         for f in every
         if needed is None or f.interpolations or f.depth or holds_trigger(f.text, needed)
     ]
-    return [root_layer(f, wrappers) for f in kept], len(kept) == len(every)
+    return [root_layer(f, wrappers, imported) for f in kept], len(kept) == len(every)
 
 
 def check_text(
@@ -95,10 +99,14 @@ def _check(
     )
     rules = settings.rules()
     findings: list[Finding] = []
+    imported = sourcing.imported(path, text) if kind == "shell" else None
+    defined = None if imported is None else imported.definitions
     try:
         needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
+        if needed is not None and defined is not None:
+            needed |= defined.names()
         roots, complete = _roots(
-            kind, text, path, needed, settings.wrappers, settings.python_wrappers
+            kind, text, path, needed, settings.wrappers, settings.python_wrappers, defined
         )
     except SourceError as error:
         start = max(0, min(error.offset, len(text) - 1))  # the last character at the end
@@ -107,7 +115,7 @@ def _check(
         findings.append(Finding("HL001", tier, error.message, start, start + 1, evidence=why))
         if not error.partial:
             return findings, None
-        roots, complete = [root_layer(f, settings.wrappers) for f in error.partial], False
+        roots, complete = [root_layer(f, settings.wrappers, defined) for f in error.partial], False
     for root in roots:
         findings.extend(check_layer(root, context, rules, needed))
     # Several inner layers can report the same thing at the same outer word, and a Python

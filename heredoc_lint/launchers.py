@@ -34,7 +34,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from heredoc_lint.provisioning import is_project_top, provisioned_by
+from heredoc_lint.project import directories_up
+from heredoc_lint.provisioning import provisioned_by
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -89,9 +90,7 @@ def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> RootLaunch
 
 
 def _caller(path: str) -> RootLauncher | None:
-    directory, name = os.path.split(os.path.normpath(path))
-    below = [name]  # the script's path from `directory`, last part first
-    while True:
+    for directory, below in directories_up(path):
         for document in _documents(directory or "."):
             for line, parts, shown, container in _root_runs(document):
                 if _names(parts, below):
@@ -102,13 +101,7 @@ def _caller(path: str) -> RootLauncher | None:
                             f"{where} runs it in a container as root (`{shown}`, no USER before)",
                         )
                     return RootLauncher("root-by-caller", f"{where} runs it as `{shown}`")
-        if is_project_top(directory or "."):
-            return None
-        parent, part = os.path.split(directory)
-        if not part or part in (".", "..") or parent == directory:
-            return None
-        below.append(part)
-        directory = parent
+    return None
 
 
 def _names(parts: tuple[str, ...], below: list[str]) -> bool:

@@ -105,6 +105,8 @@ class Layer:
     source_end: Callable[[int], int] | None = field(default=None, repr=False, compare=False)
     origin: object = field(default=None, repr=False, compare=False)  # the Fragment's (roots)
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict, repr=False, compare=False)
+    # A script's: what the files it sources define for it (sourcing.imported).
+    imported: Definitions | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property
     def invocations(self) -> tuple[tuple[Command, Invocation], ...]:
@@ -129,12 +131,33 @@ class Layer:
         as wrappers (`remote() { ssh "$HOST" "$@"; }`, `SSH="ssh -p 2222"`); None when
         it plainly defines neither (no look at the tree then)."""
         text = self.text
-        if not self.script.assigned and "(" not in text and "function" not in text:
-            return None
-        found = read_definitions(self.script)
-        if not found.functions and not found.literals:
+        found = None
+        if self.script.assigned or "(" in text or "function" in text:
+            found = read_definitions(self.script)
+        if self.imported is not None:
+            found = self._with_imported(found, self.imported)
+        if found is None or not found.functions and not found.literals:
             return None
         return found
+
+    def _with_imported(self, own: Definitions | None, imported: Definitions) -> Definitions:
+        """The layer's own definitions, and those of its sourced files that it does not
+        define or bind again itself (which of two reaches a call is then a guess)."""
+        text = self.text
+        functions = {
+            name: body
+            for name, body in imported.functions.items()
+            if not re.search(
+                rf"(?:^|[\s;&|(]){re.escape(name)}\s*\(\s*\)|\bfunction\s+{re.escape(name)}\b", text
+            )
+        }
+        literals = {
+            name: value for name, value in imported.literals.items() if name not in self.bindings
+        }
+        if own is not None:
+            functions.update(own.functions)
+            literals.update(own.literals)
+        return Definitions(functions, literals)
 
     def _may_forward(self, command: Command, named: bool) -> bool:
         """A cheap look at whether `command` may call a forwarding function or use a
@@ -344,8 +367,13 @@ def file_layer(
     return Layer(text, None, 0, parse_script(text), cmdline=cmdline, wrappers=wrappers or {})
 
 
-def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = None) -> Layer:
-    """The layer a frontend's fragment starts: layer 0, or a remote string (depth 1)."""
+def root_layer(
+    fragment: Fragment,
+    wrappers: Mapping[str, WrapperKind] | None = None,
+    imported: Definitions | None = None,
+) -> Layer:
+    """The layer a frontend's fragment starts: layer 0, or a remote string (depth 1);
+    `imported`: what the files a script sources define for it."""
     return Layer(
         fragment.text,
         fragment.offsets,
@@ -363,6 +391,7 @@ def root_layer(fragment: Fragment, wrappers: Mapping[str, WrapperKind] | None = 
         source_end=fragment.source_end,
         origin=fragment.origin,
         wrappers=wrappers or {},
+        imported=imported,
     )
 
 

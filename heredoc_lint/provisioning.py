@@ -22,42 +22,28 @@ import functools
 import os
 import re
 
+from heredoc_lint.project import directories_up
+
 _VAGRANTFILE = "Vagrantfile"
 # `config.vm.provision "shell", ...`, `.provision :shell do |s|`, `provision('shell', ...)`.
 _SHELL_PROVISIONER = re.compile(r"""\.provision\s*\(?\s*(?:["']shell["']|:shell\b)""")
 _UNPRIVILEGED = re.compile(r"""\bprivileged\s*(?::|=>|=)\s*false\b""")
 # A path the Vagrantfile gives a provisioner, relative to its directory: the literal
 # start of a `path` value, or what follows `/vagrant/` in a command.
-_PATH = re.compile(
-    r"""(?:\bpath\s*(?::|=>|=)\s*["']|/vagrant/)(?:\./)?([\w.@+-][\w./@+-]*)"""
-)
-_PROJECT_TOP = ".git"
+_PATH = re.compile(r"""(?:\bpath\s*(?::|=>|=)\s*["']|/vagrant/)(?:\./)?([\w.@+-][\w./@+-]*)""")
 _LARGEST = 1 << 20  # a Vagrantfile is a page of Ruby: a larger file is no Vagrantfile
 
 
 def provisioned_by(path: str) -> str | None:
     """The Vagrantfile whose privileged shell provisioner runs the script at `path`, as a
     path beside `path`'s own form (relative stays relative); None if none shows it."""
-    directory, name = os.path.split(os.path.normpath(path))
-    below = [name]
-    while True:
+    for directory, below in directories_up(path):
         named = _provisioned_paths(directory or ".")
         if named is not None:
             script = "/".join(below[::-1])
             if any(script == p or script.startswith(p.rstrip("/") + "/") for p in named):
                 return os.path.join(directory, _VAGRANTFILE)
-        if is_project_top(directory or "."):
-            return None
-        parent, part = os.path.split(directory)
-        if not part or part in (".", "..") or parent == directory:
-            return None
-        below.append(part)
-        directory = parent
-
-
-@functools.lru_cache(maxsize=256)
-def is_project_top(directory: str) -> bool:
-    return os.path.exists(os.path.join(directory, _PROJECT_TOP))
+    return None
 
 
 def _provisioned_paths(directory: str) -> tuple[str, ...] | None:

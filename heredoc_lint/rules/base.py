@@ -94,7 +94,21 @@ def finding(
         if a <= start < b:
             message += f" (this text is the value of `{name}`, given to {layer.wrapper})"
             break
+    message += _sent_through(layer)
     return at_file(layer, code, evidence, message, layer.file_span(start, end), fix)
+
+
+def _sent_through(layer: Layer) -> str:
+    """How a layer started by a function of a sourced file gets its text, in words: the
+    function and where it is (`on() { ssh "$HOST" "$@"; }` in lib/remote.sh)."""
+    current = layer
+    while current.parent is not None and current.command is not None:
+        defined, name = current.parent.definitions, current.command.name
+        body = None if defined is None or name is None else defined.functions.get(name)
+        if body is not None and body.where:
+            return f" (sent by `{body.name}` of {body.where} to {current.wrapper})"
+        current = current.parent
+    return ""
 
 
 def at_file(

@@ -362,7 +362,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         # Behind a function the word is the call's name: `-n` belongs in the body's ssh.
         edit = None if ssh.forwarded else lift(layer, word.end, word.end, " -n")
         cure = (
-            f"`ssh -n` in the function `{word.value}` (or `{word.value} ... < /dev/null`)"
+            f"`ssh -n` in the function `{word.value}`{_defined_in(layer, word.value)} (or "
+            f"`{word.value} ... < /dev/null`)"
             if ssh.forwarded
             else f"`{word.value} -n` (or `< /dev/null`)"
         )
@@ -388,6 +389,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
     yield from _function_calls(layer, context, loops, reported)
+
+
+def _defined_in(layer: Layer, name: str) -> str:
+    """Where a function another file defines is: ` (lib/remote.sh line 3)`."""
+    defined = layer.definitions
+    body = None if defined is None else defined.functions.get(name)
+    return f" ({body.where})" if body is not None and body.where else ""
 
 
 def _function_calls(

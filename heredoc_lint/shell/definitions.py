@@ -37,6 +37,7 @@ class FunctionBody:
     name: str
     end: int  # where the definition ends: calls after it use it
     command: Command
+    where: str = ""  # a function another file defines: that file and the command's line
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class Literal:
 class Definitions:
     functions: dict[str, FunctionBody]
     literals: dict[str, Literal]
+
+    def names(self) -> frozenset[str]:
+        return frozenset(self.functions) | frozenset(self.literals)
 
 
 # Statements that hold other statements, where a second definition may hide: those
