@@ -107,6 +107,7 @@ class Layer:
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict, repr=False, compare=False)
     # A script's: what the files it sources define for it (sourcing.imported).
     imported: Definitions | None = field(default=None, repr=False, compare=False)
+    root_spans: tuple[tuple[int, int], ...] = ()  # a root's: text a root shell reads
 
     @functools.cached_property
     def invocations(self) -> tuple[tuple[Command, Invocation], ...]:
@@ -392,6 +393,7 @@ def root_layer(
         origin=fragment.origin,
         wrappers=wrappers or {},
         imported=imported,
+        root_spans=fragment.root_spans,
     )
 
 

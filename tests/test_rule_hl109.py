@@ -556,3 +556,28 @@ def test_only_root_may_do_that_work() -> None:
         )
         assert done.returncode != 0, (command, done.stdout)
         assert "root" in (done.stdout + done.stderr).lower() or "denied" in done.stderr.lower()
+
+
+# -- a transcript whose prompt is root's (`#`): root's shell opens the file -----------------
+@pytest.mark.parametrize(
+    ("transcript", "reported"),
+    [
+        ("root@kali:~# sudo echo 10.0.0.5 box >> /etc/hosts\n", []),
+        ("[root@master bin]# sudo echo 1 > /proc/sys/net/ipv4/ip_forward\n", []),
+        ("# sudo echo 1 > /proc/sys/vm/drop_caches\n", []),
+        # `su` then a root prompt, then the user's prompt again: only the user's line.
+        (
+            "$ su root\nPassword:\nroot@kali:~# sudo echo a >> /etc/hosts\n"
+            "kali@kali:~$ sudo echo b >> /etc/hosts\n",
+            [4],
+        ),
+        # ssh from a root prompt logs in as the user it names.
+        ("root@admin:~# ssh ops@web 'sudo echo x > /etc/motd'\n", [1]),
+    ],
+)
+def test_a_root_prompt_in_a_transcript_is_a_root_shell(
+    transcript: str, reported: list[int]
+) -> None:
+    doc = f"# Box\n\n```console\n{transcript}```\n"
+    found = [f for f in check_text(doc, "markdown", "x.md") if f.code == CODE]
+    assert [doc.count("\n", 0, f.start) - 2 for f in found] == reported

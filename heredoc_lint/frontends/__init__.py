@@ -46,6 +46,9 @@ class Fragment:
     # What the frontend knows of the text's source, for its own rules (Python: the string
     # analysis, a `frontends.python.PyFragment`); None for shell-like sources.
     origin: object = None
+    # Spans of the text that a transcript shows run by root, behind a `#` prompt
+    # (`root@host:~# cmd`): a root shell reads them.
+    root_spans: tuple[tuple[int, int], ...] = ()
 
 
 # How every run-time value of a Python string starts in its fragment's text (`${__hl_3}`):

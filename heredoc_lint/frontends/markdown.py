@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from heredoc_lint.frontends import Fragment
@@ -456,12 +456,16 @@ def _ps2(row: str) -> int | None:
 def _console_fragment(text: str, block: _Block, prompts: list[int | None]) -> Fragment | None:
     builder = TextBuilder()
     rows = block.rows
+    root_spans: list[tuple[int, int]] = []
     i = 0
     while i < len(rows):
         prompt = prompts[i]
         i += 1
         if prompt is None:
             continue  # output
+        # `#` is the prompt of root's shell (bash's `\$`, zsh's `%#`): `root@host:~# cmd`.
+        shown = rows[i - 1].text(text)[:prompt].rstrip()
+        as_root = shown.endswith("#")
         command = TextBuilder()
         rows[i - 1].add(command, text, prompt)
         continued = True  # every continuation line so far had the `> ` prompt
@@ -480,12 +484,15 @@ def _console_fragment(text: str, block: _Block, prompts: list[int | None]) -> Fr
             continue
         if command.chars[-1] != "\n":
             command.add_char("\n", command.offsets[-1] + 1)
+        if as_root:
+            root_spans.append((len(builder.chars), len(builder.chars) + len(command.chars)))
         builder.chars.extend(command.chars)
         builder.offsets.extend(command.offsets)
     if not builder.chars:
         return None
     fragment_text, offsets = builder.finish(0)
-    return _fragment(text, fragment_text, offsets, block, console=True)
+    fragment = _fragment(text, fragment_text, offsets, block, console=True)
+    return replace(fragment, root_spans=tuple(root_spans)) if root_spans else fragment
 
 
 def _fragment(

@@ -23,7 +23,7 @@ privileges, often from a root script) only `echo`, `printf` and `cat`.
 Nothing is reported for `/dev/null`, `/dev/stdout`, descriptor duplications
 (`2>&1`), input redirections, a redirection inside the string of
 `sudo sh -c '...'`, or when the caller is root already
-(`ssh root@host "sudo ..."`).
+(`ssh root@host "sudo ..."`, a transcript's `root@host:~# sudo ...`).
 
 A field of documentation for the reader to fill in is no redirection: in
 `sudo cp /tmp/app-<VERSION>/app /usr/local/bin` (a runbook's `<NAME>` glued
@@ -206,13 +206,17 @@ def _target_user(words: tuple[Word, ...]) -> str:
     return "root"
 
 
-def _caller_is_root(layer: Layer) -> bool:
-    """Whether the shell parsing `layer` is known to run as root."""
+def _caller_is_root(layer: Layer, at: int) -> bool:
+    """Whether the shell parsing `layer` is known to run as root where it reads the
+    command at `at`."""
     current: Layer | None = layer
     while current is not None:
         command, invocation = current.command, current.invocation
         prefix: tuple[Word, ...] = ()
         if current.parent is None:
+            # A transcript's `root@host:~# cmd`: root's shell reads the command.
+            if any(a <= at < b for a, b in current.root_spans):
+                return True
             prefix = current.prefix_words  # a root from an argv: `["sudo", "sh", "-c", S]`
         elif command is not None and invocation is not None:
             if invocation.ssh is not None:
@@ -221,6 +225,8 @@ def _caller_is_root(layer: Layer) -> bool:
         for k, word in enumerate(prefix):
             if command_name(word) in PRIVILEGE and _sudo_to_root(prefix[k + 1 :]):
                 return True
+        if command is not None:
+            at = command.start  # the parent reads the command that starts this layer there
         current = current.parent
     return False
 
@@ -379,15 +385,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     found = list(calls_behind(layer, PRIVILEGE))
     if not any(r.writes for c in found for r in c.command.redirects):
         return
-    if _caller_is_root(layer):
-        return
     # What the file's shell does without sudo, read once for all its calls.
     root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
     made_writable = _made_writable(layer, context)
     for call in found:
         command, real_words = call.command, call.words
         sudo = call.behind(PRIVILEGE)
-        if sudo is None:
+        if sudo is None or _caller_is_root(layer, command.start):
             continue
         guard = evidence.root_guard_before(layer.script, command.start)
         runs_as = _target_user(call.argv[sudo + 1 : call.index])
