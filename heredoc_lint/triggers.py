@@ -251,8 +251,9 @@ def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
     words = sorted(t for t in needed if t.replace("-", "_").isidentifier())
     others = sorted(t for t in needed if t not in words)
     # A command name stands at the start, after a separator or a path, and before a
-    # blank or the end of a line, or an unquoted `$` (`pkill${IFS}-f`: bash splits there).
+    # blank, a separator or the end of a line, or an unquoted `$` (`pkill${IFS}-f`: bash
+    # splits there); or as a value assigned to a variable then run (`SUDO=sudo; $SUDO x`).
     names = "|".join(map(re.escape, words))
-    parts = [rf"(?<![^\s;&|(`/{{!\\\"'])(?:{names})(?=[\s\"'$]|$)"] if words else []
+    parts = [rf"(?<![^\s;&|(`/{{!\\\"'=])(?:{names})(?=[\s\"'$;&|)]|$)"] if words else []
     parts += [re.escape(t) for t in others]
     return re.compile("|".join(parts) or "(?!)", re.MULTILINE)

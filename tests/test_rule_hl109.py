@@ -581,3 +581,54 @@ def test_a_root_prompt_in_a_transcript_is_a_root_shell(
     doc = f"# Box\n\n```console\n{transcript}```\n"
     found = [f for f in check_text(doc, "markdown", "x.md") if f.code == CODE]
     assert [doc.count("\n", 0, f.start) - 2 for f in found] == reported
+
+
+# -- sudo kept in a variable: `SUDO=""; [ "$EUID" -ne 0 ] && SUDO=sudo; $SUDO echo > f` -----
+SUDO_SET = 'SUDO=""\nif [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi\n'
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("$SUDO echo 10.0.0.5 box >> /etc/hosts\n", ">>"),
+        ("${SUDO} cat > /etc/app.conf <<EOF\na=1\nEOF\n", ">"),
+        ("$SUDO env LC_ALL=C printf '%s\\n' x > /etc/motd\n", ">"),
+    ],
+)
+def test_sudo_in_a_variable_is_sudo(line: str, needle: str) -> None:
+    text = SUDO_SET + line
+    (f,) = hl109(text)
+    assert (f.start, f.end) == kit.span_of(text, needle, len(needle))
+    tool = line.split()[0]  # `$SUDO` or `${SUDO}`, as written
+    assert f.severity is Severity.ERROR and f"before {tool} starts" in f.message
+
+
+@pytest.mark.parametrize(
+    "assignments",
+    [
+        'SUDO=""\n',  # never sudo
+        'SUDO=""\n[ -n "$x" ] && SUDO="sudo -u app"\n',  # another user
+        "SUDO=sudo\nread -r SUDO\n",  # a value read at run time
+        'SUDO=sudo\nSUDO="$(command -v doas)"\n',  # a value known at run time only
+        "SUDO=sudo\nSUDO=nice\n",
+    ],
+)
+def test_a_variable_that_may_hold_more_than_sudo_is_not_read(assignments: str) -> None:
+    assert hl109(assignments + "$SUDO echo x >> /etc/hosts\n") == []
+
+
+def test_sudo_in_a_variable_other_forms_are_not_read() -> None:
+    assert hl109(SUDO_SET + '"${SUDO:-sudo}" echo x >> /etc/hosts\n') == []
+
+
+def test_runtime_sudo_in_a_variable_fails_and_its_fix_writes(sudo_user: SudoUser) -> None:
+    target = sudo_user.root_dir / "hosts"
+    text = f"#!/bin/bash\n{SUDO_SET}$SUDO echo 10.0.0.5 box >> {target}\necho status=$?\n"
+    (f,) = hl109(text)
+    proc = sudo_user.run(text)
+    assert "Permission denied" in proc.stderr and "status=1" in proc.stdout
+    fixed = kit.fix_text(text, CODE, every_rule=True)
+    assert f"echo 10.0.0.5 box | $SUDO tee -a {target} > /dev/null" in fixed
+    proc = sudo_user.run(fixed)
+    assert "status=0" in proc.stdout, proc.stderr
+    assert target.read_text() == "10.0.0.5 box\n" and target.stat().st_uid == 0

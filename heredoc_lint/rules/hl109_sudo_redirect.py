@@ -3,7 +3,10 @@ r"""`sudo CMD > f`: the calling shell, not sudo, opens the file.
 ## What it does
 Finds output redirections on a command run with `sudo` (or `doas`):
 `sudo echo 1 > /proc/sys/net/ipv4/ip_forward`, `sudo cat > /etc/motd << EOF`,
-`sudo echo x >> f`, `sudo sed ... > /etc/app.conf`.
+`sudo echo x >> f`, `sudo sed ... > /etc/app.conf`. Also behind a variable that
+the script only ever sets to sudo (or doas) or to nothing (`SUDO=""; [ "$EUID"
+-ne 0 ] && SUDO=sudo`, then `$SUDO echo x >> /etc/hosts`): wherever the script
+is not root, that is sudo.
 
 ## Why is this bad?
 The redirection is not part of the command that sudo runs: the calling
@@ -93,9 +96,10 @@ from heredoc_lint.layers import Call, Layer, calls, calls_behind
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
+from heredoc_lint.shell.definitions import assigned_values
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import SshCall, command_name
+from heredoc_lint.wrappers import SshCall, command_name, unwrap_prefixes
 
 PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its triggers)
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
@@ -380,17 +384,51 @@ def _fix(
     )
 
 
+def _privilege_variables(layer: Layer) -> frozenset[str]:
+    """The names the layer only ever assigns sudo (or doas) or nothing, and sudo at least
+    once: `SUDO=""; [ "$EUID" -ne 0 ] && SUDO=sudo`. `$SUDO CMD` is then `sudo CMD`
+    wherever the script is not root."""
+    found = set()
+    for name, values in assigned_values(layer.script).items():
+        words = [v.split() for v in values if v is not None]
+        if len(words) != len(values) or not any(words):
+            continue
+        if all(not w or (w[0] in PRIVILEGE and not USER_OPTIONS & set(w)) for w in words):
+            found.add(name)
+    return frozenset(found)
+
+
+def _behind_variable(layer: Layer) -> Iterator[Call]:
+    """The commands run behind such a variable: `$SUDO echo x >> /etc/hosts` (the
+    variable is the call's word 0)."""
+    names = _privilege_variables(layer)
+    for command in layer.script.commands if names else ():
+        words = command.words
+        head = words[0] if words else None
+        if head is None or len(head.expansions) != 1 or len(words) < 2:
+            continue
+        e = head.expansions[0]
+        if e.kind != "variable" or e.name not in names:
+            continue
+        if head.value not in (f"${e.name}", f"${{{e.name}}}"):
+            continue  # `${SUDO:-x}`, `$SUDO.x`: another value
+        program = unwrap_prefixes(words[1:])
+        if program is not None:
+            name = command_name(words[1 + program]) or words[1 + program].value
+            yield Call(command, 1 + program, name, words)
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # sudo is a prefix (behind env, nohup... too): only a command named as one can hold it.
-    found = list(calls_behind(layer, PRIVILEGE))
-    if not any(r.writes for c in found for r in c.command.redirects):
+    found = [(c, c.behind(PRIVILEGE)) for c in calls_behind(layer, PRIVILEGE)]
+    found += [(c, 0) for c in _behind_variable(layer) if c.command.redirects]
+    if not any(r.writes for c, _ in found for r in c.command.redirects):
         return
     # What the file's shell does without sudo, read once for all its calls.
     root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
     made_writable = _made_writable(layer, context)
-    for call in found:
+    for call, sudo in found:
         command, real_words = call.command, call.words
-        sudo = call.behind(PRIVILEGE)
         if sudo is None or _caller_is_root(layer, command.start):
             continue
         guard = evidence.root_guard_before(layer.script, command.start)

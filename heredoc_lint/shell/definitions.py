@@ -257,3 +257,36 @@ def _literal_word(text: str, char: Callable[[int], int], node: Node) -> Word | N
     if not word.static or word.globbing or word.braces:
         return None
     return word
+
+
+# Commands that give a name a value only known at run time.
+_READERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf"})
+
+
+def assigned_values(script: Script) -> dict[str, tuple[str | None, ...]]:
+    """Every value each name is assigned anywhere in `script` (in a function, a branch,
+    a `local`), as bash would give it when it holds no expansion, else None; a name a
+    `for` loop or a reading command binds has a None among its values."""
+    if script.tree is None:
+        return {}
+    values: dict[str, list[str | None]] = collections.defaultdict(list)
+    stack = [script.tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "variable_assignment":
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is not None:
+                word = None if value is None else _literal_word(script.text, script.char, value)
+                known = "" if value is None else None if word is None else word.value
+                values[_source(script, name)].append(known)
+        elif node.type == "for_statement":
+            variable = node.child_by_field_name("variable")
+            if variable is not None:
+                values[_source(script, variable)].append(None)
+        stack.extend(node.children)
+    for command in script.commands:
+        if command.may_be(_READERS) and command.name in _READERS:
+            for word in command.words[1:]:
+                if word.static and word.value in values:
+                    values[word.value].append(None)
+    return {name: tuple(found) for name, found in values.items()}
