@@ -1,7 +1,8 @@
 """What other files of the project say of how a script runs (heredoc_lint.launchers): a
-README's `sudo ./x.sh`, a driver's `ssh node sudo ./x.sh`, a Dockerfile's `CMD`. A script
-run as root opens HL109's redirection as root, so the finding is info; the answer is
-part of the cache key. And a file the script itself hands to chmod or chown."""
+README's `sudo ./x.sh`, a driver's `ssh node sudo ./x.sh`, a Dockerfile's `CMD`, a Vagrant
+shell provisioner (heredoc_lint.provisioning). A script run as root opens HL109's
+redirection as root, so the finding is info; the answer is part of the cache key. And a
+file the script itself hands to chmod or chown."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.launchers import runs_as_root_by
+from heredoc_lint.provisioning import provisioned_by
 
 SCRIPT = "#!/bin/bash\nsudo echo 'nameserver 10.0.0.2' > /etc/resolv.conf\n"
 
@@ -24,6 +26,17 @@ def project(tmp_path: Path, files: dict[str, str], script: str = "bin/dns.sh") -
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     return tmp_path / script
+
+
+def vagrant_project(tmp_path: Path, vagrantfile: str | None, script: str = "files/dns.sh") -> Path:
+    """A git project whose Vagrantfile (if any) sits in vm/, with `script` under it."""
+    (tmp_path / ".git").mkdir()
+    vm = tmp_path / "vm"
+    (vm / script).parent.mkdir(parents=True)
+    (vm / script).write_text(SCRIPT)
+    if vagrantfile is not None:
+        (vm / "Vagrantfile").write_text(vagrantfile)
+    return vm / script
 
 
 def hl109(path: Path) -> list[tuple[str, str]]:
@@ -154,3 +167,83 @@ def test_another_file_given_to_chmod_leaves_the_finding() -> None:
     script = "sudo chmod 755 /srv/app/run\nsudo echo ok > /srv/app/state\n"
     found = [(f.severity.value, f.evidence) for f in check_text(script) if f.code == "HL109"]
     assert found == [("error", "unprivileged-redirect")]
+
+
+# -- Vagrant: a shell provisioner runs its scripts as root ----------------------------------
+@pytest.mark.parametrize(
+    "vagrantfile",
+    [
+        'Vagrant.configure("2") do |c|\n  c.vm.provision "shell", path: "files/dns.sh"\nend\n',
+        # A path built at run time: every script under its literal start.
+        "Vagrant.configure('2') do |c|\n  c.vm.provision :shell do |s|\n"
+        "    s.path = 'files/' + opts[:boot]\n  end\nend\n",
+        # Inline, through the synced folder /vagrant (the Vagrantfile's directory).
+        'Vagrant.configure("2") do |c|\n  c.vm.provision("shell", inline: '
+        '"bash /vagrant/files/dns.sh")\nend\n',
+    ],
+)
+def test_a_script_a_privileged_provisioner_runs_is_root(tmp_path: Path, vagrantfile: str) -> None:
+    script = vagrant_project(tmp_path, vagrantfile)
+    assert provisioned_by(str(script)) == str(tmp_path / "vm" / "Vagrantfile")
+    assert hl109(script) == [("info", "root-by-provisioner")]
+
+
+@pytest.mark.parametrize(
+    ("vagrantfile", "script"),
+    [
+        (None, "files/dns.sh"),
+        # The user asked for the login user: the script runs with its rights.
+        (
+            'Vagrant.configure("2") do |c|\n  c.vm.provision "shell", path: "files/dns.sh",'
+            " privileged: false\nend\n",
+            "files/dns.sh",
+        ),
+        # Another script: this one is not provisioned.
+        (
+            'Vagrant.configure("2") do |c|\n  c.vm.provision "shell", path: "files/db.sh"\nend\n',
+            "files/dns.sh",
+        ),
+        (
+            'Vagrant.configure("2") do |c|\n  c.vm.provision "shell", path: "files/"\nend\n',
+            "host/dns.sh",
+        ),
+        # No shell provisioner: the file provisioner only copies it.
+        (
+            'Vagrant.configure("2") do |c|\n  c.vm.provision "file", source: "files/dns.sh",'
+            ' destination: "/tmp/dns.sh"\nend\n',
+            "files/dns.sh",
+        ),
+    ],
+)
+def test_a_script_no_provisioner_runs_as_root_is_reported(
+    tmp_path: Path, vagrantfile: str | None, script: str
+) -> None:
+    path = vagrant_project(tmp_path, vagrantfile, script)
+    assert provisioned_by(str(path)) is None
+    assert hl109(path) == [("error", "unprivileged-redirect")]
+
+
+def test_a_vagrantfile_above_the_project_top_is_not_read(tmp_path: Path) -> None:
+    """A Vagrantfile above the checkout's `.git` is another project's."""
+    (tmp_path / "Vagrantfile").write_text('c.vm.provision "shell", path: "repo/files/dns.sh"\n')
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "files").mkdir()
+    (repo / "files" / "dns.sh").write_text(SCRIPT)
+    assert provisioned_by(str(repo / "files" / "dns.sh")) is None
+
+
+def test_editing_the_vagrantfile_rechecks_its_scripts(tmp_path: Path) -> None:
+    script = vagrant_project(
+        tmp_path, 'Vagrant.configure("2") do |c|\n  c.vm.provision "shell", path: "files/"\nend\n'
+    )
+    cache = str(tmp_path / "cache")
+
+    def severities() -> list[str]:
+        ran = run_cli("--format", "json", "--severity", "info", "--cache-dir", cache, script)
+        return [f["severity"] for f in json.loads(ran.stdout) if f["code"] == "HL109"]
+
+    assert severities() == ["info"]
+    vagrantfile = tmp_path / "vm" / "Vagrantfile"
+    vagrantfile.write_text(vagrantfile.read_text().replace('"files/"', '"other/"'))
+    assert severities() == ["error"]
