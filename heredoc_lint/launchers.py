@@ -32,7 +32,7 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from heredoc_lint.project import directories_up
 from heredoc_lint.provisioning import provisioned_by
@@ -69,6 +69,15 @@ _DOCKER_RUNS = re.compile(r"\s*(RUN|CMD|ENTRYPOINT)\b", re.IGNORECASE)
 _DOCKER_USER = re.compile(r"\s*USER\s+(\S+)", re.IGNORECASE)
 
 
+class _Run(NamedTuple):
+    """A command of a document that runs a script as root."""
+
+    line: int
+    parts: tuple[str, ...]  # the script's path as the command gives it (_parts)
+    shown: str  # the command's words, for the message
+    container: bool  # a Dockerfile's instruction, not a sudo
+
+
 @dataclass(frozen=True)
 class RootLauncher:
     """What runs a script as root: HL109's evidence kind, and the words for its message."""
@@ -92,15 +101,14 @@ def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> RootLaunch
 def _caller(path: str) -> RootLauncher | None:
     for directory, below in directories_up(path):
         for document in _documents(directory or "."):
-            for line, parts, shown, container in _root_runs(document):
-                if _names(parts, below):
-                    where = f"{os.path.join(directory, os.path.basename(document))} line {line}"
-                    if container:
-                        return RootLauncher(
-                            "root-by-container",
-                            f"{where} runs it in a container as root (`{shown}`, no USER before)",
-                        )
-                    return RootLauncher("root-by-caller", f"{where} runs it as `{shown}`")
+            for run in _root_runs(document):
+                if _names(run.parts, below):
+                    name = os.path.join(directory, os.path.basename(document))
+                    where = f"{name} line {run.line}"
+                    if run.container:
+                        why = f"{where} runs it in a container as root (`{run.shown}`)"
+                        return RootLauncher("root-by-container", why + ", no USER before")
+                    return RootLauncher("root-by-caller", f"{where} runs it as `{run.shown}`")
     return None
 
 
@@ -145,7 +153,7 @@ def _listed(directory: str, mtime_ns: int) -> tuple[str, ...]:
     return tuple(os.path.join(directory, name) for name in names)
 
 
-def _root_runs(document: str) -> tuple[tuple[int, tuple[str, ...], str, bool], ...]:
+def _root_runs(document: str) -> tuple[_Run, ...]:
     try:
         stat = os.stat(document)
     except OSError:
@@ -156,11 +164,8 @@ def _root_runs(document: str) -> tuple[tuple[int, tuple[str, ...], str, bool], .
 
 
 @functools.lru_cache(maxsize=1024)
-def _read_runs(
-    document: str, mtime_ns: int, size: int
-) -> tuple[tuple[int, tuple[str, ...], str, bool], ...]:
-    """The scripts `document` runs as root: (line, path parts, the command shown,
-    whether a container runs it)."""
+def _read_runs(document: str, mtime_ns: int, size: int) -> tuple[_Run, ...]:
+    """The commands of `document` that run a script as root (read again when it changes)."""
     try:
         with open(document, "rb") as handle:
             text = handle.read(_LARGEST).decode("utf-8", "replace")
@@ -173,7 +178,7 @@ def _read_runs(
     return tuple(_sudo_runs(text))
 
 
-def _sudo_runs(text: str) -> Iterator[tuple[int, tuple[str, ...], str, bool]]:
+def _sudo_runs(text: str) -> Iterator[_Run]:
     for number, line in enumerate(text.splitlines(), 1):
         if not any(name in line for name in PRIVILEGE):
             continue
@@ -181,7 +186,7 @@ def _sudo_runs(text: str) -> Iterator[tuple[int, tuple[str, ...], str, bool]]:
         for k, word in enumerate(words):
             if word in PRIVILEGE:
                 for target, shown in _run_by(words, k):
-                    yield number, _parts(target), shown, False
+                    yield _Run(number, _parts(target), shown, container=False)
 
 
 def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
@@ -217,7 +222,7 @@ def _looks_like_script(word: str) -> bool:
     return "/" in word or word.endswith(_SCRIPT_SUFFIXES)
 
 
-def _container_runs(text: str) -> Iterator[tuple[int, tuple[str, ...], str, bool]]:
+def _container_runs(text: str) -> Iterator[_Run]:
     """The paths that a Dockerfile's RUN, CMD and ENTRYPOINT run while its user is root
     (an instruction goes on over lines that end in a backslash)."""
     root = True
@@ -237,7 +242,7 @@ def _container_runs(text: str) -> Iterator[tuple[int, tuple[str, ...], str, bool
             for word in _WORD.findall(_EXPANSION.sub("$V", instruction))[1:]:
                 if _looks_like_script(word) and "://" not in word:
                     shown = " ".join(instruction.split())[:80]
-                    yield first + 1, _parts(word), shown, True
+                    yield _Run(first + 1, _parts(word), shown, container=True)
 
 
 def _parts(path: str) -> tuple[str, ...]:
