@@ -123,26 +123,39 @@ def _read_or_make_secret(path: Path) -> bytes:
 def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it), effective settings, and what the project's other files say
-    of it: how it runs (launchers.runs_as_root_by), and the files it sources, as they
-    are now (sourcing.imported)."""
+    of it: how it runs (launchers.runs_as_root_by), and the files it sources or imports,
+    as they are now (_modules_read)."""
     from heredoc_lint.launchers import runs_as_root_by
-    from heredoc_lint.sourcing import imported
 
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
     text = data.decode("utf-8", "replace")
-    sourced = imported(name, text) if kind == "shell" else None
     parts = (
         kind.encode(),
         name.encode("utf-8", "surrogateescape"),
         settings.cache_key().encode(),
         _launcher_key(runs_as_root_by(kind, name, text)),
-        b"" if sourced is None else sourced.stamp.encode("utf-8", "surrogateescape"),
+        _modules_read(kind, name, text).encode("utf-8", "surrogateescape"),
         data,
     )
     for part in parts:
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
     return digest.hexdigest()
+
+
+def _modules_read(kind: SourceKind, name: str, text: str) -> str:
+    """The stamps of the project's files whose definitions a check of the file reads:
+    the shell files a script sources, the modules a Python file imports."""
+    if kind == "shell":
+        from heredoc_lint.sourcing import imported
+
+        sourced = imported(name, text)
+        return "" if sourced is None else sourced.stamp
+    if kind == "python":
+        from heredoc_lint.frontends.python.modules import project_wrappers
+
+        return project_wrappers(name, text)[1]
+    return ""
 
 
 def _launcher_key(launcher: RootLauncher | None) -> bytes:

@@ -74,6 +74,7 @@ from heredoc_lint.frontends.python.model import (
     PyFragment,
     Unit,
 )
+from heredoc_lint.frontends.python.modules import project_wrappers
 from heredoc_lint.frontends.python.parsing import (
     hot_lines,
     parse_partly,
@@ -130,7 +131,9 @@ def fragments(
     text: str, path: str | None = None, wrappers: tuple[PyWrapper, ...] = ()
 ) -> list[Fragment]:
     """The shell strings of a Python file's subprocess, os, asyncio, paramiko, fabric calls
-    (and of the project's own wrappers, `wrappers`: pywrappers.py)."""
+    (and of the project's own wrappers: `wrappers`, pywrappers.py, and those its imports
+    of the project's modules bring in, modules.py)."""
+    wrappers = wrappers + project_wrappers(path, text)[0]
     decoded = decode(text)  # the text Python reads: its coding line decides
     if decoded is None:
         return _fragments(text, path, wrappers=wrappers)

@@ -22,7 +22,7 @@ _MAX_SIZE = 512 * 1024
 def imported_constant(path: str, module: str, name: str, level: int = 0) -> int | float | None:
     """The number `module.name` is bound to, when module is a file of the project
     (`level`: the dots of a relative import)."""
-    found = _module_file(path, module, level)
+    found = module_file(path, module, level)
     if found is None:
         return None
     try:
@@ -34,7 +34,9 @@ def imported_constant(path: str, module: str, name: str, level: int = 0) -> int 
     return _numbers(str(found), (stat.st_ino, stat.st_mtime_ns, stat.st_size)).get(name)
 
 
-def _module_file(path: str, module: str, level: int) -> Path | None:
+def module_file(path: str, module: str, level: int) -> Path | None:
+    """The file of the project's module `module` (`level`: the dots of a relative import),
+    as Python would find it from the file at `path`; None when it is no file of the project."""
     if path in ("", "-"):
         return None
     try:
