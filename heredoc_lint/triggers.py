@@ -242,6 +242,10 @@ def _expand(word: str) -> list[str] | None:
         words = grown
 
 
+# Triggers that also count as the value of an assignment: sudo kept in a variable.
+ASSIGNED = frozenset({"sudo", "doas"})
+
+
 @functools.lru_cache(maxsize=256)
 def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
     """One regex for all triggers; command names only as whole words (`sh`, not `shift`).
@@ -251,9 +255,12 @@ def trigger_pattern(needed: frozenset[str]) -> re.Pattern[str]:
     words = sorted(t for t in needed if t.replace("-", "_").isidentifier())
     others = sorted(t for t in needed if t not in words)
     # A command name stands at the start, after a separator or a path, and before a
-    # blank, a separator or the end of a line, or an unquoted `$` (`pkill${IFS}-f`: bash
-    # splits there); or as a value assigned to a variable then run (`SUDO=sudo; $SUDO x`).
+    # blank or the end of a line, or an unquoted `$` (`pkill${IFS}-f`: bash splits there).
     names = "|".join(map(re.escape, words))
-    parts = [rf"(?<![^\s;&|(`/{{!\\\"'=])(?:{names})(?=[\s\"'$;&|)]|$)"] if words else []
+    parts = [rf"(?<![^\s;&|(`/{{!\\\"'])(?:{names})(?=[\s\"'$]|$)"] if words else []
+    # sudo kept in a variable to run (`SUDO=sudo; $SUDO cmd`: HL109); not every `=NAME`,
+    # which vim's `filetype=sh` modeline would make of each completion file.
+    assigned = "|".join(sorted(map(re.escape, ASSIGNED & needed)))
+    parts += [rf"(?<==)(?:{assigned})(?=[\s\"';]|$)"] if assigned else []
     parts += [re.escape(t) for t in others]
     return re.compile("|".join(parts) or "(?!)", re.MULTILINE)

@@ -58,3 +58,14 @@ def test_triggers_come_from_the_rules() -> None:
     assert only_scp == frozenset({"scp"})
     assert check_text("scp -p 22 a h:b", settings=Settings(select=frozenset({"HL108"})))
     assert Severity.ERROR.rank > Severity.WARNING.rank
+
+
+def test_sudo_assigned_to_a_variable_is_a_trigger_and_a_modeline_is_none() -> None:
+    """`SUDO=sudo; $SUDO echo x > /etc/f` is HL109's (the text names sudo only as a
+    value); vim's `# ex: filetype=sh`, at the end of every bash-completion file, names
+    no shell."""
+    from heredoc_lint.triggers import present_triggers
+
+    needed = triggers(RULES, frozenset())
+    assert "sudo" in present_triggers('SUDO=""\n[ "$EUID" = 0 ] || SUDO=sudo;\n', needed)
+    assert present_triggers("complete -F _x x\n# ex: filetype=sh\n", needed) == frozenset()
