@@ -92,6 +92,32 @@ def test_fence_tags(opening: str) -> None:
     assert positions(text) == [(*where(text, "pkill"), "HL103")]
 
 
+@pytest.mark.parametrize(
+    ("shebang", "shell"),
+    [
+        ("#!/bin/bash", "bash"),
+        ("#!/usr/bin/env bash", "bash"),
+        ("#!/bin/sh", "bash"),  # as a `sh` fence is: the reader pastes it into bash
+        ("#! /usr/bin/env zsh", "zsh"),
+        ("#!/bin/dash", "bash"),
+    ],
+)
+def test_a_fence_with_no_language_holding_a_script_is_shell(shebang: str, shell: str) -> None:
+    for fence in ("```", "~~~"):
+        text = f"A script:\n\n{fence}\n{shebang}\nssh h 'pkill -f app; echo done'\n{fence}\n"
+        assert positions(text) == [(*where(text, "pkill"), "HL103")]
+        assert [f.shell for f in fragments(text)] == [shell]
+
+
+@pytest.mark.parametrize(
+    "first",
+    ["#!/usr/bin/env python3", "# !/bin/bash", "#!/bin/bashful", "", "echo start"],
+)
+def test_a_fence_with_no_language_and_no_shell_shebang_is_not_read(first: str) -> None:
+    text = f"```\n{first}\nssh h 'pkill -f app; echo done'\n```\n"
+    assert fragments(text) == []
+
+
 def test_pandoc_attribute_info_string() -> None:
     text = "```{.bash .numberLines}\nscp -p 22 f h:\n```\n"
     assert positions(text) == [(*where(text, "-p"), "HL108")]

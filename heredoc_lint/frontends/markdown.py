@@ -13,11 +13,13 @@ block is cut there, and the prose between such a line and the next one is not
 read as shell (see `_parts`).
 
 A block whose info string's first word is `bash`, `sh`, `shell` or `zsh` is one
-layer-0 text, as if pasted into an interactive shell.  A `console` block (also
-`shell-session`, `sh-session`) is a transcript: only the commands count.  A line
-that starts with a prompt starts one (the prompt is not part of it): `$ `, or a
-prompt with a user, host or directory before the `$`, `#` or `%` (`user@host:~$ `,
-`[root@host dir]# `, `~/src$ `, `(venv) $ `), or a bare word before it (`zynq$ `)
+layer-0 text, as if pasted into an interactive shell; so is a block with no info
+string whose first line is a shell's shebang (`#!/bin/bash`): a script shown whole.
+A `console` block (also `shell-session`, `sh-session`) is a transcript: only the
+commands count.  A line that starts with a prompt starts one (the prompt is not part
+of it): `$ `, or a prompt with a user, host or directory before the `$`, `#` or `%`
+(`user@host:~$ `, `[root@host dir]# `, `~/src$ `, `(venv) $ `), or a bare word before
+it (`zynq$ `)
 when the block's first line that is no comment starts with that same prompt.  A
 bare `# ` or `% ` is a root or zsh prompt only in a block with no other kind of
 prompt that starts with one, and before a command word (`# Install it` is a
@@ -56,9 +58,12 @@ _TAGS = SHELL_TAGS | CONSOLE_TAGS
 # to check: it is not parsed at all (nor is the parser imported).
 _MAY_HOLD_SHELL = re.compile(
     r"(?:`{3}|~{3})[^\S\n]*\{?[^\S\n]*\.?"
-    r"(?:bash|sh|shell|zsh|console|shell-?session|sh-session)(?![^\s,{}])",
+    r"(?:bash|sh|shell|zsh|console|shell-?session|sh-session)(?![^\s,{}])"
+    r"|(?:`{3}|~{3})[^\S\n]*\n[ \t>]*#!",  # a fence with no language, then a shebang
     re.IGNORECASE,
 )
+# A shell script's first line: a fence with no language that starts so holds one.
+_SHEBANG = re.compile(r"#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(bash|sh|zsh|dash|ksh)\b")
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # CommonMark's line endings, as markdown-it splits
 _MKDOCS_HEADER = re.compile(r'([ ]*)(?:(?:!!!|\?\?\?\+?)[ ]?[\w-]|===(?:\+!?|!\+?)?[ ]+")')
 _MKDOCS_INDENT = 4
@@ -239,16 +244,27 @@ def _parts(texts: list[str], markup: str, info: str, closed: bool) -> list[tuple
     bounds = [(-1, info), *cuts, (len(texts), "")]
     spans = [(bounds[i][0] + 1, bounds[i + 1][0], bounds[i][1]) for i in range(len(bounds) - 1)]
     return [
-        (a, b, _tag(tag))
+        (a, b, _tag(tag) or _script_tag(texts[a] if a < b else ""))
         for i, (a, b, tag) in enumerate(spans)
         if i % 2 == 0 or (closed and i == len(spans) - 1)
     ]
 
 
+def _script_tag(first: str) -> str:
+    """The tag a fence with no language has when its first line is a shell's shebang
+    (`#!/bin/bash`, `#!/usr/bin/env sh`): that shell's ("bash" for dash and ksh)."""
+    shebang = _SHEBANG.match(first.strip())
+    if shebang is None:
+        return ""
+    shell = shebang.group(1)
+    return shell if shell in SHELL_TAGS else "bash"
+
+
 def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
     assert token.map is not None
     content = token.content
-    if _tag(token.info) not in _TAGS and token.markup[0] * 3 not in content:
+    untagged_script = not token.info.strip() and _SHEBANG.match(content.lstrip()) is not None
+    if _tag(token.info) not in _TAGS and token.markup[0] * 3 not in content and not untagged_script:
         return []  # another language, and no line in it that was meant as a fence
     opening, after = token.map
     texts = content.split("\n") if content else []
