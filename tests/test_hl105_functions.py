@@ -73,3 +73,36 @@ def test_a_forwarding_function_is_reported_once() -> None:
     script = 'r() { ssh "$HOST" "$@"; }\n' + LOOP.replace('deploy "$node"', 'r "uptime $node"')
     (f,) = hl105(script)
     assert "(line" not in f.message and "`ssh -n` in the function `r`" in f.message
+
+
+def test_a_function_that_calls_such_a_function(sshd: SshServer, tmp_path: Path) -> None:
+    """Two hops: the loop calls `run`, which calls `deploy`, whose ssh reads the loop's
+    input. The real sshd handles one host of three."""
+    script = (
+        "#!/bin/bash\n"
+        "deploy() {\n"
+        '  ssh "$1" "echo restarted agent on $1"\n'
+        "}\n"
+        "run() {\n"
+        '  echo "run on $1" >&2\n'
+        '  deploy "$1"\n'
+        "}\n" + LOOP.replace('deploy "$node"', 'run "$node"')
+    )
+    (f,) = hl105(script)
+    at = script.index('run "$node"')
+    assert (f.start, f.end) == (at, at + len("run"))
+    assert "`run` inside this `while read` loop runs `ssh` (line 3, through `deploy`)" in f.message
+    (tmp_path / "nodes.txt").write_text("node-a\nnode-b\nnode-c\n")
+    assert kit.run_ok(script, sshd, cwd=tmp_path).stdout.splitlines() == [
+        "restarted agent on node-a"
+    ]
+    # The inner call given its own input: nothing reads the loop's.
+    cured = script.replace('  deploy "$1"\n', '  deploy "$1" < /dev/null\n')
+    assert hl105(cured) == []
+    after = kit.run_ok(cured, sshd, cwd=tmp_path)
+    assert after.stdout.splitlines() == [f"restarted agent on node-{n}" for n in "abc"]
+
+
+def test_a_cycle_of_functions_ends() -> None:
+    script = 'a() { b "$1"; }\nb() { a "$1"; }\n' + LOOP.replace('deploy "$node"', 'a "$node"')
+    assert hl105(script) == []

@@ -5,8 +5,10 @@ Finds `ssh` run inside a `while read` loop whose `read` takes its lines from
 standard input, when that ssh has no `-n` and no input of its own (no `<`
 redirection, heredoc, here-string or pipe into it). An ssh in the body of the
 script's own function counts at each call of it in such a loop (`deploy "$h"`,
-with `deploy() { ssh "$1" uptime; }`): the call is reported, without a fix,
-since the function may be called elsewhere for its input.
+with `deploy() { ssh "$1" uptime; }`), and so does a function that calls such
+a function with the same input (`run() { deploy "$1"; }`, then `run "$h"`):
+the call is reported, without a fix, since the function may be called
+elsewhere for its input.
 
 ## Why is this bad?
 ssh forwards its standard input to the remote command, and it inherits the
@@ -398,6 +400,35 @@ def _defined_in(layer: Layer, name: str) -> str:
     return f" ({body.where})" if body is not None and body.where else ""
 
 
+def _through_calls(
+    layer: Layer,
+    bodies: dict[str, tuple[int, int]],
+    ssh_in: dict[str, tuple[Command, SshCall, tuple[str, ...]]],
+) -> None:
+    """Add to `ssh_in` the functions that call one of its functions, with the same
+    stdin, outside a loop of their own (`run() { deploy "$1"; }`, `deploy() { ssh ...;
+    }`): a call of them in the loop runs that ssh too; each with the names it goes
+    through. To a fixed point: every function is added once at most."""
+    calls: dict[str, list[str]] = {name: [] for name in bodies}
+    for command in layer.script.commands:
+        if command.loop is not None or not command.reads_stdin or command.name is None:
+            continue
+        for name, (start, end) in bodies.items():
+            if start <= command.start < end and command.name != name:
+                calls[name].append(command.name)
+    added = True
+    while added:
+        added = False
+        for name, called in calls.items():
+            if name in ssh_in:
+                continue
+            inner = next((c for c in called if c in ssh_in), None)
+            if inner is not None:
+                body, ssh, via = ssh_in[inner]
+                ssh_in[name] = (body, ssh, (inner, *via))
+                added = True
+
+
 def _function_calls(
     layer: Layer, context: Context, loops: _Loops, reported: set[int]
 ) -> Iterator[Finding]:
@@ -416,15 +447,17 @@ def _function_calls(
     ]
     if not readers:
         return
-    ssh_in: dict[str, tuple[Command, SshCall]] = {}
-    for name, (start, end) in function_bodies(layer.script).items():
+    bodies = function_bodies(layer.script)
+    ssh_in: dict[str, tuple[Command, SshCall, tuple[str, ...]]] = {}
+    for name, (start, end) in bodies.items():
         inside = next(((c, ssh) for c, ssh in readers if start <= c.start < end), None)
         if inside is not None:
-            ssh_in[name] = inside
+            ssh_in[name] = (*inside, ())
+    _through_calls(layer, bodies, ssh_in)
     for command in layer.script.commands:
         if command.loop is None or command.start in reported or command.name not in ssh_in:
             continue
-        body, ssh = ssh_in[command.name]
+        body, ssh, via = ssh_in[command.name]
         if body.start > command.start:
             continue  # defined after the loop: bash looks a function up when it is called
         loop = loops.swallowing(command) if command.reads_stdin else None
@@ -432,13 +465,14 @@ def _function_calls(
             continue
         line = context.file_text.count("\n", 0, layer.file_offset(body.start)) + 1
         word = command.words[0]
+        through = "".join(f", through `{name}`" for name in via)
         yield finding(
             layer,
             "HL105",
             "function-in-read-loop",
             f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop runs "
-            f"`{body.words[ssh.index].value}` (line {line}), which reads the loop's standard "
-            "input: it swallows the lines that `read` has not read yet and sends them to "
+            f"`{body.words[ssh.index].value}` (line {line}{through}), which reads the loop's "
+            "standard input: it swallows the lines that `read` has not read yet and sends them to "
             "the remote command, so the loop ends after the first line and the other "
             f"entries are never processed; use `ssh -n` in the function `{word.value}` (or "
             f"`{word.value} ... < /dev/null`)",
