@@ -46,6 +46,7 @@ to feed it, and the fixed command sends it nothing.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 
@@ -410,12 +411,14 @@ def _through_calls(
     }`): a call of them in the loop runs that ssh too; each with the names it goes
     through. To a fixed point: every function is added once at most."""
     calls: dict[str, list[str]] = {name: [] for name in bodies}
+    spans = sorted((start, end, name) for name, (start, end) in bodies.items())
+    starts = [start for start, _, _ in spans]  # top-level bodies: apart, in order
     for command in layer.script.commands:
         if command.loop is not None or not command.reads_stdin or command.name is None:
             continue
-        for name, (start, end) in bodies.items():
-            if start <= command.start < end and command.name != name:
-                calls[name].append(command.name)
+        k = bisect.bisect_right(starts, command.start) - 1
+        if k >= 0 and command.start < spans[k][1] and command.name != spans[k][2]:
+            calls[spans[k][2]].append(command.name)
     added = True
     while added:
         added = False
