@@ -348,6 +348,25 @@ def calls_behind(layer: Layer, prefixes: frozenset[str]) -> Iterator[Call]:
             yield call
 
 
+def calls_behind_variable(layer: Layer, names: frozenset[str]) -> Iterator[Call]:
+    """The commands of `layer` whose first word is one of the variables `names`, whole
+    (`$SUDO CMD`, `${SUDO} CMD`), with the program run behind it and its prefixes; the
+    variable is the call's word 0."""
+    for command in layer.script.commands:
+        words = command.words
+        if len(words) < 2 or len(words[0].expansions) != 1:
+            continue
+        e = words[0].expansions[0]
+        if e.kind != "variable" or e.name not in names:
+            continue
+        if words[0].value not in (f"${e.name}", f"${{{e.name}}}"):
+            continue  # `${SUDO:-x}`, `$SUDO.x`: another value
+        program = unwrap_prefixes(words[1:])
+        if program is not None:
+            real = words[1 + program]
+            yield Call(command, 1 + program, command_name(real) or basename(real.value), words)
+
+
 def _resolved_calls(layer: Layer, heads: frozenset[str], split_ifs: bool) -> Iterator[Call]:
     """Each command whose head may be one of `heads`, resolved through its prefixes."""
     for command in layer.script.commands:

@@ -92,14 +92,14 @@ import re
 from collections.abc import Iterator
 
 from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Call, Layer, calls, calls_behind
+from heredoc_lint.layers import Call, Layer, calls, calls_behind, calls_behind_variable
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.definitions import assigned_values
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import SshCall, command_name, unwrap_prefixes
+from heredoc_lint.wrappers import SshCall, command_name
 
 PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its triggers)
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
@@ -402,20 +402,7 @@ def _behind_variable(layer: Layer) -> Iterator[Call]:
     """The commands run behind such a variable: `$SUDO echo x >> /etc/hosts` (the
     variable is the call's word 0)."""
     names = _privilege_variables(layer)
-    for command in layer.script.commands if names else ():
-        words = command.words
-        head = words[0] if words else None
-        if head is None or len(head.expansions) != 1 or len(words) < 2:
-            continue
-        e = head.expansions[0]
-        if e.kind != "variable" or e.name not in names:
-            continue
-        if head.value not in (f"${e.name}", f"${{{e.name}}}"):
-            continue  # `${SUDO:-x}`, `$SUDO.x`: another value
-        program = unwrap_prefixes(words[1:])
-        if program is not None:
-            name = command_name(words[1 + program]) or words[1 + program].value
-            yield Call(command, 1 + program, name, words)
+    return calls_behind_variable(layer, names) if names else iter(())
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
