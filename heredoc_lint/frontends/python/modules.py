@@ -28,6 +28,7 @@ import sys
 
 from heredoc_lint.frontends.python.imported import module_file
 from heredoc_lint.frontends.python.parsing import quiet
+from heredoc_lint.frontends.python.values import qualname
 from heredoc_lint.memory import limited
 from heredoc_lint.pywrappers import PyWrapper
 
@@ -192,19 +193,10 @@ def _channel(call: ast.Call, imports: dict[str, str]) -> str | None:
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr == "exec_command":
         return "ssh"
-    name = _qualname(func, imports)
+    name = qualname(func, imports)
     if name in _STRING_CALLS:
         return "sh"
     shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
     if name in _SHELL_CALLS and isinstance(shell, ast.Constant) and shell.value is True:
         return "sh"
-    return None
-
-
-def _qualname(node: ast.expr, imports: dict[str, str]) -> str | None:
-    if isinstance(node, ast.Name):
-        return imports.get(node.id)
-    if isinstance(node, ast.Attribute):
-        base = _qualname(node.value, imports)
-        return f"{base}.{node.attr}" if base else None
     return None
