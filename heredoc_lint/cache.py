@@ -39,7 +39,7 @@ from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Sever
 from heredoc_lint.settings import Settings
 
 if TYPE_CHECKING:
-    from heredoc_lint.launchers import RootLauncher
+    from heredoc_lint.launchers import Launcher
 
 _PACK_PREFIX = "findings-"
 
@@ -123,9 +123,9 @@ def _read_or_make_secret(path: Path) -> bytes:
 def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> str:
     """What a cached entry must match: the file's bytes, kind, name as the findings give
     it (a fix may use it), effective settings, and what the project's other files say
-    of it: how it runs (launchers.runs_as_root_by), and the files it sources or imports,
-    as they are now (_modules_read)."""
-    from heredoc_lint.launchers import runs_as_root_by
+    of it: how it runs (launchers.runs_as_root_by, runs_over_ssh_by), and the files it
+    sources or imports, as they are now (_modules_read)."""
+    from heredoc_lint.launchers import runs_as_root_by, runs_over_ssh_by
 
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
     text = data.decode("utf-8", "replace")
@@ -134,6 +134,7 @@ def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> s
         name.encode("utf-8", "surrogateescape"),
         settings.cache_key().encode(),
         _launcher_key(runs_as_root_by(kind, name, text)),
+        _launcher_key(runs_over_ssh_by(kind, name, text)),
         _modules_read(kind, name, text).encode("utf-8", "surrogateescape"),
         data,
     )
@@ -158,7 +159,7 @@ def _modules_read(kind: SourceKind, name: str, text: str) -> str:
     return ""
 
 
-def _launcher_key(launcher: RootLauncher | None) -> bytes:
+def _launcher_key(launcher: Launcher | None) -> bytes:
     if launcher is None:
         return b""
     return f"{launcher.evidence}\0{launcher.why}".encode("utf-8", "surrogateescape")

@@ -104,7 +104,7 @@ def kind_of(
         return "shell"
     if path.suffix in PYTHON_SUFFIXES:
         return "python"
-    if path.suffix in MARKDOWN_SUFFIXES:
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:  # GitHub renders `README.MD`, `notes.Md`
         return "markdown"
     if path.suffix == TEMP_SUFFIX:
         return None

@@ -8,7 +8,7 @@ from heredoc_lint import severities, sourcing, suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
-from heredoc_lint.launchers import runs_as_root_by
+from heredoc_lint.launchers import runs_as_root_by, runs_over_ssh_by
 from heredoc_lint.layers import Layer, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.pywrappers import PyWrapper
@@ -96,6 +96,7 @@ def _check(
         fix_strategy=settings.fix_strategy,
         wrappers=settings.wrappers,
         root_launcher=runs_as_root_by(kind, path, text),
+        ssh_launcher=runs_over_ssh_by(kind, path, text),
     )
     rules = settings.rules()
     findings: list[Finding] = []

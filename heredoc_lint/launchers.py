@@ -1,4 +1,4 @@
-"""How the project's other files run a script: as root, or not known.
+"""How the project's other files run a script: as root, over ssh, or not known.
 
 A script that is run as root writes with root's rights, so HL109's `sudo echo x >
 /etc/f` there works and is only redundant. Three kinds of file say a script is run as
@@ -24,6 +24,12 @@ file (rclone.org/install.sh is not the project's install.sh). These are read wit
 patterns, not parsed: a path built at run time is not followed. The answer enters the
 cache key of the script's findings (cache.entry_key): editing the file that says it
 rechecks the script. It is looked for only in text that could hold an HL109 finding.
+
+The same files say a script is **run over ssh** (HL104): its path is the command that an
+`ssh HOST` line sends (`ssh -T -p 9022 ops@manager for_production.sh 1 3`, `ssh node
+"bash $DIR/start.sh"`, `ssh h 'cd /srv && ./deploy.sh'`), without `-t` or `-f` (a tty
+hangs a job up; `-f` does not wait) and without a redirection after it. The script's
+stdout and stderr are then the session, as an ssh command's are.
 """
 
 from __future__ import annotations
@@ -69,24 +75,28 @@ _DOCKER_RUNS = re.compile(r"\s*(RUN|CMD|ENTRYPOINT)\b", re.IGNORECASE)
 _DOCKER_USER = re.compile(r"\s*USER\s+(\S+)", re.IGNORECASE)
 
 
+SUDO, CONTAINER, SSH = "sudo", "container", "ssh"  # how a _Run runs the script
+
+
 class _Run(NamedTuple):
-    """A command of a document that runs a script as root."""
+    """A command of a document that runs a script as root, or over ssh."""
 
     line: int
     parts: tuple[str, ...]  # the script's path as the command gives it (_parts)
     shown: str  # the command's words, for the message
-    container: bool  # a Dockerfile's instruction, not a sudo
+    how: str  # SUDO, CONTAINER (a Dockerfile's instruction, as root) or SSH
 
 
 @dataclass(frozen=True)
-class RootLauncher:
-    """What runs a script as root: HL109's evidence kind, and the words for its message."""
+class Launcher:
+    """What runs a script as root (HL109's evidence kind) or over ssh, and the words
+    for the message."""
 
     evidence: str
     why: str
 
 
-def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> RootLauncher | None:
+def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> Launcher | None:
     """What another file of the project says runs the script at `path` as root; None for
     other kinds, text without a path, and text that names neither sudo nor doas."""
     if kind != "shell" or path is None or not any(name in text for name in PRIVILEGE):
@@ -94,21 +104,36 @@ def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> RootLaunch
     vagrantfile = provisioned_by(path)
     if vagrantfile is not None:
         why = f"{vagrantfile} runs it with a shell provisioner, as root by default"
-        return RootLauncher("root-by-provisioner", why)
-    return _caller(path)
+        return Launcher("root-by-provisioner", why)
+    return _caller(path, (SUDO, CONTAINER))
 
 
-def _caller(path: str) -> RootLauncher | None:
+# A `&` that starts a background job (not `&&`, `>&`, `&>`, `|&`): without one, no HL104.
+_BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
+
+
+def runs_over_ssh_by(kind: SourceKind, path: str | None, text: str) -> Launcher | None:
+    """What another file of the project (or the script's own comment) says runs the
+    script at `path` as the command of an ssh session; None for other kinds, text
+    without a path, and text that starts no background job."""
+    if kind != "shell" or path is None or _BACKGROUND.search(text) is None:
+        return None
+    return _caller(path, (SSH,))
+
+
+def _caller(path: str, hows: tuple[str, ...]) -> Launcher | None:
     for directory, below in directories_up(path):
         for document in _documents(directory or "."):
-            for run in _root_runs(document):
-                if _names(run.parts, below):
+            for run in _runs(document):
+                if run.how in hows and _names(run.parts, below):
                     name = os.path.join(directory, os.path.basename(document))
                     where = f"{name} line {run.line}"
-                    if run.container:
+                    if run.how == CONTAINER:
                         why = f"{where} runs it in a container as root (`{run.shown}`)"
-                        return RootLauncher("root-by-container", why + ", no USER before")
-                    return RootLauncher("root-by-caller", f"{where} runs it as `{run.shown}`")
+                        return Launcher("root-by-container", why + ", no USER before")
+                    if run.how == SSH:
+                        return Launcher("run-by-ssh", f"{where} runs it over ssh: `{run.shown}`")
+                    return Launcher("root-by-caller", f"{where} runs it as `{run.shown}`")
     return None
 
 
@@ -153,7 +178,7 @@ def _listed(directory: str, mtime_ns: int) -> tuple[str, ...]:
     return tuple(os.path.join(directory, name) for name in names)
 
 
-def _root_runs(document: str) -> tuple[_Run, ...]:
+def _runs(document: str) -> tuple[_Run, ...]:
     try:
         stat = os.stat(document)
     except OSError:
@@ -165,7 +190,8 @@ def _root_runs(document: str) -> tuple[_Run, ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _read_runs(document: str, mtime_ns: int, size: int) -> tuple[_Run, ...]:
-    """The commands of `document` that run a script as root (read again when it changes)."""
+    """The commands of `document` that run a script as root or over ssh (read again when
+    it changes)."""
     try:
         with open(document, "rb") as handle:
             text = handle.read(_LARGEST).decode("utf-8", "replace")
@@ -173,9 +199,8 @@ def _read_runs(document: str, mtime_ns: int, size: int) -> tuple[_Run, ...]:
         return ()
     if _DOCKERFILE.fullmatch(os.path.basename(document)):
         return tuple(_container_runs(text))
-    if not any(name in text for name in PRIVILEGE):
-        return ()
-    return tuple(_sudo_runs(text))
+    runs = _sudo_runs(text) if any(name in text for name in PRIVILEGE) else ()
+    return (*runs, *(_ssh_runs(text) if "ssh" in text else ()))
 
 
 def _sudo_runs(text: str) -> Iterator[_Run]:
@@ -186,7 +211,7 @@ def _sudo_runs(text: str) -> Iterator[_Run]:
         for k, word in enumerate(words):
             if word in PRIVILEGE:
                 for target, shown in _run_by(words, k):
-                    yield _Run(number, _parts(target), shown, container=False)
+                    yield _Run(number, _parts(target), shown, SUDO)
 
 
 def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
@@ -242,7 +267,55 @@ def _container_runs(text: str) -> Iterator[_Run]:
             for word in _WORD.findall(_EXPANSION.sub("$V", instruction))[1:]:
                 if _looks_like_script(word) and "://" not in word:
                     shown = " ".join(instruction.split())[:80]
-                    yield _Run(first + 1, _parts(word), shown, container=True)
+                    yield _Run(first + 1, _parts(word), shown, CONTAINER)
+
+
+# A word or an operator of an ssh line: the operators start the remote commands.
+_TOKEN = re.compile(r"""&&|\|\||[;|&]|[^\s;&|()<>`'",\[\]{}]+""")
+_OPERATORS = frozenset({"&&", "||", ";", "|", "&"})
+_SSH_VALUE_LETTERS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")  # ssh(1)'s options with a value
+_PREFIXES = frozenset({"sudo", "doas", "nohup", "exec", "time", "env", "setsid"})
+
+
+def _ssh_runs(text: str) -> Iterator[_Run]:
+    """The scripts that an `ssh HOST` line runs as its remote command, with no tty
+    (`-t`), no `-f` and no redirection of their output after them."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if "ssh" not in line:
+            continue
+        # each expansion one word, of the same length: the words shown are the line's
+        tokens = list(_TOKEN.finditer(_EXPANSION.sub(lambda m: "$" * len(m.group()), line)))
+        for k, token in enumerate(tokens):
+            if token.group() != "ssh" or k and tokens[k - 1].group() in ("-e", "--rsh"):
+                continue  # `rsync -e ssh`: ssh is rsync's transport
+            found = _ssh_command(tokens, k + 1)
+            if found is not None and ">" not in line[found.end() :]:
+                shown = " ".join(line[token.start() : found.end()].split())
+                yield _Run(number, _parts(found.group()), shown, SSH)
+
+
+def _ssh_command(tokens: list[re.Match[str]], j: int) -> re.Match[str] | None:
+    """The script that the ssh whose options start at `tokens[j]` runs, if any."""
+    while j < len(tokens) and tokens[j].group().startswith("-"):
+        letters = tokens[j].group()[1:]
+        if "t" in letters or "f" in letters:
+            return None
+        valued = next((i for i, c in enumerate(letters) if c in _SSH_VALUE_LETTERS), None)
+        j += 2 if valued == len(letters) - 1 else 1
+    j += 1  # the host
+    command_start = True
+    while j < len(tokens):
+        word = tokens[j].group()
+        if word in _OPERATORS:
+            command_start = True
+        elif command_start:
+            prefix = word in _PREFIXES or _ASSIGNMENT.match(word) or word.startswith("-")
+            if not (prefix or os.path.basename(word) in _SHELLS):
+                if _looks_like_script(word):
+                    return tokens[j]
+                command_start = False
+        j += 1
+    return None
 
 
 def _parts(path: str) -> tuple[str, ...]:

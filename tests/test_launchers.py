@@ -2,7 +2,8 @@
 README's `sudo ./x.sh`, a driver's `ssh node sudo ./x.sh`, a Dockerfile's `CMD`, a Vagrant
 shell provisioner (heredoc_lint.provisioning). A script run as root opens HL109's
 redirection as root, so the finding is info; the answer is part of the cache key. And a
-file the script itself hands to chmod or chown."""
+file the script itself hands to chmod or chown. A script that another file runs as the
+command of an ssh session holds that session with a background job (HL104)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.launchers import runs_as_root_by
+from heredoc_lint.launchers import runs_as_root_by, runs_over_ssh_by
 from heredoc_lint.provisioning import provisioned_by
 
 SCRIPT = "#!/bin/bash\nsudo echo 'nameserver 10.0.0.2' > /etc/resolv.conf\n"
@@ -247,3 +248,59 @@ def test_editing_the_vagrantfile_rechecks_its_scripts(tmp_path: Path) -> None:
     vagrantfile = tmp_path / "vm" / "Vagrantfile"
     vagrantfile.write_text(vagrantfile.read_text().replace('"files/"', '"other/"'))
     assert severities() == ["error"]
+
+
+JOB = "#!/bin/bash\ncd /data\n(\n  ocrd process -m mets.xml\n  ocrd validate\n) &\n"
+
+
+def hl104(path: Path) -> list[tuple[str, str, int]]:
+    return [
+        (f.severity.value, f.evidence, f.start)
+        for f in check_text(path.read_text(), "shell", str(path))
+        if f.code == "HL104"
+    ]
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        {"Makefile": "test:\n\tssh -Tn -p $(PORT) ocrd@localhost job.sh 1 3 testdata\n"},
+        {"README.md": "    ssh -T -p 9022 ocrd@manager bin/job.sh 1 3\n"},
+        {"bin/all.sh": 'for h in a b; do ssh "$h" "bash $DIR/bin/job.sh"; done\n'},
+        {"deploy.sh": "ssh -o BatchMode=yes web-1 'cd /srv && sudo ./bin/job.sh'\n"},
+        {"deploy.sh": "ssh web-1 bash -s < bin/job.sh\n"},
+    ],
+)
+def test_a_script_another_file_runs_over_ssh_holds_the_session(
+    tmp_path: Path, caller: dict[str, str]
+) -> None:
+    script = project(tmp_path, caller, "bin/job.sh")
+    script.write_text(JOB)
+    assert hl104(script) == [("warning", "background-group", JOB.index("(\n"))]
+    [found] = [f for f in check_text(JOB, "shell", str(script)) if f.code == "HL104"]
+    assert "the script exits, but ssh does not return" in found.message
+    assert "runs it over ssh: `ssh " in found.message
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        {"README.md": "ssh -t ops@manager bin/job.sh\n"},  # a tty: the job is hung up
+        {"README.md": "ssh -f ops@manager bin/job.sh\n"},  # ssh does not wait
+        {"README.md": "ssh ops@manager bin/job.sh > job.log 2>&1\n"},
+        {"README.md": "ssh ops@manager cat bin/job.sh\n"},  # an argument, not the command
+        {"README.md": "rsync -e ssh bin/job.sh h:/srv/job.sh\n"},  # rsync's transport
+        {"README.md": "./bin/job.sh\n"},  # run here
+    ],
+)
+def test_a_script_not_shown_to_run_over_ssh_is_left(tmp_path: Path, caller: dict[str, str]) -> None:
+    script = project(tmp_path, caller, "bin/job.sh")
+    script.write_text(JOB)
+    assert runs_over_ssh_by("shell", str(script), JOB) is None
+    assert hl104(script) == []
+
+
+def test_a_script_run_over_ssh_that_starts_no_job_needs_no_answer(tmp_path: Path) -> None:
+    script = project(tmp_path, {"README.md": "ssh h bin/job.sh\n"}, "bin/job.sh")
+    assert runs_over_ssh_by("shell", str(script), "ocrd process 2>&1 && echo done\n") is None
+    assert runs_over_ssh_by("shell", str(script), JOB) is not None

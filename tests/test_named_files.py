@@ -105,6 +105,8 @@ def test_kind_of_a_named_file_and_of_a_walked_one(tmp_path: Path) -> None:
         "a.sh": (b"echo\n", "shell", "shell"),
         "a.py": (b"print()\n", "python", "python"),
         "a.md": (b"# x\n", "markdown", "markdown"),
+        "Fix Issue.Md": (b"# x\n", "markdown", "markdown"),
+        "README.MD": (b"# x\n", "markdown", "markdown"),
         "a.inc": (b"echo\n", "shell", None),
         "plain": (b"echo\n", "shell", None),
         "bashed": (b"#!/bin/bash\necho\n", "shell", "shell"),

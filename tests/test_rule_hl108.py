@@ -186,6 +186,10 @@ def test_runtime_port_not_used_and_fixed_command_works(sshd: SshServer, tmp_path
             'opts=(-p "$port" -i key)\nssh "${opts[@]}" h uptime\nscp "${opts[@]}" f h:/tmp\n',
             '"${opts[@]}" f',
         ),
+        (  # braced, one element a line, with another variable before it
+            'ssh_opts=(\n  -i "${KEY}"\n  -p "${deploy_port}"\n)\nscp "${ssh_opts[@]}" f h:/tmp\n',
+            '"${ssh_opts[@]}" f',
+        ),
     ],
 )
 def test_a_port_variable_after_lower_p(script: str, anchor: str) -> None:

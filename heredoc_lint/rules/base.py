@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind, WrapperKind
-from heredoc_lint.launchers import RootLauncher
+from heredoc_lint.launchers import Launcher
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Finding, Fix, Severity, Strategy
 from heredoc_lint.rules.docstring import RuleDoc, read
@@ -23,7 +23,8 @@ class Context:
     file_text: str = ""
     fix_strategy: Strategy = "base64"
     wrappers: Mapping[str, WrapperKind] = field(default_factory=dict)
-    root_launcher: RootLauncher | None = None  # what another file says runs it as root
+    root_launcher: Launcher | None = None  # what another file says runs it as root
+    ssh_launcher: Launcher | None = None  # what another file says runs it over ssh
 
 
 Check = Callable[[Layer, Context], Iterable[Finding]]

@@ -18,7 +18,9 @@ an ssh command has none. The same holds for the background subshell of a list
 (`cd /srv && nohup ./run > log 2>&1 &`): the subshell running the list keeps
 the session open while it waits for `./run` (measured: 3.3 s for `sleep 3`).
 A job after a `pkill -f` that kills its own shell (HL103) never starts and is
-not reported.
+not reported. A whole script is read so when another file of the project runs it
+as the command of an ssh session (`ssh -T ops@manager run_job.sh` in its README,
+Makefile or driver script, without `-t`): its stdout and stderr are the session.
 
 The same holds for the channel of paramiko's `exec_command` and fabric's
 `Connection.run`: it stays open while the job holds it. fabric's `run` reads
@@ -359,9 +361,17 @@ def _fix(layer: Layer, edits: tuple[tuple[int, int, str], ...]) -> Fix | None:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    if not layer.remote or layer.depth == 0 or "&" not in layer.text:
+    if "&" not in layer.text:
         return
-    base = session_state(layer)
+    # A script that another file of the project runs as ssh's command (launchers.py)
+    # starts with the session as its descriptors, as a command inside ssh's string does.
+    launcher = context.ssh_launcher if layer.depth == 0 else None
+    if launcher is not None:
+        base: dict[int, str] | None = dict(_START)
+    elif not layer.remote or layer.depth == 0:
+        return
+    else:
+        base = session_state(layer)
     if base is None:
         return
     root = _channel_root(layer)
@@ -385,10 +395,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         note = f" (`{detach}` does not detach it from the session)" if detach else ""
         if channel is None or root is None:
             kind = job.evidence
+            shell = "the remote shell" if launcher is None else "the script"
             held = (
-                f"the ssh session as its {_attached(job.state)}: the remote shell exits, but "
+                f"the ssh session as its {_attached(job.state)}: {shell} exits, but "
                 f"ssh does not return until this job exits{note}"
             )
+            if launcher is not None:
+                held += f" ({launcher.why})"
             goes_on = "ssh return"
         else:
             kind = job.evidence if channel.waits else "channel-unwaited"

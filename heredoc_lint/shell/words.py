@@ -350,6 +350,7 @@ def _ansi_string(text: str, quote: int, end: int) -> tuple[int, list[tuple[str, 
 
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = frozenset("@*#?$!-0123456789")
 _CLOSERS = {"{": "}", "(": ")", "[": "]"}
 _OPENED: dict[str, ExpansionKind] = {"{": "variable", "(": "command", "[": "arithmetic"}
@@ -377,7 +378,9 @@ def _fallback_dollar(text: str, i: int, end: int) -> ExpansionNode | None:
         kind = _OPENED[nxt]
         if text.startswith("((", j):
             kind = "arithmetic"
-        return ExpansionNode(stop, kind, "")
+        braced = text[j + 1 : stop - 1] if nxt == "{" else ""
+        # `${port}` names its variable as `$port` does (the parser's name, syntax.py)
+        return ExpansionNode(stop, kind, braced if _NAME.fullmatch(braced) else "")
     return None  # `$` before anything else is a literal dollar
 
 
