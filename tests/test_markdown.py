@@ -466,6 +466,33 @@ def test_fences_in_an_html_comment_or_in_indented_code_are_no_fences() -> None:
     assert check_text(text, "markdown") == []
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        "    $ sudo echo x >> /etc/hosts\n    $ server &\n    [... output]\n",  # indented
+        "```\n# as root? no: as you\n$ sudo echo x >> /etc/hosts\noutput\n```\n",  # no tag
+        "> ```\n> $ sudo echo x >> /etc/hosts\n> ```\n",
+    ],
+)
+def test_a_block_with_no_language_that_starts_with_a_prompt_is_a_transcript(block: str) -> None:
+    text = "Add the host:\n\n" + block
+    assert [code for _, _, code in positions(text)] == ["HL109"]
+    assert positions(text)[0][:2] == where(text, ">> /etc/hosts")
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "    sudo echo x >> /etc/hosts\n",  # indented code: an example, or output
+        "```\nsudo echo x >> /etc/hosts\n```\n",  # no language, no prompt
+        "```\nPrice: $ 5\n```\n```\nsudo echo x >> /etc/hosts\n```\n",
+        "    [root@h ~]# echo x >> /etc/hosts\n    $ ls\n",  # the first prompt is no `$ `
+    ],
+)
+def test_a_block_with_no_language_and_no_prompt_is_not_read(block: str) -> None:
+    assert check_text("Add the host:\n\n" + block, "markdown") == []
+
+
 def test_a_line_with_an_info_string_closes_no_fence_but_its_prose_is_not_shell() -> None:
     # CommonMark: ```bash cannot close the block, so a renderer shows the prose as code.
     # The author meant it as a closing fence: the prose is not linted as shell.

@@ -28,7 +28,9 @@ backslash, a trailing `|` or `&&`, inside an open quote or heredoc, or shown
 with the continuation prompt `> `, which is removed), and every other line is
 output and skipped.  A shell-tagged block whose first line that is no comment
 starts with a prompt is a transcript too: no script starts so (`$ ls` runs a
-command named `$`).
+command named `$`). A block with no language (a fence without an info string, or
+indented code) is read only as such a transcript, when its first line that is no
+comment starts with a `$ ` prompt: it shows commands typed at a shell.
 
 Each character of a text keeps the file offset it came from (container markers,
 list indentation and prompts are not part of the text), so findings land on the
@@ -59,9 +61,14 @@ _TAGS = SHELL_TAGS | CONSOLE_TAGS
 _MAY_HOLD_SHELL = re.compile(
     r"(?:`{3}|~{3})[^\S\n]*\{?[^\S\n]*\.?"
     r"(?:bash|sh|shell|zsh|console|shell-?session|sh-session)(?![^\s,{}])"
-    r"|(?:`{3}|~{3})[^\S\n]*\n[ \t>]*#!",  # a fence with no language, then a shebang
+    r"|(?:`{3}|~{3})[^\S\n]*\n[ \t>]*#!"  # a fence with no language, then a shebang
+    r"|(?:`{3}|~{3})[^\S\n]*\n(?:[ \t>]*#[^\n]*\n)*[ \t>]*\$[ ]"  # or a `$ ` prompt
+    r"|(?:^|\n)(?:[ ]{4}|\t)[ \t]*\$[ ]",  # indented code that starts with a prompt
     re.IGNORECASE,
 )
+# A block with no language (a fence without an info string, or indented code) is read
+# only as a transcript: when its first line that is no comment starts with a `$ ` prompt.
+_TRANSCRIPT = "transcript"
 # A shell script's first line: a fence with no language that starts so holds one.
 _SHEBANG = re.compile(r"#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(bash|sh|zsh|dash|ksh)\b")
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # CommonMark's line endings, as markdown-it splits
@@ -263,8 +270,14 @@ def _script_tag(first: str) -> str:
 def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
     assert token.map is not None
     content = token.content
-    untagged_script = not token.info.strip() and _SHEBANG.match(content.lstrip()) is not None
-    if _tag(token.info) not in _TAGS and token.markup[0] * 3 not in content and not untagged_script:
+    untagged = not token.info.strip()
+    untagged_script = untagged and _SHEBANG.match(content.lstrip()) is not None
+    if (
+        _tag(token.info) not in _TAGS
+        and token.markup[0] * 3 not in content
+        and not untagged_script
+        and not (untagged and _DOLLAR_LEAD.match(content))
+    ):
         return []  # another language, and no line in it that was meant as a fence
     opening, after = token.map
     texts = content.split("\n") if content else []
@@ -283,9 +296,43 @@ def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
                 for k in range(a, b)
             ),
         )
-        for a, b, tag in _parts(texts, token.markup, token.info, closed)
-        if tag in _TAGS
+        for a, b, tag in _untagged_transcripts(
+            texts, _parts(texts, token.markup, token.info, closed)
+        )
+        if tag in _TAGS or tag == _TRANSCRIPT
     ]
+
+
+# The first line that is no comment and not blank starts with `$ `.
+_DOLLAR_LEAD = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*\$[ ]")
+
+
+def _untagged_transcripts(
+    texts: list[str], parts: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """`parts` with each part that has no tag and starts with a prompt tagged a transcript."""
+    return [
+        (a, b, tag or (_TRANSCRIPT if _DOLLAR_LEAD.match("\n".join(texts[a:b])) else ""))
+        for a, b, tag in parts
+    ]
+
+
+def _indented_block(file_text: str, doc: _Document, token: Token) -> list[_Block]:
+    """Indented code that starts with a `$ ` prompt: a transcript."""
+    assert token.map is not None
+    if not _DOLLAR_LEAD.match(token.content):
+        return []
+    opening, _ = token.map
+    texts = token.content.split("\n")
+    if token.content.endswith("\n"):
+        texts.pop()
+    if opening + len(texts) > len(doc):
+        return []  # never: the parser's lines are the document's
+    rows = tuple(
+        _row(file_text, doc.line(opening + k), doc.starts[opening + k], texts[k])
+        for k in range(len(texts))
+    )
+    return [_Block(_TRANSCRIPT, "", rows)]
 
 
 def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
@@ -304,6 +351,8 @@ def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
                     read_again = at + 1 + len(body)
         elif token.type == "fence" and first >= read_again:
             blocks.extend(_fence_blocks(file_text, doc, token))
+        elif token.type == "code_block" and first >= read_again:
+            blocks.extend(_indented_block(file_text, doc, token))
     return blocks
 
 
@@ -539,6 +588,8 @@ def fragments(text: str, path: str | None = None) -> list[Fragment]:
     for block in _blocks(text, _file_document(text)):
         console = block.tag in CONSOLE_TAGS
         prompts = _prompts([row.text(text) for row in block.rows], console=console)
+        if prompts is None and block.tag == _TRANSCRIPT:
+            continue  # no prompt the transcript reading accepts: not read as shell
         if prompts is None:
             fragment = _shell_fragment(text, block)
         else:
