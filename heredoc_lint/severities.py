@@ -161,7 +161,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(13, 51, 6),
+        FirstLook(16, 66, 6),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -186,7 +186,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator
     ("HL112", "near-miss-terminator"): Row(
-        ERROR, "a line nearly the delimiter", FirstLook(11, 0, 4)
+        ERROR, "a line nearly the delimiter", FirstLook(12, 0, 4)
     ),
     ("HL112", "never-terminated"): Row(ERROR, "no line is the delimiter", FirstLook(1, 1, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
