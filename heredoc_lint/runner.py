@@ -186,8 +186,8 @@ def _check(
 
                 outcome.checked = (entry_key(kind, job.name, job.settings, original), findings)
     except Exception as error:  # one bad file must not stop the others
-        if isinstance(error, MemoryError) and memory.limited():
-            raise  # the memory bound's: process says so
+        if memory.exhausted(error):
+            raise MemoryError from error  # the memory bound's: process says so
         if options.verbose:
             import traceback
 

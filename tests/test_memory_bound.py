@@ -173,6 +173,43 @@ def test_a_memory_error_in_the_engine_is_the_bounds_not_an_internal_error(
     ]
 
 
+def fail_without_exception(*args: object) -> list[object]:
+    # What tree-sitter 0.23 did, one run in eight, when an allocation failed under the
+    # limit: it returned NULL and Python raised this in its place.
+    raise SystemError("error return without exception set")
+
+
+def test_a_system_error_under_the_limit_is_the_bounds_not_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import heredoc_lint.engine
+
+    text = "echo hello; " * 6_000 + "\n" + BAD + "\n"
+    (tmp_path / "s.sh").write_text(text)
+    monkeypatch.setattr(heredoc_lint.engine, "check_text", fail_without_exception)
+    result = runner.run(runner.Options(cache_dir=None), [tmp_path / "s.sh"])
+    assert result.exit_code == 2
+    assert result.notes == [
+        f"{tmp_path / 's.sh'}: {memory.refusal(len(text))}; the process checking it "
+        "ran out of the memory it was given"
+    ]
+
+
+def test_a_system_error_without_a_limit_is_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import heredoc_lint.engine
+
+    (tmp_path / "s.sh").write_text(BAD + "\n")  # small: checked in this process
+    monkeypatch.setattr(heredoc_lint.engine, "check_text", fail_without_exception)
+    result = runner.run(runner.Options(cache_dir=None), [tmp_path / "s.sh"])
+    assert result.exit_code == 2
+    assert result.notes == [
+        f"{tmp_path / 's.sh'}: internal error: SystemError: error return without "
+        "exception set"
+    ]
+
+
 # --- the hook ------------------------------------------------------------------------
 
 
