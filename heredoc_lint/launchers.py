@@ -28,8 +28,9 @@ rechecks the script. It is looked for only in text that could hold an HL109 find
 The same files say a script is **run over ssh** (HL104): its path is the command that an
 `ssh HOST` line sends (`ssh -T -p 9022 ops@manager for_production.sh 1 3`, `ssh node
 "bash $DIR/start.sh"`, `ssh h 'cd /srv && ./deploy.sh'`), without `-t` or `-f` (a tty
-hangs a job up; `-f` does not wait) and without a redirection after it. The script's
-stdout and stderr are then the session, as an ssh command's are.
+hangs a job up; `-f` does not wait), without a redirection after it and not run in the
+background (`ssh h ./x.sh &`: no one waits for that ssh). The script's stdout and stderr
+are then the session, as an ssh command's are.
 """
 
 from __future__ import annotations
@@ -122,10 +123,12 @@ def runs_over_ssh_by(kind: SourceKind, path: str | None, text: str) -> Launcher 
 
 
 def _caller(path: str, hows: tuple[str, ...]) -> Launcher | None:
-    for directory, below in directories_up(path):
+    ups = list(directories_up(path))
+    whole = ups[-1][1]  # the script's path from the project's top
+    for directory, below in ups:
         for document in _documents(directory or "."):
             for run in _runs(document):
-                if run.how in hows and _names(run.parts, below):
+                if run.how in hows and _names(run.parts, below, whole):
                     name = os.path.join(directory, os.path.basename(document))
                     where = f"{name} line {run.line}"
                     if run.how == CONTAINER:
@@ -137,11 +140,16 @@ def _caller(path: str, hows: tuple[str, ...]) -> Launcher | None:
     return None
 
 
-def _names(parts: tuple[str, ...], below: list[str]) -> bool:
+def _names(parts: tuple[str, ...], below: list[str], whole: list[str]) -> bool:
     """Whether a command's path (`parts`) names the script whose path from the command's
-    directory is `below` reversed: the shorter one ends the longer one."""
+    directory is `below` reversed, and from the project's top `whole` reversed: the
+    shorter one ends the longer one.  A path longer than `below` goes on above the
+    command's directory, as the script's own path does up to the top (`./checkout/bin/
+    x.sh` in bin/README); past the top it says where a copy of the project is."""
     if not parts:
         return False
+    if len(parts) > len(below):
+        below = whole  # `sh case03/start.sh` in case04/notes.txt is not case04/start.sh
     last, name = parts[-1], below[0]
     if last != name and not (name.endswith(_SCRIPT_SUFFIXES) and last == name.rsplit(".", 1)[0]):
         return False
@@ -275,11 +283,13 @@ _TOKEN = re.compile(r"""&&|\|\||[;|&]|[^\s;&|()<>`'",\[\]{}]+""")
 _OPERATORS = frozenset({"&&", "||", ";", "|", "&"})
 _SSH_VALUE_LETTERS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")  # ssh(1)'s options with a value
 _PREFIXES = frozenset({"sudo", "doas", "nohup", "exec", "time", "env", "setsid"})
+_LOCAL_BACKGROUND = re.compile(r"(?<!&)&\s*(?:#.*)?$")
 
 
 def _ssh_runs(text: str) -> Iterator[_Run]:
     """The scripts that an `ssh HOST` line runs as its remote command, with no tty
-    (`-t`), no `-f` and no redirection of their output after them."""
+    (`-t`), no `-f`, no redirection of their output after them, and not in the
+    background of the line's own shell."""
     for number, line in enumerate(text.splitlines(), 1):
         if "ssh" not in line:
             continue
@@ -289,7 +299,13 @@ def _ssh_runs(text: str) -> Iterator[_Run]:
             if token.group() != "ssh" or k and tokens[k - 1].group() in ("-e", "--rsh"):
                 continue  # `rsync -e ssh`: ssh is rsync's transport
             found = _ssh_command(tokens, k + 1)
-            if found is not None and ">" not in line[found.end() :]:
+            if found is None:
+                continue
+            after = line[found.end() :]
+            # `ssh h ./x.sh > log`: its output is not the caller's; `ssh h ./x.sh &`: the
+            # caller does not wait for ssh to return (`ssh h "./x.sh &"` does: the remote
+            # shell runs it in the background, with the session as its output).
+            if ">" not in after and not _LOCAL_BACKGROUND.search(after):
                 shown = " ".join(line[token.start() : found.end()].split())
                 yield _Run(number, _parts(found.group()), shown, SSH)
 

@@ -269,6 +269,9 @@ def hl104(path: Path) -> list[tuple[str, str, int]]:
         {"bin/all.sh": 'for h in a b; do ssh "$h" "bash $DIR/bin/job.sh"; done\n'},
         {"deploy.sh": "ssh -o BatchMode=yes web-1 'cd /srv && sudo ./bin/job.sh'\n"},
         {"deploy.sh": "ssh web-1 bash -s < bin/job.sh\n"},
+        {"deploy.sh": 'ssh web-1 "./bin/job.sh &"\n'},  # the remote shell's background
+        # From the script's own directory, through a checkout placed elsewhere.
+        {"bin/all.sh": "ssh web-1 sudo ./repo/bin/job.sh\n"},
     ],
 )
 def test_a_script_another_file_runs_over_ssh_holds_the_session(
@@ -291,6 +294,9 @@ def test_a_script_another_file_runs_over_ssh_holds_the_session(
         {"README.md": "ssh ops@manager cat bin/job.sh\n"},  # an argument, not the command
         {"README.md": "rsync -e ssh bin/job.sh h:/srv/job.sh\n"},  # rsync's transport
         {"README.md": "./bin/job.sh\n"},  # run here
+        {"README.md": "ssh ops@manager bin/job.sh 1 3 &\n"},  # no one waits for ssh
+        # Another directory's job.sh: bin/nightly/job.sh from bin/notes.txt.
+        {"bin/notes.txt": "ssh h 'cd /srv && sh nightly/job.sh'\n"},
     ],
 )
 def test_a_script_not_shown_to_run_over_ssh_is_left(tmp_path: Path, caller: dict[str, str]) -> None:

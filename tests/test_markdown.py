@@ -213,6 +213,28 @@ def test_console_continuation_prompts() -> None:
     assert positions(text) == [(*where(text, "pkill"), "HL103"), (*where(text, "-p 22"), "HL108")]
 
 
+def test_lines_set_under_the_command_lose_the_prompts_width() -> None:
+    # The heredoc's body and terminator line up with the command, past `$ `: layout.
+    text = (
+        "    $ cat <<EOF | sudo tee /etc/network/interfaces\n"
+        "      auto br0\n"
+        "        bridge_ports ${IF}\n"
+        "      EOF\n"
+        "    $ sudo reboot\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == (
+        "cat <<EOF | sudo tee /etc/network/interfaces\nauto br0\n  bridge_ports ${IF}\n"
+        "EOF\nsudo reboot\n"
+    )
+    assert positions(text) == []
+
+
+def test_a_terminator_indented_past_a_body_that_is_not_stays_indented() -> None:
+    text = "```console\n$ cat <<EOF > f\nx\n  EOF\n$ reboot\n```\n"
+    assert [code for *_, code in positions(text)] == ["HL112"]
+
+
 @pytest.mark.parametrize(
     ("command", "more"),
     [

@@ -25,7 +25,8 @@ bare `# ` or `% ` is a root or zsh prompt only in a block with no other kind of
 prompt that starts with one, and before a command word (`# Install it` is a
 comment).  The lines that continue a command are kept (after a trailing
 backslash, a trailing `|` or `&&`, inside an open quote or heredoc, or shown
-with the continuation prompt `> `, which is removed), and every other line is
+with the continuation prompt `> `, which is removed; the lines of a heredoc or a quoted
+string set under the command lose the prompt's width of spaces), and every other line is
 output and skipped.  A shell-tagged block whose first line that is no comment
 starts with a prompt is a transcript too: no script starts so (`$ ls` runs a
 command named `$`). A block with no language (a fence without an info string, or
@@ -489,16 +490,22 @@ def _open_quotes(text: str) -> bool:
 def needs_more(command: str) -> bool:
     """Would an interactive shell ask for another line after `command`?"""
     text = command if command.endswith("\n") else command + "\n"
-    heredocs = scan_heredocs(text)
-    if any(not h.terminated for h in heredocs):
-        return True
-    if _open_quotes(mask_heredocs(text, heredocs)):
+    if _inside(text):
         return True
     last = text[:-1].rsplit("\n", 1)[-1]
     if _odd_backslash_end(last):
         return True
     stripped = last.rstrip()
     return stripped.endswith(("|", "&&")) and not stripped.lstrip().startswith("#")
+
+
+def _inside(text: str) -> bool:
+    """Whether the line after `text` (whole lines) is in a heredoc's body or a quoted
+    string: a line whose leading spaces are its text."""
+    heredocs = scan_heredocs(text)
+    return any(not h.terminated for h in heredocs) or bool(
+        _open_quotes(mask_heredocs(text, heredocs))
+    )
 
 
 def _shell_fragment(text: str, block: _Block) -> Fragment | None:
@@ -534,6 +541,10 @@ def _console_fragment(text: str, block: _Block, prompts: list[int | None]) -> Fr
         command = TextBuilder()
         rows[i - 1].add(command, text, prompt)
         continued = True  # every continuation line so far had the `> ` prompt
+        # A heredoc's body and terminator, or a quoted string's lines, set under the
+        # command past the prompt's width of spaces: those spaces are the page's
+        # layout, as `> ` is the shell's.  Known from the first such line not blank.
+        aligned: int | None = None
         while i < len(rows) and prompts[i] is None:
             row = rows[i].text(text)
             after_prompt = _ps2(row)
@@ -541,7 +552,13 @@ def _console_fragment(text: str, block: _Block, prompts: list[int | None]) -> Fr
                 rows[i].add(command, text, after_prompt)
             elif needs_more(command.text):
                 continued = False
-                rows[i].add(command, text)
+                skip = 0
+                if _inside(command.text):
+                    spaces = len(row) - len(row.lstrip(" "))
+                    if aligned is None and row.strip():
+                        aligned = prompt if spaces >= prompt else 0
+                    skip = min(spaces, aligned or 0)
+                rows[i].add(command, text, skip)
             else:
                 break
             i += 1
