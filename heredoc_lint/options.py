@@ -105,7 +105,7 @@ def _argparse_keywords(opt: Opt) -> dict[str, Any]:
 
 # --- shared by several commands ------------------------------------------------------
 
-SELECT = Opt(("--select",), "Comma-separated codes or prefixes to report.")
+SELECT = Opt(("--select",), "Comma-separated codes or prefixes to report (ALL: every rule).")
 IGNORE = Opt(("--ignore",), "Comma-separated codes or prefixes to skip.")
 SEVERITY = Opt(
     ("--severity",), "The lowest severity reported (default: warning).", choices=SEVERITIES

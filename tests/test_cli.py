@@ -116,6 +116,9 @@ def test_select_and_ignore() -> None:
     assert {f["code"] for f in only} == {"HL103"}
     rest = json.loads(run("--format", "json", "--ignore", "HL102,HL103", seed).stdout)
     assert {f["code"] for f in rest} == {"HL101"}
+    every = json.loads(run("--format", "json", "--select", "all", seed).stdout)
+    assert {f["code"] for f in every} == {"HL101", "HL102", "HL103"}  # ruff's `ALL`
+    assert run("--ignore", "ALL", seed).stdout == ""
 
 
 @pytest.mark.parametrize(

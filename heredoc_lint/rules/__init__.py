@@ -42,10 +42,15 @@ def triggers(rules: tuple[Rule, ...], wrappers: frozenset[str] = frozenset()) ->
     return frozenset(found)
 
 
+_EVERY = "ALL"  # ruff's word for every rule: the prefix "" that every code starts with
+
+
 def parse_codes(value: str) -> frozenset[str]:
-    """`HL101,hl2` as a set of codes or prefixes; ValueError names one that matches no rule.
-    (An option not given is None in options.codes, which does not call this.)"""
-    codes = frozenset(c.strip().upper() for c in value.split(",") if c.strip())
+    """`HL101,hl2` as a set of codes or prefixes (`ALL`: every rule); ValueError names one
+    that matches no rule.  (An option not given is None in options.codes, which does not
+    call this.)"""
+    words = (c.strip().upper() for c in value.split(","))
+    codes = frozenset("" if word == _EVERY else word for word in words if word)
     for code in codes:
         if not any(r.code.startswith(code) for r in RULES):
             raise ValueError(f"unknown rule code or prefix `{code}` (see `heredoc-lint rules`)")

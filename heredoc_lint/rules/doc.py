@@ -15,7 +15,7 @@ HEADER = """\
      Regenerate with `python scripts/gen_rules_doc.py`. -->
 
 Every rule below is printed by `heredoc-lint rule CODE`; `heredoc-lint rules` prints the table.
-Select or ignore rules with `--select` / `--ignore` (codes or prefixes such as `HL1`), and
+Select or ignore rules with `--select` / `--ignore` (codes, prefixes such as `HL1`, or `ALL`), and
 lower the reporting threshold with `--severity info`. Fixes marked safe are applied by
 `--fix`; unsafe ones need `--fix --unsafe-fixes` too.
 """
