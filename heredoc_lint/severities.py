@@ -161,7 +161,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(16, 66, 6),
+        FirstLook(18, 66, 6),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -173,11 +173,11 @@ TABLE: dict[tuple[str, str], Row] = {
     # HL110 local-operator-after-ssh
     ("HL110", "state-change-lost"): Row(ERROR, "ssh runs only a state change"),
     # HL111 nested-quoting-depth
-    ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 1, 1)),
+    ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 2, 1)),
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(2, 6, 0),
+        FirstLook(2, 7, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
