@@ -8,7 +8,9 @@ import errno
 import json
 import os
 import shutil
+import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 from cli_process import CLI, run_cli
 from probe import loaded_modules
 
+import heredoc_lint
 from heredoc_lint.cache import _fingerprint
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -267,3 +270,157 @@ def test_every_settings_field_is_part_of_the_cache_key() -> None:
         Settings(ignore=frozenset({"HL1", "HL2"})).cache_key()
         == Settings(ignore=frozenset({"HL2", "HL1"})).cache_key()
     )
+
+
+# -- cache.py ----------------------------------------------------------------------------
+
+
+_PKILL = "ssh h 'pkill -f sglang; echo done'\n"
+
+
+def _cached_run(tmp_path: Path, env: dict[str, str]) -> str:
+    script = tmp_path / "s.sh"
+    script.write_text(_PKILL)
+    argv = [sys.executable, "-m", "heredoc_lint", "--cache-dir", str(tmp_path / "c"), str(script)]
+    # From tmp_path, as the probe runs: `-m` imports a package from the working directory
+    # first, and a checkout there would be another build, with another cache key.
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "HL103" in proc.stdout
+    return proc.stdout
+
+
+def test_first_run_makes_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no cache key yet, the first run makes one (32 bytes, this user's alone) and
+    keys its pack with it: the next run is answered from that pack (it never loads the
+    parser) and says the same."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    first = _cached_run(tmp_path, dict(os.environ))
+    key = tmp_path / "xdg" / "heredoc-lint" / "cache-key"
+    assert len(key.read_bytes()) == 32
+    assert stat.S_IMODE(key.stat().st_mode) & 0o077 == 0
+    args = ["--cache-dir", str(tmp_path / "c"), str(tmp_path / "s.sh")]
+    assert loaded_modules(args, ("tree_sitter",), tmp_path) == ([], 1)
+    assert _cached_run(tmp_path, dict(os.environ)) == first
+
+
+def test_a_new_yaml_install_starts_a_new_pack(tmp_path: Path) -> None:
+    """The findings depend on the parsers (PyYAML reads workflow files): installing
+    another version of one (its files' sizes or mtimes change) must not reuse the pack."""
+    import yaml
+
+    lib = tmp_path / "lib"
+    shutil.copytree(
+        Path(yaml.__file__).parent, lib / "yaml", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    path = os.pathsep.join(p for p in (str(lib), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
+    first = _cached_run(tmp_path, env)
+    (before,) = (tmp_path / "c").glob("findings-*.json")
+    init = lib / "yaml" / "__init__.py"
+    mtime = init.stat().st_mtime_ns + 2_000_000_000
+    os.utime(init, ns=(mtime, mtime))
+    assert _cached_run(tmp_path, env) == first
+    (after,) = (tmp_path / "c").glob("findings-*.json")
+    assert after.name != before.name
+
+
+# -- cache.py: a parser that is not installed ------------------------------------------------
+
+
+# Runs the CLI with the named modules made unimportable (a None in sys.modules is what
+# Python's import system reads as "not installed"), the rest of argv passed on.
+_HIDING = (
+    "import runpy, sys\n"
+    "for name in filter(None, sys.argv[1].split(',')):\n"
+    "    sys.modules[name] = None\n"
+    "sys.argv = ['heredoc-lint', *sys.argv[2:]]\n"
+    "runpy.run_module('heredoc_lint', run_name='__main__', alter_sys=True)\n"
+)
+
+
+def _run_hiding(tmp_path: Path, hidden: str) -> tuple[str, str]:
+    """One cached run on a script with an HL103 finding: its output and its pack's name."""
+    script = tmp_path / "s.sh"
+    script.write_text("ssh h 'pkill -f sglang; echo done'\n")
+    cache = tmp_path / "c"
+    argv = [sys.executable, "-c", _HIDING, hidden, "--cache-dir", str(cache), str(script)]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "HL103" in proc.stdout
+    (pack,) = cache.glob("findings-*.json")
+    return proc.stdout, pack.name
+
+
+def test_a_parser_not_installed_has_a_pack_of_its_own(tmp_path: Path) -> None:
+    """PyYAML is imported only for a workflow file: a shell script is checked without it.
+    Its absence is part of the cache's fingerprint: installing it later starts a new pack
+    (it may change the findings), and removing it again starts another."""
+    without, first = _run_hiding(tmp_path, "yaml")
+    with_yaml, second = _run_hiding(tmp_path, "")
+    assert with_yaml == without
+    assert second != first
+    assert _run_hiding(tmp_path, "yaml") == (without, first)
+
+
+# -- cache.py: a key that cannot be kept is made for the run --------------------------------
+
+
+_BAD = 'ssh h "pkill -f app; ./app"\n'
+
+
+def test_a_cache_key_that_cannot_be_kept_still_checks(tmp_path: Path) -> None:
+    """`$XDG_CACHE_HOME` under a regular file: the per-user key cannot be written, so the
+    run makes one of its own (the cache then serves only that run) and checks as usual,
+    twice in a row.  (Run 7: without a key of its own the run was an internal error.)"""
+    (tmp_path / "file").write_text("")
+    script = tmp_path / "s.sh"
+    script.write_text(_BAD)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "file" / "cache")}
+    for _ in range(2):
+        done = run_cli("--format", "concise", script, cwd=tmp_path, env=env)
+        assert (done.returncode, done.stderr) == (1, "")
+        assert done.stdout.startswith(f"{script}:1:8: HL103 [error]")
+
+
+# -- cache: the fingerprint of the tool covers same-size edits -----------------------------
+
+
+PKILL = 'ssh h "pkill -f x; y"\n'  # HL103 error at 7..12, whatever else changes
+
+
+def test_same_size_edit_of_the_tool_invalidates_the_cache(tmp_path: Path) -> None:
+    """A rule edited in place (same size, new mtime) must not reuse the findings cached by
+    the old code: the new message shows on the next run."""
+    tool = tmp_path / "tool"
+    shutil.copytree(
+        Path(heredoc_lint.__file__).parent,
+        tool / "heredoc_lint",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    rule = tool / "heredoc_lint" / "rules" / "hl103_pkill_self_match.py"
+    old, new = "matches the command line", "MATCHES THE COMMAND LINE"
+    source = rule.read_text()
+    assert source.count(old) == 1 and len(old) == len(new)
+    script = tmp_path / "s.sh"
+    script.write_text(PKILL)
+    # cwd is tmp_path: `python -m` puts it first on sys.path, so the copy is the tool run.
+    env = {**os.environ, "PYTHONPATH": str(tool), "PYTHONDONTWRITEBYTECODE": "1"}
+    argv = [*CLI, "--cache-dir", str(tmp_path / "c"), str(script)]
+
+    def run() -> str:
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+        )
+        assert proc.returncode == 1, proc.stderr
+        return proc.stdout
+
+    assert old in run()
+    assert list((tmp_path / "c").glob("findings-*.json"))
+    assert old in run()  # warm: from the cache
+    size, mtime = rule.stat().st_size, rule.stat().st_mtime_ns
+    rule.write_text(source.replace(old, new))
+    os.utime(rule, ns=(mtime + 2_000_000_000, mtime + 2_000_000_000))
+    assert rule.stat().st_size == size
+    assert new in run()

@@ -364,3 +364,77 @@ def test_a_run_that_finds_nothing_to_check_says_so(tmp_path: Path) -> None:
     assert walked.stderr.startswith("heredoc-lint: warning: no file to check")
     named = run("completion", cwd=tmp_path)  # no shebang; named on its own: checked as shell
     assert named.returncode == 1 and "HL103" in named.stdout and "no file" not in named.stderr
+
+
+# -- the fix strategy in the JSON output ---------------------------------------------------
+
+
+_SCRIPT = "#!/bin/bash\nssh h \"cat > /srv/app.conf << 'EOF'\nkey=1\nEOF\"\n"
+
+
+@pytest.mark.parametrize(
+    ("strategy", "content"),
+    [
+        ("scp", 'scp "$(dirname "$0")/deploy.sh.d/app.conf" h:/srv/app.conf'),
+        ("base64", "printf %s a2V5PTEK | base64 -d"),
+    ],
+)
+def test_json_names_the_fix_strategy(tmp_path: Path, strategy: str, content: str) -> None:
+    """`--format json` says which strategy made a heredoc fix (the scp one also writes a
+    file beside the script: a reader must know)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = run_cli(
+        "--no-cache",
+        "--format",
+        "json",
+        "--severity",
+        "info",
+        "--fix-strategy",
+        strategy,
+        str(script),
+    )
+    (found,) = json.loads(proc.stdout)
+    assert found["code"] == "HL101"
+    assert found["fix"]["strategy"] == strategy
+    assert found["fix"]["applicability"] == "safe"
+    assert [e["content"] for e in found["fix"]["edits"]][0].startswith(content)
+
+
+# -- --select through the CLI ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("select", "codes"), [("HL103", {"HL103"}), ("HL10", {"HL101", "HL103"})])
+def test_cli_select_keeps_only_the_selected_codes(
+    tmp_path: Path, select: str, codes: set[str]
+) -> None:
+    script = tmp_path / "s.sh"
+    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi \\$USER\nEOF\"\n")
+    proc = run_cli("--format", "json", "--no-cache", "--select", select, str(script))
+    assert proc.returncode == 1, proc.stderr
+    assert {item["code"] for item in json.loads(proc.stdout)} == codes
+
+
+# -- the rules list and --ignore -----------------------------------------------------------
+
+
+def test_cli_rules_lists_which_rules_fix() -> None:
+    proc = run_cli("rules")
+    assert proc.returncode == 0, proc.stderr
+    fix_column = {line.split()[0]: line.split()[3] for line in proc.stdout.splitlines()[1:]}
+    assert fix_column["HL001"] == "no" and fix_column["HL002"] == "no"
+    assert fix_column["HL101"] == "yes" and fix_column["HL103"] == "yes"
+
+
+@pytest.mark.parametrize(
+    ("options", "codes"),
+    [(("--ignore", "HL103"), {"HL101"}), (("--ignore", "HL1"), set()), ((), {"HL101", "HL103"})],
+)
+def test_cli_ignore_drops_the_ignored_codes(
+    tmp_path: Path, options: tuple[str, ...], codes: set[str]
+) -> None:
+    script = tmp_path / "s.sh"
+    script.write_text("ssh h \"pkill -f x; cat > f << 'EOF'\nhi \\$USER\nEOF\"\n")
+    proc = run_cli("--format", "json", "--no-cache", *options, str(script))
+    assert proc.returncode == (1 if codes else 0), proc.stderr
+    assert {item["code"] for item in json.loads(proc.stdout)} == codes

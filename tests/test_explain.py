@@ -214,3 +214,33 @@ def test_python_argv_shell_runs_locally() -> None:
     assert "Layer 1 · the string `sh -c` runs locally" in text
     assert "`sh -c` splits it into 2 command(s):" in text
     assert "remote" not in text.split("Findings")[0]
+
+
+# -- shell/heredoc_body.py: what each expansion of an unquoted body stands for ----------------
+
+
+def test_explain_names_what_each_expansion_of_an_unquoted_body_is() -> None:
+    """`ssh h bash <<EOF` with `$$ $1 $# $?` in the body: the local shell substitutes them
+    before ssh reads the body (bash shows it: `$1` arrives as the script's own first
+    argument), and `explain` lists each under the stdin layer with what it is.  (Run 7:
+    the special parameters of a body were read as nothing, and `explain` did not list a
+    body's expansions at all.)"""
+    script = "cat <<EOF\necho $$ $1 $# $?\nEOF\n"
+    local = subprocess.run(
+        ["bash", "-s", "--", "first"], input=script, capture_output=True, text=True, check=True
+    )
+    words = local.stdout.split()
+    assert words[0] == "echo" and words[1].isdigit() and words[2:] == ["first", "1", "0"]
+    done = run_cli("explain", "--command", "ssh h bash <<EOF\necho $$ $1 $# $?\nEOF")
+    assert done.returncode == 0, done.stderr
+    stdin_part = done.stdout.split("the script fed on stdin to `ssh`")[1].split("Findings")[0]
+    listed = [
+        line.split(None, 2)[1:] for line in stdin_part.splitlines() if line.strip().startswith("2:")
+    ]
+    assert listed == [
+        ["$$", "the PID of the local shell, not of the shell that runs the string"],
+        ["$1", "the local shell's 1st positional parameter: EMPTY when there is none"],
+        ["$#", "how many positional parameters the local shell has"],
+        ["$?", "the exit status of the local shell's last command"],
+    ]
+    assert "expanded by the local shell before the body is sent" in stdin_part

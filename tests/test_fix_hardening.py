@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import CLI, run_cli
 
 from heredoc_lint.model import NewFile
 from heredoc_lint.writer import WriteError, create_beside
@@ -93,3 +95,76 @@ def test_a_writer_between_the_check_and_the_rename_keeps_its_file(
         writer.replace_atomically(target, b"fixed\n", b"old\n")
     assert target.read_bytes() == b"theirs\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sh"]  # no temp file left
+
+
+# -- a fix checked by the bash on PATH, or by none -----------------------------------------
+
+
+_SCRIPT = "ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n"
+
+
+def _fix_with_path(script: Path, path: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": path}
+    argv = [
+        sys.executable,
+        "-m",
+        "heredoc_lint",
+        "--fix",
+        "--severity",
+        "info",
+        "--no-cache",
+        str(script),
+    ]
+    return subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+
+
+def test_fix_with_a_bash_that_cannot_start(tmp_path: Path) -> None:
+    """bash is asked whether a fixed script still parses.  A `bash` on PATH that the
+    kernel cannot run (its interpreter is missing: ENOENT from exec) counts as no bash:
+    the fix is written all the same, nothing crashes (shell/bash.py's OSError branch)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "bash"
+    fake.write_text("#!/nonexistent/interpreter\n")
+    fake.chmod(0o755)
+    with pytest.raises(FileNotFoundError):  # what exec of it does
+        subprocess.run([str(fake)], capture_output=True, check=False)
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = _fix_with_path(script, str(bindir))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()
+
+
+def test_fix_with_no_bash_on_path(tmp_path: Path) -> None:
+    """No bash at all: the fix is written all the same (tree-sitter alone decides)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = _fix_with_path(script, str(tmp_path / "empty"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()
+
+
+def test_fix_with_bash_on_path(tmp_path: Path) -> None:
+    """With bash there, the fixed script is the one bash accepts (`bash -n` exits 0)."""
+    script = tmp_path / "deploy.sh"
+    script.write_text(_SCRIPT)
+    proc = _fix_with_path(script, os.environ["PATH"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+
+
+# -- Python frontend --------------------------------------------------------------------------
+
+
+def test_fix_without_bash_on_path(tmp_path: Path) -> None:
+    """bash is asked whether a fixed script still parses; without bash the fix is
+    written all the same (tree-sitter alone decides), and nothing crashes."""
+    script = tmp_path / "deploy.sh"
+    script.write_text("ssh h \"cat > /tmp/f << 'EOF'\nhello\nEOF\"\n")
+    env = {**os.environ, "PATH": str(tmp_path / "empty")}
+    argv = [*CLI, "--fix", "--severity", "info", "--no-cache", str(script)]
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "base64 -d" in script.read_text()

@@ -52,3 +52,32 @@ def test_bash_kills_the_remote_shell(body: str, sshd: SshServer) -> None:
 def test_two_statements_with_the_arguments_give_nothing() -> None:
     body = 'r() {{ echo "running: $*" >&2; ssh "$HOST" "$@"; }}\n'
     assert kit.findings(_script(body, "h"), "HL103") == []
+
+
+# -- shell/definitions.py: a function body that is one redirected command ------------------
+
+
+FORWARD_MARK = "hlmutemark"  # no other process on this machine has it on its command line
+
+
+FORWARD_REMOTE = f"pkill -f {FORWARD_MARK}; echo after-pkill"
+
+
+_REDIRECTED = 'remote() {{ ssh {host} "$@" 2>/dev/null; }}\nremote "{remote}"\necho "status=$?"\n'
+
+
+def test_a_redirected_forwarding_body_is_still_the_command_it_runs() -> None:
+    """`remote() { ssh h "$@" 2>/dev/null; }`: the body is one command with a redirection,
+    a call runs `ssh h ARGS`; HL103 at the call's `pkill` (definitions `_body_command`'s
+    redirected statement)."""
+    text = _REDIRECTED.format(host="h", remote=FORWARD_REMOTE)
+    at = text.index("pkill -f")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end, f.severity) == (at, at + len("pkill"), Severity.ERROR)
+
+
+def test_bash_runs_the_redirected_body_over_ssh(sshd: SshServer) -> None:
+    text = _REDIRECTED.format(host=f"{sshd.user}@gpu", remote=FORWARD_REMOTE)
+    ran = run_local(text, sshd, timeout=60)
+    assert "after-pkill" not in ran.stdout, ran.stdout + ran.stderr
+    assert "status=255" in ran.stdout or "status=143" in ran.stdout, ran.stdout + ran.stderr

@@ -10,9 +10,13 @@ warnings must fall on the heredocs the scanner reports as unterminated (or ended
 from __future__ import annotations
 
 import random
+import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+import rulekit as kit
+from cli_process import run_cli
 from test_oracle_bash import (
     HeredocQuery,
     bash_heredoc_bodies,
@@ -23,6 +27,8 @@ from test_oracle_bash import (
     warned_lines,
 )
 
+from heredoc_lint.engine import check_shell
+from heredoc_lint.model import Severity
 from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.syntax import parse_script
 
@@ -275,3 +281,156 @@ def test_random_scripts_agree_with_bash() -> None:
         assert bodies == [expected_body(h, text) for h in heredocs], text
         assert eof_warning_lines(err) == warned_lines(heredocs, text), text
     assert checked > 300
+
+
+# -- shell/heredoc.py ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "last", ["echo 'a'", 'echo "a"', "echo a\\\\", "echo $'a'", "echo `echo a`"]
+)
+def test_heredoc_scan_starts_at_the_first_character(last: str) -> None:
+    """A script that ends in a quote (a remote string: no newline at its end) still has
+    its heredoc: bash reads the body, and so does the scanner."""
+    text = f"cat <<EOF\nx\nEOF\n{last}"
+    done = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=False)
+    assert done.stdout.startswith("x\n"), done
+    (heredoc,) = scan_heredocs(text)
+    assert (heredoc.op_start, heredoc.delimiter, heredoc.terminated) == (4, "EOF", True)
+    assert text[heredoc.body_start : heredoc.body_end] == "x\n"
+    # The same script as an ssh string: double quotes, `\\ $ " ` escaped for them.
+    escaped = "".join("\\" + c if c in '\\$"`' else c for c in text)
+    ssh = f'ssh h "{escaped}"\n'
+    (found,) = [f for f in check_shell(ssh, "t.sh") if f.code == "HL101"]
+    assert ssh[found.start : found.end] == "<<"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "echo $'it\\'s'",  # an ANSI-C string: `\'` does not close it
+        "echo $'a\\n'",  # an escape right before the closing quote
+        "echo \"a\"'b'",  # a single-quoted part right after a double-quoted one
+        "cat <<<'a'",  # a here-string is no heredoc, and its word is quoted
+        "echo \"$'x'\"",  # `$'` inside double quotes is a `$` and a plain quote
+    ],
+)
+def test_heredoc_after_quoted_words_is_found(before: str) -> None:
+    """The scanner reads the quoting before a heredoc as bash does: bash runs the line,
+    then reads the body; the scanner finds the same heredoc and body."""
+    text = f"{before}; cat <<EOF\nbody\nEOF\n"
+    done = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.endswith("body\n"), done
+    (heredoc,) = scan_heredocs(text)
+    assert text[heredoc.op_start : heredoc.op_end] == "<<EOF"
+    assert text[heredoc.body_start : heredoc.body_end] == "body\n"
+    assert heredoc.terminated
+
+
+# -- shell/heredoc.py: deep nesting ----------------------------------------------------------
+
+
+def _nested(depth: int) -> str:
+    return "echo " + "$(echo " * depth + "x" + ")" * depth + "\n"
+
+
+_AFTER = 'ssh h "pkill -f hlmutf; echo after"\n'
+
+
+def test_a_heredoc_beside_deep_substitutions_is_scanned(tmp_path: Path) -> None:
+    """300 nested `$(`, bash runs them (prints `hi`, then `x`); the heredoc scanner follows
+    each level, and the script is checked: HL103 at the `pkill` after it (a fix: it
+    was an internal error, RecursionError, at the default recursion limit)."""
+    head = "cat <<EOF\nhi\nEOF\n" + _nested(300)
+    script = tmp_path / "deep.sh"
+    script.write_text(head)
+    ran = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=60)
+    assert (ran.returncode, ran.stdout) == (0, "hi\nx\n")
+    text = head + _AFTER
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end, f.severity) == (at, at + len("pkill"), Severity.ERROR)
+    script.write_text(text)
+    done = run_cli("check", "--no-cache", "deep.sh", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout.startswith("deep.sh:5:8: HL103 [error] ")
+
+
+def test_a_script_without_heredocs_is_not_scanned_for_them() -> None:
+    """No `<<`, no heredoc: the scanner is not run, at any depth of nesting (6,000
+    `$(` here, deeper than bash's own stack: it dies with SIGSEGV), and the rest of
+    the script is still checked (heredoc `scan_heredocs`' early return)."""
+    text = _nested(6000) + _AFTER
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
+
+
+# -- shell/words.py: a backslash that ends a word stays, and the reading moves past it -----
+
+
+def test_a_delimiter_ending_in_a_lone_backslash_is_read(tmp_path: Path) -> None:
+    """`bash -c 'cat <<E\\'`: in the string, the delimiter word ends with a backslash that
+    escapes nothing; bash keeps it (its warning wants `E\\`), and the heredoc is never
+    terminated: HL112's error names `E\\`.  The CLI answers within its time.  (Run 7: the
+    reader stayed on that backslash and never returned.)"""
+    script = tmp_path / "t.sh"
+    script.write_text("bash -c 'cat <<E\\'\n")
+    ran = subprocess.run(
+        ["bash", str(script)], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert "delimited by end-of-file (wanted `E\\')" in ran.stderr
+    done = run_cli("--no-cache", script, timeout=30)
+    assert done.returncode == 1, done.stderr
+    assert f"{script}:1:14: HL112 [error] The heredoc `<<E\\` is never terminated" in done.stdout
+    assert "no line is exactly `E\\`" in done.stdout
+
+
+# -- heredocs with an unquoted delimiter: backslash-newline is removed --------------------
+
+
+def _bash(script: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> bytes:
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["one \\\ntwo\n", "x\\\n\\\ny\n", "plain\n", "tail\\\n"],
+)
+def test_unquoted_heredoc_body_joins_continuations_like_bash(body: str) -> None:
+    """`read_value` is the body as bash stores it; with no `$`, backtick or other
+    backslash, that is also what `cat` prints."""
+    text = f"cat <<EOF\n{body}EOF\n"
+    (heredoc,) = scan_heredocs(text)
+    assert heredoc.read_value(text) == _bash(text).decode()
+    quoted = f"cat <<'EOF'\n{body}EOF\n"
+    (literal,) = scan_heredocs(quoted)
+    assert literal.read_value(quoted) == body == _bash(quoted).decode()
+
+
+def test_joined_line_can_be_the_terminator() -> None:
+    """`E\\<newline>OF` joins to `EOF` before the terminator test: the heredoc ends there
+    and the next line is a command again."""
+    text = "cat <<EOF\nE\\\nOF\necho after\n"
+    assert _bash(text) == b"after\n"
+    (heredoc,) = scan_heredocs(text)
+    assert heredoc.terminated
+    assert heredoc.body_start == heredoc.body_end == len("cat <<EOF\n")
+    assert text[heredoc.end :] == "\necho after\n"
+
+
+def test_quoted_delimiter_keeps_the_backslash_line() -> None:
+    text = "cat <<'EOF'\nE\\\nOF\nEOF\n"
+    assert _bash(text) == b"E\\\nOF\n"
+    (heredoc,) = scan_heredocs(text)
+    assert heredoc.terminated and heredoc.read_value(text) == "E\\\nOF\n"

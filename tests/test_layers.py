@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
+import rulekit as kit
 
-from heredoc_lint.engine import check_shell
+from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.layers import Layer, file_layer, walk_layers
+from heredoc_lint.model import Severity
 from heredoc_lint.shell.syntax import parse_script
 
 
@@ -250,3 +253,66 @@ def test_a_finding_in_a_variables_value_is_anchored_on_the_assignment() -> None:
     assert found.start < script.index("\n")
     assert found.message.endswith("(this text is the value of `cmd`, given to ssh)")
     assert found.fix is None  # the value is not in the ssh command's own words
+
+
+# -- layers.py: a nested layer finds the run-time values of its root -----------------------
+
+
+def test_a_python_field_in_an_ssh_string_is_no_local_expansion() -> None:
+    """`os.system(f'ssh h "echo {name} $HOME"')`: the ssh string is a layer below the
+    Python string; its `{name}` is filled in by Python (HL201's), not a `$` the local
+    shell expands: HL102 is only at `$HOME`, and no message names the frontend's
+    placeholder (layers `_root_index` walks up the parent offsets)."""
+    text = (
+        "import os\nimport sys\n\nname = sys.argv[1]\nos.system(f'ssh h \"echo {name} $HOME\"')\n"
+    )
+    found = check_text(text, "python", "t.py", Settings())
+    home = text.index("$HOME")
+    assert [(f.code, f.start, f.end) for f in found if f.code == "HL102"] == [
+        ("HL102", home, home + len("$HOME"))
+    ]
+    assert not any("__hl" in f.message for f in found)
+    field = text.index("{name}")
+    assert [(f.code, f.start) for f in found if f.code == "HL201"] == [("HL201", field)]
+
+
+# -- layers.py: a prefix command is read as the script's IFS splits it ----------------------
+
+
+def test_an_empty_ifs_joins_sudo_to_its_command(tmp_path: Path) -> None:
+    """With `IFS=` (empty) bash does not split `sudo${IFS}echo`: it runs a command named
+    `sudoecho` (not found), so no sudo writes anything and HL109 has nothing to say
+    (layers `calls_behind` reads the words as written, not split at a default IFS)."""
+    text = "IFS=\nsudo${IFS}echo x > out\n"
+    assert kit.findings(text, "HL109") == []
+    ran = subprocess.run(
+        ["bash", "-c", text], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 127
+    assert "sudoecho: command not found" in ran.stderr
+
+
+# -- layers.py: a script piped into a shell ------------------------------------------------
+
+
+def test_a_script_piped_into_a_shell_is_read_as_one() -> None:
+    """`echo 'S' | bash`, `printf '%s\\n' 'S' | ssh h`: the shell runs what the command
+    before the pipe prints (bash shows it), so HL109 reads `sudo echo x > /etc/f` there,
+    at the `>` inside the quotes; `echo | sh` prints an empty line: no script, no
+    finding (layers `_piped_layer`'s empty-words test)."""
+    ran = subprocess.run(
+        ["bash", "-c", "echo 'echo ran-by-the-piped-shell' | bash"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    assert ran.stdout == "ran-by-the-piped-shell\n"
+    for text in (
+        "echo 'sudo echo x > /etc/f' | bash\n",
+        "printf '%s\\n' 'sudo echo x > /etc/f' | ssh h\n",
+    ):
+        at = text.index("> /etc")
+        (f,) = kit.findings(text, "HL109")
+        assert (f.start, f.end, f.severity) == (at, at + 1, Severity.ERROR)
+    assert check_shell("echo | sh\n", "t.sh") == []

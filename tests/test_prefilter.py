@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from corpus import corpus_files
 
 from heredoc_lint.engine import Settings, check_text, trigger_pattern
-from heredoc_lint.model import Severity
+from heredoc_lint.model import Finding, Severity
+from heredoc_lint.pywrappers import PyWrapper
 from heredoc_lint.rules import RULES, triggers
+from heredoc_lint.source import LineIndex
 from heredoc_lint.triggers import ALL_TRIGGERS
 
 HERE = Path(__file__).parent
@@ -69,3 +76,225 @@ def test_sudo_assigned_to_a_variable_is_a_trigger_and_a_modeline_is_none() -> No
     needed = triggers(RULES, frozenset())
     assert "sudo" in present_triggers('SUDO=""\n[ "$EUID" = 0 ] || SUDO=sudo;\n', needed)
     assert present_triggers("complete -F _x x\n# ex: filetype=sh\n", needed) == frozenset()
+
+
+# -- prefilter.py: which files are read at all ----------------------------------------------
+
+
+def _python(text: str, code: str | None = None, settings: Settings | None = None) -> list[Finding]:
+    found = check_text(text, "python", "t.py", settings or Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+_FAKE_SSH = """\
+#!/bin/bash
+# ssh HOST CMD...: print the remote command, as the remote side would receive it
+shift
+printf 'remote: %s\\n' "$*"
+"""
+
+
+def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
+    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(_FAKE_SSH)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": "/home/local-user",
+        "USER": "local-user",
+    }
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # a function imported under another name, called by that name alone
+        'from os import system as sh\n\nsh("ssh h echo $HOME")\n',
+        'from os import (\n    getcwd,\n    system as run_it,\n)\n\nrun_it("ssh h echo $HOME")\n',
+        # the module under another name
+        'import os as o\n\no.system("ssh h echo $HOME")\n',
+    ],
+)
+def test_a_call_under_another_name_is_read(program: str, tmp_path: Path) -> None:
+    """The file's only call of interest is spelled through an `as` name: it is read, and
+    HL102 says what the program does: the local shell expands `$HOME` before ssh runs."""
+    found = _python(program)
+    assert _spans(program, found) == [("HL102", "info", "$HOME")]
+    assert found[0].message.startswith("`$HOME` is this machine's value, expanded by the local")
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+def test_an_invoke_task_file_is_read() -> None:
+    """A file that imports invoke (and names neither subprocess nor fabric) is read: its
+    `c.run` string runs in a local bash."""
+    program = 'from invoke import task\n\n\n@task\ndef deploy(c):\n    c.run("ssh h echo $HOME")\n'
+    assert _spans(program, _python(program)) == [("HL102", "info", "$HOME")]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'print("unclosed"\n',
+        "def f(:\n    pass\n",
+        'with open("x") as f:\n    print(f.read(\n',
+        'from pathlib import Path\nPath("x").write_text(\n',
+    ],
+)
+@pytest.mark.parametrize("wrappers", [(), (PyWrapper("*.shell", 0, "sh"),)])
+def test_a_broken_file_without_a_call_of_interest_is_not_reported(
+    program: str, wrappers: tuple[PyWrapper, ...]
+) -> None:
+    """SPEC, HL001: a whole file is reported as unparsable only when it holds something
+    this tool checks; a file with no subprocess/os/ssh call (nor a configured wrapper's
+    name) is not read at all, whatever the wrappers configured."""
+    compiled = subprocess.run([sys.executable, "-c", f"compile({program!r}, 'f', 'exec')"])
+    assert compiled.returncode != 0  # python3 itself refuses the file
+    assert _python(program, settings=Settings(python_wrappers=wrappers)) == []
+
+
+def test_a_wrapper_call_alone_is_read() -> None:
+    """A file whose only call is a configured wrapper's (`*.shell`, run by `/bin/sh -c`)
+    is read, in a function body as at the top; without the setting it is not."""
+    program = (
+        "import os\n\n\ndef restart(box):\n"
+        '    return box.shell("pkill -f zz-worker-marker; echo restarted")\n'
+    )
+    wrappers = Settings(python_wrappers=(PyWrapper("*.shell", 0, "sh"),))
+    found = _python(program, settings=wrappers)
+    assert _spans(program, found) == [("HL103", "error", "pkill")]
+    assert "(`/bin/sh -c pkill -f zz-worker-marker; echo restarted`)" in found[0].message
+    assert _python(program) == []
+
+
+# -- prefilter.py: a tab where a space usually stands ----------------------------------------
+
+
+def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'from\tos import system\n\nsystem("ssh h echo $HOME")\n',
+        'from os import system\tas\tsh\n\nsh("ssh h echo $HOME")\n',
+        'from\tos\timport\t(getcwd, system)\n\nsystem("ssh h echo $HOME")\n',
+        'import os\tas\to\n\no.system("ssh h echo $HOME")\n',
+        'import subprocess\tas\tsp\n\nsp.getoutput("ssh h echo $HOME")\n',
+    ],
+)
+def test_an_import_written_with_tabs_is_read(program: str) -> None:
+    """Python reads a tab between the words of an import as a space: the call is read
+    (HL102: the local shell expands `$HOME` before ssh runs), as it is in the same file
+    written with spaces.  (The file's only call is spelled by the imported name.)"""
+    for text in (program, program.replace("\t", " ")):
+        ast.parse(text)
+        found = _python_at_path(text)
+        assert [(f.code, text[f.start : f.end]) for f in found] == [("HL102", "$HOME")], text
+
+
+# -- the prefilter: fabric, invoke, asyncssh, pexpect are read only where imported -----------
+
+
+_BROKEN = "def deploy(:\n    pass\n"
+
+
+_NAMED_NOT_IMPORTED = [
+    "# deploys with fabric\n",
+    'LIBRARY = "pexpect"\n',
+    "invoke = 1\n",
+    "asyncssh_port = 22\n",
+    # ` as ` and `from ` open the search for a module called by another name: none here.
+    "from pathlib import Path\n",
+    "import json as j\n",
+    "with open(path) as handle:\n    pass\n",
+]
+
+
+@pytest.mark.parametrize("head", _NAMED_NOT_IMPORTED)
+def test_a_broken_file_with_no_call_of_interest_is_not_this_tools_business(head: str) -> None:
+    """HL001 is reported for a whole Python file only when it holds something the tool
+    checks (SPEC.md); a file that names fabric, invoke, asyncssh or pexpect without
+    importing it, or that imports under another name a module that runs nothing, holds
+    no call the finder reads, so it is not parsed and its syntax error is not reported.
+    (Run 7: the prefilter's `and` made `or`, and any file naming one of those libraries
+    was parsed: HL001 on files with nothing to check.)"""
+    assert check_text(head + _BROKEN, "python") == []
+
+
+def test_a_broken_file_that_imports_a_library_is_reported() -> None:
+    """The other side: with `import invoke` the file may hold `ctx.run(...)`, so its
+    syntax error is HL001 at the bad character: info, as a Python file that does not
+    parse is `source-unreadable` (heredoc_lint/severities.py)."""
+    text = "import invoke\n" + _BROKEN
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity, finding.evidence) == (
+        "HL001",
+        Severity.INFO,
+        "source-unreadable",
+    )
+    assert LineIndex(text).position(finding.start) == (2, 12)
+    assert "Python syntax error" in finding.message
+
+
+_IMPORTED_BESIDE = [
+    "import os, fabric\n",
+    "import os as o, fabric.connection\n",
+    "x = 1; import fabric\n",
+    "if True: import fabric\n",
+    "import \\\n    fabric\n",
+    "import os, \\\n    fabric\n",
+]
+
+
+@pytest.mark.parametrize("head", _IMPORTED_BESIDE)
+def test_fabric_imported_beside_another_name_is_read(head: str) -> None:
+    """The finder records every name of an import statement, wherever the statement
+    stands (scopes.py), so `c.run(...)` of a file importing fabric as the second name,
+    after a `;`, after an `if ...:` or across a backslash-newline is a remote command:
+    the prefilter passes such a file (it skipped all of them: only `import fabric` or
+    `from fabric` at the start of a line passed)."""
+    text = head + 'def deploy(c):\n    c.run("ssh h echo $HOME")\n'
+    findings = check_text(text, "python")
+    assert [(f.code, f.severity) for f in findings] == [("HL102", Severity.INFO)]
+    start = text.index("$HOME")
+    assert (findings[0].start, findings[0].end) == (start, start + len("$HOME"))
+    assert "`$HOME` is this machine's value" in findings[0].message
+
+
+# -- Python frontend --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\n\nos.popen(CMD)\n",
+        "import os\n\nos.system(CMD)\n",
+        "from os import popen\n\npopen(CMD)\n",
+        "from os import popen as run_it\n\nrun_it(CMD)\n",
+        "import os as o\n\no.popen(CMD)\n",
+        "import os\n\nos . popen (CMD)\n",
+    ],
+)
+def test_prefilter_keeps_an_os_popen_call_alone(code: str) -> None:
+    """A file whose only call of interest is os.popen (or os.system) is read, whatever
+    spelling reaches the function."""
+    text = code.replace("CMD", "'ssh h \"pkill -f x; y\"'")
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL103"]
+    assert text[f.start : f.end] == "pkill"

@@ -18,7 +18,7 @@ import pytest
 from cli_process import fix_file
 from sshd import AT_ONCE, SshServer, long_job
 
-from heredoc_lint.engine import check_text
+from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.model import Finding, Severity
 
 JOB = "nohup sleep 4 > /dev/null &"
@@ -176,3 +176,46 @@ def test_ssh_argv_of_several_words_holds_ssh_hl104(sshd: SshServer, tmp_path: Pa
     assert held >= 3.5, f"the program went on after {held:.2f}s"
     detached = program.replace('"ssh", "-F"', '"ssh", "-f", "-F"')
     assert findings(detached, "HL104") == []
+
+
+# -- calls.py: which calls run a shell, which shell, where ---------------------------------
+
+
+def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def test_both_values_of_a_chosen_argv_element_are_read() -> None:
+    """`["ssh", "h", A if x else B]`: A and B are each the remote command (two HL103)."""
+    text = (
+        "import subprocess\n\ndef go(x):\n"
+        '    subprocess.run(["ssh", "h", "pkill -f a; echo" if x else "pkill -f b; echo"])\n'
+    )
+    found = _python(text)
+    assert [(f.code, text[f.start : f.end + 5]) for f in found] == [
+        ("HL103", "pkill -f a"),
+        ("HL103", "pkill -f b"),
+    ]
+
+
+def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    """(code, severity, the text the finding points at) of each finding."""
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+_PKILL = "pkill -f sglang; echo"
+
+
+def test_an_argv_remote_command_of_one_word_is_the_remote_script() -> None:
+    """`["ssh", h, "CMD"]`: CMD is the remote shell's script (HL103 at its pkill);
+    `["ssh", h, "ls", "/srv/my dir"]`: ssh joins the words with spaces, and the remote
+    shell splits `/srv/my dir` again (HL106 at ssh)."""
+    text = (
+        "import subprocess\n"
+        f'subprocess.run(["ssh", "h", "{_PKILL}"])\n'
+        'subprocess.run(["ssh", "h", "ls", "/srv/my dir"])\n'
+    )
+    found = _python(text)
+    assert _got(text, found) == [("HL103", "error", "pkill"), ("HL106", "info", "ssh")]
+    assert "`/srv/my dir` arrives as 2 separate arguments" in found[1].message

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from heredoc_lint.engine import check_text
+from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.frontends import Fragment, SourceError
 from heredoc_lint.frontends.python import PyFragment, analyse, fragments, interesting
 from heredoc_lint.layers import root_layer, walk_layers
-from heredoc_lint.model import Severity
+from heredoc_lint.model import Finding, Severity
 from heredoc_lint.source import LineIndex
 
 DATA = Path(__file__).parent / "data" / "python"
@@ -370,3 +371,385 @@ def test_reading_only_hot_statements_finds_the_same(name: str) -> None:
     hot = [(f.text, f.offsets) for f in analyse(text)[1]]
     whole = [(f.text, f.offsets) for f in analyse(text, whole=True)[1]]
     assert hot == whole
+
+
+# -- calls.py: the shells fabric and invoke run a string in ---------------------------------
+
+
+# Python source of a string holding two `bash -c` (inside the library's shell).
+_NESTED = "bash -c 'bash -c \\\"echo \\\\$x\\\"'"
+
+
+def _python(text: str, code: str | None = None) -> list[Finding]:
+    found = check_text(text, "python", "t.py", Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _codes(text: str) -> list[tuple[str, int, int, str]]:
+    return [(f.code, f.start, f.end, f.severity.value) for f in _python(text)]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "import invoke\ninvoke.run(",
+        "import invoke\ninvoke.sudo(",
+        "from invoke import task\n\n\n@task\ndef go(c):\n    c.run(",
+        "from invoke import task\n\n\n@task\ndef go(c):\n    c.local(",
+        "from invoke import task\n\n\n@task\ndef go(c):\n    c.sudo(",
+    ],
+)
+def test_invoke_runs_its_string_in_a_local_shell(head: str) -> None:
+    """invoke runs the string with `/bin/bash -c` on this machine: the string is the
+    script of the first shell, so `bash -c 'bash -c "..."'` in it is three shells deep
+    (HL111 at the first inner `bash`), and `$F` in an ssh command is expanded here."""
+    text = f'{head}"{_NESTED}")\n{head}"ssh h rm $F")\n'
+    first = text.index("bash -c")
+    second = text.index("$F")
+    assert _codes(text) == [
+        ("HL111", first, first + 4, "info"),  # escaped for the outer shells
+        ("HL102", second, second + 2, "info"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "receiver",
+    [
+        "from fabric import Connection\n\n\ndef go(host):\n    c = Connection(host)\n",
+        "from invoke import task\n\n\n@task\ndef go(c):\n",
+    ],
+)
+def test_library_sudo_leaves_the_redirection_to_the_calling_shell(receiver: str) -> None:
+    """`c.sudo("echo x > /etc/motd")` runs `sudo ... echo x > /etc/motd` in the user's
+    shell (fabric and invoke put `sudo` before the command, no `bash -c`): the file is
+    opened without root, HL109 at the `>`; `c.run` of the same has no sudo to blame."""
+    text = f'{receiver}    c.sudo("echo x > /etc/motd")\n    c.run("echo x > /etc/motd")\n'
+    at = text.index(">")
+    assert _codes(text) == [("HL109", at, at + 1, "error")]
+
+
+# -- decoding.py: the coding line ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("function", ["run", "call", "check_call", "check_output", "Popen"])
+@pytest.mark.parametrize("shell", [True, False])
+def test_every_subprocess_runner_is_read(function: str, shell: bool) -> None:
+    """Each of subprocess's five runners runs its command: a string with shell=True, an
+    argv without; the remote pkill's self-match is found at the `pkill` word in both."""
+    if shell:
+        call = f"subprocess.{function}(\"ssh h 'pkill -f sglang; echo'\", shell=True)"
+    else:
+        call = f'subprocess.{function}(["ssh", "h", "pkill -f sglang; echo"])'
+    text = f"import subprocess\n{call}\n"
+    at = text.index("pkill")
+    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "os.system(\"ssh h 'pkill -f sglang; echo'\")",
+        "os.popen(\"ssh h 'pkill -f sglang; echo'\")",
+        "os.popen(\"ssh h 'pkill -f sglang; echo'\", 'r')",
+        "os.popen(\"ssh h 'pkill -f sglang; echo'\", 'r', -1)",
+        "os.popen(cmd=\"ssh h 'pkill -f sglang; echo'\")",
+    ],
+)
+def test_os_system_and_popen_run_their_first_argument(call: str) -> None:
+    """`os.popen(cmd, mode, buffering)`: the command is the first argument (or `cmd=`),
+    whatever follows it."""
+    text = f"import os\n{call}\n"
+    at = text.index("pkill")
+    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
+
+
+# -- scopes.py: names bound where the finder looks for them --------------------------------
+
+
+def _python_with_settings(
+    text: str, code: str | None = None, settings: Settings | None = None
+) -> list[Finding]:
+    found = check_text(text, "python", "t.py", settings or Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+_FAKE_SSH = """\
+#!/bin/bash
+# ssh HOST CMD...: print the remote command, as the remote side would receive it
+shift
+printf 'remote: %s\\n' "$*"
+"""
+
+
+def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
+    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(_FAKE_SSH)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": "/home/local-user",
+        "USER": "local-user",
+    }
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_command_bound_by_the_walrus_operator_is_read(tmp_path: Path) -> None:
+    """`if (cmd := "..."):` binds `cmd` for the call below it."""
+    program = (
+        'import subprocess\n\nif (cmd := "ssh h echo $HOME"):\n'
+        "    subprocess.run(cmd, shell=True)\n"
+    )
+    assert _spans(program, _python_with_settings(program)) == [("HL102", "info", "$HOME")]
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+def test_a_call_in_a_default_argument_is_read(tmp_path: Path) -> None:
+    """A default argument is evaluated when `def` runs: its call is read (and run)."""
+    program = (
+        "import subprocess\n\n\n"
+        'def f(done=subprocess.run("ssh h echo $HOME", shell=True)):\n'
+        "    return done\n"
+    )
+    assert _spans(program, _python_with_settings(program)) == [("HL102", "info", "$HOME")]
+    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+
+
+# -- __init__.py and decoding.py: a file in another codec ---------------------------------
+
+
+def test_checking_a_python_file_leaves_the_recursion_limit_as_it_was() -> None:
+    """The frontend raises the interpreter's recursion limit to read a deep expression,
+    and puts it back: a program that checks files through the API keeps its own limit
+    (a fresh interpreter: this one's limit may have been changed by another test)."""
+    program = """
+import sys
+
+from heredoc_lint.engine import Settings, check_text, fix_kind
+from heredoc_lint.frontends.python import fragments
+before = sys.getrecursionlimit()
+terms = " + ".join(["'x'"] * 200)
+text = f"import os\\nos.system('ssh h echo $HOME ' + {terms})\\n"
+found = check_text(text, "python", "t.py", Settings())
+homes = [text[f.start : f.end] for f in found if f.code == "HL102"]
+print(homes, before, sys.getrecursionlimit())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout == "['$HOME'] 1000 1000\n"
+
+
+# -- calls.py: which calls run a shell, which shell, where ---------------------------------
+
+
+def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    """(code, severity, the text the finding points at) of each finding."""
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+_PKILL = "pkill -f sglang; echo"
+
+
+def test_a_fabric_connection_named_c_runs_its_string_remotely() -> None:
+    """In a file that imports fabric, `c.run(...)` on a parameter named `c` (no
+    annotation, no decorator) is a Connection's: the remote shell's pkill is found."""
+    text = f'from fabric import Connection\n\ndef deploy(c):\n    c.run("{_PKILL}")\n'
+    found = _python_at_path(text)
+    assert _got(text, found) == [("HL103", "error", "pkill")]
+
+
+_NOHUP = "nohup sleep 100 &"
+
+
+def test_exec_command_runs_its_string_in_the_remote_shell() -> None:
+    """paramiko's `exec_command(CMD)`: CMD is the remote shell's script, so a background
+    job that keeps the channel's stdout holds the channel (HL104; info, as nothing in the
+    file waits for it)."""
+    text = (
+        "import paramiko\n\ndef go(client: paramiko.SSHClient):\n"
+        f'    client.exec_command("{_NOHUP}")\n'
+    )
+    found = _python_at_path(text)
+    assert _got(text, found) == [("HL104", "info", "nohup")]
+    assert "the channel of `exec_command`" in found[0].message
+
+
+def test_invoke_sudo_puts_sudo_before_the_command() -> None:
+    """invoke's `c.sudo(CMD)` runs `sudo -S -p '...' CMD` in bash (invoke's own dry run
+    shows it): a redirection in CMD is opened by that bash, before sudo starts (HL109)."""
+    dry = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from invoke import Config, Context\n"
+            "c = Context(Config(overrides={'run': {'dry': True, 'hide': True}}))\n"
+            "print(c.sudo('echo x > /etc/motd', password='x').command)\n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.splitlines()[-1]  # the dry run echoes the command first, in colour
+    assert dry.startswith("sudo -S -p '") and dry.endswith("' echo x > /etc/motd")
+    text = 'from invoke import task\n\n@task\ndef go(c):\n    c.sudo("echo x > /etc/motd")\n'
+    found = _python_at_path(text)
+    assert _got(text, found) == [("HL109", "error", ">")]
+    assert "before sudo starts: only `echo` runs as root" in found[0].message
+
+
+# -- prefilter.py: a tab where a space usually stands ----------------------------------------
+
+
+def test_a_percent_escape_split_across_two_literals_does_not_stop_the_file() -> None:
+    """`"... 50%" "% done %s" % x`: the `%%` is made of the last character of one literal
+    and the first of the next (Python joins them before formatting); the template is not
+    one the frontend maps back to a single token, so its reading stops there, without an
+    error: the file is still checked and the call after it reported."""
+    text = (
+        "import os\n\n\ndef main(x):\n"
+        '    os.system("ssh h echo 50%" "% done %s" % x)\n'
+        '    os.system("ssh h echo $HOME")\n'
+    )
+    found = _python_at_path(text)
+    home = text.index("$HOME")
+    assert ("HL102", home, home + 5) in [(f.code, f.start, f.end) for f in found]
+
+
+# -- __init__.py / parsing.py: the statements read in full --------------------------------
+
+
+_UNUSUAL_CALLS = (
+    "import subprocess\n"
+    'subprocess.run(["uptime"])\n'
+    '(subprocess.run)("ssh h ls $HOME", shell=True)\n'
+    "subprocess.run\\\n"
+    '("ssh h echo $USER", shell=True)\n'
+)
+
+
+def test_a_call_with_its_callee_in_brackets_or_continued_is_read() -> None:
+    """`(subprocess.run)(...)` and `subprocess.run\\` + newline + `(...)` are calls of
+    subprocess.run as `subprocess.run(...)` is (Python runs each): the statements that
+    hold them are read, and each `$VAR` of the double-quoted ssh string is reported as
+    the local shell's value (HL102 info) at its exact span.  (Run 7, `__init__.py:120`:
+    the analysis read only the lines where a call's name is followed by `(`, and found
+    neither call; reading every statement, as the mutant did, found both.)"""
+    found = check_text(_UNUSUAL_CALLS, "python", "t.py", Settings())
+    got = [(f.code, f.severity.value, _UNUSUAL_CALLS[f.start : f.end]) for f in found]
+    assert got == [("HL102", "info", "$HOME"), ("HL102", "info", "$USER")]
+    assert [f.start for f in found] == [
+        _UNUSUAL_CALLS.index("$HOME"),
+        _UNUSUAL_CALLS.index("$USER"),
+    ]
+    assert "expanded by the local shell before ssh sends the command" in found[0].message
+    # shell=True: /bin/sh expands it before ssh runs (shown with `echo` in front of ssh)
+    shown = subprocess.run(
+        ["/bin/sh", "-c", "echo ssh h ls $HOME"],
+        env={"HOME": "/local/home", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert shown.stdout == "ssh h ls /local/home\n"
+
+
+# -- an f-string that Python reads and libcst does not --------------------------------------
+
+
+_NAMED_ESCAPE_IN_SPEC = 'import os\ndef f(x):\n    os.system(f"ls {x:\\N{DOLLAR SIGN}>9}")\n'
+
+
+def test_an_fstring_libcst_cannot_parse_is_skipped_not_a_crash() -> None:
+    """Python 3.11 reads `\\N{DOLLAR SIGN}` in a format spec; libcst (which maps an
+    f-string's characters to the file) refuses it.  Such a string is not read, so the call
+    is not checked: no finding, and no internal error.  (Run 7: without the `return
+    False` after libcst's error, the reader went on with no parse: UnboundLocalError.)"""
+    compile(_NAMED_ESCAPE_IN_SPEC, "x.py", "exec")  # Python reads it
+    assert check_text(_NAMED_ESCAPE_IN_SPEC, "python") == []
+
+
+def test_the_same_fstring_with_a_plain_spec_is_read() -> None:
+    """The control: with the spec written `>9`, the value is HL201's finding at `{x:>9}`
+    (`x` says nothing of what it holds: `parameter-unknown`, info by measurement)."""
+    text = _NAMED_ESCAPE_IN_SPEC.replace("\\N{DOLLAR SIGN}", "")
+    (finding,) = check_text(text, "python")
+    assert (finding.code, finding.severity) == ("HL201", Severity.INFO)
+    assert text[finding.start : finding.end] == "{x:>9}"
+
+
+# -- Python frontend --------------------------------------------------------------------------
+
+
+def _codes_of_kind(text: str, kind: str = "shell", settings: Settings | None = None) -> list[str]:
+    path = "t.py" if kind == "python" else "t.sh"
+    return [f.code for f in check_text(text, kind, path, settings)]
+
+
+_CTX_RUN = "def deploy(ctx):\n    ctx.run('ssh h \"pkill -f x; y\"')\n"
+
+
+def test_ctx_run_is_invoke_only_without_fabric() -> None:
+    """`ctx` is invoke's name for a Context; in a file that imports fabric it may be a
+    Connection just as well, so it is not read as invoke's local run."""
+    assert "HL103" in _codes_of_kind("import invoke\n\n" + _CTX_RUN, "python")
+    assert _codes_of_kind("import fabric\nimport invoke\n\n" + _CTX_RUN, "python") == []
+
+
+def test_for_loop_rebinds_the_name() -> None:
+    """`for cmd in ...` gives `cmd` a new value: the string assigned before is not run."""
+    head = "import subprocess\n\ncmd = \"ssh h 'pkill -f x; y'\"\n"
+    run = "subprocess.run(cmd, shell=True)\n"
+    assert "HL103" in _codes_of_kind(head + run, "python")
+    assert _codes_of_kind(head + 'for cmd in ["ls"]:\n    ' + run, "python") == []
+
+
+# -- the Python frontend: a starred argument after the command does not hide it -----------
+
+
+@pytest.mark.parametrize(
+    ("call", "span"),
+    [
+        ("subprocess.run(\"ssh h 'pkill -f sglang; echo'\", *opts, shell=True)", (41, 46)),
+        ('subprocess.run(["ssh", "h", "pkill -f sglang; echo"], *opts)', (47, 52)),
+        ("subprocess.run(*opts)", None),  # the command itself is unknown
+    ],
+)
+def test_starred_argument_after_the_command(call: str, span: tuple[int, int] | None) -> None:
+    """`*opts` after the command (bufsize, executable... at run time) leaves the command
+    the first argument: its pkill self-match is still found, at the `pkill` word."""
+    text = f"import subprocess\n{call}\n"
+    found = [(f.code, f.start, f.end) for f in check_text(text, "python", "t.py", Settings())]
+    assert found == ([("HL103", *span)] if span else [])
+    if span:
+        assert text[span[0] : span[1]] == "pkill"
+
+
+@pytest.mark.parametrize("indent", ["", "    "])
+def test_fabric_connection_through_a_second_name(indent: str) -> None:
+    """`d = c` where `c = fabric.Connection(...)`: `d.run(...)` runs on the remote host
+    all the same, and its pkill self-match is reported at the `pkill` word."""
+    body = 'c = fabric.Connection("h")\nd = c\nd.run("pkill -f sglang; echo")\n'
+    if indent:
+        body = "def f():\n" + "".join(indent + line + "\n" for line in body.splitlines())
+    text = "import fabric\n" + body
+    findings = check_text(text, "python", "t.py", Settings())
+    assert [(f.code, text[f.start : f.end]) for f in findings] == [("HL103", "pkill")]
+    assert findings[0].start == text.index("pkill")

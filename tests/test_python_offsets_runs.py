@@ -172,3 +172,28 @@ def test_format_templates_read_in_pieces_give_what_python_gives(call: str) -> No
     source = f'import subprocess\nsubprocess.run(["ssh", "h", {call}])\n'
     (fragment,) = fragments("python", source)
     assert fragment.text == eval(call)  # noqa: S307 - constant strings written above
+
+
+# -- the offset map of a fragment runs forward ----------------------------------------------
+
+
+_SPAWNED = [
+    # pexpect.spawn returns at once: the frontend appends ` &` after the last value
+    'import pexpect\ndef f(cmd):\n    pexpect.spawn("ssh h echo " + cmd)\n',
+    'import pexpect\ndef f(cmd):\n    pexpect.spawn(f"ssh h echo {cmd}")\n',
+    'import pexpect\ndef f(a, b):\n    pexpect.spawn("ssh " + a + " echo " + b)\n',
+]
+
+
+@pytest.mark.parametrize("text", _SPAWNED)
+def test_the_offsets_of_a_spawned_command_run_forward_to_its_last_value(text: str) -> None:
+    """A fragment's offset map takes each character of its text to the file: the ` &` the
+    frontend appends for `pexpect.spawn` (which returns at once) is placed after the last
+    run-time value, where the call's string ends, never back inside it.  (Run 7: the end
+    of a `+` operand's unit was its start, and the ` &` pointed at the start of `cmd`.)"""
+    (fragment,) = fragments("python", text)
+    assert fragment.text.endswith(" &")
+    offsets = list(fragment.offsets)
+    assert offsets == sorted(offsets)
+    last_value_end = text.index(")\n") - (1 if "{" in text else 0)
+    assert offsets[-1] == last_value_end

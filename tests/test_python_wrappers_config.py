@@ -16,6 +16,7 @@ import pytest
 from cli_process import run_cli
 from sshd import SshServer
 
+from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.pywrappers import PyWrapper, matches, parse_entries
 
 CONFIG = """\
@@ -216,3 +217,68 @@ def test_a_bad_entry_is_exit_2_from_the_cli(tmp_path: Path) -> None:
     done = run_cli("check", "--no-cache", "a.py", cwd=tmp_path)
     assert done.returncode == 2
     assert "python-wrappers.a.b" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- calls.py: a project wrapper that runs its string with sh -------------------------------
+
+
+_SH_WRAPPER = Settings(python_wrappers=(PyWrapper("*.shell", 0, "sh"),))
+
+
+_SH_COMMANDS = [
+    ("ssh h echo $HOME", [("HL102", "info", 1, "$HOME")]),
+    ("ssh h 'sleep 10 &'", [("HL104", "warning", 1, "sleep")]),
+    ("sudo echo hi > /etc/motd", [("HL109", "error", 0, ">")]),
+    (
+        'ssh h "bash -c \\"echo \\$x\\""',
+        [("HL111", "info", 1, "ssh"), ("HL102", "info", 2, "$x")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), _SH_COMMANDS)
+def test_a_wrapper_that_runs_sh_is_read_as_subprocess_with_shell_true(
+    command: str, expected: list[tuple[str, str, int, str]]
+) -> None:
+    """`python-wrappers = {"*.shell" = {arg = 0, runs = "sh"}}`: `box.shell(CMD)` runs CMD
+    with `/bin/sh -c`, the local shell, as `subprocess.run(CMD, shell=True)` does: the
+    same findings at the same depths (the local shell is depth 0, ssh's remote shell 1),
+    and the same fixes.  (Run 7: the wrapper's string was given depth -1, so the remote
+    shell was depth 0, taken for the file's own shell: HL102's and HL104's remote
+    findings were lost, HL111 counted one shell less.)"""
+    literal = repr(command)
+    wrapped = f"def f(box):\n    box.shell({literal})\n"
+    direct = f"import subprocess\nsubprocess.run({literal}, shell=True)\n"
+
+    def found(text: str) -> list[tuple[str, str, int, str]]:
+        return [
+            (f.code, f.severity.value, f.depth, text[f.start : f.end])
+            for f in check_text(text, "python", "t.py", _SH_WRAPPER)
+        ]
+
+    assert found(wrapped) == found(direct) == expected
+    fixed = fix_kind(wrapped, "python", "t.py", _SH_WRAPPER, unsafe=True).text
+    fixed_direct = fix_kind(direct, "python", "t.py", _SH_WRAPPER, unsafe=True).text
+    assert fixed.split("box.shell(", 1)[1] == fixed_direct.split("subprocess.run(", 1)[1].replace(
+        ", shell=True", ""
+    )
+
+
+# -- decoding.py: where a coding line that Python refuses is reported ------------------------
+
+
+def test_a_call_whose_name_matches_no_wrapper_pattern_is_not_read() -> None:
+    """With only `*.shell` configured, `box.run(CMD)`, `log.info(CMD)` and a bare
+    `execute(CMD)` are not the wrapper: nothing says they run CMD, so CMD is not read
+    (no finding), while `box.shell(CMD)` is (HL104 at `sleep`).  (Run 7: any named call
+    was taken for the first configured wrapper.)"""
+    command = "ssh h 'sleep 10 &'"
+    text = (
+        "def f(box, log):\n"
+        f"    box.run({command!r})\n"
+        f"    log.info({command!r})\n"
+        f"    execute({command!r})\n"
+        f"    box.shell({command!r})\n"
+    )
+    found = check_text(text, "python", "t.py", _SH_WRAPPER)
+    assert [(f.code, f.start) for f in found] == [("HL104", text.rindex("sleep"))]

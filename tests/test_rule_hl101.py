@@ -20,7 +20,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.engine import check_shell, check_text, fix_kind
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl101_heredoc_in_remote_string import RULE
 
@@ -224,3 +224,43 @@ def test_shell_script_the_same_through_the_real_ssh(tmp_path: Path, sshd: SshSer
     proc = run_local(fixed, sshd)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "s").read_text() == "x=$HOME \\n\n"
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("op", "body"), [("<<-", "\tx\n\tEOF"), ("<<", "x\nEOF")])
+def test_hl101_spans_the_whole_operator(op: str, body: str) -> None:
+    text = f'ssh h "cat {op}EOF\n{body}"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL101"]
+    assert text[found.start : found.end] == op
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+def test_hl101_names_the_expansions_of_the_body() -> None:
+    text = 'ssh h "cat > f << EOF\n$x and \\$y\nEOF"\n'
+    (f,) = _found(text, "HL101")
+    assert (f.start, f.end) == _span(text, "<<")
+    assert f.message.startswith("Heredoc inside the ssh command string: ")
+    assert "the local shell expands $x in its body" in f.message
+    (g,) = _found(text.replace("$x and ", ""), "HL101")
+    assert "the local shell expands" not in g.message
+
+
+def test_hl101_counts_the_deleted_backslash_newlines() -> None:
+    text = 'ssh h "cat > f << EOF\na \\\nb\nEOF"\n'
+    (f,) = _found(text, "HL101")
+    assert f.message.endswith("; deletes 1 backslash-newline(s)")

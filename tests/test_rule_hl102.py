@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 import rulekit as kit
-from sshd import SshServer
+from sshd import SshServer, run_local
 
-from heredoc_lint.engine import check_text
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL102"
@@ -349,3 +349,284 @@ def test_an_awk_field_is_named_behind_a_prefix_command(prefix: str) -> None:
     (found,) = [f for f in kit.findings(text, "HL102", every_rule=True)]
     assert found.message.startswith("`$1` is a field of the awk program")
     assert found.severity is Severity.ERROR
+
+
+# -- shell/evidence.py: the commands that ask about the machine --------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "probes"),
+    [
+        ("hostname", True),
+        ("hostname -f", True),
+        ("/bin/hostname", True),
+        ("whoami", True),
+        ("uname -r", True),
+        ("nproc", True),
+        ("readlink /proc/self/exe", True),
+        ("readlink -f /etc/alternatives/java", True),
+        ("cat /etc/hostname", True),
+        ("readlink ./current", False),
+        ("cat ./VERSION", False),
+        ("date +%s", False),
+    ],
+)
+def test_hl102_a_substitution_that_asks_about_the_machine(command: str, probes: bool) -> None:
+    """`$(hostname)` in an ssh string runs here and describes this machine: evidence
+    `machine-probe` (info by default since its first look, 0 TP / 6 FP); a substitution
+    that asks nothing about the machine is a `local-expansion`, also info."""
+    text = f'ssh h "echo $({command}) done"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == f"$({command})"
+    assert found.evidence == ("machine-probe" if probes else "local-expansion")
+    assert found.severity is Severity.INFO
+    assert ("describes this machine" in found.message) is probes
+
+
+# -- shell/evidence.py: root guards, `read` bindings, function names -----------------------
+
+
+@pytest.mark.parametrize(
+    ("read", "shown"),
+    [
+        ("read -r name", "$name"),
+        ("read -r -a hosts", "${hosts[0]}"),
+        ("read -p x: -r name", "$name"),
+    ],
+)
+def test_hl102_names_the_variable_that_read_set(read: str, shown: str) -> None:
+    text = f'{read}\nssh h "echo {shown}"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == shown
+    assert found.message.startswith(f"`{shown}` is the local variable set on line 1, ")
+
+
+@pytest.mark.parametrize("head", ["deploy() {", "function deploy {", "function deploy() {"])
+def test_hl102_names_the_function_around_a_positional(head: str) -> None:
+    text = f'{head}\n  ssh h "echo $1"\n}}\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == "$1"
+    assert found.message.endswith("from the arguments of the function `deploy` around it")
+
+
+# -- HL102: a remote-natured variable is this machine's value -----------------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize("name", ["HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"])
+def test_hl102_a_login_variable_is_this_machines_value(name: str, tmp_path: Path) -> None:
+    """`$HOME` in a double-quoted ssh string is the local value (bash expands it before
+    ssh runs): HL102 says so, at info, with the escape that passes it on (hl102
+    `REMOTE_NAMES` 'HOME' -> 'OME')."""
+    sent = _bash(f'{name}=/local-value; printf %s "echo ${name}"', None, tmp_path).stdout
+    assert sent == "echo /local-value"
+    text = f'ssh "$h" "echo ${name}"\n'
+    (found,) = _findings(text, "HL102")
+    assert (found.start, found.end) == (15, 16 + len(name))
+    assert found.severity.value == "info"
+    assert found.message.startswith(f"`${name}` is this machine's value, expanded by ")
+    assert f"write `\\${name}` if the inner shell should expand it" in found.message
+
+
+# -- shell/evidence.py: the readers of a system file ask about the machine ------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "probes"),
+    [
+        ("tail -n1 /etc/hostname", True),
+        ("head -c8 /proc/cpuinfo", True),
+        ("realpath /etc/localtime", True),
+        ("tail -n1 ./VERSION", False),
+        ("head -n1 VERSION", False),
+        ("realpath ./current", False),
+    ],
+)
+def test_hl102_a_reader_of_a_system_file_describes_this_machine(
+    command: str, probes: bool, tmp_path: Path
+) -> None:
+    """`ssh h "echo $(tail -n1 /etc/hostname) done"`: `tail`, `head` and `realpath` of a
+    path under /etc/, /proc/... read this machine, so the value ssh sends describes it:
+    `machine-probe` evidence (info by default since its first look, 0 TP / 6 FP), with a
+    message that says so; the same readers of a relative path are a `local-expansion`,
+    also info.  bash, with `ssh` a function that prints the string it is given, shows that
+    the substitution ran here: the string holds its local value, and no `$(` is left for
+    the remote shell.
+    (Run 7: `tail` cut to `ail` was no longer a reader.)"""
+    (tmp_path / "VERSION").write_text("1.2.3\n")
+    (tmp_path / "current").mkdir()
+    text = f'ssh h "echo $({command}) done"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == f"$({command})"
+    assert found.evidence == ("machine-probe" if probes else "local-expansion")
+    assert found.severity is Severity.INFO
+    assert ("describes this machine" in found.message) is probes
+    local = subprocess.run(
+        ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout.rstrip("\n")
+    stand_in = 'ssh() { printf "%s\\n" "$2"; }\n'
+    sent = subprocess.run(
+        ["bash", "-c", stand_in + text], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
+    assert local and sent == f"echo {local} done\n"
+
+
+# -- shell/evidence.py: the array mapfile and readarray fill --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("binder", "name"),
+    [
+        ("mapfile -t lines", "lines"),
+        ("readarray -t hosts", "hosts"),
+        ("mapfile", "MAPFILE"),
+        ("readarray -t", "MAPFILE"),
+    ],
+)
+def test_hl102_names_the_array_mapfile_filled(binder: str, name: str) -> None:
+    """`mapfile -t lines < f` fills `lines`; without a name, `MAPFILE` (bash, asked with
+    `declare -p`, says so).  `${NAME[0]}` in an ssh string afterwards is that local
+    variable, set on line 1: the HL102 info says where.  (Run 7: the test of the name
+    inverted gave the named array as MAPFILE and the default as no name.)"""
+    declared = subprocess.run(
+        ["bash", "-c", f"{binder} <<< one\ndeclare -p {name}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout
+    assert declared.startswith(f"declare -a {name}=([0]=")
+    shown = f"${{{name}[0]}}"
+    text = f'{binder} < list.txt\nssh h "echo {shown}"\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL102"]
+    assert text[found.start : found.end] == shown
+    assert found.severity is Severity.INFO
+    assert found.message.startswith(f"`{shown}` is the local variable set on line 1, ")
+
+
+# -- HL102: the message says who expands and when -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "when"),
+    [
+        ('ssh h "x=1; echo $x"\n', 17, "before ssh sends the command"),
+        ('bash -c "x=1; echo $x"\n', 19, "before `bash -c` runs the string"),
+        ('sudo sh -c "x=1; echo $x"\n', 22, "before `sh -c` runs the string"),
+    ],
+)
+def test_hl102_message_names_the_wrapper(text: str, start: int, when: str) -> None:
+    """`$x` bound in the same string: expanded by the local shell first, which the
+    message says with the wrapper that then runs the string; bash agrees that the local
+    value (unset here) is what the inner shell gets."""
+    (finding,) = _findings(text, "HL102")
+    assert (finding.severity, finding.start, finding.end) == (Severity.ERROR, start, start + 2)
+    assert finding.message.startswith(f"`$x` is expanded by the local shell {when}, ")
+    local = text.replace("ssh h ", "bash -c ").replace("sudo ", "")
+    proc = subprocess.run(
+        ["bash", "-c", local], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert proc.stdout == "\n"  # the local, empty value; the inner `x=1` came too late
+
+
+# -- lift: an edit that starts at the first character of an ssh word -----------------------
+
+
+HL102 = Settings(select=frozenset({"HL102"}))
+
+
+def _fixed(text: str, settings: Settings) -> str:
+    outcome = fix_shell(text, "t.sh", settings, unsafe=True)
+    assert outcome.error is None, outcome.error
+    return outcome.text
+
+
+def test_hl102_fix_of_a_whole_ssh_word(sshd: SshServer) -> None:
+    """`$x` is a word of its own among the ssh words: the fix quotes exactly that word,
+    and the remote shell then prints the value the same string assigned."""
+    text = "ssh h echo go\\; x=1\\; echo $x\n"
+    fixed = _fixed(text, HL102)
+    assert fixed == "ssh h echo go\\; x=1\\; echo '$x'\n"
+    before = run_local(text, sshd)
+    after = run_local(fixed, sshd)
+    assert before.returncode == after.returncode == 0, (before.stderr, after.stderr)
+    assert before.stdout == "go\n\n"
+    assert after.stdout == "go\n1\n"
+
+
+# -- parse_script: a redirection after `a && b` belongs to `b` -----------------------------
+
+
+def test_hl102_names_the_array_of_a_subscript(sshd: SshServer) -> None:
+    """`${ids[1]}` reads the array `ids` that the same string assigns: the finding names
+    `ids`, and its fix makes the remote shell print the element."""
+    text = 'ssh h "ids=(v w); echo ${ids[1]}"\n'
+    (finding,) = check_shell(text, "t.sh", HL102)
+    assert (finding.start, finding.end) == (23, 32)
+    assert "binding of `ids` in the same string" in finding.message
+    fixed = _fixed(text, HL102)
+    assert fixed == 'ssh h "ids=(v w); echo \\${ids[1]}"\n'
+    assert run_local(text, sshd).stdout == "\n"
+    assert run_local(fixed, sshd).stdout == "w\n"
+
+
+# -- HL102: an expansion is reported once, by the shell that performs it ------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ssh h "bash -c \\"echo $x\\""\n',
+        'bash -c "ssh h \\"echo $x\\""\n',
+        'ssh h "ssh g \\"cat > f << \'EOF\'\n$x\nEOF\\""\n',
+    ],
+)
+def test_hl102_nested_expansion_reported_once_at_depth_1(text: str) -> None:
+    """The local shell expands `$x` before any inner shell sees it: the inner layers
+    receive its value, not `$x`, and must not report it again."""
+    found = _found(text, "HL102")
+    assert [(f.start, f.end, f.depth) for f in found] == [(*_span(text, "$x"), 1)]
+    assert "local shell" in found[0].message
+
+
+def test_hl102_in_quoted_heredoc_of_ssh_string_is_error() -> None:
+    text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\"\n"
+    (f,) = _found(text, "HL102")
+    assert (f.start, f.end, f.severity) == (*_span(text, "$1"), Severity.ERROR)

@@ -12,14 +12,16 @@ lines are looked at.
 
 from __future__ import annotations
 
+import os
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import check_text, fix_shell
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL103"
@@ -387,3 +389,296 @@ def test_pgrep_asking_for_the_oldest_match_is_info(string: str) -> None:
 def test_pgrep_whose_matches_are_counted_stays_an_error() -> None:
     (f,) = hl103(f'ssh h "pgrep -f {MARK} | wc -l"\n')
     assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)
+
+
+# -- HL103: a heredoc script's pkill matches the shell that feeds it ------------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def test_hl103_the_shell_that_feeds_a_heredoc_script_is_killed(tmp_path: Path) -> None:
+    """`bash -c 'bash <<EOF ... pkill -f NAME ... EOF'`: the outer shell holds the heredoc
+    on its command line and waits for the inner bash; bash shows pkill killing it (SIGTERM,
+    nothing after the heredoc runs).  HL103 reports it, naming that feeding shell (hl103
+    `feeder_cmdline`: `cmdline is None` -> `is not None`)."""
+    name = f"srv-{uuid.uuid4().hex}"
+    script = f"bash <<EOF\npkill -f {name}\necho inner-after\nEOF\necho outer-after\n"
+    ran = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    assert ran.returncode == -15, (ran.returncode, ran.stdout, ran.stderr)
+    assert "outer-after" not in ran.stdout
+    text = f"bash -c '{script}'\n"
+    (found,) = _findings(text, "HL103")
+    assert text[found.start : found.end] == "pkill"
+    assert found.severity is Severity.ERROR
+    assert found.message.startswith(
+        f"`pkill -f {name}` matches the command line of the shell that feeds it this script "
+        "(`bash -c bash <<EOF"
+    )
+    assert "kills that shell: its commands after this script never run" in found.message
+
+
+# -- shell/syntax.py: a `$` that starts no expansion is a plain character -------------------
+
+
+def test_hl103_reads_an_anchored_pattern_with_its_dollar() -> None:
+    """`pkill -f hlzz$; echo survived`: the regex `hlzz$` wants the line to end there, and
+    the shell's own command line goes on after it: bash survives its pkill and runs the
+    rest.  No HL103; without the `$` the shell kills itself (bash says so too), HL103."""
+    anchored = "pkill -f hlzz_selfkill$; echo survived"
+    plain = "pkill -f hlzz_selfkill; echo survived"
+    assert subprocess.run(["bash", "-c", anchored], capture_output=True, text=True).stdout == (
+        "survived\n"
+    )
+    assert subprocess.run(["bash", "-c", plain], capture_output=True, text=True).stdout == ""
+    assert [f.code for f in check_shell(f'ssh h "{anchored}"\n', "t.sh")] == []
+    assert [f.code for f in check_shell(f'ssh h "{plain}"\n', "t.sh")] == ["HL103"]
+
+
+# -- HL103: a pattern that matches only a literal heredoc body gets no fix ------------------
+
+
+def test_hl103_no_fix_when_only_the_literal_heredoc_body_matches() -> None:
+    """`pkill -f "myjob|E[[:space:]]{9}"` in an ssh string whose `<<\\E` body is `myjob`:
+    with the bracket (`[m]yjob`) the pattern still matches the shell's command line, but
+    only in the body, which HL101's fix takes out of the string: HL103 reports the
+    self-match and offers no fix of its own.  The body is blanked where it stands (one
+    blank a character: 6, so `E` and the blanks after it stay under 9), before the bracket
+    edit shifts the text: blanked after it, two characters too early, the body's last
+    `b` was left beside the terminator, `b[[:space:]]E` matched there and a split fix
+    was offered for a match that HL101's fix removes (a bug, fixed).  (Run 7: the blank
+    count `body_end - body_start` made `body_end + body_start` let `E[[:space:]]{9}`
+    match and offered a split fix.)"""
+    for pattern in ("myjob|E[[:space:]]{9}", "myjob|b[[:space:]]E"):
+        text = f"ssh h 'pkill -f \"{pattern}\"; cat <<\\E\nmyjob\nE\n'\n"
+        found = [f for f in check_shell(text, "t.sh") if f.code in ("HL101", "HL103")]
+        assert [(f.code, text[f.start : f.end], f.severity.value) for f in found] == [
+            ("HL103", "pkill", "error"),
+            ("HL101", "<<", "info"),
+        ]
+        assert found[0].fix is None
+        assert found[1].fix is not None and found[1].fix.strategy == "base64"
+
+
+# -- HL103: POSIX character classes in the pattern ----------------------------------------
+
+
+def _ere_matches(pattern: str, line: str, *, valid: bool = True) -> bool:
+    """Whether the POSIX extended regex matches `line` (grep -E: glibc's regcomp, as pkill);
+    a pattern regcomp rejects (exit 2) matches nothing: pkill only reports the error."""
+    proc = subprocess.run(
+        ["grep", "-qE", "--", pattern], input=line.encode(), timeout=30, check=False
+    )
+    assert proc.returncode in ((0, 1) if valid else (2,)), (pattern, proc.stderr)
+    return proc.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("pattern", "after"),
+    [
+        ("echo[[:space:]]end", "echo end"),
+        ("echo[[:blank:]]end", "echo end"),
+        ("sleep [[:digit:]]", "sleep 0"),
+        ("echo [[:alpha:]]nd", "echo end"),
+        ("echo [[:alnum:]]nd", "echo end"),
+        ("echo [[:lower:]]nd", "echo end"),
+        ("echo [[:upper:]]ND", "echo END"),
+        ("a[[:punct:]]b", "echo a.b"),
+        ("echo [[:xdigit:]]nd", "echo end"),
+        ("echo[[:digit:]]end", "echo end"),  # no digit there: no self-match
+        ("echo [[:upper:]]nd", "echo end"),
+        ("ech[[:nosuch:]]", "echo"),  # not a class: regcomp fails, pkill kills nothing
+        ("echo [[:word:]]nd", "echo end"),  # Perl's and Python's, not POSIX: fails too
+        ("echo[[:graph:]]end", "echo end"),
+        ("echo[[:print:]]end", "echo end"),
+        ("echo[[:cntrl:]]end", "echo end"),
+    ],
+)
+def test_hl103_posix_classes_match_like_pkill(pattern: str, after: str) -> None:
+    """`pkill -f 'echo[[:space:]]end'; echo end` matches its own shell's command line
+    exactly when the ERE does: HL103 reports it then, at the `pkill` word, and only then."""
+    text = f"ssh h 'pkill -f \"{pattern}\"; {after}'\n"
+    own = f'bash -c pkill -f "{pattern}"; {after}'
+    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    invalid = ":nosuch:" in pattern or ":word:" in pattern
+    matches = _ere_matches(pattern, own, valid=not invalid)
+    assert found == ([(7, 12)] if matches else [])
+
+
+# -- HL103: the split fix only where the ssh starts its statement --------------------------
+
+
+def _run_with_fake_ssh(script: str, directory: Path) -> bytes:
+    """stdout of `script` run by bash with an `ssh` that runs its remote command in a
+    local bash where `pkill` only prints its arguments."""
+    bindir = directory / "bin"
+    bindir.mkdir(exist_ok=True)
+    ssh = bindir / "ssh"
+    ssh.write_text(
+        '#!/bin/bash\nshift\nexec bash -c "pkill() { printf \'<%s>\' \\"\\$@\\"; echo; }; $*"\n'
+    )
+    ssh.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    return proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("before", "runs"),
+    [("", True), ("true && ", True), ("true || ", False), ("test -d /nonexistent && ", False)],
+)
+def test_hl103_split_fix_keeps_the_condition_of_the_ssh(
+    before: str, runs: bool, tmp_path: Path
+) -> None:
+    """`sglang` stands in the string twice, so only moving the pkill into an ssh call of
+    its own helps; behind `&&` or `||` that would run the rest unconditionally (or the
+    pkill alone conditionally), so no fix is offered there."""
+    text = f"{before}ssh h 'pkill -f sglang; echo sglang'\n"
+    (finding,) = _findings(text, "HL103")
+    assert (finding.start, finding.end) == (len(before) + 7, len(before) + 12)
+    fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
+    expected = b"<-f><sglang>\nsglang\n" if runs else b""
+    assert _run_with_fake_ssh(text, tmp_path) == expected
+    if before:
+        assert fixed == text
+    else:
+        assert fixed == "ssh h 'pkill -f \\[s]glang'; ssh h 'echo sglang'\n"
+        assert _run_with_fake_ssh(fixed, tmp_path) == b"<-f><[s]glang>\nsglang\n"
+
+
+# -- HL103: a script file whose name the pattern matches -----------------------------------
+
+
+def test_hl103_script_keeps_its_process_for_its_last_command(tmp_path: Path) -> None:
+    """bash runs a script file in its own process to the end (no exec of the last command,
+    unlike `bash -c`): `pgrep -f NAME` as the only command of NAME.sh finds that bash."""
+    script = tmp_path / "hl103_selfmatch_probe.sh"
+    text = "#!/bin/bash\npgrep -f hl103_selfmatch_probe\n"
+    script.write_text(text)
+    proc = subprocess.run(
+        ["bash", str(script)], capture_output=True, timeout=30, check=False, text=True
+    )
+    assert proc.returncode == 0 and proc.stdout.strip(), "pgrep found its own bash"
+    findings = check_shell(text, str(script), Settings(select=frozenset({"HL103"})))
+    assert [(f.severity, f.start, f.end) for f in findings] == [(Severity.WARNING, 12, 17)]
+    assert "always finds that shell" in findings[0].message
+
+
+@pytest.mark.parametrize("flags", ["-f", "--full", "--exact -f", "-x -f", "-f --exact", "-xf"])
+def test_hl103_exact_flag_agrees_with_pgrep(flags: str) -> None:
+    """With `--exact` (`-x`) the pattern must match the whole command line, which its
+    shell's never is: real pgrep, run by `bash -c` on the same string, decides."""
+    remote = f"pgrep {flags} zq_hl103_exact_probe; echo $?"
+    proc = subprocess.run(
+        ["bash", "-c", remote], capture_output=True, text=True, timeout=30, check=False
+    )
+    matched_itself = proc.stdout.splitlines()[-1] == "0"
+    assert matched_itself == ("x" not in flags)
+    text = f"ssh h '{remote}'\n"
+    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    assert found == ([(7, 12)] if matched_itself else [])
+
+
+@pytest.mark.parametrize("signal", ["-STOP", "-TTOU", "-9", "-KILL"])
+def test_hl103_signal_names_take_no_argument(signal: str) -> None:
+    """`-STOP` is a signal, not `-S -T -O -P` with `-P` taking the next word: real pkill
+    with `-STOP -f` finds a process by its full command line (so `-f` was read as a
+    flag), and HL103 reads the `-f` too."""
+    sleeper = subprocess.Popen(["sleep", "30.4817"])
+    try:
+        proc = subprocess.run(
+            ["pkill", signal, "-f", "^sleep 30[.]4817$"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr  # found by its argument: `-f` took effect
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    text = f"ssh h 'pkill {signal} -f sglang; echo'\n"
+    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    assert found == [(7, 12)]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "fixed_pattern"),
+    [
+        ("[0-9]*sglang", "[0-9]*[s]glang"),  # the bracket expression is skipped whole
+        ("[[:digit:]]*sglang", "[[:digit:]]*[s]glang"),
+        ("\\.sglang", "\\.[s]glang"),
+    ],
+)
+def test_hl103_bracket_fix_matches_the_same_processes(
+    pattern: str, fixed_pattern: str, tmp_path: Path
+) -> None:
+    """The bracketed pattern the remote pkill receives matches (grep -E) the same command
+    lines as the original, and no longer the command line of its own shell."""
+    text = f"ssh h 'pkill -f \"{pattern}\"; echo'\n"
+    fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
+    assert fixed == f"ssh h 'pkill -f \"{fixed_pattern}\"; echo'\n"
+    received = _run_with_fake_ssh(fixed, tmp_path).decode()
+    assert received == f"<-f><{fixed_pattern}>\n\n"
+    for line in ("python -m sglang", "x5sglang", "run .sglang", "pylang", "sglan g", "other"):
+        assert _ere_matches(fixed_pattern, line) == _ere_matches(pattern, line), line
+    assert _ere_matches(pattern, f'bash -c pkill -f "{pattern}"; echo')
+    assert not _ere_matches(fixed_pattern, f'bash -c pkill -f "{fixed_pattern}"; echo')
+
+
+# -- HL103: pkill's options, the attached argument included ------------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pkill -f -uroot myserver",
+        "pkill -f -u root myserver",
+        "pkill -uroot -f myserver",
+        "pkill -fuuser myserver",
+        "pkill --uid=0 -f myserver",
+        "pkill --uid 0 -f myserver",
+    ],
+)
+def test_hl103_option_arguments_do_not_hide_the_pattern(command: str) -> None:
+    """`-uroot` carries its argument: the next word is the pattern, not u's argument."""
+    text = f'ssh h "{command}; echo done"\n'
+    (f,) = _found(text, "HL103")
+    assert (f.start, f.end, f.severity) == (*_span(text, "pkill"), Severity.ERROR)
+    assert "`pkill -f myserver`" in f.message
+
+
+def test_hl103_separate_option_argument_is_not_the_pattern() -> None:
+    """`-u myserver` is the user: no pattern word is left, nothing to report."""
+    assert _found('ssh h "pkill -f -u myserver; echo done"\n', "HL103") == []
+
+
+def test_hl103_pkill_in_ssh_string_with_more_commands_is_error() -> None:
+    text = 'ssh h "pkill -f x; y"\n'
+    (f,) = _found(text, "HL103")
+    assert (f.start, f.end, f.severity) == (7, 12, Severity.ERROR)

@@ -7,13 +7,20 @@ fixed loop handles all three.
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import rulekit as kit
-from sshd import SshServer
+from sshd import SshServer, run_local
 
-from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.model import Applicability, Edit, Finding, Severity
 
 CODE = "HL105"
 
@@ -188,3 +195,414 @@ def test_until_read_runs_no_ssh_while_lines_are_left(sshd: SshServer, tmp_path: 
     assert kit.run_ok("#!/bin/bash\n" + UNTIL_READ, sshd, cwd=tmp_path).stdout == ""
     negated = kit.run_ok("#!/bin/bash\n" + UNTIL_NOT_READ, sshd, cwd=tmp_path)
     assert negated.stdout.splitlines() == ["ran on node-a"]  # node-b swallowed
+
+
+# -- psql and mysql read their statements from stdin unless an option gives them -----------
+
+
+def _unavailable(message: str) -> None:
+    message = f"a real PostgreSQL server is needed: {message} (apt-get install postgresql)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def pg_socket() -> Iterator[str]:
+    """The directory of a fresh server's Unix socket (trust auth, user `postgres`)."""
+    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+    if not bins or shutil.which("psql") is None or shutil.which("runuser") is None:
+        _unavailable("no pg_ctl or psql")
+    if os.geteuid() != 0:
+        _unavailable("the server runs as user postgres: the tests must run as root")
+    pg_ctl = bins[-1]
+    base = Path(tempfile.mkdtemp(prefix="hl-pg-"))
+    try:
+        shutil.chown(base, "postgres")
+        as_postgres = ["runuser", "-u", "postgres", "--"]
+        subprocess.run(
+            [*as_postgres, str(pg_ctl.parent / "initdb"), "-D", f"{base}/data", "-A", "trust"]
+            + ["-U", "postgres"],
+            check=True,
+            capture_output=True,
+        )
+        start = [*as_postgres, str(pg_ctl), "-D", f"{base}/data", "-l", f"{base}/log", "-w"]
+        subprocess.run(
+            [*start, "-o", f"-k {base} -c listen_addresses=''", "start"],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            yield str(base)
+        finally:
+            subprocess.run(
+                [*as_postgres, str(pg_ctl), "-D", f"{base}/data", "-m", "immediate", "-w", "stop"],
+                capture_output=True,
+            )
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _fix_applicability(remote: str) -> Applicability:
+    quoted = shlex.quote(remote)
+    text = f"while read h; do ssh h {quoted}; done < hosts\n"
+    (found,) = check_shell(text, "t.sh", Settings(select=frozenset({"HL105"})))
+    assert (found.start, found.end) == (17, 20)
+    assert found.fix is not None
+    assert found.fix.edits == (Edit(20, 20, " -n"),)
+    return found.fix.applicability
+
+
+def _reads_stdin(remote: str, sshd: SshServer) -> bool:
+    """Whether the output through the real sshd changes between `-n` and two statements
+    on stdin."""
+    quoted = shlex.quote(remote)
+    piped = run_local(f"printf \"select 'l1';\\nselect 'l2';\\n\" | ssh h {quoted}", sshd)
+    nulled = run_local(f"ssh -n h {quoted}", sshd)
+    assert piped.returncode == 0, piped.stderr
+    assert nulled.returncode == 0, nulled.stderr
+    return (piped.stdout, piped.stderr) != (nulled.stdout, nulled.stderr)
+
+
+@pytest.mark.parametrize(
+    ("options", "reads"),
+    [
+        ("", True),
+        ("-c 'select 7'", False),
+        ("--command 'select 7'", False),
+        ("-f -", True),
+    ],
+)
+def test_psql_reads_stdin_unless_given_a_command(
+    options: str, reads: bool, pg_socket: str, sshd: SshServer
+) -> None:
+    remote = f"psql -h {pg_socket} -U postgres -At {options}".strip()
+    assert _reads_stdin(remote, sshd) is reads
+    expected = Applicability.UNSAFE if reads else Applicability.SAFE
+    assert _fix_applicability(remote) is expected
+
+
+@pytest.mark.parametrize(
+    ("remote", "stand_in"),
+    [
+        ("mysql -h db1 shop", "psql -h db1 shop"),
+        ("mysql -e 'select 1' shop", "psql -c 'select 1' shop"),
+        ("mysql --execute 'select 1' shop", "psql --command 'select 1' shop"),
+    ],
+)
+def test_mysql_is_judged_like_psql(remote: str, stand_in: str) -> None:
+    """mysql(1) reads statements from stdin unless `-e`/`--execute` gives them, as psql
+    does with `-c`/`--command` (shown against a real server above)."""
+    assert _fix_applicability(remote) is _fix_applicability(stand_in)
+    reads = not any(o in remote for o in ("-e ", "--execute "))
+    assert _fix_applicability(remote) is (Applicability.UNSAFE if reads else Applicability.SAFE)
+
+
+# -- HL105: the fix's safety follows what the remote command reads -----------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    ("remote", "reads"),
+    [
+        # `-f FILE` gives jq its program: the operand after it is the input, stdin unread.
+        ("jq -c -f prog.jq data.json", False),
+        ("jq -c -f prog.jq", True),
+        # the same for awk: `-f FILE` is the program, the next operand the input.
+        ("awk -f prog.awk data.json", False),
+        ("awk -f prog.awk", True),
+        # `node -e CODE` / `node -p CODE`: the code may read stdin (this one does).
+        ("node -e 'process.stdin.pipe(process.stdout)'", True),
+        ('node -p \'require("fs").readFileSync(0, "utf8")\'', True),
+    ],
+)
+def test_hl105_fix_safety_for_program_and_code_options(
+    remote: str, reads: bool, tmp_path: Path
+) -> None:
+    """`ssh -n` is an unsafe fix exactly when the remote command reads stdin: bash runs
+    the command with a line piped in and with /dev/null, and the two differ only then
+    (hl105 `_PROGRAM_OPTIONS` awk's and jq's `f` and `_CODE_OPTIONS` node `ep`, each
+    cut)."""
+    (tmp_path / "prog.jq").write_text(".\n")
+    (tmp_path / "data.json").write_text('{"a":1}\n')
+    (tmp_path / "prog.awk").write_text("{ print }\n")
+    piped = _bash(remote, '{"b":2}\n', tmp_path)
+    nulled = _bash(remote, None, tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    assert (piped.stdout != nulled.stdout) == reads, (piped.stdout, nulled.stdout)
+    text = f"while read h; do ssh h {remote}; done < hosts\n"
+    (found,) = _findings(text, "HL105")
+    assert (found.start, found.end) == (17, 20)
+    assert found.fix is not None
+    assert found.fix.edits == (Edit(20, 20, " -n"),)
+    expected = Applicability.UNSAFE if reads else Applicability.SAFE
+    assert found.fix.applicability is expected
+
+
+# -- HL105: a `read` in the body that takes its lines from elsewhere ----------------------------
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        '{ read -r cmd; echo "$cmd" >> seen; } < ctl',
+        '(read -r cmd; echo "$cmd" >> seen) < ctl',
+    ],
+)
+def test_hl105_a_body_read_redirected_elsewhere_loses_nothing_to_ssh(
+    reader: str, tmp_path: Path
+) -> None:
+    """The loop's only `read` stands in its body and reads `ctl` (its group's or subshell's
+    redirection), not the loop's input: bash gives it the same lines whether the command in
+    ssh's place swallows the loop's input (`cat > /dev/null`) or not (`true`), so HL105 says
+    nothing (hl105 `in_body`: its first `return True` -> `False`, which took the body's
+    read for the loop's condition)."""
+    (tmp_path / "ctl").write_text("x\ny\n")
+    loop = (
+        "rm -f seen; i=0; while [ $i -lt 2 ]; do {reader}; {ssh}; i=$((i+1)); "
+        "done < <(seq 5); cat seen"
+    )
+    for ssh in ("cat > /dev/null", "true"):
+        ran = _bash(loop.format(reader=reader, ssh=ssh), None, tmp_path)
+        assert (ran.returncode, ran.stdout) == (0, "x\nx\n"), ran.stderr
+    text = f'while sleep 5; do {reader}; ssh h "$cmd"; done\n'
+    assert _findings(text, "HL105") == []
+
+
+# -- HL105 behind a function: no fix, the cure named for the function ------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+_FORWARDED = (
+    "#!/bin/bash\n"
+    'remote() { ssh "$1" "$2"; }\n'
+    "while read -r node; do\n"
+    '  remote "$node" "echo ran on $node"\n'
+    "done < nodes.txt\n"
+)
+
+
+def test_hl105_through_a_function_names_the_cure_and_offers_no_fix(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`remote() { ssh "$1" "$2"; }` called in a `while read` loop: the ssh in the body reads
+    the loop's input (checked through the real sshd: one line of three is handled).  The
+    finding is at the call's name, tells to put `-n` in the function or to redirect the
+    call, and has no fix (`-n` after the call's name would be an argument of `remote`);
+    the redirect it names handles all three lines.  (Run 7: `fix = None` made `pass` left
+    `fix` unbound there, and the check crashed.)"""
+    (tmp_path / "nodes.txt").write_text("node-a\nnode-b\nnode-c\n")
+    before = kit.run_ok(_FORWARDED, sshd, cwd=tmp_path)
+    assert before.stdout.splitlines() == ["ran on node-a"]
+    found = _found(_FORWARDED, "HL105")
+    assert [(_FORWARDED[f.start : f.end], f.severity.value, f.fix) for f in found] == [
+        ("remote", "warning", None)
+    ]
+    assert found[0].message.endswith(
+        "use `ssh -n` in the function `remote` (or `remote ... < /dev/null`)"
+    )
+    cured = _FORWARDED.replace('"echo ran on $node"\n', '"echo ran on $node" < /dev/null\n')
+    after = kit.run_ok(cured, sshd, cwd=tmp_path)
+    assert after.stdout.splitlines() == ["ran on node-a", "ran on node-b", "ran on node-c"]
+    assert _found(cured, "HL105") == []
+
+
+# -- HL105's fix is safe when the remote command reads a file named after long options ----
+
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def test_hl105_fix_is_safe_when_the_remote_command_reads_its_file_operand(
+    tmp_path: Path,
+) -> None:
+    """`ssh $h 'tail --lines=1 FILE'` in a `while read` loop: `--lines=1` holds its value,
+    and `--number` (cat) takes none, so FILE is an operand and the remote command reads it,
+    not stdin (checked in bash: a line piped in is not printed), so `ssh -n` changes
+    nothing it reads: a safe fix.  (Run 7: `"=" not in value and name in
+    _ARGUMENT_OPTIONS` made `or` took FILE for the option's argument: unsafe.)"""
+    (tmp_path / "f").write_text("file-line\n")
+    for remote in ("tail --lines=1 f", "sort --key=1 f", "cat --number f"):
+        ran = subprocess.run(
+            [BASH, "--norc", "-c", f"echo from-stdin | {remote}"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+        assert "file-line" in ran.stdout and "from-stdin" not in ran.stdout
+        text = f"while read -r h; do ssh $h '{remote}'; done < hosts\n"
+        found = _found(text, "HL105")
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [("ssh", "warning")]
+        fix = found[0].fix
+        assert fix is not None and fix.applicability.value == "safe"
+        assert fix_shell(text, "t.sh").text == text.replace("ssh $h", "ssh -n $h")
+
+
+# -- HL105: the fix's safety follows what the remote command reads -------------------------
+
+
+# Remote commands, and whether they read the standard input ssh forwards.
+_REMOTES = [
+    ("cat", True),
+    ("cat /etc/hostname", False),
+    ("cat -", True),
+    ("base64", True),
+    ("gzip -c | wc -c", True),
+    ("xz -c | wc -c", True),
+    ("bzip2 -c | wc -c", True),
+    ("sort", True),
+    ("sort /etc/hostname", False),
+    ("uniq", True),
+    ("wc -l", True),
+    ("head", True),
+    ("tail", True),
+    ("md5sum", True),
+    ("sha256sum", True),
+    ("tac", True),
+    ("tee /dev/null", True),
+    ("read x; echo got $x", True),
+    ("xargs echo", True),
+    ("xargs", True),
+    ("grep l", True),
+    ("grep l /etc/hostname; true", False),
+    ("sed -n p", True),
+    ("awk 1", True),
+    ("jq -R .", True),
+    ("python3", True),
+    ("python3 -", True),
+    ("perl", True),
+    ("node", True),
+    ("dd status=none", True),
+    ("dd if=/etc/hostname status=none", False),
+    ("bash", True),
+    ("bash -s", True),
+    ("bash -c 'echo hi'", False),
+    ("sh -s x", True),
+    ("sqlite3", True),
+    ("echo hi", False),
+    ("uptime > /dev/null; echo up", False),
+    # An option's argument is no file (`head -n 1` reads stdin; bug 3 of run 3).
+    ("head -n 1", True),
+    ("head -n1", True),
+    ("tail -n 1", True),
+    ("head -n 1 /etc/hostname", False),
+    ("sort -k 1", True),
+    ("sort -k 1 /etc/hostname", False),
+    ("cut -d : -f 1", True),
+    ("cut -d : -f 1 /etc/hostname", False),
+    ("tr a-z A-Z", True),
+    ("fold -w 3", True),
+    ("grep -e l", True),
+    ("grep -e l /etc/hostname; true", False),
+    ("awk -F : 1", True),
+    ("perl -ne print", True),
+    ("python3 -c 'import sys; print(sys.stdin.read())'", True),
+    # Behind a prefix command the program still reads the stdin ssh forwards.
+    ("sudo cat", True),
+    ("sudo cat /etc/hostname", False),
+    ("nice sort", True),
+    ("env A=1 head -n 1", True),
+    ("nohup echo hi 2>/dev/null", False),
+]
+
+
+@pytest.mark.parametrize(("remote", "reads"), _REMOTES)
+def test_hl105_fix_is_safe_only_when_the_remote_reads_nothing(
+    remote: str, reads: bool, sshd: SshServer
+) -> None:
+    """The remote command reads its stdin exactly when its output through the real sshd
+    changes between `ssh -n` and two lines on stdin; only then is `-n` an unsafe fix."""
+    quoted = shlex.quote(remote)
+    piped = run_local(f"printf 'echo l1\\necho l2\\n' | ssh h {quoted}", sshd)
+    nulled = run_local(f"ssh -n h {quoted}", sshd)
+    outcome = (piped.returncode, piped.stdout, piped.stderr)
+    assert (outcome != (nulled.returncode, nulled.stdout, nulled.stderr)) == reads, outcome
+    text = f"while read h; do ssh h {quoted}; done < hosts\n"
+    (found,) = _findings(text, "HL105")
+    assert (found.start, found.end) == (17, 20)
+    assert found.fix is not None
+    assert found.fix.edits == (Edit(20, 20, " -n"),)
+    expected = Applicability.UNSAFE if reads else Applicability.SAFE
+    assert found.fix.applicability is expected
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "-o StdinNull=yes",
+        "-o StdinNull=true",
+        "-o stdinnull=TRUE",
+        "-o 'StdinNull yes'",
+        "-o StdinNull=no",
+        "-o StdinNull=false",
+        "-n",
+        "-f",
+    ],
+)
+def test_hl105_stdin_null_option_agrees_with_ssh(option: str, sshd: SshServer) -> None:
+    """`-o StdinNull=yes` (or `true`, any case) makes ssh read /dev/null like `-n`: the
+    remote `cat` then gets nothing through the real sshd, and HL105 says nothing."""
+    if option == "-f":  # backgrounded: its output arrives after ssh returned
+        reads = False
+    else:
+        proc = run_local(f"printf 'l1\\n' | ssh {option} h cat", sshd)
+        assert proc.returncode == 0, proc.stderr
+        reads = proc.stdout == "l1\n"
+    assert reads == option.lower().endswith(("=no", "=false"))
+    text = f"while read h; do ssh {option} h uptime; done < hosts\n"
+    assert bool(_findings(text, "HL105")) == reads
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+@pytest.mark.parametrize(
+    ("text", "reported"),
+    [
+        ("while sleep 1; do ssh h uptime; done\n", False),  # the condition reads nothing
+        ("while true; do ssh h uptime; done < hosts\n", False),
+        ("while read -r h; do ssh h uptime; done < hosts\n", True),
+        ("while read x < file; do ssh h uptime; done\n", False),  # read has its own stdin
+        ("while read x 2>/dev/null; do ssh h uptime; done < hosts\n", True),
+    ],
+)
+def test_hl105_only_loops_whose_condition_reads_stdin(text: str, reported: bool) -> None:
+    found = _found(text, "HL105")
+    assert [(f.start, f.end) for f in found] == ([_span(text, "ssh")] if reported else [])

@@ -8,6 +8,7 @@ the remote shell; it is re-checked and applied twice. Against the real sshd, the
 
 from __future__ import annotations
 
+import stat
 import subprocess
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
+from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.layers import file_layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl106_ssh_argument_rejoin import fates
@@ -260,3 +262,209 @@ def test_runtime_an_operator_after_a_command_line_piece_is_what_was_meant(
     assert hl106(text) == []
     assert kit.run_ok(text.replace("web-1", f"{sshd.user}@web-1"), sshd).stdout == "a b\ndone\n"
     assert len(hl106('ssh web-1 "ls -l" "/srv/my dir"\n')) == 1
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("blank", [" ", "\t"])
+def test_hl106_a_quote_after_a_blank_never_closes(blank: str) -> None:
+    """`"a<blank>'b"` as one ssh word: the remote shell reads an opening quote with no
+    end (bash: unexpected EOF), whatever the blank before it is."""
+    word = f"a{blank}'b"
+    remote = f"echo {word} done"
+    done = subprocess.run(["bash", "-c", remote], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "unexpected EOF" in done.stderr, done
+    text = f'ssh h echo "{word}" done\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert (found.start, found.end) == (0, 3)
+    assert "`a 'b` opens a quote that never closes on the remote side" in found.message
+
+
+def test_hl106_counts_the_echo_words_that_change_past_the_reparse_limit() -> None:
+    """Past three wrong words each word is read alone (hl106's `_alone`): still only the
+    words whose echo output changes count.  bash says which: `echo WORD` in the remote
+    shell prints the word back exactly for the single-spaced ones."""
+    values = ["a  b", "c  d", "e  f", "g  h", "i j", "k  l", "m n"]
+    changed = []
+    for value in values:
+        done = subprocess.run(["bash", "-c", f"echo {value}"], capture_output=True, text=True)
+        changed.append(done.stdout != value + "\n")
+    assert changed.count(True) == 5
+    text = "ssh h echo " + " ".join(f'"{v}"' for v in values) + "\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert "`a b` arrives as 2 separate arguments (`a`, `b`) (and 4 more such word(s))" in (
+        found.message
+    )
+
+
+# -- HL106: past three words found wrong, the others are read alone, expansions and all --------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+def test_hl106_words_after_the_third_wrong_one_are_still_judged(tmp_path: Path) -> None:
+    """Five words with a `;` and a local `"$x"` among them: bash, as the remote shell, runs
+    the joined string as separate commands, and the fix's string (x=k) as one echo.  Past
+    three wrong words each word is read alone, a word with an expansion too, and the fifth
+    `;` is still counted (hl106 `_alone`: its `expansions = ...` removed)."""
+    words = "echo 'a;b' 'c;d' 'e;f' 'g;h' \"$x\" 'i;j'"
+    text = f"ssh h {words}\n"
+    joined = _bash(f'x=k; set -- {words}; bash -c "$*"', None, tmp_path)
+    assert joined.stdout == "a\n"
+    (found,) = _findings(text, "HL106")
+    assert (found.start, found.end) == (0, 3)
+    assert found.message.startswith("ssh joins the 7 words of the remote command with spaces")
+    assert "the `;` in `a;b` becomes an operator" in found.message
+    assert "(and 4 more such word(s))" in found.message
+    assert found.fix is not None
+    (edit,) = found.fix.edits
+    assert (edit.start, edit.end) == (6, len(text) - 1)
+    assert edit.content == "\"echo 'a;b' 'c;d' 'e;f' 'g;h' $x 'i;j'\""
+    fixed = _bash(f"x=k; bash -c {edit.content}", None, tmp_path)
+    assert fixed.stdout == "a;b c;d e;f g;h k i;j\n"
+
+
+# -- HL106: "(and N more)" only when there are more --------------------------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def test_hl106_counts_the_other_split_words_only_when_there_are_some(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h grep "a b" FILE`: the remote shell splits `a b` again (checked through the
+    real sshd with `printf %s.`: two arguments arrive).  One such word: the message names
+    it and says nothing of others; two: it adds `(and 1 more such word(s))`.  (Run 7:
+    `len(problems) > 1` made `>= 1` added `(and 0 more such word(s))` to every finding.)"""
+    ran = kit.run_ok('#!/bin/bash\nssh h printf %s. "a b"\n', sshd, cwd=tmp_path)
+    assert ran.stdout == "a.b."
+    one = 'ssh h grep "a b" /var/log/x\n'
+    two = 'ssh h grep "a b" "/var/log/my file"\n'
+    found = [_found(one, "HL106"), _found(two, "HL106")]
+    assert [
+        [(t[f.start : f.end], f.severity.value) for f in fs]
+        for t, fs in zip((one, two), found, strict=True)
+    ] == [
+        [("ssh", "info")],
+        [("ssh", "info")],
+    ]
+    said = "`a b` arrives as 2 separate arguments (`a`, `b`)"
+    assert found[0][0].message == (
+        "ssh joins the 3 words of the remote command with spaces and the remote shell splits "
+        f"the string again: {said}; pass the remote command as one quoted string with each "
+        "argument quoted for the remote shell"
+    )
+    assert f"{said} (and 1 more such word(s)); pass" in found[1][0].message
+
+
+# -- HL105's fix is safe when the remote command reads a file named after long options ----
+
+
+def test_hl106_a_quoted_redirection_pair_is_passed_on_purpose(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h CMD '> /dev/null 2>&1'`: a word holding only redirections, with a blank in
+    it, is written for the remote shell (through the real sshd: the remote `echo`'s
+    output goes to /dev/null there, nothing comes back): no HL106.  (Read ahead, run 7's
+    sample: hl106:190, `" \\t"` cut to `"\\t"`, reported these.)"""
+    ran = kit.run_ok("#!/bin/bash\nssh h echo hi '> /dev/null 2>&1'\nssh h echo hi\n", sshd)
+    assert ran.stdout == "hi\n"
+    for word in ("'> /dev/null 2>&1'", "'2>&1 >/dev/null'", "'>/dev/null 2>&1'"):
+        assert _found(f"ssh h ./backup.sh {word}\n", "HL106") == []
+
+
+# -- HL106: the one-string fix -------------------------------------------------------------
+
+
+def _fixed(text: str, settings: Settings, *, unsafe: bool = False) -> str:
+    outcome = fix_shell(text, "t.sh", settings, unsafe=unsafe)
+    assert outcome.error is None, outcome.error
+    return outcome.text
+
+
+def test_hl106_fix_escapes_backslashes_in_double_quotes(sshd: SshServer, tmp_path: Path) -> None:
+    """The fix's string holds `'` so it is double-quoted for the local shell: every `\\`
+    must be escaped there, or the remote side receives fewer backslashes."""
+    show = tmp_path / "showargs"
+    show.write_text('#!/bin/bash\nfor a; do printf "<%s>\\n" "$a"; done\n')
+    show.chmod(show.stat().st_mode | stat.S_IXUSR)
+    text = f"ssh h {show} \"a b\" 'x\\\\y' q\n"
+    fixed = _fixed(text, Settings(select=frozenset({"HL106"})), unsafe=True)
+    assert fixed == f"ssh h \"{show} 'a b' 'x\\\\\\\\y' q\"\n"
+    proc = run_local(fixed, sshd)
+    assert proc.returncode == 0, proc.stderr
+    # The arguments the local words meant: `a b`, `x\\y`, `q`.
+    assert proc.stdout == "<a b>\n<x\\\\y>\n<q>\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "reported"),
+    [
+        ("ssh h cat log '|' grep \"a b\"\n", False),  # `'|'`: the words are remote shell text
+        ("ssh h cat log '| grep' \"a b\"\n", False),
+        ('ssh h cat log "a b"\n', True),
+    ],
+)
+def test_hl106_remote_operator_turns_off_later_words(text: str, reported: bool) -> None:
+    found = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert [(f.start, f.end) for f in found] == ([(0, 3)] if reported else [])
+
+
+# -- HL106: the operator the message names --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "operator"),
+    [("a || b", "||"), ("a && b", "&&"), ("a | b", "|"), ("a; b", ";"), ("a & b", "&")],
+)
+def test_hl106_names_the_remote_operator(word: str, operator: str) -> None:
+    text = f'ssh h echo "{word}"\n'
+    (f,) = _found(text, "HL106")
+    assert (f.start, f.end) == (0, 3)
+    assert f"the `{operator}` in `{word}` becomes an operator of the remote shell" in f.message
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+def test_hl106_names_a_redirection_with_its_descriptor() -> None:
+    text = 'ssh h cat "x 0<&3"\n'
+    (f,) = _found(text, "HL106")
+    assert "the `0<&` in `x 0<&3` becomes a redirection of the remote shell" in f.message
+
+
+def test_hl106_long_word_is_shown_cut_to_30_characters() -> None:
+    word = "a " + "b" * 40
+    text = f'ssh h touch "{word}"\n'
+    (f,) = _found(text, "HL106")
+    shown = word[:27] + "..."
+    assert len(shown) == 30
+    assert f"`{shown}` arrives as 2 separate arguments (`a`, `{'b' * 17}...`)" in f.message

@@ -16,6 +16,7 @@ import pytest
 import rulekit as kit
 from sshd import SCP, SshServer, run_local
 
+from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL108"
@@ -236,3 +237,87 @@ def test_runtime_port_variable_through_an_array(sshd: SshServer, tmp_path: Path)
     after = kit.run_script(["bash", str(path)], work, env=env, timeout=60)
     assert after.returncode == 0, after.stderr
     assert (dest / "app.tgz").read_bytes() == b"payload\n"
+
+
+# -- HL108 --------------------------------------------------------------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _ssh_takes_port(number: str) -> bool:
+    """Whether ssh accepts the port (`ssh -G` parses its options, connects nowhere)."""
+    proc = subprocess.run(
+        ["ssh", "-G", "-p", number, "h"], capture_output=True, timeout=30, check=False
+    )
+    return proc.returncode == 0
+
+
+@pytest.mark.parametrize("number", ["0", "1", "22", "65535", "65536"])
+@pytest.mark.parametrize("space", [" ", ""])
+def test_hl108_reports_exactly_the_ports_ssh_accepts(number: str, space: str) -> None:
+    """`scp -p N` is reported (its fix makes it `-P N`) exactly when ssh takes N as a
+    port: not 0 nor 65536, which the fixed command would reject with `Bad port`."""
+    text = f"scp -p{space}{number} f h:/tmp/\n"
+    found = [(f.start, f.end) for f in _findings(text, "HL108")]
+    assert found == ([(4, 6)] if _ssh_takes_port(number) else [])
+
+
+def test_hl108_options_end_at_double_dash(tmp_path: Path) -> None:
+    """After `--` scp's getopt reads no more options: `-p 2022` there are two file names,
+    not a `-p` flag (nothing to report); before it, the flag is reported."""
+    # Real scp, a local copy (run as cp): `-p` after `--` is a source file.
+    proc = subprocess.run(
+        ["scp", "--", "-p", "2022", str(tmp_path)], capture_output=True, timeout=30, check=False
+    )
+    assert b"'-p': No such file" in proc.stderr
+    assert _findings("scp -- -p 2022 h:/tmp/\n", "HL108") == []
+    found = _findings("scp -p 2022 -- f h:/tmp/\n", "HL108")
+    assert [(f.start, f.end) for f in found] == [(4, 6)]
+
+
+@pytest.mark.parametrize(
+    "port", ["-oPort=2022", "-o Port=2022", "-oport=2022", "-o 'Port 2022'", "-P 2022"]
+)
+def test_hl108_a_real_port_option_makes_p_the_preserve_flag(port: str) -> None:
+    """With a port given by `-P` or `-o Port=` (attached or not, any case), `-p 10` is
+    scp's preserve flag and a file `10`, as written: nothing is reported."""
+    assert _findings(f"scp {port} -p 10 f h:/tmp/\n", "HL108") == []
+    assert len(_findings("scp -p 10 f h:/tmp/\n", "HL108")) == 1
+
+
+# -- HL108: `-p2022` and `-p 2022` fail in two different ways --------------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def test_hl108_attached_digits_are_an_unknown_option_not_a_source_file(tmp_path: Path) -> None:
+    """`scp -p2022 f h:/b`: scp reads the digits as more flags and stops with `unknown
+    option` before it connects (checked with the real scp: exit 1, nothing copied).  HL108
+    says that, not the story of `-p 2022`, where `2022` becomes a source file.  (Run 7:
+    the attached message's `return` made `pass` gave both the detached one.)"""
+    (tmp_path / "f").write_text("x\n")
+    ran = subprocess.run(
+        ["scp", "-p2022", "f", "nohost.invalid:/tmp/b"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=30,
+        check=False,
+    )
+    assert ran.returncode == 1 and "unknown option" in ran.stderr
+    text = "scp -p2022 f h:/b\nscp -p 2022 f h:/b\n"
+    found = _found(text, "HL108")
+    assert [text[f.start : f.end] for f in found] == ["-p", "-p"]
+    assert found[0].message == (
+        "`scp -p2022`: scp's `-p` preserves times and takes no port, so it reads the digits "
+        "as more single-letter flags and exits with `unknown option`; the port flag of scp "
+        "is `-P` (`-P2022`)"
+    )
+    assert found[1].message.startswith(
+        "`scp -p 2022`: scp's `-p` preserves times and takes no port, so `2022` becomes a "
+        'source file (`stat local "2022": No such file or directory`)'
+    )

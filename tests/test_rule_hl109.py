@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import rulekit as kit
 
-from heredoc_lint.engine import check_text
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL109"
@@ -632,3 +632,268 @@ def test_runtime_sudo_in_a_variable_fails_and_its_fix_writes(sudo_user: SudoUser
     proc = sudo_user.run(fixed)
     assert "status=0" in proc.stdout, proc.stderr
     assert target.read_text() == "10.0.0.5 box\n" and target.stat().st_uid == 0
+
+
+# -- shell/evidence.py: root guards, `read` bindings, function names -----------------------
+
+
+_ROOT_ONLY = "sudo echo x > /etc/motd\n"
+
+
+@pytest.mark.parametrize(
+    ("guard", "is_guard"),
+    [
+        ('[ "$(id -u)" -ne 0 ] && { echo need root; exit 1; }\n', True),
+        ('[ "$EUID" -eq 0 ] || exit 1\n', True),
+        ("if [ $EUID -ne 0 ]; then\n  echo root only\n  exit 1\nfi\n", True),
+        # Three commands: `exit` runs for root, after the test failed (not a guard).
+        ("[ $EUID -ne 0 ] && echo hi || exit\n", False),
+    ],
+)
+def test_hl109_after_a_root_guard(guard: str, is_guard: bool) -> None:
+    """A root check that exits unless the shell is root makes the sudo redirection work:
+    an info naming the check's line; without one it is an error.  bash shows which is a
+    guard: run as `nobody`, the script stops before the next line exactly then."""
+    as_nobody = subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=guard + "echo reached\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    assert as_nobody.stderr == ""
+    assert ("reached" not in as_nobody.stdout) is is_guard, as_nobody
+    text = guard + _ROOT_ONLY
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
+    assert text[found.start : found.end].startswith(">")
+    if is_guard:
+        assert found.severity is Severity.INFO
+        assert "the root check on line 1 exits unless that shell is root" in found.message
+    else:
+        assert found.severity is Severity.ERROR
+
+
+# -- HL109 --------------------------------------------------------------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _argv_of(command: str) -> str:
+    """The words bash makes of `command` (its redirection to /dev/null left out)."""
+    command = command.removesuffix(" > /dev/null")
+    proc = subprocess.run(
+        ["bash", "-c", f"printf '<%s>' {command}"], capture_output=True, timeout=30, check=True
+    )
+    return proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("script", "suggested"),
+    [
+        ('sudo echo x > "/etc/my file"\n', "<sudo><tee></etc/my file>"),
+        ("sudo echo x >> /etc/my\\ file\n", "<sudo><tee><-a></etc/my file>"),
+        # under a root check: an info, whose message shows the same command
+        (
+            '[ "$(id -u)" = 0 ] || exit 1\nsudo echo x > "/etc/my file"\n',
+            "<sudo><tee></etc/my file>",
+        ),
+    ],
+)
+def test_hl109_suggested_tee_keeps_the_target_quoted(script: str, suggested: str) -> None:
+    """The `sudo tee ...` the message suggests names the file as the script wrote it
+    (quotes, escapes): bash makes one argument of it, the file the script writes."""
+    (one,) = _findings(script, "HL109")
+    quoted = one.message.split("`sudo tee")[1].split("`")[0]
+    assert _argv_of(f"sudo tee{quoted}") == suggested
+
+
+@pytest.mark.parametrize(
+    ("outer", "span"),
+    [
+        ("sudo", None),  # the inner shell is root's: its write works
+        ("sudo -u root", None),
+        ("sudo -u alice", (35, 36)),  # alice's shell opens /etc/f
+        ("sudo --user=alice", (39, 40)),
+    ],
+)
+def test_hl109_inner_shell_of_sudo_runs_as_its_target_user(
+    outer: str, span: tuple[int, int] | None
+) -> None:
+    """`sudo -u alice bash -c 'sudo echo x > /etc/f'`: the shell that opens the file is
+    alice's, so the write is reported; under plain `sudo` it is root's, and is not."""
+    found = [
+        (f.start, f.end) for f in _findings(f"{outer} bash -c 'sudo echo x > /etc/f'\n", "HL109")
+    ]
+    assert found == ([span] if span else [])
+
+
+# -- shell/evidence.py: a list with a comment inside is read, not taken as a guard ----------
+
+
+def test_a_list_with_a_comment_is_no_root_guard() -> None:
+    """`[ "$EUID" -eq 0 ] &&` / `# note` / `echo root`: a comment inside the and-list
+    (tree-sitter gives it four children); it exits for no one, so bash run as `nobody`
+    goes on to the next line, and the sudo redirection after it stays an error
+    (evidence `_is_guard`: a list not of three children is no guard)."""
+    guard = '[ "$EUID" -eq 0 ] &&\n  # note\n  echo root\n'
+    as_nobody = subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=guard + "echo reached\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    assert (as_nobody.stdout, as_nobody.stderr) == ("reached\n", "")
+    text = guard + "sudo echo x > /etc/motd\n"
+    (found,) = kit.findings(text, "HL109")
+    at = text.index("> /etc/motd")
+    assert (found.start, found.severity) == (at, Severity.ERROR)
+
+
+# -- shell/evidence.py: the branch of a root guard starts after `then` -----------------------
+
+
+def _as_nobody(script: str) -> subprocess.CompletedProcess[str]:
+    """bash running `script` as the user nobody: what a root guard does for a non-root."""
+    return subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=script,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        'if [ "$EUID" -ne 0 ] && echo "exit"; then\n  echo not root\nfi\n',
+        'if [ "$EUID" -ne 0 ] || exit 0; then\n  echo not root\nfi\n',
+        '[ "$EUID" -ne 0 ] && echo "run this as root, or exit"\n',
+        '[ "$(id -u)" -ne 0 ] && ( echo need root; exit 1 )\n',
+        'if [ "$EUID" -ne 0 ]; then\n  echo need root | tee /dev/null; exit 1 | cat\nfi\n',
+    ],
+)
+def test_an_exit_that_does_not_leave_the_script_is_no_root_guard(guard: str) -> None:
+    """A root test followed by the word `exit` that is not an `exit` of this shell: an
+    argument (`echo "exit"`), an `exit` in the condition of an `if` (which leaves only as
+    root), an `exit` in a subshell
+    or in a pipeline (a child process).  bash, run as `nobody`, reaches the next line, so
+    `sudo echo x > /etc/motd` after it is still the error.  (Run 7: the condition of an
+    `if` was read as its branch; the word `exit` was looked for in the text.)"""
+    as_nobody = _as_nobody(guard + "echo reached\n")
+    assert as_nobody.stderr == ""
+    assert as_nobody.stdout.splitlines()[-1] == "reached"
+    text = guard + "sudo echo x > /etc/motd\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
+    assert found.severity is Severity.ERROR
+    assert text[found.start : found.end].startswith(">")
+
+
+def test_an_else_branch_that_exits_for_a_user_is_a_root_guard() -> None:
+    """`if [ $EUID -eq 0 ]; then ...; else ...; exit 1; fi`: the test says "root", the
+    `else` branch leaves: a guard, so the sudo redirection after it is an info naming the
+    check.  bash, run as `nobody`, stops before the next line.  (Run 7: the `else` branch
+    was not found, and the guard was not one.)"""
+    guard = 'if [ "$EUID" -eq 0 ]; then\n  echo root\nelse\n  echo need root\n  exit 1\nfi\n'
+    as_nobody = _as_nobody(guard + "echo reached\n")
+    assert (as_nobody.stdout, as_nobody.returncode) == ("need root\n", 1)
+    text = guard + "sudo echo x > /etc/motd\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL109"]
+    assert found.severity is Severity.INFO
+    assert "the root check on line 1 exits unless that shell is root" in found.message
+
+
+# -- HL109: `yes` needs no privilege, so `sudo -u USER yes > F` was meant for the write -------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def _bash(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": path, "LC_ALL": "C"},
+        check=False,
+    )
+
+
+def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() -> None:
+    """`sudo -u deploy yes n > /srv/app/answers`: `yes`, like `echo` and `printf`, needs no
+    privilege, so `sudo -u deploy` can only have been meant for the file, which the
+    calling shell opens: reported, and the safe fix moves the write into `sudo -u deploy
+    tee`.  `sudo -u deploy cat a > F` is a command run as another user, whose output the
+    caller keeps: not reported.  (Run 7: `'yes'` cut to `'es'` in the set of commands
+    that need no privilege.)"""
+    for name in ("yes n", "echo n", "printf n"):
+        line = f"sudo -u deploy {name} > /srv/app/answers\n"
+        text = line + "sudo -u deploy cat a > /srv/app/x\n"
+        found = _found(text, "HL109")
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [(">", "error")]
+        assert f"only `{name.split()[0]}` runs as deploy" in found[0].message
+        fixed = fix_shell(text, "t.sh")
+        assert fixed.text == (
+            f"{name} | sudo -u deploy tee /srv/app/answers > /dev/null\n"
+            "sudo -u deploy cat a > /srv/app/x\n"
+        )
+        assert _bash(f"set -n\n{fixed.text}").returncode == 0
+
+
+# -- HL109: a descriptor duplication is no file write ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sudo echo x 2>&1\n",
+        "sudo echo x >&2\n",
+        "sudo echo x 1>&-\n",
+        "sudo echo x 2>&1-\n",
+        'ssh h "sudo echo x 2>&1"\n',
+    ],
+)
+def test_hl109_descriptor_duplication_is_not_a_write(text: str) -> None:
+    assert _found(text, "HL109") == []
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+def test_hl109_file_write_next_to_a_dup_is_reported_at_its_operator() -> None:
+    text = "sudo echo x > /etc/foo 2>&1\n"
+    (f,) = _found(text, "HL109")
+    assert (f.start, f.end) == _span(text, ">")
+    assert "/etc/foo" in f.message
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+def test_hl109_inside_bash_c_string() -> None:
+    """A `bash -c` layer has no ssh call (and so no login user): still reported."""
+    text = 'bash -c "sudo echo x > /etc/f"\n'
+    (f,) = _found(text, "HL109")
+    assert (f.start, f.end) == _span(text, ">")
+
+
+def test_hl109_dup_like_file_target_is_a_write() -> None:
+    """`>& /etc/log-` ends in `-` but is no descriptor: a file written for both streams."""
+    text = "sudo echo x >& /etc/log-\n"
+    (f,) = _found(text, "HL109")
+    assert (f.start, f.end) == _span(text, ">&")

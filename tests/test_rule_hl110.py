@@ -9,12 +9,15 @@ DIR.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 import rulekit as kit
 from sshd import SshServer
 
+from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL110"
@@ -172,3 +175,242 @@ def test_runtime_the_cd_is_lost_and_ls_runs_locally(sshd: SshServer, tmp_path: P
     assert fixed == f"#!/bin/bash\nssh builder 'cd {remote} && ls && pwd'\n"
     after = kit.run_ok(fixed, sshd, cwd=local)
     assert after.stdout.splitlines() == ["remote-marker", str(remote)]
+
+
+# -- long commands cut in messages ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [59, 60, 61])
+def test_long_commands_are_cut_to_sixty_characters_in_messages(size: int) -> None:
+    """A remote command quoted in a message (HL110's) is cut to 60 characters, the last
+    three of them `...`; one of 60 or fewer is shown whole."""
+    path = "/srv/" + "a" * (size - len("cd /srv/"))
+    remote = f"cd {path}"
+    assert len(remote) == size
+    text = f"ssh h {remote} && make\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL110"]
+    shown = remote if size <= 60 else remote[:57] + "..."
+    assert f"not by the remote one: `{shown}` only changes" in found.message
+
+
+# -- HL110 --------------------------------------------------------------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _remote_command(script: str) -> str:
+    """The command line the remote shell would get from `script`'s ssh (bash runs the
+    script with an `ssh` function that prints its arguments after the host, joined)."""
+    proc = subprocess.run(
+        ["bash", "-c", 'ssh() { shift; printf "%s" "$*"; }\n' + script],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    return proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("script", "remote"),
+    [
+        ('ssh h cd /srv && echo "it\'s"\n', 'cd /srv && echo "it\'s"'),
+        ('ssh h cd /srv && rm "it\'s" !x\n', 'cd /srv && rm "it\'s" !x'),
+        ("ssh h cd /srv && make\n", "cd /srv && make"),
+        ("ssh h cd /srv; make\n", "cd /srv; make"),
+    ],
+)
+def test_hl110_fix_sends_the_moved_command_as_written(script: str, remote: str) -> None:
+    """The fix moves the command after `&&` into the ssh's one argument; quoted for the
+    local shell so that ssh sends it byte for byte, single quotes inside included."""
+    (one,) = _findings(script, "HL110")
+    operator = ";" if "; " in script else "&&"
+    at = script.index(operator)
+    assert (one.start, one.end) == (at, at + len(operator))
+    fixed = fix_shell(script, "t.sh", Settings(select=frozenset({"HL110"})), unsafe=True).text
+    assert fixed != script
+    assert _remote_command(fixed) == remote
+
+
+def test_hl110_a_compound_after_the_operator_is_not_moved() -> None:
+    """`ssh h cd /srv &&(make)`: what follows the operator is a subshell, not a simple
+    command a fix could move into the string: the finding names "the next command" and
+    offers no fix.  After `;{ ` nothing is chained: no finding."""
+    (one,) = _findings("ssh h cd /srv &&(make)\n", "HL110")
+    assert (one.start, one.end, one.fix) == (14, 16, None)
+    assert "and the next command runs on this machine" in one.message
+    assert _findings("ssh h cd /srv;{ make; }\n", "HL110") == []
+
+
+@pytest.mark.parametrize(("length", "shown"), [(40, 40), (41, 40)])
+def test_hl110_names_the_next_command_in_40_characters(length: int, shown: int) -> None:
+    """The command that runs locally is named whole up to 40 characters, else cut to 37
+    and `...`."""
+    following = "echo " + "abcdefghij" * 4
+    following = following[:length]
+    (one,) = _findings(f"ssh h cd /srv && {following}\n", "HL110")
+    named = one.message.split("the `cd` is lost and `")[1].split("` runs on")[0]
+    assert len(named) == shown
+    assert named == (following if length <= 40 else following[:37] + "...")
+
+
+def test_hl110_display_fix_of_an_expanded_word_keeps_backslashes() -> None:
+    """With `"$D"` in the ssh words the fix double-quotes the combined command (only shown,
+    the value of `$D` is the local one as before); applied by hand, the remote shell gets
+    the moved command's backslashes as written."""
+    script = 'ssh h cd "$D" && echo a\\\\b\n'
+    (one,) = _findings(script, "HL110")
+    assert one.fix is not None
+    (edit,) = one.fix.edits
+    fixed = script[: edit.start] + edit.content + script[edit.end :]
+    assert _remote_command("D=/srv\n" + fixed) == "cd /srv && echo a\\\\b"
+
+
+# -- HL110: the fix's message quotes the moved commands, cut at 40 characters --------------
+
+
+def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    ("moved", "shown"),
+    [
+        ("tar czf /tmp/backup-of-the-app.tgz ./dat", "tar czf /tmp/backup-of-the-app.tgz ./dat"),
+        ("tar czf /tmp/backup-of-the-app.tgz ./data", "tar czf /tmp/backup-of-the-app.tgz ./..."),
+    ],
+)
+def test_hl110_fix_message_shows_at_most_40_characters(
+    moved: str, shown: str, tmp_path: Path
+) -> None:
+    """A moved command of 40 characters is shown whole, one of 41 as its first 37 and
+    `...` (hl110 `_fix`'s limit 40 -> 41; base `quote_snippet`'s `...` -> `..`); the fix
+    makes one word of the remote command, as bash reads it."""
+    assert len(moved) in (40, 41)
+    text = f"ssh h cd /srv/app && {moved}\n"
+    (found,) = _findings(text, "HL110")
+    assert found.fix is not None
+    (edit,) = found.fix.edits
+    assert (edit.start, edit.end) == (6, len(text) - 1)
+    assert edit.content == f"'cd /srv/app && {moved}'"
+    assert found.fix.message == f"Run `{shown}` in the remote shell too: {edit.content}"
+    words = _bash(f"printf '<%s>\\n' {edit.content}", None, tmp_path).stdout
+    assert words == f"<cd /srv/app && {moved}>\n"
+
+
+# -- HL110: `|| return` is a local fallback ---------------------------------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def _line(text: str, finding: Finding) -> int:
+    return text.count("\n", 0, finding.start) + 1
+
+
+def test_hl110_return_after_a_failed_ssh_is_meant_to_run_locally() -> None:
+    """`ssh h cd /srv/app || return 1` in a function: the `return` is what the function
+    does here when the ssh fails, as `|| exit 1` is; only `|| echo failed` is reported,
+    the command the user may have meant for the remote shell.  (Run 7: `return` was not
+    among the local fallbacks.)"""
+    text = (
+        "deploy() {\n"
+        "  ssh h cd /srv/app || return 1\n"
+        "  ssh h cd /srv/app || exit 1\n"
+        "  ssh h cd /srv/app || echo failed\n"
+        "}\n"
+    )
+    found = _found(text, "HL110")
+    assert [(_line(text, f), text[f.start : f.end]) for f in found] == [(4, "||")]
+    assert "`echo failed` runs on this machine" in found[0].message
+
+
+# -- HL110: an assignment glued to a quoted or escaped part is still a bare assignment -------
+
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": path, "LC_ALL": "C"},
+        check=False,
+    )
+
+
+def test_hl110_glued_assignment_alone_is_reported() -> None:
+    """`ssh h 'A="x"\\x' && make`: the remote script is one assignment whose value is
+    written in two pieces (a quoted part, then an escaped character).  tree-sitter-bash
+    reads it as an assignment followed by an empty command; bash runs no command at all
+    (with no PATH, nothing is "not found") and only sets `A`, so the remote shell exits
+    with nothing but a lost variable and `make` runs here.  (Run 7: `continue` after a
+    command with no words made `pass`, which dropped the finding.)"""
+    for remote, value in (('A="x"\\x', "xx"), ("A=$x\\x", "x")):
+        ran = _bash_with_path(f"x=; {remote}; declare -p A", path="/nonexistent")
+        assert (ran.returncode, ran.stderr) == (0, "")
+        assert ran.stdout == f'declare -- A="{value}"\n'
+        text = f"ssh h '{remote}' && make\n"
+        found = _found(text, "HL110")
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [("&&", "error")]
+        assert f"`{remote}` only changes the state of the remote shell on h" in found[0].message
+        assert found[0].fix is not None
+        assert [e.content for e in found[0].fix.edits] == [f"'{remote} && make'"]
+
+
+# -- HL110 names the host without its login user ------------------------------------------------
+
+
+def test_hl110_names_the_host_without_the_login_user() -> None:
+    """`ssh deploy@builder cd /src && make`: the message names the remote host, `builder`,
+    not `deploy@builder`.  (Run 7: `rsplit("@", 1)` made `rsplit("@", 0)` kept the user.)"""
+    text = "ssh deploy@builder cd /src && make\n"
+    found = _found(text, "HL110")
+    assert [(text[f.start : f.end], f.severity.value) for f in found] == [("&&", "error")]
+    assert "only changes the state of the remote shell on builder, which exits" in (
+        found[0].message
+    )
+    assert "deploy@" not in found[0].message
+
+
+# -- spans and messages --------------------------------------------------------------------
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+def test_hl110_fix_message_cuts_the_moved_command_to_40_characters() -> None:
+    moved = "./build-the-whole-thing --with-flag-one --with-flag-two"
+    text = f"ssh h cd /srv && {moved}\n"
+    (f,) = _found(text, "HL110")
+    assert (f.start, f.end) == _span(text, "&&")
+    assert f.fix is not None
+    assert f.fix.message == f"Run `{moved[:37]}...` in the remote shell too: 'cd /srv && {moved}'"

@@ -8,11 +8,14 @@ middle shell changes what the innermost shell runs, silently.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 import rulekit as kit
 
+from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Finding, Severity
 
 CODE = "HL111"
@@ -108,3 +111,215 @@ def test_the_fragility_is_real_in_bash() -> None:
     assert _bash(escaped) == "inner\n"
     for text in (plain, escaped):
         assert len(hl111(text + "\n")) == 1
+
+
+# -- HL111 --------------------------------------------------------------------------------
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+@pytest.mark.parametrize(
+    ("script", "evidence"),
+    [
+        ('bash -c "eval \\"echo \\\\\\$x\\""', "three-shells-as-written"),  # eval inside
+        ('eval "bash -c \\"echo \\\\\\$x\\""', "three-shells-as-written"),  # eval outside
+        ('bash -c "sh -c \\"echo \\\\\\$x\\""', "three-shells-escaped"),  # three processes
+    ],
+)
+def test_hl111_eval_at_either_depth_adds_no_shell(script: str, evidence: str) -> None:
+    """eval runs its text in the shell that calls it (bash: `$BASHPID` is the same inside
+    the eval): the escapes written for it are not the three-process chain HL111 warns of,
+    whether the eval is the outer or the inner wrapper."""
+    pids = subprocess.run(
+        ["bash", "-c", 'echo $BASHPID; eval "echo \\$BASHPID"'],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    ).stdout.split()
+    assert len(pids) == 2 and pids[0] == pids[1]
+    (one,) = _findings(script, "HL111")
+    assert (one.start, one.end, one.evidence) == (0, 4, evidence)
+
+
+# -- HL112 --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("inner", "severity"),
+    [("ssh b", "warning"), ("pdsh -w b", "info"), ("clush -w b", "info")],
+)
+def test_hl111_only_an_ssh_hop_is_a_middle_shell_that_starts_ssh(inner: str, severity: str) -> None:
+    """`ssh a "ssh b '...'"`: the middle shell only starts another ssh, which `ssh -J`
+    does without it (a warning that says so); pdsh and clush (names ending in `sh`) run
+    on many hosts and are not that hop: the three shells are only noted."""
+    (one,) = _findings(f"ssh a \"{inner} 'echo x'\"\n", "HL111")
+    assert (one.start, one.end, one.severity.value) == (0, 3, severity)
+    assert ("`ssh -J` makes that hop" in one.message) is (severity == "warning")
+
+
+# -- HL111: a string two shells down an argv -------------------------------------------------
+
+
+def _python(text: str, code: str | None = None) -> list[Finding]:
+    found = check_text(text, "python", "t.py", Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def test_hl111_two_shells_below_an_argv() -> None:
+    """`subprocess.run(["ssh", host, "bash -c '...'"])`: no local shell reads the argv, so
+    the `bash -c` string is parsed by two shells (the remote login shell, bash): no
+    HL111, and the string's layer, two deep under a root that no wrapper word made, is
+    read without error (hl111: the depth-2 check stops where the outer layer has no
+    wrapper word)."""
+    text = r"""import subprocess
+import sys
+
+host = sys.argv[1]
+subprocess.run(["ssh", host, "bash -c 'echo $HOME'"])
+subprocess.run(["ssh", host, "sudo sh -c 'echo \"$HOME\" > /tmp/x'"])
+"""
+    compile(text, "t.py", "exec")  # the file is Python
+    found = _python(text)
+    assert [f.code for f in found if f.code == "HL111"] == []
+
+
+# -- HL111: eval adds no shell process, on either side of the chain -----------------------------
+
+
+def _bash_with_stdin(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'bash -c "eval \\"echo \\\\\\$HOME\\""\n',  # the innermost layer is eval's
+        'eval "bash -c \\"echo \\\\\\$HOME\\""\n',  # the middle layer is eval's
+    ],
+)
+def test_hl111_an_eval_in_the_chain_escapes_for_no_process(text: str, tmp_path: Path) -> None:
+    """eval runs its text in the shell that called it (bash: the same `$BASHPID`), so the
+    escapes written for it add no process: info, not the warning about escapes for each
+    shell (hl111 `_same_shell`, each `'eval'` cut)."""
+    pids = _bash_with_stdin('echo $BASHPID; eval "echo \\$BASHPID"', None, tmp_path).stdout.split()
+    assert len(pids) == 2 and pids[0] == pids[1]
+    (found,) = _findings(text, "HL111")
+    assert (found.start, found.end) == (0, 4)
+    assert found.severity.value == "info"
+    assert "its innermost string arrives as written" in found.message
+
+
+# -- HL001: a runbook's interactive session is typed into the program, not run by bash --------
+
+
+def test_hl111_an_escape_before_the_innermost_strings_first_character_counts(
+    tmp_path: Path,
+) -> None:
+    """`ssh h "bash -c '\\$HOME'"`: the local shell hands ssh `bash -c '$HOME'` (bash
+    shows it), so the innermost string `$HOME` is written `\\$HOME` for a shell outside
+    it: escapes for an outer shell (info), as for an escape further in (a bug found by hl111
+    `_outer_shells_change`'s `a:b` -> `a + 1:b`: the escape before the first character
+    was left out of the source looked at, and the string was said to arrive as written)."""
+    for text, sent in [
+        ("ssh h \"bash -c '\\$HOME'\"\n", "bash -c '$HOME'"),
+        ("ssh h \"bash -c 'echo \\$HOME'\"\n", "bash -c 'echo $HOME'"),
+    ]:
+        words = _bash_with_stdin(f"printf '%s\\n' {text}", None, tmp_path).stdout
+        assert words == f"ssh\nh\n{sent}\n"
+        (found,) = _findings(text, "HL111")
+        assert (found.start, found.end) == (0, 3)
+        assert found.evidence == "three-shells-escaped"
+        assert found.message.startswith(
+            "This command is parsed by three shells (local -> ssh -> bash -c): the innermost "
+            "string is written with escapes for the shells outside it; "
+        )
+
+
+# -- HL104: a transient unit of the service manager is not the session's child -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh h \"bash <<'EOF'\necho hi\nEOF\"\n",
+        "ssh h \"bash <<'EOF'\necho \\\\$HOME\nEOF\"\n",
+    ],
+)
+def test_hl111_a_heredoc_inside_a_remote_string_is_hl101s(text: str) -> None:
+    """HL111 judges command strings; a script fed to bash by a heredoc inside the ssh
+    string is HL101's (a finding at its `<<`), not a third shell's string for HL111
+    (hl111 `check`: `if layer.kind != 'string': return` removed)."""
+    found = check_shell(text, "t.sh", Settings(select=frozenset({"HL101", "HL111"})))
+    assert [f.code for f in found] == ["HL101"]
+    assert text[found[0].start : found[0].end] == "<<"
+
+
+# -- HL111: a command of four shells is reported once, at its outer word ------------------------
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def test_hl111_four_shells_are_reported_once_at_the_outer_ssh() -> None:
+    """`ssh a "ssh b \\"ssh c '...'\\""`, the innermost string written with `'\\\\''`: one
+    warning at the outer `ssh` (the hop through a remote shell); the innermost layer, two
+    shells below the file, does not add an escape-chain warning of its own at the middle
+    `ssh`.  (Run 7: the escape chain was looked for in every layer below the first.)"""
+    text = "ssh a \"ssh b \\\"ssh c 'echo '\\\\\\\\''x'\\\\\\\\'''\\\"\"\n"
+    found = _found(text, "HL111")
+    assert [(f.start, f.severity.value) for f in found] == [(0, "warning")]
+    assert "the middle shell only starts another ssh" in found[0].message
+
+
+# -- HL111: eval runs its string in the same shell: no escape-chain warning --------------------
+
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": path, "LC_ALL": "C"},
+        check=False,
+    )
+
+
+def test_hl111_eval_string_with_an_escape_chain_is_not_reported() -> None:
+    """`eval 'printf "%s\\n" '\\''a b'\\'''`: the `'\\''` chain carries a quote into a
+    string that the same shell runs (bash prints `a b`); no other shell parses it, so
+    HL111's escape-chain warning, meant for `ssh h '...'`, is not made; the same string
+    given to ssh is.  (Read ahead, run 7's sample: hl111:108, `"eval"` cut to `"val"`,
+    warned here.)"""
+    script = "printf \"%s\\n\" '\\''a b'\\''"
+    ran = _bash_with_path(f"eval '{script}'")
+    assert (ran.returncode, ran.stdout) == (0, "a b\n")
+    assert _found(f"eval '{script}'\n", "HL111") == []
+    found = _found(f"ssh h '{script}'\n", "HL111")
+    assert [(f.start, f.end, f.severity.value) for f in found] == [(0, 3, "warning")]
+    assert "needs the `'\\''` escape chain" in found[0].message

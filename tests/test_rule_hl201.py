@@ -11,7 +11,10 @@ values that break.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import types
 from pathlib import Path
 
@@ -19,7 +22,7 @@ import paramiko  # type: ignore[import-untyped]
 import pytest
 from sshd import SshServer
 
-from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl201_shell_interpolation_unquoted import RULE
 
@@ -593,3 +596,227 @@ def test_a_value_under_a_command_key_is_shell_text() -> None:
     word = head + '    ssh.exec_command("ls \'" + job["path"] + "\'")\n'
     # a parameter named as a path: info by default
     assert [(f.severity, f.evidence) for f in hl201(word)] == [(Severity.INFO, "parameter")]
+
+
+# -- HL201: the word that holds a value is the innermost one --------------------------------
+
+
+def _python(text: str, code: str | None = None) -> list[Finding]:
+    found = check_text(text, "python", "t.py", Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> None:
+    """Inside `"$(...)"` a value is a word of the inner command: unquoted there (bash does
+    not carry the outer double quotes into `$(...)`), the inner command itself when it
+    stands first (not reported: a whole command), single-quoted when quoted there."""
+    text = (
+        "import os\n\n\ndef f(p):\n"
+        "    os.system(f'echo \"$(cat {p})\"')\n"
+        "    os.system(f'echo \"$({p} x)\"')\n"
+        "    os.system(f\"echo $(echo '{p}')\")\n"
+    )
+    # bash: a value with a blank is split inside "$(...)": cat gets two arguments.
+    proc = subprocess.run(
+        ["bash", "-c", 'p="a b"; set -- $(printf "<%s>" $p); echo "$(printf "<%s>" $p)"'],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    assert proc.stdout == b"<a><b>\n"
+    found = _python(text)
+    first = text.index("{p})\"')")
+    third = text.index("{p}')")
+    assert [(f.code, f.start, f.end) for f in found] == [
+        ("HL201", first, first + 3),
+        ("HL201", third, third + 3),
+    ]
+    assert "as an unquoted shell word" in found[0].message
+    assert "inside single quotes" in found[1].message
+
+
+# -- queries.py: the run-time spans a child layer inherits from its Python string ----------
+
+
+def _python_with_settings(
+    text: str, code: str | None = None, settings: Settings | None = None
+) -> list[Finding]:
+    found = check_text(text, "python", "t.py", settings or Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+_CLEAN = "import subprocess\n\n\ndef clean(path):\n    "
+
+
+_RUNS_REMOTE = """\
+#!/bin/bash
+# ssh HOST CMD...: the remote login shell runs the words joined by blanks
+shift
+exec bash -c "$*"
+"""
+
+
+def _run_remote(tmp_path: Path, program: str) -> str:
+    """The output of `program` with an `ssh` on PATH that runs its command in bash."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(_RUNS_REMOTE)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    ("call", "value", "output"),
+    [
+        # the value opens the remote command string (child index 0) ...
+        (
+            "subprocess.run(f\"ssh h '{path}/bin/tool -v'\", shell=True)",
+            "echo INJECTED;",
+            "INJECTED\n",
+        ),
+        ('subprocess.run(["ssh", "h", f"{path}/bin/tool -v"])', "echo INJECTED;", "INJECTED\n"),
+        # ... or ends it (the last run of the child text)
+        ("subprocess.run(f\"ssh h 'printf [%s] {path}'\", shell=True)", "a b", "[a][b]"),
+        ('subprocess.run(["ssh", "h", f"printf [%s] {path}"])', "a b", "[a][b]"),
+    ],
+)
+def test_a_value_at_either_end_of_the_ssh_string_is_reported_exactly(
+    call: str, value: str, output: str, tmp_path: Path
+) -> None:
+    """HL201 marks exactly `{path}` (not the `/` after it) in the remote command string,
+    whether the value opens or ends it; the remote shell splits it and runs what follows
+    its `;`, as the message says."""
+    program = _CLEAN + call + "\n"
+    found = _python_with_settings(program)
+    assert _spans(program, found) == [("HL201", "info", "{path}")]
+    assert found[0].start == program.index("{path}")
+    assert "into the `ssh` command string as an unquoted shell word" in found[0].message
+    assert _run_remote(tmp_path, f"{program}\n\nclean({value!r})\n") == output
+
+
+# -- HL201: a value that escapes by hand what matters in its quotes ---------------------------
+
+
+def _bash(command: str) -> str:
+    return subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, check=False, timeout=30
+    ).stdout
+
+
+# Text read with input(): free text, so a value that carries its own quoting is still
+# judged by what it escapes (hl201 `_escaped_for`).
+_HOSTILE = (
+    "x'; echo INJECTED; '",
+    '"; echo INJECTED; "',
+    "$(echo INJECTED)",
+    "`echo INJECTED`",
+    "a\\",
+)
+
+
+_REPLACED_QUOTE = """.replace("'", "'\\\\''")"""
+
+
+_ALL_DOUBLE = (
+    """.replace("\\\\", "\\\\\\\\").replace('"', '\\\\"')"""
+    """.replace("$", "\\\\$").replace("`", "\\\\`")"""
+)
+
+
+def _python_command(template: str, chain: str, value: str) -> str:
+    """The command Python builds with `template % p<chain>` for `value`."""
+    namespace: dict[str, str] = {"p": value}
+    return str(eval(f"{template!r} % p{chain}", namespace))  # noqa: S307 - our own text
+
+
+@pytest.mark.parametrize(
+    ("template", "chain", "reported"),
+    [
+        # `'` replaced by `'\''` inside single quotes: bash prints the value as it is.
+        ("echo '%s'", _REPLACED_QUOTE, False),
+        # the same value inside double quotes: `$(...)`, backticks and `"` still work.
+        ('echo "%s"', _REPLACED_QUOTE, True),
+        # every character that matters inside double quotes escaped: one word again.
+        ('echo "%s"', _ALL_DOUBLE, False),
+        # `"` escaped, but the value is inside single quotes, where `'` ends them.
+        ("echo '%s'", """.replace('"', '\\\\"')""", True),
+        # a replace chain that escapes nothing of the shell's.
+        ("echo '%s'", """.replace("x", "y")""", True),
+    ],
+)
+def test_hl201_value_escaped_by_hand_for_its_quotes(
+    template: str, chain: str, reported: bool
+) -> None:
+    """HL201 stays silent exactly when bash, given the command Python builds for a hostile
+    input, runs nothing of it (hl201 `_escaped_for`: `state is Quote.SINGLE` flipped, and
+    `or` -> `and` in the test that skips a value)."""
+    text = f"import os\n\n\ndef run():\n    p = input()\n    os.system({template!r} % p{chain})\n"
+    found = _python(text, "HL201")
+    outputs = [_bash(_python_command(template, chain, value)) for value in _HOSTILE]
+    if not reported:
+        assert outputs == [f"{value}\n" for value in _HOSTILE]
+        assert found == []
+        return
+    assert any("INJECTED" in output for output in outputs), outputs
+    start = text.index("%s")  # the finding marks the placeholder the value goes into
+    # input() is `input` evidence: info by default since its first look on real code.
+    assert [(f.start, f.end, f.severity.value, f.evidence) for f in found] == [
+        (start, start + 2, "info", "input")
+    ]
+    assert "it is read from" in found[0].message
+
+
+# -- HL201: where the value is put, as the message says ------------------------------------
+
+
+def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+_LAYERS = (
+    "import subprocess\n"
+    "def push(host, name):\n"
+    '    subprocess.run(["ssh", host, f"ls {name}"])\n'
+    '    subprocess.run(f"ls {name}", shell=True)\n'
+    '    subprocess.run(["bash", "-c", f"ls {name}"])\n'
+)
+
+
+def test_hl201_names_the_command_or_command_string_the_value_is_put_into() -> None:
+    """The root layer is the shell command of the call; a layer below it is the command
+    string of its wrapper (ssh, bash -c). (`name` says nothing of what it holds:
+    `parameter-unknown`, info by measurement.)"""
+    found = _python_at_path(_LAYERS, "HL201")
+    assert [(_LAYERS[f.start : f.end], f.severity.value) for f in found] == [("{name}", "info")] * 3
+    assert [f.message.split(" as an unquoted")[0] for f in found] == [
+        "`name` is put into the `ssh` command string",
+        "`name` is put into the shell command of `subprocess.run`",
+        "`name` is put into the `bash -c` command string",
+    ]
+
+
+# -- Python frontend --------------------------------------------------------------------------
+
+
+def test_hl201_names_the_python_call() -> None:
+    text = (
+        "import subprocess\n\n"
+        "def f(path: str) -> None:\n"
+        '    subprocess.run(f"rm {path}", shell=True)\n'
+    )
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL201"]
+    assert text[f.start : f.end] == "{path}"
+    assert "is put into the shell command of `subprocess.run`" in f.message

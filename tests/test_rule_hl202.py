@@ -9,14 +9,16 @@ for every content, the ones that worked before included.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import types
 from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
 import pytest
 
-from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl202_runtime_heredoc_body import RULE
 
@@ -139,3 +141,177 @@ def test_fixed_code_writes_the_intended_bytes(tmp_path: Path, client: paramiko.S
                 assert not before.exists() or before.read_text() != meant, (function, name)
             else:
                 assert before.read_text() == meant, (function, name)
+
+
+# -- fixes/python_fixes.py ---------------------------------------------------------------
+
+
+class _Recorder:
+    """A stand-in for a paramiko client: keeps the command it is asked to run."""
+
+    def __init__(self) -> None:
+        self.commands: list[str] = []
+
+    def exec_command(self, command: str) -> None:
+        self.commands.append(command)
+
+
+def _command_of(program: str, body: str) -> str:
+    namespace: dict[str, object] = {}
+    exec(compile(program, "t.py", "exec"), namespace)  # noqa: S102 - the fixed test program
+    client = _Recorder()
+    push = namespace["push"]
+    assert callable(push)
+    push(client, body)
+    (command,) = client.commands
+    return command
+
+
+@pytest.mark.parametrize(
+    ("delimiter", "line", "fixed"),
+    [
+        ("'EOF'", "port=$PORT", True),  # quoted: the `$` is text, base64 keeps it
+        ("'EOF'", "port=1", True),
+        ("EOF", "port=1", True),  # unquoted, but nothing in it for the shell to expand
+        ("EOF", "port=$PORT", False),  # the remote shell would expand it: no fix
+    ],
+)
+def test_hl202_fix_delivers_the_body_bash_would(
+    tmp_path: Path, delimiter: str, line: str, fixed: bool
+) -> None:
+    target = tmp_path / "out"
+    program = (
+        "def push(c, body: str):\n"
+        f'    c.exec_command(f"cat > {target} << {delimiter}\\n{line}\\n{{body}}EOF\\n")\n'
+    )
+    outcome = fix_kind(program, "python", "t.py", unsafe=True)
+    assert outcome.error is None
+    assert (outcome.text != program) is fixed
+    if not fixed:
+        return
+    assert "base64 -d" in outcome.text
+    # An unquoted heredoc expands a `$` of the run-time value too: that fix is unsafe, and
+    # delivers the same bytes only for a value without one.
+    body = "it's $HOME\n" if delimiter.startswith("'") else "it's home\n"
+    delivered = []
+    for source in (program, outcome.text):
+        target.unlink(missing_ok=True)
+        command = _command_of(source, body)
+        env = {"PATH": os.environ["PATH"], "PORT": "22", "HOME": "/home/x"}
+        done = subprocess.run(["bash", "-c", command], env=env, capture_output=True, check=False)
+        assert done.returncode == 0, done.stderr
+        delivered.append(target.read_bytes())
+    assert delivered[0] == delivered[1]
+
+
+# -- HL202: a heredoc body filled in at run time --------------------------------------------
+
+
+def _python(text: str, code: str | None = None) -> list[Finding]:
+    found = check_text(text, "python", "t.py", Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def test_runtime_heredoc_body_is_reported_at_its_operator(tmp_path: Path) -> None:
+    """HL202 marks the whole operator, `<<-` (three characters) or `<<` (two); bash shows
+    what it warns of: a value holding the line `EOF` ends the body and runs the rest."""
+    text = (
+        "import paramiko\n\n\ndef push(c, body):\n"
+        '    c.exec_command(f"cat <<-EOF > /a\\n{body}\\nEOF\\n")\n'
+        '    c.exec_command(f"cat <<EOF > /a\\n{body}\\nEOF\\n")\n'
+    )
+    found = _python(text)
+    first = text.index("<<-EOF")
+    second = text.index("<<EOF")
+    assert [(f.code, f.start, f.end) for f in found] == [
+        ("HL202", first, first + 3),
+        ("HL202", second, second + 2),
+    ]
+    body = "x\nEOF\necho ran"
+    target = tmp_path / "a"
+    for strip in ("-", ""):
+        command = f"cat <<{strip}EOF > {target}\n{body}\nEOF\n"
+        proc = subprocess.run(["bash", "-c", command], capture_output=True, timeout=30)
+        assert proc.stdout == b"ran\n"
+        assert target.read_bytes() == b"x\n"
+
+
+# -- HL202: the message names every value of the body, once ---------------------------------
+
+
+def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def test_hl202_names_each_value_of_the_body_once_in_order() -> None:
+    """Two values fill the body, one of them twice: the message names both, in their
+    order, each once, separated by a comma."""
+    text = (
+        "def push(c, head, body):\n"
+        "    c.exec_command(f\"cat > /a << 'EOF'\\n{head}\\n{body}\\n{head}\\nEOF\")\n"
+    )
+    (f,) = _python_at_path(text, "HL202")
+    assert (f.start, f.end, f.severity.value) == (text.index("<<"), text.index("<<") + 2, "warning")
+    assert "is filled in at run time from `head`, `body`: a value holding the line `EOF`" in (
+        f.message
+    )
+
+
+def test_hl202_leaves_a_value_after_the_operator_on_its_line_to_hl201() -> None:
+    """`cat <<EOF; echo {x}` with nothing after: the heredoc's body is empty and the value
+    is a word of the `echo` command on the operator's line (bash runs it as one), not
+    body text; HL201 reports it, HL112 the missing terminator, HL202 nothing."""
+    done = subprocess.run(
+        ["bash", "-c", "cat <<EOF; echo VALUE"], capture_output=True, text=True, timeout=30
+    )
+    assert done.stdout == "VALUE\n"
+    text = 'def push(c, x):\n    c.exec_command(f"cat <<EOF; echo {x}")\n'
+    found = _python_at_path(text)
+    assert [(f.code, text[f.start : f.end]) for f in found] == [("HL112", "<<"), ("HL201", "{x}")]
+
+
+# -- HL202: run-time values of a workflow are not a Python fragment's ------------------------
+
+
+_WORKFLOW = """\
+on: push
+jobs:
+  notes:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          cat > notes.txt <<EOF
+          ${{ github.event.head_commit.message }}
+          EOF
+          ssh h cd /srv && make
+"""
+
+
+def test_hl202_leaves_a_workflow_expression_in_a_heredoc_body_to_others() -> None:
+    """A GitHub Actions `run:` block whose heredoc body holds `${{ ... }}`: the frontend
+    marks the expression as a value known only at run time, as the Python frontend marks
+    an f-string's `{...}`, but HL202 names and fixes Python values only, so with every rule
+    run on every layer (no prefilter) it says nothing there and the block's other finding
+    (HL110 on `&&`) is still made.  (Run 7: `return` when the layer has no Python fragment
+    made `pass`: HL202 unpacked None and the check crashed.)"""
+    for settings in (Settings(prefilter=False), Settings()):
+        found = check_text(_WORKFLOW, "actions", ".github/workflows/notes.yml", settings)
+        assert [(f.code, _WORKFLOW[f.start : f.end], f.severity.value) for f in found] == [
+            ("HL110", "&&", "error")
+        ]
+        assert "`cd /srv` only changes the state of the remote shell on h" in found[0].message
+
+
+# -- Python frontend --------------------------------------------------------------------------
+
+
+def test_hl202_names_the_run_time_value() -> None:
+    text = (
+        "import subprocess\n\n"
+        "def f(body: str) -> None:\n"
+        "    subprocess.run(f\"ssh h 'cat > f << EOF\\n{body}\\nEOF'\", shell=True)\n"
+    )
+    (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL202"]
+    assert text[f.start : f.end] == "<<"
+    assert "is filled in at run time from `body`:" in f.message

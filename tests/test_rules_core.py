@@ -3,10 +3,16 @@ files, templates and transcripts: WILD pattern 9)."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
+from cli_process import run_cli
 
 from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
-from heredoc_lint.model import Severity
+from heredoc_lint.model import Finding, Severity
 from heredoc_lint.shell.bash import bash_accepts
 
 
@@ -254,3 +260,299 @@ def test_hl001_a_trigger_word_in_prose_is_not_a_command() -> None:
     command = "```shell\nparallel ssh {} uptime ::: a b\necho $((\n```\n"
     (g,) = [f for f in check_text(command, "markdown", "r.md") if f.code == "HL001"]
     assert g.severity is Severity.INFO and g.evidence == "script-refused"
+
+
+# -- HL001: the layer that does not parse, transcripts and template fields -----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("ssh h bash <<'EOF'\necho (\nEOF\n", "The script fed to ssh"),
+        ("echo 'echo (' | bash\n", "The script fed to bash"),
+        ("ssh h 'echo ('\n", "The ssh command string"),
+        ("bash -c 'echo ('\n", "The bash -c command string"),
+    ],
+)
+def test_hl001_names_the_layer_that_does_not_parse(text: str, place: str) -> None:
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert found.message.startswith(f"{place} does not parse near `(`: ")
+    assert "the shell that runs it refuses it with a syntax error" in found.message
+    assert found.severity is Severity.ERROR
+    assert text[found.start : found.end] == "("
+
+
+def test_hl001_at_the_end_of_the_text_points_at_its_last_character() -> None:
+    text = "ssh h 'echo a |'\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert "does not parse near `end of text`" in found.message
+    assert (found.start, found.end) == (14, 15)  # the `|`
+
+
+def test_hl001_a_console_transcript_is_not_a_script() -> None:
+    text = "root@web1:~# ssh h 'echo ('\n"
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert found.severity is Severity.INFO
+    assert "looks like a console transcript (the prompt `root@web1:~#`)" in found.message
+
+
+@pytest.mark.parametrize("quote", ["'EOF'", "EOF"])
+def test_hl001_a_template_field_in_a_heredoc_body_is_data(quote: str) -> None:
+    """`{{ name }}` in a heredoc body is the body's text, not a template of the script:
+    the string that does not parse is still an error; outside a body it is a template."""
+    text = f'ssh h "cat > f <<{quote}\n{{{{ name }}}}\nEOF\necho ("\n'
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert found.severity is Severity.ERROR
+    assert text[found.start : found.end] == "("
+    outside = "ssh h 'echo {{ name }} ('\n"
+    (found,) = [f for f in check_shell(outside, "t.sh") if f.code == "HL001"]
+    assert found.severity is Severity.INFO
+    assert "looks like a template (the field `{{ name }}`)" in found.message
+
+
+# -- HL001: a runbook's interactive session is typed into the program, not run by bash --------
+
+
+_QUERY = "select count(*) from (select 7 as id) where (id > 5);"
+
+
+_RUNBOOK = (
+    "Count the rows:\n\n```bash\nssh db1 'mkdir -p /srv/db' && cd /srv/db\n"
+    f"sudo -u app sqlite3 app.db\n{_QUERY}\n```\n"
+)
+
+
+def test_hl001_the_lines_after_sqlite3_in_a_runbook_are_its_input(tmp_path: Path) -> None:
+    """bash refuses the query line, sqlite3 reads it (prints 1): in a Markdown runbook the
+    line after `sqlite3 app.db` is the program's input, info, not a script that stops
+    with a syntax error (hl001 `check`: the markdown session test negated)."""
+    refused = subprocess.run(
+        ["bash", "-n", "-c", _QUERY], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert refused.returncode == 2 and "syntax error" in refused.stderr
+    typed = subprocess.run(
+        ["sqlite3", ":memory:"],
+        input=_QUERY + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+    )
+    assert typed.stdout == "1\n", typed.stderr
+    (found,) = [f for f in check_text(_RUNBOOK, "markdown", "db.md", Settings())]
+    assert found.code == "HL001"
+    assert found.severity is Severity.INFO
+    assert found.start == _RUNBOOK.index(_QUERY) and found.end == found.start + 1
+    assert found.message == (
+        "This script looks like a session of `sqlite3` (the lines after it are typed into "
+        "it), not a script to run: it does not parse near `s` and was not checked"
+    )
+
+
+def _findings(text: str, code: str) -> list[Finding]:
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+def test_hl001_a_string_built_from_values_is_not_judged_as_written(tmp_path: Path) -> None:
+    """`bash -c "$CMD )"` fails as written (CMD empty) and runs with CMD='echo $(': the
+    region after a local expansion is info, named as built from run-time values (hl001
+    `check`: `if dynamic` negated; its `severity = Severity.INFO` removed)."""
+    script = 'bash -c "$CMD )"'
+    as_written = _bash(f"CMD=''; {script}", None, tmp_path)
+    assert as_written.returncode == 2 and "syntax error" in as_written.stderr
+    filled = _bash(f"CMD='echo $('; {script}", None, tmp_path)
+    assert filled.returncode == 0, filled.stderr
+    text = script + "\n"
+    (found,) = _findings(text, "HL001")
+    assert (found.start, found.end) == (14, 15)  # the `)`
+    assert found.severity is Severity.INFO
+    assert found.message == (
+        "The bash -c command string is built from values known only at run time and does "
+        "not parse as written near `)`; that region was not checked"
+    )
+
+
+# -- shell/bash.py: asking bash whether it parses what tree-sitter cannot ------------------
+
+
+def test_bash_own_error_text_stays_out_of_the_cli_output(tmp_path: Path) -> None:
+    """A script neither tree-sitter nor bash parses: HL001 asks `bash -n` whether bash
+    can, and bash's own complaint must not reach the user's terminal: the finding is the
+    one line of output about it, stderr stays empty (bash.py's `capture_output`).  A
+    script that does not parse is `script-refused`, info by default since its first look
+    on real code: `--severity info` shows it."""
+    text = 'ssh h "echo $(( 1 + "\n'
+    script = tmp_path / "bad.sh"
+    script.write_text(text)
+    said = subprocess.run(
+        ["bash", "-n", str(script)], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert said.returncode != 0 and "unexpected EOF" in said.stderr  # bash refuses it
+    done = run_cli("check", "--no-cache", "--severity", "info", "bad.sh", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == ""
+    (line,) = [x for x in done.stdout.splitlines() if "HL001" in x]
+    assert line.startswith("bad.sh:1:7: HL001 [info] ")
+    assert "unexpected EOF" not in done.stdout
+    args = ("check", "--no-cache", "--severity", "info", "--format", "json", "bad.sh")
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.stderr == ""
+    (found,) = json.loads(done.stdout)
+    assert (found["code"], found["line"], found["column"], found["evidence"]) == (
+        "HL001",
+        1,
+        7,
+        "script-refused",
+    )
+
+
+# -- how messages name a layer: the string of a Python call is not "this script" -------------
+
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+_EXTGLOB = "shopt -s extglob\nls !(*.txt)\nssh h uptime\n"
+
+
+def test_hl001_names_a_python_shell_string_and_a_remote_string_by_what_they_are(
+    tmp_path: Path,
+) -> None:
+    """tree-sitter-bash cannot parse `!(*.txt)`; bash can, once `shopt -s extglob` has run
+    on an earlier line (checked: it lists the one file that is not .txt).  HL001 says so at
+    info, naming the place: `this script` in a shell file, `this shell command string` for
+    the string of `subprocess.run(S, shell=True)` in a Python file (the Python file is the
+    script there), `the bash -c command string` for an argv's `bash -c`.  (Run 7:
+    `where`'s `depth == 0 or wrapper is None` made `and` named the Python string `the
+    subprocess.run command string`.)"""
+    (tmp_path / "a.txt").write_text("")
+    (tmp_path / "b.sh").write_text("")
+    listing = _EXTGLOB.split("ssh")[0]
+    ran = subprocess.run(
+        [BASH, "--norc", "-c", listing], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "b.sh\n", "")
+    python = (
+        "import subprocess\n"
+        f"subprocess.run({_EXTGLOB!r}, shell=True)\n"
+        f'subprocess.run(["bash", "-c", {_EXTGLOB!r}])\n'
+    )
+    cases = (
+        (_EXTGLOB, "shell", ["this script"]),
+        (python, "python", ["this shell command string", "the bash -c command string"]),
+    )
+    for text, kind, places in cases:
+        found = [f for f in check_text(text, kind, "t") if f.code == "HL001"]
+        assert [(text[f.start : f.end], f.severity.value) for f in found] == [("!", "info")] * len(
+            places
+        )
+        assert [f.message for f in found] == [
+            f"tree-sitter-bash cannot parse {place} near `!` (bash can); that region was "
+            "not checked"
+            for place in places
+        ]
+
+
+# -- HL202: run-time values of a workflow are not a Python fragment's ------------------------
+
+
+def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": path, "LC_ALL": "C"},
+        check=False,
+    )
+
+
+def test_hl001_syntax_errors_name_the_python_string_and_the_argv_string() -> None:
+    """`if then` is a syntax error for bash too: an error in a string a shell is handed
+    (the Python string and the argv's `bash -c` one), each named as what it is.  (Run 7:
+    HL001's own `depth == 0 and kind == "python"` test made `depth != 0` named the argv's
+    `bash -c` string `This shell command string`.)"""
+    ran = _bash_with_path("ssh h uptime; if then")
+    assert ran.returncode == 2 and "syntax error" in ran.stderr
+    text = (
+        "import subprocess\n"
+        'subprocess.run("ssh h uptime; if then", shell=True)\n'
+        'subprocess.run(["bash", "-c", "ssh h uptime; if then"])\n'
+    )
+    found = [f for f in check_text(text, "python", "t.py") if f.code == "HL001"]
+    assert [(f.severity.value, f.message.split(" does not parse")[0]) for f in found] == [
+        ("error", "This shell command string"),
+        ("error", "The bash -c command string"),
+    ]
+
+
+# -- rule codes, and where HL001 says a string stops parsing -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        ("HL002", "x=1  # heredoc-lint: disable=HL103\n"),
+        ("HL101", "ssh h \"cat > f << 'EOF'\nhi \\$USER\nEOF\"\n"),
+        ("HL103", 'ssh h "pkill -f x; y"\n'),
+        ("HL107", "ssh h bash << EOF\ncd /srv && x=1 && echo $x\nEOF\n"),
+        ("HL112", "cat <<EOF\nhi\n"),
+    ],
+)
+def test_a_finding_code_is_a_listed_selectable_rule(tmp_path: Path, code: str, text: str) -> None:
+    """The code a finding carries is the code of a rule: listed by `rules`, and
+    `--select CODE` gives exactly that finding."""
+    listed = run_cli("rules")
+    assert code in [line.split()[0] for line in listed.stdout.splitlines()[1:]]
+    script = tmp_path / "s.sh"
+    script.write_text(text)
+    argv = ("--format", "json", "--no-cache", "--warn-unused-suppressions", "--select", code)
+    proc = run_cli(*argv, str(script))
+    assert proc.returncode == 1, proc.stderr
+    assert [item["code"] for item in json.loads(proc.stdout)] == [code]
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in check_shell(text, "t.sh") if f.code == code]
+
+
+def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+@pytest.mark.parametrize(
+    ("text", "span_of", "near"),
+    [('ssh h "echo )"\n', ")", ")"), ('ssh h "echo (x"\n', "x", "end of text")],
+)
+def test_hl001_shows_where_the_inner_string_stops_parsing(
+    text: str, span_of: str, near: str
+) -> None:
+    (f,) = _found(text, "HL001")
+    assert (f.start, f.end) == _span(text, span_of)
+    assert f.message.startswith(f"The ssh command string does not parse near `{near}`")

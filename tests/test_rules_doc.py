@@ -9,6 +9,7 @@ each doc, `heredoc-lint rules` the table.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
 import subprocess
@@ -17,10 +18,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from cli_process import CLI
+from cli_process import CLI, run_cli
 
 from heredoc_lint import severities
 from heredoc_lint.rules import RULES, Rule
+from heredoc_lint.rules.doc import demote, table
 from heredoc_lint.rules.docstring import SECTIONS, sections
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,3 +203,60 @@ def test_cli_rules_prints_the_table() -> None:
     for rule in RULES:
         (row,) = [line for line in lines if line.startswith(rule.code + " ")]
         assert rule.name in row and rule.severity.value in row and rule.summary in row
+
+
+# -- `heredoc-lint rule CODE` --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["hl103", "HL103", " hl103"])
+def test_rule_is_found_by_its_code_in_any_case(code: str) -> None:
+    proc = run_cli("rule", code.strip())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# HL103 pkill-self-match\n")
+
+
+@pytest.mark.parametrize("code", ["HL10", "HL1031", "HL999"])
+def test_rule_needs_a_whole_code(code: str) -> None:
+    proc = run_cli("rule", code)
+    assert proc.returncode == 2
+    assert f"unknown rule `{code}`" in proc.stderr
+
+
+# -- docs/rules.md: what the generator does with text the present docstrings lack ---------------
+
+
+def test_rules_table_escapes_a_bar_in_a_summary() -> None:
+    """A `|` in a summary would end its table cell: the row keeps five cells, the bar
+    escaped (doc `_cell`'s `\\|` -> `|`)."""
+    rule = RULES[0]
+    piped = dataclasses.replace(rule, docs=dataclasses.replace(rule.docs, summary="`a | b` read"))
+    header, rule_line, row = table((piped,)).splitlines()
+    assert header.count("|") == rule_line.count("|") == 6
+    assert re.split(r"(?<!\\)\|", row)[1:-1] == [
+        f" [{rule.code}](#{rule.code.lower()}-{rule.name}) ",
+        f" {rule.name} ",
+        f" {rule.severity.value} ",
+        f" {'yes' if rule.fixable else 'no'} ",
+        " `a \\| b` read ",
+    ]
+
+
+def test_rule_doc_headings_move_down_outside_fences_only() -> None:
+    """Headings go one level down, but not a `#` line inside a ```bash block; a line that
+    opens with a double-backtick code span is no fence (doc `demote`'s "```" -> "``")."""
+    doc = (
+        "## Example\n"
+        "``a`b`` opens this line\n"
+        "## Use instead\n"
+        "```bash\n"
+        "# a comment, not a heading\n"
+        "```\n"
+    )
+    assert demote(doc) == (
+        "### Example\n"
+        "``a`b`` opens this line\n"
+        "### Use instead\n"
+        "```bash\n"
+        "# a comment, not a heading\n"
+        "```\n"
+    )

@@ -13,12 +13,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import rulekit as kit
 from test_actions import workflow
 
 from heredoc_lint.agents.commands import script_from_argv, unwrap_shell_c
 from heredoc_lint.discover import kind_of
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.actions import fragments
+from heredoc_lint.model import Severity
 from heredoc_lint.shell.names import MULTICALL, SHELLS
 from heredoc_lint.shell.syntax import parse_script
 from heredoc_lint.wrappers import WRAPPERS, resolve
@@ -157,3 +159,40 @@ def test_only_dash_keeps_its_process_for_a_lone_command(name: str) -> None:
     )
     killed = done.returncode == -15
     assert killed == (name in ("sh", "dash")), done.returncode
+
+
+# -- shell/names.py: each POSIX-family shell, by name ---------------------------------------
+
+
+MARK = "hlmutemark"  # no other process on this machine has it on its command line
+
+
+# Written out, not read from SHELLS: a name dropped from the set must fail here.
+_SHELL_ARGV = {
+    "sh": ["sh"],
+    "bash": ["bash"],
+    "dash": ["dash"],
+    "zsh": ["zsh"],
+    "ksh": ["ksh"],
+    "mksh": ["mksh"],
+    "ash": ["busybox", "ash"],
+}
+
+
+def test_each_shell_name_starts_a_layer() -> None:
+    """`NAME -c 'pkill -f P; echo after'` kills its own shell for each of the seven
+    shells (the real program runs it: SIGTERM, `after` never printed), and
+    HL103 says so at the `pkill` (names `SHELLS`, each name)."""
+    for name, argv in _SHELL_ARGV.items():
+        script = f"pkill -f {MARK}; echo after"
+        ran = subprocess.run(
+            [*argv, "-c", script], capture_output=True, text=True, check=False, timeout=30
+        )
+        # killed by SIGTERM (-15), or the shell's status 143 (128 + SIGTERM)
+        assert ran.returncode in (-15, 143) and ran.stdout == "", (name, ran)
+        text = f"{name} -c '{script}'\n"
+        at = text.index("pkill")
+        found = kit.findings(text, "HL103")
+        assert [(f.start, f.end, f.severity) for f in found] == [
+            (at, at + len("pkill"), Severity.ERROR)
+        ], name

@@ -13,6 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
@@ -213,3 +214,34 @@ def test_hl104_dequoted_dup_target_is_the_session(sshd: SshServer) -> None:
     held = time.monotonic() - began
     assert proc.returncode == 0, proc.stderr
     assert held >= 5.5, f"ssh returned after {held:.2f}s: it did not wait for the job"
+
+
+# -- parse_script: a redirection after `a && b` belongs to `b` -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "writer"),
+    [
+        ("echo a && echo b > f", "echo b"),
+        ("false || echo b > f", "echo b"),
+        ("echo a && echo b && echo c > f", "echo c"),
+        ("echo a; echo b > f", "echo b"),
+    ],
+)
+def test_redirect_after_a_list_belongs_to_its_last_command(
+    script: str, writer: str, tmp_path: Path
+) -> None:
+    """tree-sitter-bash hangs `> f` on the whole `a && b`; bash gives it to the last
+    command only, which is the one `Command.redirects` must show it on."""
+    (tmp_path / "f").unlink(missing_ok=True)
+    proc = subprocess.run(
+        ["bash", "-c", script], capture_output=True, cwd=tmp_path, timeout=30, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "f").read_text() == writer.split()[-1] + "\n"  # only its output
+    redirected = [
+        script[c.start : c.end]
+        for c in parse_script(script).commands
+        if any(r.op == ">" and r.target is not None and r.target.value == "f" for r in c.redirects)
+    ]
+    assert redirected == [writer]

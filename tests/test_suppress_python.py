@@ -115,3 +115,26 @@ def test_statements_of_nested_fstrings() -> None:
 
 def test_statements_stop_where_tokenizing_fails() -> None:
     assert [b for _, b in python_statements('x = 1\ny = """never closed\n')] == [6]
+
+
+# -- Python frontend --------------------------------------------------------------------------
+
+
+def test_directive_on_the_next_statement_does_not_cover_this_one() -> None:
+    """A multi-line statement ends at its closing quote: a directive at the end of the
+    following line belongs to the following statement only."""
+    text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\"\necho hi  # heredoc-lint: disable=HL102\n"
+    found = [f for f in check_text(text, "shell", "t.sh") if f.code == "HL102"]
+    assert [text[f.start : f.end] for f in found] == ["$1"]
+
+
+def _codes(text: str, kind: str = "shell", settings: Settings | None = None) -> list[str]:
+    path = "t.py" if kind == "python" else "t.sh"
+    return [f.code for f in check_text(text, kind, path, settings)]
+
+
+def test_directive_after_a_lone_closing_quote_covers_the_statement() -> None:
+    """The statement's last line may be its closing quote alone: a directive there still
+    covers the whole statement."""
+    text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\n\"  # heredoc-lint: disable=HL101,HL102\n"
+    assert _codes(text) == []

@@ -4,8 +4,10 @@ the redirection's descriptor. The shell model follows bash (checked with bash it
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
+import rulekit as kit
 
 from heredoc_lint.shell.syntax import parse_script
 
@@ -34,3 +36,23 @@ def test_words_and_descriptors_are_what_bash_uses(line: str) -> None:
         assert before_op == str(redirect.fd)
     else:
         assert line[redirect.start] in "<>"
+
+
+# -- shell/syntax.py: a number touching a redirection --------------------------------------
+
+
+_AFTER = 'ssh h "pkill -f hlmutf; echo after"\n'
+
+
+def test_a_hex_or_based_number_before_a_redirection_is_an_argument(tmp_path: Path) -> None:
+    """`echo 0x1>out`: tree-sitter reads `0x1` as a number touching the `>`, but only
+    digits make a descriptor: bash writes `0x1` into `out` (and `64#z`); the script is
+    checked as usual, HL103 at the `pkill` after it (syntax `glue_descriptor`'s
+    digits test)."""
+    head = "echo 0x1>out\necho 64#z>>out\n"
+    subprocess.run(["bash", "-c", head], cwd=tmp_path, check=True, timeout=30)
+    assert (tmp_path / "out").read_text() == "0x1\n64#z\n"
+    text = head + _AFTER
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))

@@ -103,3 +103,83 @@ def test_markdown_runbook_with_fields_is_clean_at_the_default_severity(tmp_path:
     assert kit.cli_json(doc, returncode=0) == []
     info = kit.cli_json(doc, "--severity", "info", returncode=1)
     assert [(i["code"], i["line"], i["column"]) for i in info] == [("HL112", 4, 35)]
+
+
+# -- shell/templates.py: runbook templates and transcripts are not scripts to run ----------
+
+
+def _bash_n_stderr(script: str) -> str:
+    """bash's complaint about `script`, read and not run ("" when it parses)."""
+    return subprocess.run(
+        ["bash", "-n"], input=script, capture_output=True, text=True, check=False, timeout=30
+    ).stderr
+
+
+def test_an_unterminated_double_angle_field_is_a_template() -> None:
+    """`<<PROJECT_ID>>` in a runbook: bash reads a heredoc that never ends; HL112 says info
+    at the `<<`, naming the field, not its error (templates `field_heredoc`: the
+    unterminated heredoc, the field's match and its text)."""
+    text = "gcluster create --vars project_id=<<PROJECT_ID>> cluster.yaml\n"
+    assert "delimited by end-of-file (wanted `PROJECT_ID')" in _bash_n_stderr(text)
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code in ("HL001", "HL112")]
+    at = text.index("<<")
+    assert (f.code, f.start, f.end, f.severity) == ("HL112", at, at + 2, Severity.INFO)
+    assert f.message.startswith("`<<PROJECT_ID>>` looks like a field of a template")
+
+
+def test_an_unterminated_plain_heredoc_is_still_an_error() -> None:
+    """`cat <<EOF` that never ends is no template (no `>>` after the delimiter): HL112's
+    error, as bash warns."""
+    text = "cat <<EOF\nhi\n"
+    assert "delimited by end-of-file (wanted `EOF')" in _bash_n_stderr(text)
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code in ("HL001", "HL112")]
+    assert (f.code, f.start, f.end, f.severity) == ("HL112", 4, 6, Severity.ERROR)
+    assert f.message.startswith("The heredoc `<<EOF` is never terminated")
+
+
+BROKEN = 'ssh h "echo $(( 1 + "\n'  # bash -n: unexpected EOF; tree-sitter fails at the `"`
+
+
+def test_a_console_transcript_is_not_checked() -> None:
+    """A line that starts with a shell prompt is a transcript: HL001 says info and names
+    the prompt (templates `not_a_script`'s `_PROMPT`)."""
+    for prompt in ("user@web01:~$", "[root@web01 ~]#"):
+        text = f"{prompt} {BROKEN}"
+        assert "unexpected EOF" in _bash_n_stderr(text)
+        (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+        assert (f.start, f.end, f.severity) == (0, 1, Severity.INFO)
+        assert f"looks like a console transcript (the prompt `{prompt}`)" in f.message
+
+
+def test_a_placeholder_makes_a_template() -> None:
+    """`<path/to/job.yaml>`: bash sees a syntax error, the tool a field to fill in."""
+    text = "kubectl apply -f <path/to/job.yaml>\n"
+    assert "syntax error" in _bash_n_stderr(text)
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+    assert (f.start, f.end, f.severity) == (len(text) - 1, len(text), Severity.INFO)
+    assert "looks like a template (the field `<path/to/job.yaml>`)" in f.message
+
+
+def test_a_heredoc_body_is_data_not_a_template(tmp_path: Path) -> None:
+    """A placeholder or a prompt inside a heredoc's body is text the command reads (bash
+    prints it as it is): the script's own syntax error after it stays a syntax error at
+    its place, `script-refused` (info by default since its first look on real code), not
+    a template's or a transcript's (templates `not_a_script` blanks the bodies, keeping
+    their newlines)."""
+    for line in ("<path/to/job.yaml>", "user@web01:~$ ls"):
+        body = f"cat <<EOF\n{line}\nEOF\n"
+        ran = subprocess.run(
+            ["bash", "-c", body], capture_output=True, text=True, check=True, timeout=30
+        )
+        assert ran.stdout == line + "\n"
+        text = body + BROKEN
+        assert "unexpected EOF" in _bash_n_stderr(text)
+        (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
+        at = len(body) + BROKEN.index('"')
+        assert (f.start, f.end, f.severity, f.evidence) == (
+            at,
+            at + 1,
+            Severity.INFO,
+            "script-refused",
+        )
+        assert "template" not in f.message and "transcript" not in f.message

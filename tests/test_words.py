@@ -7,11 +7,18 @@ flagged `braces`, pathname expansion is off.
 
 from __future__ import annotations
 
+import os
 import random
+import shlex
+import subprocess
+from pathlib import Path
 
 import pytest
+from cli_process import CLI
+from sshd import SshServer
 from test_oracle_bash import bash_argv
 
+from heredoc_lint.engine import check_shell
 from heredoc_lint.shell.syntax import parse_script
 from heredoc_lint.shell.words import Quoting, Word, dequote
 
@@ -248,3 +255,236 @@ def test_random_static_words_agree_with_bash() -> None:
         if g != [w.received()]
     ]
     assert not bad, bad[:20]
+
+
+# -- shell/syntax.py: a `$` that starts no expansion is a plain character -------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "args -f app$; true",
+        "args a$|cat",
+        "args a$ && true",
+        'args "a$" b$>/dev/null c',
+        "args $",
+        "(args a$)",
+        "args x=$; true",
+        "args \\$; true",
+    ],
+)
+def test_a_lone_dollar_is_part_of_its_word_as_bash_reads_it(command: str, tmp_path: Path) -> None:
+    """`app$;`: bash passes `app$` (a `$` before `;`, `|`, `&`, `)`, `>`, a blank or the
+    end starts no expansion); the words of the command are bash's, and the script has no
+    parse error.  (tree-sitter-bash made an ERROR of `$;` and dropped a bare `$`.)"""
+    log = tmp_path / "argv"
+    define = f"args() {{ printf '%s\\0' \"$@\" >> {log}; }}\n"
+    subprocess.run(["bash", "-c", define + command], cwd=tmp_path, check=True)
+    script = parse_script(command)
+    (args,) = [c for c in script.commands if c.name == "args"]
+    assert [w.value for w in args.words[1:]] == log.read_text().split("\0")[:-1]
+    assert script.errors == ()
+
+
+# -- shell/words.py: `$'\U...'` beyond Unicode, in bash's UTF-8 extended to 31 bits ---------
+
+
+# bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
+UTF8 = {"LC_ALL": "C.UTF-8"}
+
+
+def _bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
+    """The bytes bash prints running `script` (a file, or text given with -c)."""
+    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
+    done = subprocess.run(
+        argv,
+        env={**(env or os.environ), **UTF8},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+# Each code point on either side of a limit where the UTF-8 sequence grows by a byte, up to
+# bash's 31-bit extension (0x80000000 and beyond give no byte at all).
+_CODES = (
+    "7F", "80", "7FF", "800", "FFFF", "10000", "1FFFFF", "200000",
+    "3FFFFFF", "4000000", "7FFFFFFF", "80000000",
+)  # fmt: skip
+
+
+_ESCAPED = "x$'" + "|".join(f"\\U{code}" for code in _CODES) + "'x"
+
+
+def test_the_fix_delivers_the_bytes_bash_makes_of_a_unicode_escape(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ssh h echo x$'\\U3FFFFFF|...'x`: HL106's fix quotes the word's value for the
+    remote shell, so the value must be the bytes bash makes of each `\\U` escape: its
+    u32toutf8 writes 0x3FFFFFF in five bytes (fb bf bf bf bf), 0x4000000 in six, and
+    nothing at all from 0x80000000.  The fixed script, run against the real sshd, prints
+    what the local `printf` prints.  (Run 7: the limit of the five-byte form moved by one
+    wrote 0x3FFFFFF in six.)"""
+    script = tmp_path / "remote.sh"
+    script.write_bytes(f"ssh {sshd.user}@gpu echo {_ESCAPED}\n".encode())
+    subprocess.run(
+        [*CLI, "--no-cache", "--severity", "info", "--fix", "--unsafe-fixes", str(script)],
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    fixed = script.read_bytes()
+    assert fixed.startswith(f"ssh {sshd.user}@gpu \"echo 'x".encode()), fixed
+    local = _bash_bytes(f"printf '%s\\n' {_ESCAPED}")
+    assert b"|\xfb\xbf\xbf\xbf\xbf|" in local  # bash's own five-byte form of 0x3FFFFFF
+    assert _bash_bytes(script, sshd.env()) == local
+
+
+# -- dequote without parser nodes: the expansions it finds are the ones bash runs ----------
+
+
+def _bash_value(word_source: str) -> bytes:
+    proc = subprocess.run(
+        ["bash", "-c", f"a=A; set -- p1 p2 p3; printf '<%s>' {word_source}"],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _assert_reassembles(source: str, word: Word) -> None:
+    assert word.expansions
+    parts: list[str] = []
+    k = 0
+    for e in word.expansions:
+        parts.append(shlex.quote(word.value[k : e.start]))
+        a, b = word.offsets[e.start], word.offsets[e.end - 1] + 1
+        assert source[a:b] == word.value[e.start : e.end]
+        parts.append(f'"{source[a:b]}"')
+        if source[a:b] in (f"${e.name}", f"${{{e.name}}}"):
+            # The name is the one bash reads: `${NAME}` gives the same value.
+            assert _bash_value(f'"${{{e.name}}}"') == _bash_value(f'"{source[a:b]}"')
+        k = e.end
+    parts.append(shlex.quote(word.value[k:]))
+    assert _bash_value("".join(parts)) == _bash_value(source[word.start : word.end])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x$(echo a)y",
+        "x$(echo $(echo b)c)y",
+        "x$(echo \\))y",
+        '"x$(echo a)"y',
+        "x${a}y",
+        "x${a:-(b)}y",
+        "x$((1+(2*3)))y",
+        "x$[1+(2)]y",
+        "x`echo a`y",
+        "x`echo \\`echo a\\``y",
+        '"x`echo a`"y',
+    ],
+)
+def test_fallback_expansion_spans_are_what_bash_expands(source: str) -> None:
+    """Without parser nodes `dequote` finds each expansion itself.  Re-assembling the word
+    from its literal characters (single-quoted) and each expansion's exact source text
+    (double-quoted) must make bash print what the word itself prints."""
+    _assert_reassembles(source, dequote(source, 0, len(source)))
+
+
+@pytest.mark.parametrize("source", ["x$10y", "$1y", "${10}", '"$12"', "$0$1", "${a}$2$a"])
+def test_parsed_expansion_spans_are_what_bash_expands(source: str) -> None:
+    """The same through the parser: `$10` is `$1` and a `0` (bash takes one digit)."""
+    (command,) = parse_script(f"echo {source}\n").commands
+    _assert_reassembles(f"echo {source}\n", command.words[1])
+
+
+@pytest.mark.parametrize("after", ["", "$", '"', "\\"])
+def test_dequote_reads_nothing_past_the_end_of_its_word(after: str) -> None:
+    """A word cut inside double quotes right after a backslash (an unfinished line in an
+    editor): the backslash stays, and the character after the word is never read."""
+    text = '"a\\' + after
+    word = dequote(text, 0, 3)
+    assert (word.value, word.offsets) == ("a\\", (1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    ("source", "prefix"),
+    [
+        ("~root~x", "~root~x"),  # one login name `root~x`: no such user, kept
+        ("~root=~x", "~root"),  # the login name ends at `=~`
+        ("~root:x", "~root"),
+        ("~root/x", "~root"),
+        ("~nosuchuser/x", "~nosuchuser"),
+    ],
+)
+def test_tilde_prefix_ends_where_bash_ends_the_login_name(source: str, prefix: str) -> None:
+    """The tilde expansion dequote finds, expanded by bash on its own and followed by the
+    rest of the word, is what bash makes of the whole word."""
+    word = dequote(source, 0, len(source))
+    (tilde,) = word.expansions
+    assert (tilde.kind, tilde.start) == ("tilde", 0)
+    found = source[: word.offsets[tilde.end - 1] + 1]
+    assert found == prefix
+    rest = source[len(found) :].encode()
+    assert _bash_value(source) == b"<" + _bash_value(found)[1:-1] + rest + b">"
+
+
+# -- $'...': an octal escape takes at most three digits -----------------------------------
+
+
+def _bash(script: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> bytes:
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _word(source: str) -> str:
+    return dequote(source, 0, len(source)).value
+
+
+@pytest.mark.parametrize(
+    "source", ["$'\\1234'", "$'a\\0404'", "$'\\101\\1011'", "$'\\7'", "$'\\77x'", "$'\\0777'"]
+)
+def test_ansi_octal_escape_reads_three_digits_like_bash(source: str) -> None:
+    expected = _bash(f"printf %s {source}").decode("utf-8", "surrogateescape")
+    assert _word(source) == expected
+
+
+def test_ansi_octal_space_splits_on_the_remote_side() -> None:
+    """`$'a\\0404'` is `a 4` (octal 040 is a space): ssh joins it and the remote shell
+    splits it into two arguments, which HL106 reports at `ssh`."""
+    text = "ssh h touch $'a\\0404'\n"
+    (f,) = [f for f in check_shell(text, "t.sh") if f.code == "HL106"]
+    assert (f.start, f.end) == (0, 3)
+    assert "arrives as 2 separate arguments (`a`, `4`)" in f.message
+
+
+# -- pathname expansion: which words does bash glob? ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["a[b]", "'a[b]'", "a\\[b]", '"a[b]"', "a*", "'a*'", "a?b", "x[b]y", "x'['b]y", "ab"],
+)
+def test_globbing_flag_agrees_with_bash(source: str, tmp_path: Path) -> None:
+    """In a directory where each pattern matches a file, bash expands exactly the words
+    whose `[`, `*` or `?` is unquoted."""
+    for name in ("ab", "axb", "xby"):
+        (tmp_path / name).write_text("")
+    globbed = _bash(f"printf '%s\\n' {source}", cwd=tmp_path)
+    literal = _bash(f"set -f; printf '%s\\n' {source}", cwd=tmp_path)
+    assert dequote(source, 0, len(source)).globbing is (globbed != literal)

@@ -14,8 +14,10 @@ what the example means. Shapes the table cannot know make no layer. Here-strings
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 import rulekit as kit
@@ -24,6 +26,7 @@ from sshd import SshServer, run_local
 from heredoc_lint.engine import check_shell, check_text
 from heredoc_lint.grammars import FORMS
 from heredoc_lint.layers import child_layers, file_layer
+from heredoc_lint.model import Severity
 from heredoc_lint.shell.syntax import parse_script
 from heredoc_lint.shell.words import Word
 from heredoc_lint.wrappers import (
@@ -606,3 +609,71 @@ def test_env_split_string_with_a_variable_gives_no_layer() -> None:
     assert _resolve("env -S 'ssh h ${X}'") is None
     found = _resolve("env -S '' ssh h \"a; b\"")
     assert found is not None and [w.value for w in found.words] == ["a; b"]
+
+
+# -- wrappers.py: env -S escapes ------------------------------------------------------------
+
+
+def test_env_split_string_reads_a_carriage_return_escape() -> None:
+    """coreutils `env -S` reads `\\r` as a carriage return (env prints it): `ss\\rh` is
+    no ssh (env: no such file, 127), so the string after it is no remote command; the
+    same words with `ssh` are, HL103 at their `pkill` (wrappers `_ENV_ESCAPES`)."""
+    printed = subprocess.run(
+        ["env", "-S", r"printf %s a\rb"], capture_output=True, check=True, timeout=30
+    )
+    assert printed.stdout == b"a\rb"
+    missing = subprocess.run(
+        ["env", "-S", r"ss\rh -V"], capture_output=True, check=False, timeout=30
+    )
+    assert missing.returncode == 127
+    template = "env -S '{name} h \"pkill -f hlmutf; echo after\"'\n"
+    assert kit.findings(template.format(name="ss\\rh"), "HL103") == []
+    text = template.format(name="ssh")
+    at = text.index("pkill")
+    (f,) = kit.findings(text, "HL103")
+    assert (f.start, f.end) == (at, at + len("pkill"))
+
+
+# -- wrappers.py: `env -S STRING` splices words in; an anchor is a word of the command -----
+
+
+# bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
+UTF8 = {"LC_ALL": "C.UTF-8"}
+
+
+def _bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
+    """The bytes bash prints running `script` (a file, or text given with -c)."""
+    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
+    done = subprocess.run(
+        argv,
+        env={**(env or os.environ), **UTF8},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+_SPLIT = "env -S 'nice -n 5 ssh {host}' 'bash -c \"echo \\\"\\$HOME\\\"\"'\n"
+
+
+def test_a_wrapper_inside_env_split_string_is_anchored_on_the_command_own_word(
+    sshd: SshServer,
+) -> None:
+    """`env -S 'nice -n 5 ssh h' 'bash -c "..."'`: env splits the string into five words
+    where the command has one, so the ssh it runs is word 4 of the spliced argv but not of
+    the command.  HL111 (three shells: local, ssh's, bash -c's) is reported on `-S`, the
+    command's word that the spliced words came from, not at an index of the spliced argv
+    (past the command's four words: an internal error).  Through the real sshd the
+    command runs, and the innermost shell expands `$HOME`.  (Run 7: the map from spliced
+    words back to the command's words was not built.)"""
+    text = _SPLIT.format(host="h")
+    (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL111"]
+    assert (found.start, found.end, found.severity) == (4, 6, Severity.INFO)
+    assert text[found.start : found.end] == "-S"
+    assert "three shells (local -> ssh -> bash -c)" in found.message
+    host = f"{sshd.user}@gpu"
+    home = _bash_bytes(f"ssh {host} 'echo \"$HOME\"'", sshd.env())
+    assert home.startswith(b"/")
+    assert _bash_bytes(_SPLIT.format(host=host), sshd.env()) == home
