@@ -306,6 +306,26 @@ def test_a_script_not_shown_to_run_over_ssh_is_left(tmp_path: Path, caller: dict
     assert hl104(script) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        (JOB + "wait $!\n", False),  # the session is meant to wait
+        (JOB + 'if [ -n "$ASYNC" ]; then\n  exit 1\nelse\n  wait $!\nfi\n', True),
+        (JOB + "die() { echo failed; exit 1; }\nwait $! || die\n", False),  # a function's
+        (JOB + "x=$(exit 3)\nwait\n", False),
+        # A function's job runs where the function is called, after the `exit`.
+        ('#!/bin/bash\nf() {\n  ocrd process &\n}\n[ -n "$1" ] || exit 1\nf\nwait\n', False),
+        ('#!/bin/bash\nf() {\n  ocrd process &\n}\n[ -n "$1" ] || exit 1\nf\n', True),
+    ],
+)
+def test_a_wait_that_an_exit_can_skip_leaves_the_job_holding_the_session(
+    tmp_path: Path, text: str, held: bool
+) -> None:
+    script = project(tmp_path, {"README.md": "ssh h bin/job.sh\n"}, "bin/job.sh")
+    script.write_text(text)
+    assert bool(hl104(script)) is held
+
+
 def test_a_script_run_over_ssh_that_starts_no_job_needs_no_answer(tmp_path: Path) -> None:
     script = project(tmp_path, {"README.md": "ssh h bin/job.sh\n"}, "bin/job.sh")
     assert runs_over_ssh_by("shell", str(script), "ocrd process 2>&1 && echo done\n") is None

@@ -213,6 +213,40 @@ def test_console_continuation_prompts() -> None:
     assert positions(text) == [(*where(text, "pkill"), "HL103"), (*where(text, "-p 22"), "HL108")]
 
 
+def test_a_block_with_no_language_that_starts_with_sudo_is_bash() -> None:
+    text = (
+        "Add the repository:\n"
+        "```\n"
+        "# as your own user\n"
+        "sudo cat > /etc/yum.repos.d/x.repo << EOF\n"
+        "[x]\n"
+        "EOF\n"
+        "```\n"
+    )
+    (fragment,) = fragments(text)
+    assert fragment.text == text.split("```\n")[1]
+    assert positions(text) == [(*where(text, "> /etc"), "HL109")]
+
+
+def test_a_stand_in_path_is_the_readers_to_pick() -> None:
+    # A cheat sheet: whether the reader may write /path/to/file is theirs to know.
+    text = "```\nsudo iptables-save > /path/to/file\n\tSave current rules\n```\n"
+    assert [code for *_, code in positions(text)] == []
+    assert [code for *_, code in positions(text.replace("/path/to", "/etc"))] == ["HL109"]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "```\nsudoers: ALL\nsudo > f\n```\n",  # the first line is no sudo command
+        "```\nUSER ALL=(ALL) NOPASSWD: ALL\n```\n",
+        "```text\nsudo echo x > /etc/f\n```\n",  # another language
+    ],
+)
+def test_other_blocks_with_no_language_are_not_read(block: str) -> None:
+    assert fragments(block) == []
+
+
 def test_lines_set_under_the_command_lose_the_prompts_width() -> None:
     # The heredoc's body and terminator line up with the command, past `$ `: layout.
     text = (
@@ -506,8 +540,8 @@ def test_a_block_with_no_language_that_starts_with_a_prompt_is_a_transcript(bloc
     "block",
     [
         "    sudo echo x >> /etc/hosts\n",  # indented code: an example, or output
-        "```\nsudo echo x >> /etc/hosts\n```\n",  # no language, no prompt
-        "```\nPrice: $ 5\n```\n```\nsudo echo x >> /etc/hosts\n```\n",
+        "```\nPrice: $ 5\n```\n",  # no language, no prompt
+        "```\nPrice: $ 5\nsudo echo x >> /etc/hosts\n```\n",
         "    [root@h ~]# echo x >> /etc/hosts\n    $ ls\n",  # the first prompt is no `$ `
     ],
 )

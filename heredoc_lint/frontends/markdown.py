@@ -31,7 +31,9 @@ output and skipped.  A shell-tagged block whose first line that is no comment
 starts with a prompt is a transcript too: no script starts so (`$ ls` runs a
 command named `$`). A block with no language (a fence without an info string, or
 indented code) is read only as such a transcript, when its first line that is no
-comment starts with a `$ ` prompt: it shows commands typed at a shell.
+comment starts with a `$ ` prompt: it shows commands typed at a shell.  A fence with
+no language whose first line that is no comment is a `sudo` command is a bash block:
+commands to paste into a shell (no other language starts a line with `sudo `).
 
 Each character of a text keeps the file offset it came from (container markers,
 list indentation and prompts are not part of the text), so findings land on the
@@ -63,7 +65,7 @@ _MAY_HOLD_SHELL = re.compile(
     r"(?:`{3}|~{3})[^\S\n]*\{?[^\S\n]*\.?"
     r"(?:bash|sh|shell|zsh|console|shell-?session|sh-session)(?![^\s,{}])"
     r"|(?:`{3}|~{3})[^\S\n]*\n[ \t>]*#!"  # a fence with no language, then a shebang
-    r"|(?:`{3}|~{3})[^\S\n]*\n(?:[ \t>]*#[^\n]*\n)*[ \t>]*\$[ ]"  # or a `$ ` prompt
+    r"|(?:`{3}|~{3})[^\S\n]*\n(?:[ \t>]*#[^\n]*\n)*[ \t>]*(?:\$[ ]|sudo[ \t])"  # `$ `, `sudo`
     r"|(?:^|\n)(?:[ ]{4}|\t)[ \t]*\$[ ]",  # indented code that starts with a prompt
     re.IGNORECASE,
 )
@@ -277,7 +279,7 @@ def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
         _tag(token.info) not in _TAGS
         and token.markup[0] * 3 not in content
         and not untagged_script
-        and not (untagged and _DOLLAR_LEAD.match(content))
+        and not (untagged and (_DOLLAR_LEAD.match(content) or _SUDO_LEAD.match(content)))
     ):
         return []  # another language, and no line in it that was meant as a fence
     opening, after = token.map
@@ -297,25 +299,31 @@ def _fence_blocks(file_text: str, doc: _Document, token: Token) -> list[_Block]:
                 for k in range(a, b)
             ),
         )
-        for a, b, tag in _untagged_transcripts(
-            texts, _parts(texts, token.markup, token.info, closed)
-        )
+        for a, b, tag in _untagged_tags(texts, _parts(texts, token.markup, token.info, closed))
         if tag in _TAGS or tag == _TRANSCRIPT
     ]
 
 
-# The first line that is no comment and not blank starts with `$ `.
+# The first line that is no comment and not blank starts with `$ `, or with `sudo `.
 _DOLLAR_LEAD = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*\$[ ]")
+_SUDO_LEAD = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*sudo[ \t]")
 
 
-def _untagged_transcripts(
+def _untagged_tags(
     texts: list[str], parts: list[tuple[int, int, str]]
 ) -> list[tuple[int, int, str]]:
-    """`parts` with each part that has no tag and starts with a prompt tagged a transcript."""
-    return [
-        (a, b, tag or (_TRANSCRIPT if _DOLLAR_LEAD.match("\n".join(texts[a:b])) else ""))
-        for a, b, tag in parts
-    ]
+    """`parts` with each part that has no tag tagged by how it starts: a transcript with
+    a prompt, bash with a `sudo` command (commands to paste into a shell)."""
+    tagged = []
+    for a, b, tag in parts:
+        if not tag:
+            part = "\n".join(texts[a:b])
+            if _DOLLAR_LEAD.match(part):
+                tag = _TRANSCRIPT
+            elif _SUDO_LEAD.match(part):
+                tag = "bash"
+        tagged.append((a, b, tag))
+    return tagged
 
 
 def _indented_block(file_text: str, doc: _Document, token: Token) -> list[_Block]:

@@ -60,6 +60,7 @@ from heredoc_lint.edits import layer_fix
 from heredoc_lint.layers import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.structure import (
     AndOr,
@@ -337,7 +338,11 @@ def _exec_prelude(script: Script, before: int) -> list[Redirect]:
 
 
 def _waited(script: Script, after: int) -> bool:
-    """A later `wait` (or `kill $!`) shows that the job is meant to end with the session."""
+    """A later `wait` (or `kill $!`) shows that the job is meant to end with the session,
+    when no `exit` comes first: `if async; then exit 1; else wait $!; fi` leaves it
+    running on one path.  (Which comes first is known outside functions only: a
+    function's job and `exit` run where it is called.)"""
+    bodies: list[tuple[int, int]] | None = None
     for command in script.commands:
         if command.start <= after:
             continue
@@ -347,6 +352,10 @@ def _waited(script: Script, after: int) -> bool:
             "$!" in w.value or w.value.startswith("%") for w in command.words[1:]
         ):
             return True
+        if command.name == "exit" and not command.in_substitution:
+            bodies = list(function_bodies(script).values()) if bodies is None else bodies
+            if not any(a <= at < b for a, b in bodies for at in (after, command.start)):
+                return False
     return False
 
 

@@ -21,7 +21,8 @@ own areas (`~/`, `$HOME/`, `/home/`, `/tmp/`), where the write works and the
 sudo is only redundant. With other commands only a
 file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
 `/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
-save root-only output to one's own file; and with `sudo -u USER` (dropping
+save root-only output to one's own file, as is a documentation's stand-in
+(`/path/to/file`); and with `sudo -u USER` (dropping
 privileges, often from a root script) only `echo`, `printf` and `cat`.
 Nothing is reported for `/dev/null`, `/dev/stdout`, descriptor duplications
 (`2>&1`), input redirections, a redirection inside the string of
@@ -106,6 +107,8 @@ PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its tri
 NO_PRIVILEGE_NEEDED = frozenset({"echo", "printf", "yes"})
 HARMLESS_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
 USER_AREAS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/home/", "/run/user/")
+# Documentation's stand-in for a path the reader picks: whether they may write it is theirs.
+STAND_IN_PATHS = ("/path/to/",)
 # Commands that hand a file to its writer: a script that gives the target to one of them
 # keeps that file writable for its caller (`sudo chmod 777 f; sudo echo x > f`).
 OWNERSHIP = frozenset({"chmod", "chown"})
@@ -137,7 +140,7 @@ def _harmless(value: str) -> bool:
 
 def _system_path(value: str) -> bool:
     """An absolute path that ordinary users cannot usually write."""
-    if not value.startswith("/") or _harmless(value):
+    if not value.startswith("/") or _harmless(value) or value.startswith(STAND_IN_PATHS):
         return False
     return not any(value.startswith(area) or value == area.rstrip("/") for area in USER_AREAS)
 
