@@ -151,7 +151,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL107 unquoted-heredoc-to-remote
     ("HL107", "remote-meaning"): Row(
-        WARNING, "the body's expansions are meant remotely", FirstLook(1, 2, 1)
+        INFO, "the body's expansions are meant remotely", FirstLook(1, 2, 2)
     ),
     ("HL107", "local-meaning"): Row(INFO, "the body's expansions may be meant locally"),
     # HL108 scp-port-flag
@@ -206,7 +206,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter-host"): Row(
         WARNING,
         "a parameter of a public function, named as a host",
-        FirstLook(0, 0, 3),
+        FirstLook(0, 0, 5),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "parameter-url"): Row(

@@ -141,7 +141,7 @@ CASES = [
     Case("HL106", Severity.INFO, 'ssh h ls "{d}/my dir"', "ssh", _split_again),
     Case(
         "HL107",
-        Severity.WARNING,
+        Severity.INFO,
         "ssh h bash -s << EOF\nx=remote\necho $x > {d}/out\nEOF",
         "<<",
         _expanded_locally,

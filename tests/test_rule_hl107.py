@@ -14,13 +14,25 @@ import rulekit as kit
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text
-from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.severities import severity
 
 CODE = "HL107"
 
 
 def hl107(text: str) -> list[Finding]:
     return kit.findings(text, CODE, every_rule=True)
+
+
+# What the body's expansions are meant for, as the finding's evidence says: its severity
+# is the table's (heredoc_lint.severities, kept by tests/test_severities.py).
+REMOTE, LOCAL = "remote-meaning", "local-meaning"
+
+
+def single(found: list[Finding], span: tuple[int, int], evidence: str) -> Finding:
+    f = kit.assert_single(found, span, severity(CODE, evidence))
+    assert f.evidence == evidence
+    return f
 
 
 POSITIVES = [
@@ -40,7 +52,7 @@ POSITIVES = [
 
 @pytest.mark.parametrize(("text", "op"), POSITIVES)
 def test_positive_anchor(text: str, op: str) -> None:
-    f = kit.assert_single(hl107(text), kit.heredoc_span(text, op), Severity.WARNING)
+    f = single(hl107(text), kit.heredoc_span(text, op), REMOTE)
     assert "expands" in f.message and "<<'" in f.message
 
 
@@ -77,7 +89,7 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = "#!/bin/bash\nv=1\nssh ops@web-1 bash -s <<EOF\necho $v on $(hostname)\nEOF\n"
     path = tmp_path / "deploy.sh"
     path.write_text(text)
-    (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]
+    (item,) = [f for f in kit.cli_json(path, "--severity", "info") if f["code"] == CODE]
     kit.assert_json_position(item, text, kit.heredoc_span(text), (3, 23))
     assert item["fix"]["applicability"] == "unsafe"
 
@@ -201,7 +213,7 @@ INTENDED = [
 
 @pytest.mark.parametrize("text", INTENDED)
 def test_locally_set_values_are_info(text: str) -> None:
-    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.INFO)
+    f = single(hl107(text), kit.heredoc_span(text), LOCAL)
     assert "values of this script" in f.message
     # Quoting the delimiter would send the names, not the values meant: a suggestion only.
     assert f.fix is not None and f.fix.applicability is Applicability.DISPLAY_ONLY
@@ -229,8 +241,8 @@ REMOTE_ONLY = [
 
 
 @pytest.mark.parametrize(("text", "part"), REMOTE_ONLY)
-def test_remote_only_expansions_stay_warnings_with_their_evidence(text: str, part: str) -> None:
-    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+def test_remote_only_expansions_are_named_with_their_evidence(text: str, part: str) -> None:
+    f = single(hl107(text), kit.heredoc_span(text), REMOTE)
     assert part in f.message
 
 
@@ -241,31 +253,31 @@ def test_markdown_blocks_are_one_session() -> None:
         "```bash\nssh root@server <<EOF\n  ip route add 10.0.0.0/24 via ${NODE_IP}\nEOF\n```\n"
     )
     (f,) = [f for f in check_text(text, "markdown", "r.md") if f.code == CODE]
-    assert f.severity is Severity.INFO and (f.start, f.end) == kit.heredoc_span(text)
+    assert f.evidence == LOCAL and (f.start, f.end) == kit.heredoc_span(text)
     alone = text[text.index("```bash\nssh") :]
     (f,) = [f for f in check_text(alone, "markdown", "r.md") if f.code == CODE]
-    assert f.severity is Severity.INFO  # nothing sets it: no evidence either way
+    assert f.evidence == LOCAL  # nothing sets it: no evidence either way
     probe = alone.replace("${NODE_IP}", "$(hostname -i)")
     (f,) = [f for f in check_text(probe, "markdown", "r.md") if f.code == CODE]
-    assert f.severity is Severity.WARNING
+    assert f.evidence == REMOTE
 
 
 def test_a_local_read_of_home_shows_nothing() -> None:
     """`$HOME` differs between the machines: reading it locally too is no evidence."""
     text = 'cd "$HOME"\nssh h <<EOF\ncd $HOME/app\nEOF\n'
-    kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+    single(hl107(text), kit.heredoc_span(text), REMOTE)
 
 
 def test_a_variable_nothing_sets_or_reads_is_no_evidence() -> None:
     """`$DEPLOY_DIR` set by the CI job (the precision corpus's FP): info, named."""
     text = "ssh apps@$IP -p $PORT <<EOF\n  cd $DEPLOY_DIR\n  git pull\nEOF\n"
-    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.INFO)
+    f = single(hl107(text), kit.heredoc_span(text), LOCAL)
     assert "`$DEPLOY_DIR`" in f.message and "usually meant to be sent" in f.message
 
 
 def test_local_values_beside_a_remote_only_one_are_not_named() -> None:
     text = "SERVICE=api\nssh h <<EOF\nsystemctl restart $SERVICE; echo $?\nEOF\n"
-    f = kit.assert_single(hl107(text), kit.heredoc_span(text), Severity.WARNING)
+    f = single(hl107(text), kit.heredoc_span(text), REMOTE)
     assert "expands `$?` in the body" in f.message and "$SERVICE" not in f.message
 
 
@@ -273,7 +285,7 @@ def test_runtime_a_locally_set_value_arrives_as_meant(sshd: SshServer, tmp_path:
     """The info case: the remote shell receives the value the script set."""
     out = tmp_path / "remote.txt"
     script = f"#!/bin/bash\nSERVICE=api\nssh {sshd.user}@web-1 <<EOF\necho $SERVICE > {out}\nEOF\n"
-    assert [f.severity for f in hl107(script)] == [Severity.INFO]
+    assert [f.evidence for f in hl107(script)] == [LOCAL]
     kit.run_ok(script, sshd)
     assert out.read_text() == "api\n"
 
@@ -283,7 +295,7 @@ def test_runtime_a_shell_variable_in_single_quotes_of_the_body(
 ) -> None:
     """`echo 'export PATH=${PATH}:/opt/x' >> ~/.bashrc` in an unquoted heredoc: the single
     quotes were written for the remote shell, to keep `${PATH}` as written, but the local
-    shell expands it first and the remote file gets this machine's PATH (a warning, the
+    shell expands it first and the remote file gets this machine's PATH (remote-meaning, the
     quotes named as evidence). Another name in single quotes may be a local value the
     quotes protect (`'$PASSWORD'`): no evidence either way."""
     out = tmp_path / "bashrc"
@@ -295,7 +307,7 @@ def test_runtime_a_shell_variable_in_single_quotes_of_the_body(
         "EOF\n"
     )
     (f,) = hl107(script)
-    assert (f.severity, f.evidence) == (Severity.WARNING, "remote-meaning")
+    assert f.evidence == REMOTE
     assert "`${PATH}` stands inside single quotes in the body" in f.message
     kit.run_ok(script, sshd)
     assert out.read_text().startswith("export PATH=/local/bin:")
@@ -314,18 +326,16 @@ def test_runtime_a_positional_of_the_body_is_the_scripts_own(
     """`ssh h sh <<EOF` with `do_$1` in the body: the remote shell is given no arguments,
     so its `$1` would be empty; the script's own argument is meant (info), and it is what
     arrives (through sshd). With arguments for the remote shell (`bash -s -- "$v"`), `$1`
-    may be meant there: a warning."""
+    may be meant there (remote-meaning)."""
     out = tmp_path / "remote.txt"
     script = f"#!/bin/bash\nssh {sshd.user}@web-1 sh <<EOF\necho do_$1 > {out}\nEOF\n"
-    assert [(f.severity, f.evidence) for f in hl107(script)] == [(Severity.INFO, "local-meaning")]
+    assert [f.evidence for f in hl107(script)] == [LOCAL]
     path = tmp_path / "run.sh"
     path.write_text(script)
     run_local(path, sshd, args=["start"])
     assert out.read_text() == "do_start\n"
     given = 'ssh web-1 bash -s -- "$v" <<EOF\necho $1\nEOF\n'
-    assert [(f.severity, f.evidence) for f in hl107(given)] == [
-        (Severity.WARNING, "remote-meaning")
-    ]
+    assert [f.evidence for f in hl107(given)] == [REMOTE]
 
 
 # -- HL107 --------------------------------------------------------------------------------
