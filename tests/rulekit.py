@@ -9,7 +9,10 @@ tests/cases/ have false positives is checked for every rule by tests/test_cases.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +20,8 @@ from typing import Any
 from cli_process import run_cli
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CASES = Path(__file__).parent / "cases"
@@ -182,3 +186,172 @@ def run_ok(
     proc = run_local(script, server, cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     return proc
+
+
+def findings_selected(text: str, code: str) -> list[Finding]:
+    """All findings of `text` read as a shell file, with rule `code` alone selected."""
+    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
+
+
+def occurrence_span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """The span of the nth occurrence of `needle` in `text`."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return at, at + len(needle)
+
+
+def fixed_without_error(text: str, settings: Settings, *, unsafe: bool = False) -> str:
+    """`text` after `fix_shell` with `settings` (unsafe fixes too with `unsafe`), without error."""
+    outcome = fix_shell(text, "t.sh", settings, unsafe=unsafe)
+    assert outcome.error is None, outcome.error
+    return outcome.text
+
+
+def python_findings(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
+    """The findings (of rule `code`, or all) of `text` read as Python at `path`, by default."""
+    found = check_text(text, "python", path, Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def python_findings_with_settings(
+    text: str, code: str | None = None, settings: Settings | None = None
+) -> list[Finding]:
+    """The findings (of rule `code`, or all) of `text` read as Python, with `settings`."""
+    found = check_text(text, "python", "t.py", settings or Settings())
+    return [f for f in found if code is None or f.code == code]
+
+
+def code_severity_text(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
+    """(code, severity, the text the finding points at) of each finding."""
+    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
+
+
+def finding_codes(
+    text: str, kind: SourceKind = "shell", settings: Settings | None = None
+) -> list[str]:
+    """The code of each finding of `text` read as `kind` (at t.py or t.sh)."""
+    path = "t.py" if kind == "python" else "t.sh"
+    return [f.code for f in check_text(text, kind, path, settings)]
+
+
+def bash_as_sshd(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
+    if stdin is None:
+        return subprocess.run(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=cwd,
+        )
+    return subprocess.run(
+        ["bash", "-c", script],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        cwd=cwd,
+    )
+
+
+def bash_at_home(script: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """`bash -c SCRIPT` run from `home`, which is also its $HOME."""
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(
+        ["bash", "-c", script], cwd=home, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def bash_stdout(script: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> bytes:
+    """The stdout of `bash -c SCRIPT` (stdin /dev/null), checked to exit 0."""
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
+    """`bash --norc --noprofile -c SCRIPT` with only PATH=`path` and LC_ALL=C set."""
+    return subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"PATH": path, "LC_ALL": "C"},
+        check=False,
+    )
+
+
+UTF8 = {"LC_ALL": "C.UTF-8"}
+
+
+def bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
+    """The bytes bash prints running `script` (a file, or text given with -c)."""
+    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
+    done = subprocess.run(
+        argv,
+        env={**(env or os.environ), **UTF8},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+FAKE_SSH = """\
+#!/bin/bash
+# ssh HOST CMD...: print the remote command, as the remote side would receive it
+shift
+printf 'remote: %s\\n' "$*"
+"""
+
+
+def run_python_with_fake_ssh(tmp_path: Path, program: str) -> str:
+    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    ssh = bin_dir / "ssh"
+    ssh.write_text(FAKE_SSH)
+    ssh.chmod(0o755)
+    script = tmp_path / "prog.py"
+    script.write_text(program)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": "/home/local-user",
+        "USER": "local-user",
+    }
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def delivered_bytes(script: str, server: SshServer, targets: tuple[Path, ...]) -> list[bytes]:
+    """Run `script` locally (its ssh goes to the loopback sshd): the bytes of `targets`."""
+    for target in targets:
+        target.unlink(missing_ok=True)
+    proc = run_local(script, server)
+    assert proc.returncode == 0, proc.stderr
+    return [target.read_bytes() for target in targets]
+
+
+def line_of(text: str, finding: Finding) -> int:
+    """The 1-based line of `text` where `finding` starts."""
+    return text.count("\n", 0, finding.start) + 1

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from rulekit import bash_at_home, bash_stdout, delivered_bytes, fixed_without_error
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, fix_shell
@@ -85,15 +86,6 @@ def test_many_heredocs_in_one_ssh_string_are_each_fixed_in_place() -> None:
 # -- edits.py: an edit inside an unquoted heredoc body sent to ssh ---------------------------
 
 
-def _delivered(script: str, server: SshServer, targets: tuple[Path, ...]) -> list[bytes]:
-    """Run `script` locally (its ssh goes to the loopback sshd): the bytes of `targets`."""
-    for target in targets:
-        target.unlink(missing_ok=True)
-    proc = run_local(script, server)
-    assert proc.returncode == 0, proc.stderr
-    return [target.read_bytes() for target in targets]
-
-
 def test_fix_inside_an_unquoted_remote_heredoc_body(sshd: SshServer, system_dir: Path) -> None:
     """`ssh h bash <<EOF` with `sudo echo hi > F` in the body: the body is expanded
     locally, but the HL109 fix writes no `$`, backtick or backslash and touches no
@@ -109,7 +101,7 @@ def test_fix_inside_an_unquoted_remote_heredoc_body(sshd: SshServer, system_dir:
         == f"ssh h bash <<EOF\necho hi 2>/dev/null | sudo tee {target} > /dev/null\nEOF\n"
     )
     for script in (text, outcome.text):
-        assert _delivered(script, sshd, (target,)) == [b"hi\n"]
+        assert delivered_bytes(script, sshd, (target,)) == [b"hi\n"]
 
 
 # -- edits.py: an edit that runs to the end of a string ending in an escape -----------------
@@ -130,18 +122,10 @@ def test_fix_through_an_ansi_string_ending_in_an_escape(
     assert outcome.error is None
     assert outcome.text == f"ssh h $'echo hi | sudo tee {target} > /dev/null'\n"
     for script in (text, outcome.text):
-        assert _delivered(script, sshd, (target,)) == [b"hi\n"]
+        assert delivered_bytes(script, sshd, (target,)) == [b"hi\n"]
 
 
 # -- edits.py: an escaped quote in an unquoted word ------------------------------------------
-
-
-def _bash(script: str, home: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` run from `home`, which is also its $HOME."""
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    return subprocess.run(
-        ["bash", "-c", script], cwd=home, env=env, capture_output=True, text=True, check=False
-    )
 
 
 def test_bracket_fix_after_an_escaped_quote_in_an_unquoted_word(tmp_path: Path) -> None:
@@ -155,22 +139,16 @@ def test_bracket_fix_after_an_escaped_quote_in_an_unquoted_word(tmp_path: Path) 
     assert outcome.text == "ssh h pkill -f \\''[s]'glang\\'\\; ./restart\n"
     (tmp_path / "'sglang';").write_text("")
     show = "ssh() { shift; printf '%s\\n' \"$*\"; }\n"
-    assert _bash(show + text, tmp_path).stdout == "pkill -f 'sglang'; ./restart\n"
-    assert _bash(show + outcome.text, tmp_path).stdout == "pkill -f '[s]glang'; ./restart\n"
+    assert bash_at_home(show + text, tmp_path).stdout == "pkill -f 'sglang'; ./restart\n"
+    assert bash_at_home(show + outcome.text, tmp_path).stdout == "pkill -f '[s]glang'; ./restart\n"
     bare = outcome.text.replace("'[s]'", "[s]")
-    assert _bash(show + bare, tmp_path).stdout == "pkill -f 'sglang'; ./restart\n"
+    assert bash_at_home(show + bare, tmp_path).stdout == "pkill -f 'sglang'; ./restart\n"
 
 
 # -- lift: an edit whose end lies in a $'...' part of the same word ------------------------
 
 
 HL103 = Settings(select=frozenset({"HL103"}))
-
-
-def _fixed_with_settings(text: str, settings: Settings) -> str:
-    outcome = fix_shell(text, "t.sh", settings, unsafe=True)
-    assert outcome.error is None, outcome.error
-    return outcome.text
 
 
 def _remote_pkill(script: str, directory: Path) -> bytes:
@@ -201,7 +179,7 @@ def test_fix_ending_in_an_ansi_string_reopens_it_with_dollar(tmp_path: Path) -> 
     ends at the `$'...'` part; the text after the edit must still be read as `$'...'`
     (`\\x41` is `A`), so the edit reopens it with `$'`, not a plain `'`."""
     text = "ssh h 'pkill -f x'$'\\x41; echo y'\n"
-    fixed = _fixed_with_settings(text, HL103)
+    fixed = fixed_without_error(text, HL103, unsafe=True)
     assert fixed == "ssh h 'pkill -f \\[x]'$'\\x41; echo y'\n"
     assert _remote_pkill(text, tmp_path) == b"<-f><xA>\ny\n"
     assert _remote_pkill(fixed, tmp_path) == b"<-f><[x]A>\ny\n"
@@ -209,7 +187,7 @@ def test_fix_ending_in_an_ansi_string_reopens_it_with_dollar(tmp_path: Path) -> 
 
 def test_fix_ending_in_an_ansi_string_from_double_quotes(tmp_path: Path) -> None:
     text = "ssh h \"pkill -f x\"$'\\x41; echo y'\n"
-    fixed = _fixed_with_settings(text, HL103)
+    fixed = fixed_without_error(text, HL103, unsafe=True)
     assert fixed == "ssh h \"pkill -f '[x]'\"$'\\x41; echo y'\n"
     assert _remote_pkill(fixed, tmp_path) == b"<-f><[x]A>\ny\n"
 
@@ -221,7 +199,7 @@ def test_fix_at_the_first_character_of_an_ssh_word(tmp_path: Path) -> None:
     """`ssh h pkill -f sglang\\; echo y`: the pattern is a word of its own; the `[s]` edit
     starts exactly where that word starts and must still be lifted into it."""
     text = "ssh h pkill -f sglang\\; echo y\n"
-    fixed = _fixed_with_settings(text, HL103)
+    fixed = fixed_without_error(text, HL103, unsafe=True)
     assert fixed == "ssh h pkill -f '\\[s]'glang\\; echo y\n"
     assert _remote_pkill(text, tmp_path) == b"<-f><sglang>\ny\n"
     assert _remote_pkill(fixed, tmp_path) == b"<-f><[s]glang>\ny\n"
@@ -231,26 +209,12 @@ def test_fix_at_the_first_character_of_an_ssh_word(tmp_path: Path) -> None:
 def test_fix_in_a_word_after_the_ssh_words_stays_in_its_word(word: str, tmp_path: Path) -> None:
     """A pattern word after a `;`-joined word: the edit lands inside that later word."""
     text = f"ssh h pkill -f a{word}\\; echo y\n"
-    fixed = _fixed_with_settings(text, HL103)
+    fixed = fixed_without_error(text, HL103, unsafe=True)
     assert fixed != text
     assert _remote_pkill(fixed, tmp_path) == b"<-f><[a]x>\ny\n"
 
 
 # -- lift: an edit that ends just before an escaped character -------------------------------
-
-
-def _bash_stdout(script: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> bytes:
-    proc = subprocess.run(
-        ["bash", "-c", script],
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
 
 
 def _fake_ssh(directory: Path) -> dict[str, str]:
@@ -272,5 +236,5 @@ def test_split_fix_ends_before_an_escaped_backslash(tmp_path: Path) -> None:
     assert outcome.text == "ssh h 'pkill -f \\[a]\\\\b'; ssh h \"echo y\"\n"
     env = _fake_ssh(tmp_path)
     # The remote pattern was `a\b` (regex: `a` then `\b`) and stays so, bracketed.
-    assert _bash_stdout(text, env=env) == b"<-f><a\\b>\ny\n"
-    assert _bash_stdout(outcome.text, env=env) == b"<-f><[a]\\b>\ny\n"
+    assert bash_stdout(text, env=env) == b"<-f><a\\b>\ny\n"
+    assert bash_stdout(outcome.text, env=env) == b"<-f><[a]\\b>\ny\n"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import run_cli
+from rulekit import bash_at_home, delivered_bytes, fixed_without_error
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
@@ -38,15 +39,6 @@ def test_scp_fix_puts_the_body_beside_a_shell_script() -> None:
 STDIN = Settings(fix_strategy="stdin")
 
 
-def _delivered(script: str, server: SshServer, targets: tuple[Path, ...]) -> list[bytes]:
-    """Run `script` locally (its ssh goes to the loopback sshd): the bytes of `targets`."""
-    for target in targets:
-        target.unlink(missing_ok=True)
-    proc = run_local(script, server)
-    assert proc.returncode == 0, proc.stderr
-    return [target.read_bytes() for target in targets]
-
-
 def test_stdin_fix_beside_a_heredoc_on_another_line(sshd: SshServer, tmp_path: Path) -> None:
     """A local heredoc on the lines before or after the ssh command is no obstacle: the
     body fed to ssh starts after the ssh command's own line."""
@@ -60,7 +52,7 @@ def test_stdin_fix_beside_a_heredoc_on_another_line(sshd: SshServer, tmp_path: P
         outcome = fix_shell(text, "t.sh", STDIN)
         assert outcome.error is None and outcome.text == expected
         for script in (text, expected):
-            assert _delivered(script, sshd, (local, remote)) == [b"one\n", b"hello\n"]
+            assert delivered_bytes(script, sshd, (local, remote)) == [b"one\n", b"hello\n"]
 
 
 def test_stdin_fix_declined_after_a_heredoc_on_the_same_line(
@@ -73,7 +65,7 @@ def test_stdin_fix_declined_after_a_heredoc_on_the_same_line(
     assert [f.fix for f in check_shell(text, "t.sh", STDIN) if f.code == "HL101"] == [None]
     outcome = fix_shell(text, "t.sh", STDIN)
     assert outcome.error is None and outcome.text == text
-    assert _delivered(text, sshd, (local, remote)) == [b"one\n", b"hello\n"]
+    assert delivered_bytes(text, sshd, (local, remote)) == [b"one\n", b"hello\n"]
 
 
 # -- writer.py: the scp fix's new file, and nothing left beside the files -------------------
@@ -169,7 +161,7 @@ def test_base64_fix_declines_a_command_with_two_heredocs(
     assert [f.fix for f in hl101] == [None, None]
     outcome = fix_shell(text, "t.sh", BASE64)
     assert outcome.error is None and outcome.text == text
-    assert _delivered(text, sshd, (target,)) == [delivered]
+    assert delivered_bytes(text, sshd, (target,)) == [delivered]
 
 
 # -- fixes/remote_heredoc.py: the scp fix carries ssh's options over -------------------------
@@ -262,14 +254,6 @@ def _in_double_quotes(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _bash(script: str, home: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` run from `home`, which is also its $HOME."""
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    return subprocess.run(
-        ["bash", "-c", script], cwd=home, env=env, capture_output=True, text=True, check=False
-    )
-
-
 @pytest.mark.parametrize("spelling", ["'~/app.conf'", '"~/app.conf"', "\\~/app.conf"])
 def test_scp_fix_refused_for_a_quoted_tilde(tmp_path: Path, spelling: str) -> None:
     """`cat > '~/app.conf'` (the tilde quoted or escaped: the static spellings) writes into
@@ -281,8 +265,8 @@ def test_scp_fix_refused_for_a_quoted_tilde(tmp_path: Path, spelling: str) -> No
     remote = f"cat >{spelling} <<EOF\nport=1\nEOF\necho done"
     quoted = _in_double_quotes(remote)
     # The ssh string, as bash reads it, is `remote`.
-    assert _bash(f'printf %s "{quoted}"', tmp_path).stdout == remote
-    done = _bash(remote, tmp_path)
+    assert bash_at_home(f'printf %s "{quoted}"', tmp_path).stdout == remote
+    done = bash_at_home(remote, tmp_path)
     assert "~/app.conf: No such file or directory" in done.stderr
     assert done.stdout == "done\n"
     assert list(tmp_path.iterdir()) == []
@@ -346,9 +330,9 @@ def test_no_heredoc_fix_across_the_arguments_ssh_joins(tmp_path: Path) -> None:
     runs it, the joined command writes `port=1`).  Taking the heredoc out would have to
     edit both words at once: neither the base64 nor the stdin fix is offered, rather
     than a fix with that edit missing."""
-    joined = _bash(f'ssh() {{ shift; printf %s "$*"; }}\n{_SPLIT_ARGS}', tmp_path).stdout
+    joined = bash_at_home(f'ssh() {{ shift; printf %s "$*"; }}\n{_SPLIT_ARGS}', tmp_path).stdout
     assert joined == "cat > out <<'EOF' \nport=1\nEOF"
-    assert _bash(joined, tmp_path).returncode == 0
+    assert bash_at_home(joined, tmp_path).returncode == 0
     assert (tmp_path / "out").read_text() == "port=1\n"
     for strategy in ("base64", "stdin"):
         found = check_shell(_SPLIT_ARGS, "/tmp/push.sh", Settings(fix_strategy=strategy))
@@ -390,7 +374,7 @@ def test_heredoc_fix_in_a_crlf_file_keeps_crlf(tmp_path: Path, strategy: str, fi
     for label, script in (("original", _CRLF), ("fixed", outcome.text)):
         where = tmp_path / label
         where.mkdir()
-        done = _bash(_LOCAL_SSH + script, where)
+        done = bash_at_home(_LOCAL_SSH + script, where)
         runs.append((done.stdout, (where / "out").read_bytes()))
     # (`done` and the `\r` the last line's word ends in: text mode reads `\r\n` as `\n`.)
     assert runs[0] == runs[1] == ("done\n", b"port=1\r\n")
@@ -407,12 +391,6 @@ def _remote_bytes(script: str, server: SshServer, target: Path) -> bytes:
     return target.read_bytes()
 
 
-def _fixed(text: str, settings: Settings, *, unsafe: bool = False) -> str:
-    outcome = fix_shell(text, "t.sh", settings, unsafe=unsafe)
-    assert outcome.error is None, outcome.error
-    return outcome.text
-
-
 def test_unquoted_body_with_backslashes_keeps_its_bytes(sshd: SshServer, tmp_path: Path) -> None:
     """An unquoted heredoc body with `\\\\` is not literal: the remote shell turns `\\\\`
     into `\\`.  A fix that sent the body as written (base64) would deliver two backslashes."""
@@ -422,7 +400,7 @@ def test_unquoted_body_with_backslashes_keeps_its_bytes(sshd: SshServer, tmp_pat
     original = _remote_bytes(text, sshd, target)
     assert original == b"a\\b\n"
     for settings in (BASE64, STDIN):
-        fixed = _fixed(text, settings)
+        fixed = fixed_without_error(text, settings)
         assert _remote_bytes(fixed, sshd, target) == original, fixed
 
 
@@ -431,7 +409,7 @@ def test_stdin_fix_picks_a_delimiter_absent_from_the_body(sshd: SshServer, tmp_p
     target = tmp_path / "out.txt"
     body = "first\nEOF\nEOF_1\nlast\n"
     text = f"ssh h \"cat > {target} << 'END'\n{body}END\necho done\"\n"
-    fixed = _fixed(text, STDIN)
+    fixed = fixed_without_error(text, STDIN)
     assert fixed != text  # the stdin fix applies
     assert "<<'EOF_2'" in fixed, fixed
     assert _remote_bytes(fixed, sshd, target) == body.encode()
@@ -442,7 +420,7 @@ def test_stdin_fix_not_offered_to_ssh_n(sshd: SshServer, tmp_path: Path) -> None
     """`ssh -n` reads /dev/null, not the script's stdin: a body fed there never arrives."""
     target = tmp_path / "out.txt"
     text = f"ssh -n h \"cat > {target} << 'EOF'\nhello\nEOF\"\n"
-    fixed = _fixed(text, STDIN)
+    fixed = fixed_without_error(text, STDIN)
     assert _remote_bytes(fixed, sshd, target) == b"hello\n"
     assert [f.fix for f in check_shell(text, "t.sh", STDIN) if f.code == "HL101"] == [None]
 
@@ -453,7 +431,7 @@ def test_stdin_fix_in_a_crlf_file_ends_its_heredoc(sshd: SshServer, tmp_path: Pa
     The first line ends in a bare LF: the fixer does not convert the whole edit to CRLF."""
     target = tmp_path / "out.txt"
     text = f"echo start\nssh h \"cat > {target} << 'EOF'\r\nhello\r\nEOF\r\n\"\r\necho after\r\n"
-    fixed = _fixed(text, STDIN)
+    fixed = fixed_without_error(text, STDIN)
     assert fixed != text
     assert fixed.count("EOF\r\n") == 1, fixed
     for script in (text, fixed):
@@ -471,7 +449,7 @@ def test_base64_fix_stays_under_the_argument_limit(sshd: SshServer, tmp_path: Pa
     body = ("x" * 99 + "\n") * 990  # 99,000 bytes: base64 makes 132,000
     text = f"ssh h \"cat > {target} << 'EOF'\n{body}EOF\"\n"
     assert _remote_bytes(text, sshd, target) == body.encode()
-    fixed = _fixed(text, BASE64)
+    fixed = fixed_without_error(text, BASE64)
     assert "base64 -d" not in fixed
     assert _remote_bytes(fixed, sshd, target) == body.encode()
 
@@ -481,7 +459,7 @@ def test_base64_fix_applies_just_under_the_limit(sshd: SshServer, tmp_path: Path
     target = tmp_path / "out.txt"
     body = ("y" * 99 + "\n") * 700  # 70,000 bytes: base64 makes 93,336
     text = f"ssh h \"cat > {target} << 'EOF'\n{body}EOF\"\n"
-    fixed = _fixed(text, BASE64)
+    fixed = fixed_without_error(text, BASE64)
     assert "base64 -d" in fixed
     assert _remote_bytes(fixed, sshd, target) == body.encode()
 
@@ -521,12 +499,6 @@ def test_scp_fix_keeps_the_commands_around_the_heredoc(
 # -- the bytes a text stands for: undecodable bytes and lone surrogates --------------------
 
 
-def _fixed_with_settings(text: str, settings: Settings) -> str:
-    outcome = fix_shell(text, "t.sh", settings, unsafe=True)
-    assert outcome.error is None, outcome.error
-    return outcome.text
-
-
 def test_base64_fix_delivers_undecodable_bytes_and_lone_surrogates(
     sshd: SshServer, tmp_path: Path
 ) -> None:
@@ -535,7 +507,7 @@ def test_base64_fix_delivers_undecodable_bytes_and_lone_surrogates(
     fix encodes exactly those bytes, and the remote file receives them."""
     target = tmp_path / "out"
     text = f"ssh h \"cat > {target} <<'EOF'\n\udcff\ud800x\nEOF\"\n"
-    fixed = _fixed_with_settings(text, Settings(fix_strategy="base64"))
+    fixed = fixed_without_error(text, Settings(fix_strategy="base64"), unsafe=True)
     assert fixed == f'ssh h "printf %s /+2ggHgK | base64 -d > {target}"\n'
     proc = run_local(fixed, sshd)
     assert proc.returncode == 0, proc.stderr
@@ -550,7 +522,7 @@ def test_base64_fix_after_a_list_writes_the_file(sshd: SshServer, tmp_path: Path
     replaces `cat`, and the remote file gets the body."""
     target = tmp_path / "d" / "f"
     text = f"ssh h \"mkdir -p {target.parent} && cat > {target} << 'EOF'\nbody\nEOF\necho post\"\n"
-    fixed = _fixed_with_settings(text, Settings(fix_strategy="base64"))
+    fixed = fixed_without_error(text, Settings(fix_strategy="base64"), unsafe=True)
     assert fixed == (
         f'ssh h "mkdir -p {target.parent} && printf %s Ym9keQo= | base64 -d > {target}\n'
         'echo post"\n'

@@ -389,20 +389,6 @@ def test_a_delimiter_ending_in_a_lone_backslash_is_read(tmp_path: Path) -> None:
 # -- heredocs with an unquoted delimiter: backslash-newline is removed --------------------
 
 
-def _bash(script: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> bytes:
-    proc = subprocess.run(
-        ["bash", "-c", script],
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
 @pytest.mark.parametrize(
     "body",
     ["one \\\ntwo\n", "x\\\n\\\ny\n", "plain\n", "tail\\\n"],
@@ -412,17 +398,17 @@ def test_unquoted_heredoc_body_joins_continuations_like_bash(body: str) -> None:
     backslash, that is also what `cat` prints."""
     text = f"cat <<EOF\n{body}EOF\n"
     (heredoc,) = scan_heredocs(text)
-    assert heredoc.read_value(text) == _bash(text).decode()
+    assert heredoc.read_value(text) == kit.bash_stdout(text).decode()
     quoted = f"cat <<'EOF'\n{body}EOF\n"
     (literal,) = scan_heredocs(quoted)
-    assert literal.read_value(quoted) == body == _bash(quoted).decode()
+    assert literal.read_value(quoted) == body == kit.bash_stdout(quoted).decode()
 
 
 def test_joined_line_can_be_the_terminator() -> None:
     """`E\\<newline>OF` joins to `EOF` before the terminator test: the heredoc ends there
     and the next line is a command again."""
     text = "cat <<EOF\nE\\\nOF\necho after\n"
-    assert _bash(text) == b"after\n"
+    assert kit.bash_stdout(text) == b"after\n"
     (heredoc,) = scan_heredocs(text)
     assert heredoc.terminated
     assert heredoc.body_start == heredoc.body_end == len("cat <<EOF\n")
@@ -431,6 +417,6 @@ def test_joined_line_can_be_the_terminator() -> None:
 
 def test_quoted_delimiter_keeps_the_backslash_line() -> None:
     text = "cat <<'EOF'\nE\\\nOF\nEOF\n"
-    assert _bash(text) == b"E\\\nOF\n"
+    assert kit.bash_stdout(text) == b"E\\\nOF\n"
     (heredoc,) = scan_heredocs(text)
     assert heredoc.terminated and heredoc.read_value(text) == "E\\\nOF\n"

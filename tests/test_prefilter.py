@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import ast
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from corpus import corpus_files
+from rulekit import (
+    code_severity_text,
+    python_findings,
+    python_findings_with_settings,
+    run_python_with_fake_ssh,
+)
 
 from heredoc_lint.engine import Settings, check_text, trigger_pattern
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Severity
 from heredoc_lint.pywrappers import PyWrapper
 from heredoc_lint.rules import RULES, triggers
 from heredoc_lint.source import LineIndex
@@ -81,45 +86,6 @@ def test_sudo_assigned_to_a_variable_is_a_trigger_and_a_modeline_is_none() -> No
 # -- prefilter.py: which files are read at all ----------------------------------------------
 
 
-def _python(text: str, code: str | None = None, settings: Settings | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", settings or Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
-
-
-_FAKE_SSH = """\
-#!/bin/bash
-# ssh HOST CMD...: print the remote command, as the remote side would receive it
-shift
-printf 'remote: %s\\n' "$*"
-"""
-
-
-def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
-    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    ssh = bin_dir / "ssh"
-    ssh.write_text(_FAKE_SSH)
-    ssh.chmod(0o755)
-    script = tmp_path / "prog.py"
-    script.write_text(program)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
-        "HOME": "/home/local-user",
-        "USER": "local-user",
-    }
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 @pytest.mark.parametrize(
     "program",
     [
@@ -133,17 +99,19 @@ def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
 def test_a_call_under_another_name_is_read(program: str, tmp_path: Path) -> None:
     """The file's only call of interest is spelled through an `as` name: it is read, and
     HL102 says what the program does: the local shell expands `$HOME` before ssh runs."""
-    found = _python(program)
-    assert _spans(program, found) == [("HL102", "info", "$HOME")]
+    found = python_findings_with_settings(program)
+    assert code_severity_text(program, found) == [("HL102", "info", "$HOME")]
     assert found[0].message.startswith("`$HOME` is this machine's value, expanded by the local")
-    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+    assert run_python_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
 
 
 def test_an_invoke_task_file_is_read() -> None:
     """A file that imports invoke (and names neither subprocess nor fabric) is read: its
     `c.run` string runs in a local bash."""
     program = 'from invoke import task\n\n\n@task\ndef deploy(c):\n    c.run("ssh h echo $HOME")\n'
-    assert _spans(program, _python(program)) == [("HL102", "info", "$HOME")]
+    assert code_severity_text(program, python_findings_with_settings(program)) == [
+        ("HL102", "info", "$HOME")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -164,7 +132,7 @@ def test_a_broken_file_without_a_call_of_interest_is_not_reported(
     name) is not read at all, whatever the wrappers configured."""
     compiled = subprocess.run([sys.executable, "-c", f"compile({program!r}, 'f', 'exec')"])
     assert compiled.returncode != 0  # python3 itself refuses the file
-    assert _python(program, settings=Settings(python_wrappers=wrappers)) == []
+    assert python_findings_with_settings(program, settings=Settings(python_wrappers=wrappers)) == []
 
 
 def test_a_wrapper_call_alone_is_read() -> None:
@@ -175,18 +143,13 @@ def test_a_wrapper_call_alone_is_read() -> None:
         '    return box.shell("pkill -f zz-worker-marker; echo restarted")\n'
     )
     wrappers = Settings(python_wrappers=(PyWrapper("*.shell", 0, "sh"),))
-    found = _python(program, settings=wrappers)
-    assert _spans(program, found) == [("HL103", "error", "pkill")]
+    found = python_findings_with_settings(program, settings=wrappers)
+    assert code_severity_text(program, found) == [("HL103", "error", "pkill")]
     assert "(`/bin/sh -c pkill -f zz-worker-marker; echo restarted`)" in found[0].message
-    assert _python(program) == []
+    assert python_findings_with_settings(program) == []
 
 
 # -- prefilter.py: a tab where a space usually stands ----------------------------------------
-
-
-def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
 
 
 @pytest.mark.parametrize(
@@ -205,7 +168,7 @@ def test_an_import_written_with_tabs_is_read(program: str) -> None:
     written with spaces.  (The file's only call is spelled by the imported name.)"""
     for text in (program, program.replace("\t", " ")):
         ast.parse(text)
-        found = _python_at_path(text)
+        found = python_findings(text)
         assert [(f.code, text[f.start : f.end]) for f in found] == [("HL102", "$HOME")], text
 
 

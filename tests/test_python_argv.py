@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 from cli_process import fix_file
+from rulekit import code_severity_text, python_findings
 from sshd import AT_ONCE, SshServer, long_job
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
 
 JOB = "nohup sleep 4 > /dev/null &"
@@ -181,27 +182,17 @@ def test_ssh_argv_of_several_words_holds_ssh_hl104(sshd: SshServer, tmp_path: Pa
 # -- calls.py: which calls run a shell, which shell, where ---------------------------------
 
 
-def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def test_both_values_of_a_chosen_argv_element_are_read() -> None:
     """`["ssh", "h", A if x else B]`: A and B are each the remote command (two HL103)."""
     text = (
         "import subprocess\n\ndef go(x):\n"
         '    subprocess.run(["ssh", "h", "pkill -f a; echo" if x else "pkill -f b; echo"])\n'
     )
-    found = _python(text)
+    found = python_findings(text)
     assert [(f.code, text[f.start : f.end + 5]) for f in found] == [
         ("HL103", "pkill -f a"),
         ("HL103", "pkill -f b"),
     ]
-
-
-def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    """(code, severity, the text the finding points at) of each finding."""
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
 
 
 _PKILL = "pkill -f sglang; echo"
@@ -216,6 +207,9 @@ def test_an_argv_remote_command_of_one_word_is_the_remote_script() -> None:
         f'subprocess.run(["ssh", "h", "{_PKILL}"])\n'
         'subprocess.run(["ssh", "h", "ls", "/srv/my dir"])\n'
     )
-    found = _python(text)
-    assert _got(text, found) == [("HL103", "error", "pkill"), ("HL106", "info", "ssh")]
+    found = python_findings(text)
+    assert code_severity_text(text, found) == [
+        ("HL103", "error", "pkill"),
+        ("HL106", "info", "ssh"),
+    ]
     assert "`/srv/my dir` arrives as 2 separate arguments" in found[1].message

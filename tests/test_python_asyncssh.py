@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 from cli_process import fix_file
+from rulekit import code_severity_text, python_findings
 from sshd import AT_ONCE, SshServer, long_job
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
 
 JOB = "nohup sleep 4 > /dev/null &"  # stderr still the channel's
@@ -165,16 +166,6 @@ def test_an_annotated_connection_is_read() -> None:
 # -- calls.py: which calls run a shell, which shell, where ---------------------------------
 
 
-def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    """(code, severity, the text the finding points at) of each finding."""
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
-
-
 _PKILL = "pkill -f sglang; echo"
 
 
@@ -185,4 +176,4 @@ def test_asyncssh_run_on_a_connection_runs_its_string_remotely() -> None:
         "import asyncssh\n\nasync def go():\n    async with asyncssh.connect('h') as conn:\n"
         f'        await conn.run("{_PKILL}")\n'
     )
-    assert _got(text, _python(text)) == [("HL103", "error", "pkill")]
+    assert code_severity_text(text, python_findings(text)) == [("HL103", "error", "pkill")]

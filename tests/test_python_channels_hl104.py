@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 from cli_process import fix_file
+from rulekit import python_findings_with_settings
 from sshd import AT_ONCE, SshServer, long_job
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
 
 JOB = "nohup sleep 4 > /dev/null &"  # stderr still the channel's
@@ -151,13 +152,8 @@ def test_subprocess_run_of_a_module_is_not_taken_for_fabric() -> None:
 # -- waits.py: whether the program waits for the channel a `&` job holds (HL104) -----------
 
 
-def _python(text: str, code: str | None = None, settings: Settings | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", settings or Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def _hl104(text: str) -> list[tuple[str, str, str]]:
-    found = _python(text, "HL104")
+    found = python_findings_with_settings(text, "HL104")
     return [(f.severity.value, text[f.start : f.end], f.message) for f in found]
 
 

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from rulekit import python_findings
 
 from heredoc_lint.engine import Settings, check_text
-from heredoc_lint.model import Finding
 
 # -- __init__.py: the names bound at module level ------------------------------------------
 
@@ -53,11 +53,6 @@ def test_a_file_in_another_codec_with_newer_syntax_keeps_what_was_read() -> None
 # -- decoding.py: the coding line ------------------------------------------------------------
 
 
-def _python(text: str, code: str | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def test_a_bad_coding_line_on_line_2_is_reported_there(tmp_path: Path) -> None:
     """`# coding: no-such-codec` on line 2 (after a shebang): python3 refuses the file, and
     the one HL001 says line 2 and points at that line's first character."""
@@ -68,7 +63,7 @@ def test_a_bad_coding_line_on_line_2_is_reported_there(tmp_path: Path) -> None:
         [sys.executable, str(script)], capture_output=True, text=True, timeout=30
     )
     assert refused.returncode == 1 and "no-such-codec" in refused.stderr
-    found = _python(text)
+    found = python_findings(text)
     assert [(f.code, f.start, f.end) for f in found] == [("HL001", 23, 24)]
     assert found[0].message == (
         "not checked: Python cannot run this file, its coding line (line 2) fails: "
@@ -80,8 +75,8 @@ def test_an_ascii_file_with_a_latin1_coding_line_is_fixed_as_usual() -> None:
     """Latin-1 reads an ASCII file as the same characters: the file is its own text, and
     its findings get their fixes (only a file whose text differs is never fixed)."""
     body = "import os\n\n\ndef f(p):\n    os.system(f'ls {p}')\n"
-    plain = _python(body)
-    coded = _python("# -*- coding: latin-1 -*-\n" + body)
+    plain = python_findings(body)
+    coded = python_findings("# -*- coding: latin-1 -*-\n" + body)
     shift = len("# -*- coding: latin-1 -*-\n")
     assert [(f.code, f.start + shift, f.end + shift) for f in plain] == [
         (f.code, f.start, f.end) for f in coded
@@ -99,19 +94,14 @@ def test_an_error_at_the_start_of_a_latin1_file_stays_there(tmp_path: Path) -> N
         [sys.executable, str(script)], capture_output=True, text=True, timeout=30
     )
     assert refused.returncode != 0 and "null bytes" in refused.stderr
-    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL001", 0, 1)]
+    assert [(f.code, f.start, f.end) for f in python_findings(text)] == [("HL001", 0, 1)]
 
 
 # -- parsing.py: where a syntax error is, and what a newer statement hides --------------
 
 
-def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def _hl001(text: str) -> list[tuple[str, int, int, str, str]]:
-    found = _python_at_path(text, "HL001")
+    found = python_findings(text, "HL001")
     return [(f.severity.value, f.start, f.end, f.message, f.evidence) for f in found]
 
 
@@ -149,18 +139,18 @@ def test_a_newer_statement_is_left_out_without_moving_the_lines_after_it() -> No
     not parsed (HL001 at the error), as parse_partly's docstring says.  From 3.12 Python
     reads the f-string, and the whole file is checked."""
     text = _NEWER.format(call="print")
-    found = _python_at_path(text)
+    found = python_findings(text)
     if sys.version_info >= (3, 12):
         for call in ("print", "g"):
             text = _NEWER.format(call=call)
-            found = _python_at_path(text)
+            found = python_findings(text)
             assert [(f.code, text[f.start : f.end]) for f in found] == [("HL102", "$HOME")]
         return
     assert [(f.code, text[f.start : f.end]) for f in found] == [("HL001", "p"), ("HL102", "$HOME")]
     assert found[0].message.startswith("not checked: lines 2-3: Python 3.11 cannot parse it")
     assert found[1].start == text.index("$HOME")
     short = _NEWER.format(call="g")
-    found = _python_at_path(short)
+    found = python_findings(short)
     # a Python file that does not parse is `source-unreadable`: info
     assert [(f.code, f.severity.value, f.evidence) for f in found] == [
         ("HL001", "info", "source-unreadable")
@@ -194,7 +184,7 @@ def test_a_syntax_error_at_the_end_of_a_utf7_file_is_placed_where_it_starts(
     )
     assert refused.returncode == 1 and "line 4" in refused.stderr
     assert "SyntaxError: invalid syntax" in refused.stderr
-    found = _python_at_path(text)
+    found = python_findings(text)
     plus = text.index("+")
     assert [(f.code, f.start, f.end) for f in found] == [("HL001", plus, plus + 1)]
     assert found[0].message == "Python syntax error: invalid syntax"
@@ -212,7 +202,7 @@ def test_a_utf7_file_decoding_to_a_lone_surrogate_is_read(mark: str, surrogate: 
     the file is read all the same, its call found where it is written (no HL001)."""
     assert mark.encode().decode("utf-7") == surrogate
     text = f'# -*- coding: utf-7 -*-\nimport os\n# a mark: {mark}\nos.system("ssh h echo $HOME")\n'
-    found = _python_at_path(text)
+    found = python_findings(text)
     assert [(f.code, f.severity.value, text[f.start : f.end]) for f in found] == [
         ("HL102", "info", "$HOME")
     ]
@@ -223,7 +213,7 @@ def test_a_file_too_deep_for_the_parser_is_reported_at_its_first_character() -> 
     file cannot be read, an HL001 on its first character, and nothing else (info: a
     Python file that does not parse is `source-unreadable`, info by measurement)."""
     text = 'import os\nos.system("ssh h echo $HOME")\nx = 1' + "+1" * 200_000 + "\n"
-    found = _python_at_path(text)
+    found = python_findings(text)
     assert [(f.code, f.severity.value, f.evidence, f.start, f.end) for f in found] == [
         ("HL001", "info", "source-unreadable", 0, 1)
     ]

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from rulekit import (
+    code_severity_text,
+    finding_codes,
+    python_findings,
+    python_findings_with_settings,
+    run_python_with_fake_ssh,
+)
 
 from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.frontends import Fragment, SourceError
 from heredoc_lint.frontends.python import PyFragment, analyse, fragments, interesting
 from heredoc_lint.layers import root_layer, walk_layers
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Severity
 from heredoc_lint.source import LineIndex
 
 DATA = Path(__file__).parent / "data" / "python"
@@ -380,13 +386,8 @@ def test_reading_only_hot_statements_finds_the_same(name: str) -> None:
 _NESTED = "bash -c 'bash -c \\\"echo \\\\$x\\\"'"
 
 
-def _python(text: str, code: str | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def _codes(text: str) -> list[tuple[str, int, int, str]]:
-    return [(f.code, f.start, f.end, f.severity.value) for f in _python(text)]
+    return [(f.code, f.start, f.end, f.severity.value) for f in python_findings(text)]
 
 
 @pytest.mark.parametrize(
@@ -442,7 +443,7 @@ def test_every_subprocess_runner_is_read(function: str, shell: bool) -> None:
         call = f'subprocess.{function}(["ssh", "h", "pkill -f sglang; echo"])'
     text = f"import subprocess\n{call}\n"
     at = text.index("pkill")
-    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
+    assert [(f.code, f.start, f.end) for f in python_findings(text)] == [("HL103", at, at + 5)]
 
 
 @pytest.mark.parametrize(
@@ -460,51 +461,10 @@ def test_os_system_and_popen_run_their_first_argument(call: str) -> None:
     whatever follows it."""
     text = f"import os\n{call}\n"
     at = text.index("pkill")
-    assert [(f.code, f.start, f.end) for f in _python(text)] == [("HL103", at, at + 5)]
+    assert [(f.code, f.start, f.end) for f in python_findings(text)] == [("HL103", at, at + 5)]
 
 
 # -- scopes.py: names bound where the finder looks for them --------------------------------
-
-
-def _python_with_settings(
-    text: str, code: str | None = None, settings: Settings | None = None
-) -> list[Finding]:
-    found = check_text(text, "python", "t.py", settings or Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
-
-
-_FAKE_SSH = """\
-#!/bin/bash
-# ssh HOST CMD...: print the remote command, as the remote side would receive it
-shift
-printf 'remote: %s\\n' "$*"
-"""
-
-
-def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
-    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    ssh = bin_dir / "ssh"
-    ssh.write_text(_FAKE_SSH)
-    ssh.chmod(0o755)
-    script = tmp_path / "prog.py"
-    script.write_text(program)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
-        "HOME": "/home/local-user",
-        "USER": "local-user",
-    }
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_a_command_bound_by_the_walrus_operator_is_read(tmp_path: Path) -> None:
@@ -513,8 +473,10 @@ def test_a_command_bound_by_the_walrus_operator_is_read(tmp_path: Path) -> None:
         'import subprocess\n\nif (cmd := "ssh h echo $HOME"):\n'
         "    subprocess.run(cmd, shell=True)\n"
     )
-    assert _spans(program, _python_with_settings(program)) == [("HL102", "info", "$HOME")]
-    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+    assert code_severity_text(program, python_findings_with_settings(program)) == [
+        ("HL102", "info", "$HOME")
+    ]
+    assert run_python_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
 
 
 def test_a_call_in_a_default_argument_is_read(tmp_path: Path) -> None:
@@ -524,8 +486,10 @@ def test_a_call_in_a_default_argument_is_read(tmp_path: Path) -> None:
         'def f(done=subprocess.run("ssh h echo $HOME", shell=True)):\n'
         "    return done\n"
     )
-    assert _spans(program, _python_with_settings(program)) == [("HL102", "info", "$HOME")]
-    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+    assert code_severity_text(program, python_findings_with_settings(program)) == [
+        ("HL102", "info", "$HOME")
+    ]
+    assert run_python_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
 
 
 # -- __init__.py and decoding.py: a file in another codec ---------------------------------
@@ -556,16 +520,6 @@ print(homes, before, sys.getrecursionlimit())
 # -- calls.py: which calls run a shell, which shell, where ---------------------------------
 
 
-def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    """(code, severity, the text the finding points at) of each finding."""
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
-
-
 _PKILL = "pkill -f sglang; echo"
 
 
@@ -573,8 +527,8 @@ def test_a_fabric_connection_named_c_runs_its_string_remotely() -> None:
     """In a file that imports fabric, `c.run(...)` on a parameter named `c` (no
     annotation, no decorator) is a Connection's: the remote shell's pkill is found."""
     text = f'from fabric import Connection\n\ndef deploy(c):\n    c.run("{_PKILL}")\n'
-    found = _python_at_path(text)
-    assert _got(text, found) == [("HL103", "error", "pkill")]
+    found = python_findings(text)
+    assert code_severity_text(text, found) == [("HL103", "error", "pkill")]
 
 
 _NOHUP = "nohup sleep 100 &"
@@ -588,8 +542,8 @@ def test_exec_command_runs_its_string_in_the_remote_shell() -> None:
         "import paramiko\n\ndef go(client: paramiko.SSHClient):\n"
         f'    client.exec_command("{_NOHUP}")\n'
     )
-    found = _python_at_path(text)
-    assert _got(text, found) == [("HL104", "info", "nohup")]
+    found = python_findings(text)
+    assert code_severity_text(text, found) == [("HL104", "info", "nohup")]
     assert "the channel of `exec_command`" in found[0].message
 
 
@@ -611,8 +565,8 @@ def test_invoke_sudo_puts_sudo_before_the_command() -> None:
     ).stdout.splitlines()[-1]  # the dry run echoes the command first, in colour
     assert dry.startswith("sudo -S -p '") and dry.endswith("' echo x > /etc/motd")
     text = 'from invoke import task\n\n@task\ndef go(c):\n    c.sudo("echo x > /etc/motd")\n'
-    found = _python_at_path(text)
-    assert _got(text, found) == [("HL109", "error", ">")]
+    found = python_findings(text)
+    assert code_severity_text(text, found) == [("HL109", "error", ">")]
     assert "before sudo starts: only `echo` runs as root" in found[0].message
 
 
@@ -629,7 +583,7 @@ def test_a_percent_escape_split_across_two_literals_does_not_stop_the_file() -> 
         '    os.system("ssh h echo 50%" "% done %s" % x)\n'
         '    os.system("ssh h echo $HOME")\n'
     )
-    found = _python_at_path(text)
+    found = python_findings(text)
     home = text.index("$HOME")
     assert ("HL102", home, home + 5) in [(f.code, f.start, f.end) for f in found]
 
@@ -698,27 +652,22 @@ def test_the_same_fstring_with_a_plain_spec_is_read() -> None:
 # -- Python frontend --------------------------------------------------------------------------
 
 
-def _codes_of_kind(text: str, kind: str = "shell", settings: Settings | None = None) -> list[str]:
-    path = "t.py" if kind == "python" else "t.sh"
-    return [f.code for f in check_text(text, kind, path, settings)]
-
-
 _CTX_RUN = "def deploy(ctx):\n    ctx.run('ssh h \"pkill -f x; y\"')\n"
 
 
 def test_ctx_run_is_invoke_only_without_fabric() -> None:
     """`ctx` is invoke's name for a Context; in a file that imports fabric it may be a
     Connection just as well, so it is not read as invoke's local run."""
-    assert "HL103" in _codes_of_kind("import invoke\n\n" + _CTX_RUN, "python")
-    assert _codes_of_kind("import fabric\nimport invoke\n\n" + _CTX_RUN, "python") == []
+    assert "HL103" in finding_codes("import invoke\n\n" + _CTX_RUN, "python")
+    assert finding_codes("import fabric\nimport invoke\n\n" + _CTX_RUN, "python") == []
 
 
 def test_for_loop_rebinds_the_name() -> None:
     """`for cmd in ...` gives `cmd` a new value: the string assigned before is not run."""
     head = "import subprocess\n\ncmd = \"ssh h 'pkill -f x; y'\"\n"
     run = "subprocess.run(cmd, shell=True)\n"
-    assert "HL103" in _codes_of_kind(head + run, "python")
-    assert _codes_of_kind(head + 'for cmd in ["ls"]:\n    ' + run, "python") == []
+    assert "HL103" in finding_codes(head + run, "python")
+    assert finding_codes(head + 'for cmd in ["ls"]:\n    ' + run, "python") == []
 
 
 # -- the Python frontend: a starred argument after the command does not hide it -----------

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rulekit import python_findings
 
 from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.frontends import fragments
 from heredoc_lint.frontends.python import analyse
 from heredoc_lint.frontends.python.model import Unit, Units
-from heredoc_lint.model import Finding
 
 # An ssh command in one argv element made of five literals: escapes (`\t`, `\x41`, a
 # backslash-newline, `\N{...}`), an f-string with `{{x}}` and a numeric field, a raw
@@ -129,11 +129,6 @@ def test_characters_added_at_once_are_those_added_one_by_one(
 # -- literals.py: the characters of a bytes literal ------------------------------------
 
 
-def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def test_every_byte_of_a_bytes_command_is_read() -> None:
     """A bytes command is read whatever its bytes: `\\x7e`, DEL (`\\x7f`, `\\177`: still
     ASCII) and the bytes over 0x7f all leave `$HOME` before them a finding of its own."""
@@ -141,7 +136,7 @@ def test_every_byte_of_a_bytes_command_is_read() -> None:
     text = "import subprocess\n" + "".join(
         f'subprocess.run(b"ssh h echo $HOME{e}", shell=True)\n' for e in escapes
     )
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     homes = [i for i in range(len(text)) if text.startswith("$HOME", i)]
     assert [(f.start, f.end) for f in found] == [(i, i + 5) for i in homes]
     assert len(found) == len(escapes)
@@ -156,7 +151,7 @@ def test_spans_after_non_ascii_characters_on_the_same_line() -> None:
     text = (
         'import os\nx = "é€𝄞"; os.system("ssh h echo $HOME"); os.system(f"ssh h echo {x} $USER")\n'
     )
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [(f.start, f.end) for f in found] == [
         (text.index("$HOME"), text.index("$HOME") + 5),
         (text.index("$USER"), text.index("$USER") + 5),
@@ -173,7 +168,7 @@ def test_an_escaped_dollar_is_read_as_the_dollar(dollar: str) -> None:
     """`"\\x24HOME"` is `$HOME` to Python: the local shell expands it, and HL102 points at
     the escape and the name, from the backslash on."""
     text = f'import os\nos.system("ssh h echo {dollar}HOME")\n'
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [text[f.start : f.end] for f in found] == [f"{dollar}HOME"]
     assert "`$HOME` is this machine's value" in found[0].message
 
@@ -182,7 +177,7 @@ def test_a_literal_ending_in_a_backslash_newline_is_read() -> None:
     """`\"\"\"...$HOME\\<newline>\"\"\"`: the backslash-newline yields nothing, and the
     rest of the literal is read as usual."""
     text = 'import os\nos.system("""ssh h echo $HOME\\\n""")\n'
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [text[f.start : f.end] for f in found] == ["$HOME"]
 
 
@@ -214,14 +209,14 @@ def test_a_raw_backslash_crlf_continues_the_shell_line(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert words == "4\n"  # one command: ssh, h, echo and the expanded $HOME
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [text[f.start : f.end] for f in found] == ["$HOME"]
 
 
 def test_a_doubled_brace_of_an_f_string_is_one_brace() -> None:
     """`f"...${{HOME}}..."` is `${HOME}`: HL102 names it so, from its `$`."""
     text = 'import os\nx = 1\nos.system(f"ssh h echo ${{HOME}} {x}")\n'
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [f.start for f in found] == [text.index("$")]
     assert "`${HOME}` is this machine's value" in found[0].message
 
@@ -230,7 +225,7 @@ def test_a_del_byte_after_a_backslash_newline_is_ascii() -> None:
     """A bytes literal whose last character, a raw DEL (0x7f, still ASCII), follows a
     backslash-newline: the literal is read, and `$HOME` in it reported."""
     text = 'import subprocess\nsubprocess.run(b"ssh h echo $HOME x\\\n\x7f", shell=True)\n'
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [text[f.start : f.end] for f in found] == ["$HOME"]
 
 
@@ -247,7 +242,7 @@ def test_every_expansion_of_long_literals_is_placed_exactly() -> None:
         ' + y + "' + "c" * 16 + ' $PWD")\n'
         '    os.system(f"ssh h echo $LANG\\t\\t\\t{y} $TERM ' + "d" * 30 + ' $SHELL\\x20$EDITOR")\n'
     )
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     names = ["$HOME", "$USER", "$PWD", "$LANG", "$TERM", "$SHELL", "$EDITOR"]
     assert [(text[f.start : f.end], f.start) for f in found] == [
         (name, text.index(name)) for name in names
@@ -270,7 +265,7 @@ def test_every_expansion_of_long_literals_is_placed_exactly() -> None:
 )
 def test_a_span_ends_after_the_source_of_its_last_character(call: str, expansion: str) -> None:
     text = f"import os\nx = 1\n{call}\n"
-    found = _python(text, "HL102")
+    found = python_findings(text, "HL102")
     assert [text[f.start : f.end] for f in found] == [expansion]
 
 
@@ -285,7 +280,7 @@ def test_a_bytes_command_with_non_ascii_bytes_is_read() -> None:
         'subprocess.run(b"ssh h echo $HOME \\xc3\\xa9", shell=True)\n'
         'subprocess.run(b"ssh h echo $HOME caf\\xe9", shell=True)\n'
     )
-    found = _python(text)
+    found = python_findings(text)
     home = [i for i in range(len(text)) if text.startswith("$HOME", i)]
     assert [(f.code, f.severity.value, f.start, f.end) for f in found] == [
         ("HL102", "info", home[0], home[0] + 5),

@@ -18,9 +18,10 @@ from pathlib import Path
 import pexpect
 import pytest
 from cli_process import fix_file
+from rulekit import code_severity_text, python_findings
 from sshd import AT_ONCE, SshServer, long_job
 
-from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.python.calls import pexpect_words
 from heredoc_lint.model import Finding, Severity
 
@@ -234,16 +235,6 @@ def test_a_fix_may_not_write_what_pexpect_reads_otherwise() -> None:
 # -- calls.py: which calls run a shell, which shell, where ---------------------------------
 
 
-def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    """(code, severity, the text the finding points at) of each finding."""
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
-
-
 _NOHUP = "nohup sleep 100 &"
 
 
@@ -254,8 +245,8 @@ def test_pexpect_run_waits_for_ssh_and_spawn_does_not() -> None:
     text = (
         f"import pexpect\npexpect.run(\"ssh h '{_NOHUP}'\")\npexpect.spawn(\"ssh h '{_NOHUP}'\")\n"
     )
-    found = _python(text)
-    assert [(code, sev, line) for code, sev, line in _got(text, found)] == [
+    found = python_findings(text)
+    assert [(code, sev, line) for code, sev, line in code_severity_text(text, found)] == [
         ("HL104", "warning", "nohup")
     ]
     assert text.count("\n", 0, found[0].start) == 1  # on pexpect.run's line
@@ -270,4 +261,4 @@ def test_pexpect_passes_a_dollar_as_it_is(tmp_path: Path) -> None:
 
     assert pexpect.split_command_line("ssh h echo $HOME") == ["ssh", "h", "echo", "$HOME"]
     text = 'import pexpect\npexpect.run("ssh h echo $HOME")\n'
-    assert _python(text) == []
+    assert python_findings(text) == []

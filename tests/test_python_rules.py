@@ -14,10 +14,11 @@ from pathlib import Path
 
 import libcst
 import pytest
+from rulekit import python_findings
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.frontends.python import PyFragment, fragments
-from heredoc_lint.model import Applicability, Edit, Finding, Severity
+from heredoc_lint.model import Applicability, Edit, Severity
 from heredoc_lint.source import LineIndex
 
 CASES = Path(__file__).parent / "cases"
@@ -592,11 +593,6 @@ def test_shlex_import_goes_after_the_future_import(tmp_path: Path) -> None:
 # -- encode.py: the Python source a shell fix writes ---------------------------------------
 
 
-def _python(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 _LATE_BINDING = """\
 import os
 
@@ -641,7 +637,7 @@ def test_the_escape_fix_writes_each_template_s_own_syntax(tmp_path: Path) -> Non
     f-string and a `.format` template double its braces, a `%` template and a plain
     string do not; the fixed program prints the remote values."""
     assert _run_with_ssh_running_bash(tmp_path, _LATE_BINDING) == "Y\nY\nY\nY\n"
-    found = _python(_LATE_BINDING, "HL102")
+    found = python_findings(_LATE_BINDING, "HL102")
     assert [(f.severity.value, f.start) for f in found] == [
         ("error", i) for i in range(len(_LATE_BINDING)) if _LATE_BINDING.startswith("${", i)
     ]

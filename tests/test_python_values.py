@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 from cli_process import run_cli
+from rulekit import (
+    code_severity_text,
+    python_findings,
+    python_findings_with_settings,
+    run_python_with_fake_ssh,
+)
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Finding, Severity
 
 # -- callers.py: a parameter is judged by what the file's own calls pass -------------------
-
-
-def _python(text: str, code: str | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", Settings())
-    return [f for f in found if code is None or f.code == code]
 
 
 _RENDER = 'import os\n\n\ndef render(path, out="o.mp3"):\n    os.system(f"lame {path} {out}")\n\n\n'
@@ -69,7 +70,7 @@ def test_parameters_are_judged_by_the_calls_in_the_file(
     imports = "".join(f"{line}\n" for line in lines if line.startswith("import "))
     body = "".join(f"    {line}\n" for line in lines if not line.startswith("import "))
     call = f"{imports}def main():\n{body}"
-    found = _python(_RENDER + call, "HL201")
+    found = python_findings(_RENDER + call, "HL201")
     text = _RENDER + call
     assert [(f.start, f.end) for f in found] == [
         (text.index("{path}"), text.index("{path}") + 6),
@@ -79,11 +80,6 @@ def test_parameters_are_judged_by_the_calls_in_the_file(
 
 
 # -- imported.py: numbers imported from the project's own modules ------------------------
-
-
-def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
 
 
 def _spans(text: str, found: list[Finding]) -> list[str]:
@@ -101,7 +97,7 @@ def _serve(tmp_path: Path, settings: str, names: list[str]) -> list[str]:
     package.mkdir()
     (package / "settings.py").write_text(settings)
     text = _SERVE.format(names=", ".join(names), fields=" ".join(f"{{{n}}}" for n in names))
-    return _spans(text, _python_at_path(text, "HL201", str(package / "main.py")))
+    return _spans(text, python_findings(text, "HL201", str(package / "main.py")))
 
 
 def test_a_constant_is_read_only_to_a_bounded_depth(tmp_path: Path) -> None:
@@ -156,7 +152,7 @@ def test_origins_of_values_name_their_source() -> None:
     environment and options are evidence at info (their first look on real code), and
     so are a parameter whose name says nothing of what it holds and an HTTP request, so
     the evidence, not the severity, tells them from the values with no origin."""
-    found = _python_at_path(_ORIGINS, "HL201")
+    found = python_findings(_ORIGINS, "HL201")
     got = [(_ORIGINS[f.start : f.end], f.severity.value, f.evidence) for f in found]
     assert got == [
         ("{os.getenv('SLURM_NODELIST', 'localhost')}", "info", "no-origin"),
@@ -181,7 +177,7 @@ def test_a_cycle_of_aliases_is_read_once() -> None:
     """`a = b` and `b = a`: the names are followed around the cycle once, and the value
     is unknown (info), not a crash of the whole file."""
     text = "import os\ndef f():\n    a = b\n    b = a\n    os.system('ls ' + a)\n"
-    found = _python_at_path(text)
+    found = python_findings(text)
     assert [(f.code, _spans(text, [f])[0], f.severity.value) for f in found] == [
         ("HL201", "a", "info")
     ]
@@ -197,7 +193,7 @@ def test_a_value_grown_in_a_loop_is_traced_to_its_parameter() -> None:
         "import os\ndef walk(names):\n    path = '.'\n    for name in names:\n"
         "        path = path + '/' + name\n    os.system(f'ls {path}')\n"
     )
-    (found,) = _python_at_path(text)
+    (found,) = python_findings(text)
     assert (found.code, text[found.start : found.end], found.severity.value, found.evidence) == (
         "HL201",
         "{path}",
@@ -208,17 +204,6 @@ def test_a_value_grown_in_a_loop_is_traced_to_its_parameter() -> None:
 
 
 # -- values.py: what a value is (a str, a number) decides the finding and the fix ----------
-
-
-def _python_with_settings(
-    text: str, code: str | None = None, settings: Settings | None = None
-) -> list[Finding]:
-    found = check_text(text, "python", "t.py", settings or Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _coded_spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
 
 
 def _fixed_and_run(program: str, call: str, tmp_path: Path) -> tuple[str, str]:
@@ -256,8 +241,8 @@ def test_the_quote_fix_wraps_str_only_around_what_may_not_be_one(
     is not known to be a str; the fixed program echoes the value as one word (bash runs
     it through `shell=True`: two blanks kept, the `;` not run)."""
     program = _SHOW.format(expression)
-    found = _python_with_settings(program, "HL201")
-    assert _coded_spans(program, found) == [("HL201", "info", f"{{{expression}}}")]
+    found = python_findings_with_settings(program, "HL201")
+    assert code_severity_text(program, found) == [("HL201", "info", f"{{{expression}}}")]
     line, out = _fixed_and_run(program, 'show("a  b; echo injected", "x")', tmp_path)
     assert line == f'subprocess.run(f"echo {{{quoted}}}", shell=True)'
     assert out == printed
@@ -270,9 +255,9 @@ def test_str_of_an_int_parameter_is_one_word() -> None:
         "import subprocess\n\n\ndef f(count: int):\n"
         '    subprocess.run(f"echo {str(count)}", shell=True)\n'
     )
-    assert _python_with_settings(typed, "HL201") == []
+    assert python_findings_with_settings(typed, "HL201") == []
     untyped = typed.replace("count: int", "count")
-    assert _coded_spans(untyped, _python_with_settings(untyped, "HL201")) == [
+    assert code_severity_text(untyped, python_findings_with_settings(untyped, "HL201")) == [
         ("HL201", "info", "{str(count)}")
     ]
 
@@ -303,7 +288,7 @@ def test_the_argument_of_a_template_field_is_named_and_quoted(
     the message names the argument, and the fix quotes that argument: the fixed program
     echoes the value as one word."""
     program = _ECHO.format(template)
-    found = _python_with_settings(program, "HL201")
+    found = python_findings_with_settings(program, "HL201")
     assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("info", field)]
     literal = template[: template.index('"', 1)]  # the field: the last in the literal
     assert found[0].start == program.index(template) + literal.rindex(field)
@@ -319,7 +304,7 @@ def test_a_star_width_takes_its_own_argument() -> None:
     width and a value), so `%s` is not `args` itself: an info about an unknown value, and
     no fix (quoting `args` as a whole would break the program)."""
     program = _ECHO.format('"echo %s %*d" % args')
-    found = _python_with_settings(program, "HL201")
+    found = python_findings_with_settings(program, "HL201")
     assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("info", "%s")]
     assert found[0].message.startswith("`?` is put into")
     assert fix_kind(program, "python", "t.py", Settings(), unsafe=True).text == program
@@ -338,7 +323,7 @@ def test_a_number_chosen_among_six_literals_is_one_word(tmp_path: Path) -> None:
         f"    port = {chain}\n"
         '    subprocess.run(f"echo [{port}]", shell=True)\n'
     )
-    assert _python_with_settings(program, "HL201") == []
+    assert python_findings_with_settings(program, "HL201") == []
     script = tmp_path / "p.py"
     script.write_text(program + "\n\nf(0, 0, 0, 0, 0)\nf(0, 0, 1, 0, 0)\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
@@ -346,36 +331,6 @@ def test_a_number_chosen_among_six_literals_is_one_word(tmp_path: Path) -> None:
 
 
 # -- reading.py: the values a command may have, and constants put into a template -------
-
-
-_FAKE_SSH = """\
-#!/bin/bash
-# ssh HOST CMD...: print the remote command, as the remote side would receive it
-shift
-printf 'remote: %s\\n' "$*"
-"""
-
-
-def _run_with_fake_ssh(tmp_path: Path, program: str) -> str:
-    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    ssh = bin_dir / "ssh"
-    ssh.write_text(_FAKE_SSH)
-    ssh.chmod(0o755)
-    script = tmp_path / "prog.py"
-    script.write_text(program)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
-        "HOME": "/home/local-user",
-        "USER": "local-user",
-    }
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.mark.parametrize(
@@ -389,10 +344,10 @@ def test_a_constant_argument_of_a_template_is_read_as_text(call: str, tmp_path: 
     """A string constant put into a `%`/`.format` template is part of the command: its
     `$HOME` is reported where it is written, and the local shell expands it."""
     program = f"import subprocess\n\n{call}\n"
-    found = _python_with_settings(program)
-    assert _coded_spans(program, found) == [("HL102", "info", "$HOME")]
+    found = python_findings_with_settings(program)
+    assert code_severity_text(program, found) == [("HL102", "info", "$HOME")]
     assert found[0].start == program.index("$HOME")
-    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+    assert run_python_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
 
 
 def test_each_value_of_a_doubled_choice_is_read_once(tmp_path: Path) -> None:
@@ -419,7 +374,7 @@ def test_each_value_of_a_doubled_choice_is_read_once(tmp_path: Path) -> None:
     assert done.stdout == "HL102 $HOME\nHL102 $USER\n"
     script = tmp_path / "p.py"
     script.write_text(program + "\n\nf(True, False)\nf(False, True)\n")
-    assert _run_with_fake_ssh(tmp_path, script.read_text()) == (
+    assert run_python_with_fake_ssh(tmp_path, script.read_text()) == (
         "remote: echo /home/local-user\nremote: echo local-user\n"
     )
 
@@ -432,7 +387,7 @@ def test_a_str_through_four_concatenations_is_quoted_as_it_is(tmp_path: Path) ->
         "import subprocess\n\n\ndef f(p: str, q):\n"
         f'{body}    subprocess.run(f"echo {{a3}}", shell=True)'
     )
-    assert _coded_spans(program, _python_with_settings(program, "HL201")) == [
+    assert code_severity_text(program, python_findings_with_settings(program, "HL201")) == [
         ("HL201", "info", "{a3}")
     ]
     line, out = _fixed_and_run(program, 'f("a  b", ";x")', tmp_path)
@@ -448,10 +403,10 @@ def test_a_command_is_read_through_a_chain_of_names(tmp_path: Path) -> None:
         "def run():\n    cmd = CMD\n    again = cmd\n"
         "    subprocess.run(again, shell=True)\n\n\nrun()\n"
     )
-    found = _python_with_settings(program)
-    assert _coded_spans(program, found) == [("HL102", "info", "$HOME")]
+    found = python_findings_with_settings(program)
+    assert code_severity_text(program, found) == [("HL102", "info", "$HOME")]
     assert found[0].start == program.index("$HOME")
-    assert _run_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
+    assert run_python_with_fake_ssh(tmp_path, program) == "remote: echo /home/local-user\n"
 
 
 def _check_in_time(program: str) -> list[str]:
@@ -483,11 +438,6 @@ def test_a_cycle_of_names_stops_where_it_closes() -> None:
 # -- callers.py: what the file's own code says of a value --------------------------------
 
 
-def _got(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    """(code, severity, the text the finding points at) of each finding."""
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
-
-
 _CLASS = """\
 import os
 from flask import request
@@ -510,8 +460,8 @@ def test_an_attribute_and_a_property_of_self_carry_their_source() -> None:
     """`self.name` set from a request in `__init__`, and a `@property` returning one: both
     are an HTTP request's text (`request` evidence, info by measurement), and the message
     names the attribute it went through."""
-    found = _python_at_path(_CLASS, "HL201")
-    assert _got(_CLASS, found) == [
+    found = python_findings(_CLASS, "HL201")
+    assert code_severity_text(_CLASS, found) == [
         ("HL201", "info", "{self.name}"),
         ("HL201", "info", "{self.target}"),
     ]
@@ -532,8 +482,8 @@ def test_the_default_of_a_keyword_only_parameter_shows_a_quantity() -> None:
     """`bitrate="500k"` after the `*`: its default shows a quantity, so the parameter is
     no evidence (`no-origin`), while `path` of the same public function is (`parameter`:
     both info by measurement)."""
-    found = _python_at_path(_KEYWORD_ONLY, "HL201")
-    assert _got(_KEYWORD_ONLY, found) == [
+    found = python_findings(_KEYWORD_ONLY, "HL201")
+    assert code_severity_text(_KEYWORD_ONLY, found) == [
         ("HL201", "info", "{bitrate}"),
         ("HL201", "info", "{path}"),
     ]
@@ -551,8 +501,8 @@ def test_what_a_list_is_filled_with_is_its_source(adder: str) -> None:
         "import os\nfrom flask import request\n\ndef collect():\n    items = []\n"
         f'    items.{adder}request.args["x"])\n    os.system("ls " + items[0])\n'
     )
-    found = _python_at_path(text, "HL201")
-    assert _got(text, found) == [("HL201", "info", "items[0]")]
+    found = python_findings(text, "HL201")
+    assert code_severity_text(text, found) == [("HL201", "info", "items[0]")]
     assert found[0].evidence == "request"
     assert "comes from an HTTP request (`request`), added to `items`" in found[0].message
 
@@ -575,11 +525,11 @@ def test_a_helper_that_returns_its_argument_quoted_is_followed_four_names_deep()
     """`return n3` where n3 = n2 = n1 = n0 = shlex.quote(p): the helper's result is quoted,
     no finding.  One name more (five) and the chain is not followed: the request's text,
     through the helper, is reported (`request` evidence, info by measurement)."""
-    assert _python_at_path(_helper(1), "HL201") == []
-    assert _python_at_path(_helper(4), "HL201") == []
+    assert python_findings(_helper(1), "HL201") == []
+    assert python_findings(_helper(4), "HL201") == []
     text = _helper(5)
-    found = _python_at_path(text, "HL201")
-    assert _got(text, found) == [("HL201", "info", 'prepare(request.args["y"])')]
+    found = python_findings(text, "HL201")
+    assert code_severity_text(text, found) == [("HL201", "info", 'prepare(request.args["y"])')]
     assert found[0].evidence == "request"
     assert "comes from an HTTP request (`request`), through `prepare()`" in found[0].message
 
@@ -600,8 +550,8 @@ def test_an_int_option_is_one_word_only_without_a_list_nargs() -> None:
     whose text holds blanks and brackets: a command-line option.  Both are info (an
     option is `cli-option`, info since its first look on real code): the evidence tells
     them apart."""
-    found = _python_at_path(_OPTIONS, "HL201")
-    assert _got(_OPTIONS, found) == [
+    found = python_findings(_OPTIONS, "HL201")
+    assert code_severity_text(_OPTIONS, found) == [
         ("HL201", "info", "{args.count}"),
         ("HL201", "info", "{args.counts}"),
     ]
@@ -625,7 +575,7 @@ def _served(tmp_path: Path, settings: str, names: list[str], dots: str = "") -> 
         f"import os\nfrom {dots}settings import {', '.join(names)}\n\n"
         f"def serve():\n    os.system(f'serve {fields}')\n"
     )
-    return [text[f.start : f.end] for f in _python_at_path(text, "HL201", str(web / "main.py"))]
+    return [text[f.start : f.end] for f in python_findings(text, "HL201", str(web / "main.py"))]
 
 
 @pytest.mark.parametrize("dots", ["", ".", ".."])
@@ -643,7 +593,7 @@ def test_a_relative_import_does_not_read_a_module_of_another_package(tmp_path: P
     web.mkdir(parents=True)
     (web.parent / "settings.py").write_text("PORT = 8000\n")
     text = "import os\nfrom .settings import PORT\n\ndef serve():\n    os.system(f'serve {PORT}')\n"
-    found = _python_at_path(text, "HL201", str(web / "main.py"))
+    found = python_findings(text, "HL201", str(web / "main.py"))
     assert [text[f.start : f.end] for f in found] == ["{PORT}"]
 
 
@@ -686,7 +636,7 @@ def test_an_option_with_an_attached_run_time_value_is_an_option() -> None:
         "import subprocess\n\ndef f(u):\n"
         '    subprocess.run(["docker", "exec", f"-u{u}", "c", "bash", "-c", "pkill -f x; echo"])\n'
     )
-    assert _got(text, _python_at_path(text)) == [("HL103", "error", "pkill")]
+    assert code_severity_text(text, python_findings(text)) == [("HL103", "error", "pkill")]
 
 
 # -- origins.py: where a value comes from, as the message says ------------------------------
@@ -706,7 +656,7 @@ def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) ->
     its line; the parameter stays evidence in a path the command acts on (`parameter`,
     info by measurement)."""
     text = _WARMUP + call
-    (f,) = _python_at_path(text, "HL201")
+    (f,) = python_findings(text, "HL201")
     assert (text[f.start : f.end], f.severity.value, f.evidence) == ("{path}", "info", "parameter")
     line = text.count("\n", 0, text.index("warmup(", text.index("/dev/null"))) + 1
     assert (
@@ -726,7 +676,7 @@ def test_evidence_is_found_through_join_and_format() -> None:
         '    out = "{}.txt".format(input())\n'
         '    subprocess.run(f"touch {out}", shell=True)\n'
     )
-    found = _python_at_path(text, "HL201")
+    found = python_findings(text, "HL201")
     assert [(text[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
         ("{names}", "info", "argv"),
         ("{out}", "info", "input"),
@@ -767,12 +717,12 @@ def test_a_parameter_is_evidence_outside_test_code_and_private_modules(
     """Outside test code and private modules a parameter is evidence: a path parameter
     is `parameter` (info by measurement), a host parameter `parameter-host` (a warning);
     in test code or a private module either is no evidence (info)."""
-    found = _python_at_path(_CLEAN, "HL201", path=path)
+    found = python_findings(_CLEAN, "HL201", path=path)
     assert [(_CLEAN[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
         ("{path}", "info", evidence)
     ]
     assert "it is a parameter of the public function `clean`" in found[0].message
-    found = _python_at_path(_UPTIME, "HL201", path=path)
+    found = python_findings(_UPTIME, "HL201", path=path)
     host = ("warning", "parameter-host") if evidence == "parameter" else ("info", evidence)
     assert [(_UPTIME[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
         ("{host}", *host)
@@ -803,7 +753,7 @@ def test_a_port_imported_from_a_settings_module_next_to_the_file_is_a_number(
     def found(path: Path) -> list[tuple[str, str]]:
         return [
             (text[f.start : f.end], f.severity.value)
-            for f in _python_at_path(text, "HL201", path=str(path))
+            for f in python_findings(text, "HL201", path=str(path))
         ]
 
     assert found(program) == [("{host}", "warning")]
@@ -823,7 +773,7 @@ def test_a_key_that_names_shell_words_marks_the_value_as_shell_text() -> None:
         "    subprocess.run(f\"ls {job['name']} /tmp\", shell=True)\n"
         '    subprocess.run(f"ls {job[0]} /tmp", shell=True)\n'
     )
-    found = _python_at_path(text, "HL201")
+    found = python_findings(text, "HL201")
     assert [(text[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
         ("{job['name']}", "info", "parameter-unknown"),
         ("{job[0]}", "info", "parameter-unknown"),
@@ -840,7 +790,7 @@ def test_get_on_a_configuration_object_is_configuration(receiver: str) -> None:
         f'    host = {receiver}.get("host")\n'
         '    subprocess.run(f"ssh {host} uptime", shell=True)\n'
     )
-    (f,) = _python_at_path(text, "HL201")
+    (f,) = python_findings(text, "HL201")
     assert (text[f.start : f.end], f.severity.value, f.evidence) == ("{host}", "info", "config")
     assert (
         f"; it comes from configuration (`{receiver}.get`), and its name says it is a host: "
@@ -864,7 +814,7 @@ def test_numbers_and_tokens_from_the_standard_library_are_safe_words(tmp_path: P
         '    subprocess.run(f"echo {uuid.uuid4()} {secrets.token_hex(8)} {uuid.uuid4().hex}", '
         "shell=True)\n"
     )
-    found = _python_at_path(text, "HL201")
+    found = python_findings(text, "HL201")
     assert [(text[f.start : f.end], f.severity.value) for f in found] == [("{host}", "warning")]
     program = tmp_path / "p.py"
     program.write_text(
@@ -901,7 +851,7 @@ def test_a_name_bound_by_with_as_carries_where_its_value_comes_from(
     """`with open(sys.argv[1]) as fh`: what `fh.read()` returns comes from the file the
     command line names, which the finding says (`argv` evidence, info by measurement)."""
     text = "import os\nimport sys\n\n\ndef main():\n    with open(sys.argv[1]) as fh:\n" + body
-    (f,) = _python_at_path(text, "HL201")
+    (f,) = python_findings(text, "HL201")
     assert (text[f.start : f.end], f.severity.value, f.evidence) == (value, "info", "argv")
     assert (
         f"; it comes from the command line (`sys.argv`), through `open()`{name_says}: quote it"

@@ -8,6 +8,8 @@ waits themselves are shown in tests/test_python_channels_hl104.py.)
 
 from __future__ import annotations
 
+from rulekit import line_of
+
 from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
 
@@ -16,10 +18,6 @@ JOB = "nohup ./serve > /tmp/serve.log &"  # stderr still holds the session
 
 def hl104(text: str) -> list[Finding]:
     return [f for f in check_text(text, "python", "p.py") if f.code == "HL104"]
-
-
-def _line(text: str, finding: Finding) -> int:
-    return text.count("\n", 0, finding.start) + 1
 
 
 def test_each_call_is_judged_by_its_own_reads() -> None:
@@ -37,7 +35,7 @@ def test_each_call_is_judged_by_its_own_reads() -> None:
         "        print(line)\n"
     )
     found = sorted(hl104(program), key=lambda f: f.start)
-    assert [(_line(program, f), f.severity) for f in found] == [
+    assert [(line_of(program, f), f.severity) for f in found] == [
         (4, Severity.INFO),
         (5, Severity.WARNING),
         (8, Severity.WARNING),

@@ -239,28 +239,17 @@ def test_hl101_spans_the_whole_operator(op: str, body: str) -> None:
 # -- spans and messages --------------------------------------------------------------------
 
 
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
-
-
 def test_hl101_names_the_expansions_of_the_body() -> None:
     text = 'ssh h "cat > f << EOF\n$x and \\$y\nEOF"\n'
-    (f,) = _found(text, "HL101")
-    assert (f.start, f.end) == _span(text, "<<")
+    (f,) = kit.findings(text, "HL101", every_rule=True)
+    assert (f.start, f.end) == kit.occurrence_span(text, "<<")
     assert f.message.startswith("Heredoc inside the ssh command string: ")
     assert "the local shell expands $x in its body" in f.message
-    (g,) = _found(text.replace("$x and ", ""), "HL101")
+    (g,) = kit.findings(text.replace("$x and ", ""), "HL101", every_rule=True)
     assert "the local shell expands" not in g.message
 
 
 def test_hl101_counts_the_deleted_backslash_newlines() -> None:
     text = 'ssh h "cat > f << EOF\na \\\nb\nEOF"\n'
-    (f,) = _found(text, "HL101")
+    (f,) = kit.findings(text, "HL101", every_rule=True)
     assert f.message.endswith("; deletes 1 backslash-newline(s)")

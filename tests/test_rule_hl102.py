@@ -20,7 +20,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
+from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL102"
@@ -412,42 +412,15 @@ def test_hl102_names_the_function_around_a_positional(head: str) -> None:
 # -- HL102: a remote-natured variable is this machine's value -----------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
-def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
-
-
 @pytest.mark.parametrize("name", ["HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "HOSTNAME", "SHLVL"])
 def test_hl102_a_login_variable_is_this_machines_value(name: str, tmp_path: Path) -> None:
     """`$HOME` in a double-quoted ssh string is the local value (bash expands it before
     ssh runs): HL102 says so, at info, with the escape that passes it on (hl102
     `REMOTE_NAMES` 'HOME' -> 'OME')."""
-    sent = _bash(f'{name}=/local-value; printf %s "echo ${name}"', None, tmp_path).stdout
+    sent = kit.bash_as_sshd(f'{name}=/local-value; printf %s "echo ${name}"', None, tmp_path).stdout
     assert sent == "echo /local-value"
     text = f'ssh "$h" "echo ${name}"\n'
-    (found,) = _findings(text, "HL102")
+    (found,) = kit.findings_selected(text, "HL102")
     assert (found.start, found.end) == (15, 16 + len(name))
     assert found.severity.value == "info"
     assert found.message.startswith(f"`${name}` is this machine's value, expanded by ")
@@ -545,7 +518,7 @@ def test_hl102_message_names_the_wrapper(text: str, start: int, when: str) -> No
     """`$x` bound in the same string: expanded by the local shell first, which the
     message says with the wrapper that then runs the string; bash agrees that the local
     value (unset here) is what the inner shell gets."""
-    (finding,) = _findings(text, "HL102")
+    (finding,) = kit.findings_selected(text, "HL102")
     assert (finding.severity, finding.start, finding.end) == (Severity.ERROR, start, start + 2)
     assert finding.message.startswith(f"`$x` is expanded by the local shell {when}, ")
     local = text.replace("ssh h ", "bash -c ").replace("sudo ", "")
@@ -561,17 +534,11 @@ def test_hl102_message_names_the_wrapper(text: str, start: int, when: str) -> No
 HL102 = Settings(select=frozenset({"HL102"}))
 
 
-def _fixed(text: str, settings: Settings) -> str:
-    outcome = fix_shell(text, "t.sh", settings, unsafe=True)
-    assert outcome.error is None, outcome.error
-    return outcome.text
-
-
 def test_hl102_fix_of_a_whole_ssh_word(sshd: SshServer) -> None:
     """`$x` is a word of its own among the ssh words: the fix quotes exactly that word,
     and the remote shell then prints the value the same string assigned."""
     text = "ssh h echo go\\; x=1\\; echo $x\n"
-    fixed = _fixed(text, HL102)
+    fixed = kit.fixed_without_error(text, HL102, unsafe=True)
     assert fixed == "ssh h echo go\\; x=1\\; echo '$x'\n"
     before = run_local(text, sshd)
     after = run_local(fixed, sshd)
@@ -590,24 +557,13 @@ def test_hl102_names_the_array_of_a_subscript(sshd: SshServer) -> None:
     (finding,) = check_shell(text, "t.sh", HL102)
     assert (finding.start, finding.end) == (23, 32)
     assert "binding of `ids` in the same string" in finding.message
-    fixed = _fixed(text, HL102)
+    fixed = kit.fixed_without_error(text, HL102, unsafe=True)
     assert fixed == 'ssh h "ids=(v w); echo \\${ids[1]}"\n'
     assert run_local(text, sshd).stdout == "\n"
     assert run_local(fixed, sshd).stdout == "w\n"
 
 
 # -- HL102: an expansion is reported once, by the shell that performs it ------------------
-
-
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
 
 
 @pytest.mark.parametrize(
@@ -621,12 +577,12 @@ def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
 def test_hl102_nested_expansion_reported_once_at_depth_1(text: str) -> None:
     """The local shell expands `$x` before any inner shell sees it: the inner layers
     receive its value, not `$x`, and must not report it again."""
-    found = _found(text, "HL102")
-    assert [(f.start, f.end, f.depth) for f in found] == [(*_span(text, "$x"), 1)]
+    found = kit.findings(text, "HL102", every_rule=True)
+    assert [(f.start, f.end, f.depth) for f in found] == [(*kit.occurrence_span(text, "$x"), 1)]
     assert "local shell" in found[0].message
 
 
 def test_hl102_in_quoted_heredoc_of_ssh_string_is_error() -> None:
     text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\"\n"
-    (f,) = _found(text, "HL102")
-    assert (f.start, f.end, f.severity) == (*_span(text, "$1"), Severity.ERROR)
+    (f,) = kit.findings(text, "HL102", every_rule=True)
+    assert (f.start, f.end, f.severity) == (*kit.occurrence_span(text, "$1"), Severity.ERROR)

@@ -394,10 +394,6 @@ def test_pgrep_whose_matches_are_counted_stays_an_error() -> None:
 # -- HL103: a heredoc script's pkill matches the shell that feeds it ------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 def test_hl103_the_shell_that_feeds_a_heredoc_script_is_killed(tmp_path: Path) -> None:
     """`bash -c 'bash <<EOF ... pkill -f NAME ... EOF'`: the outer shell holds the heredoc
     on its command line and waits for the inner bash; bash shows pkill killing it (SIGTERM,
@@ -416,7 +412,7 @@ def test_hl103_the_shell_that_feeds_a_heredoc_script_is_killed(tmp_path: Path) -
     assert ran.returncode == -15, (ran.returncode, ran.stdout, ran.stderr)
     assert "outer-after" not in ran.stdout
     text = f"bash -c '{script}'\n"
-    (found,) = _findings(text, "HL103")
+    (found,) = kit.findings_selected(text, "HL103")
     assert text[found.start : found.end] == "pkill"
     assert found.severity is Severity.ERROR
     assert found.message.startswith(
@@ -507,7 +503,7 @@ def test_hl103_posix_classes_match_like_pkill(pattern: str, after: str) -> None:
     exactly when the ERE does: HL103 reports it then, at the `pkill` word, and only then."""
     text = f"ssh h 'pkill -f \"{pattern}\"; {after}'\n"
     own = f'bash -c pkill -f "{pattern}"; {after}'
-    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    found = [(f.start, f.end) for f in kit.findings_selected(text, "HL103")]
     invalid = ":nosuch:" in pattern or ":word:" in pattern
     matches = _ere_matches(pattern, own, valid=not invalid)
     assert found == ([(7, 12)] if matches else [])
@@ -549,7 +545,7 @@ def test_hl103_split_fix_keeps_the_condition_of_the_ssh(
     its own helps; behind `&&` or `||` that would run the rest unconditionally (or the
     pkill alone conditionally), so no fix is offered there."""
     text = f"{before}ssh h 'pkill -f sglang; echo sglang'\n"
-    (finding,) = _findings(text, "HL103")
+    (finding,) = kit.findings_selected(text, "HL103")
     assert (finding.start, finding.end) == (len(before) + 7, len(before) + 12)
     fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
     expected = b"<-f><sglang>\nsglang\n" if runs else b""
@@ -590,7 +586,7 @@ def test_hl103_exact_flag_agrees_with_pgrep(flags: str) -> None:
     matched_itself = proc.stdout.splitlines()[-1] == "0"
     assert matched_itself == ("x" not in flags)
     text = f"ssh h '{remote}'\n"
-    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    found = [(f.start, f.end) for f in kit.findings_selected(text, "HL103")]
     assert found == ([(7, 12)] if matched_itself else [])
 
 
@@ -612,7 +608,7 @@ def test_hl103_signal_names_take_no_argument(signal: str) -> None:
         sleeper.kill()
         sleeper.wait()
     text = f"ssh h 'pkill {signal} -f sglang; echo'\n"
-    found = [(f.start, f.end) for f in _findings(text, "HL103")]
+    found = [(f.start, f.end) for f in kit.findings_selected(text, "HL103")]
     assert found == [(7, 12)]
 
 
@@ -643,17 +639,6 @@ def test_hl103_bracket_fix_matches_the_same_processes(
 # -- HL103: pkill's options, the attached argument included ------------------------------
 
 
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
-
-
 @pytest.mark.parametrize(
     "command",
     [
@@ -668,17 +653,17 @@ def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
 def test_hl103_option_arguments_do_not_hide_the_pattern(command: str) -> None:
     """`-uroot` carries its argument: the next word is the pattern, not u's argument."""
     text = f'ssh h "{command}; echo done"\n'
-    (f,) = _found(text, "HL103")
-    assert (f.start, f.end, f.severity) == (*_span(text, "pkill"), Severity.ERROR)
+    (f,) = kit.findings(text, "HL103", every_rule=True)
+    assert (f.start, f.end, f.severity) == (*kit.occurrence_span(text, "pkill"), Severity.ERROR)
     assert "`pkill -f myserver`" in f.message
 
 
 def test_hl103_separate_option_argument_is_not_the_pattern() -> None:
     """`-u myserver` is the user: no pattern word is left, nothing to report."""
-    assert _found('ssh h "pkill -f -u myserver; echo done"\n', "HL103") == []
+    assert kit.findings('ssh h "pkill -f -u myserver; echo done"\n', "HL103", every_rule=True) == []
 
 
 def test_hl103_pkill_in_ssh_string_with_more_commands_is_error() -> None:
     text = 'ssh h "pkill -f x; y"\n'
-    (f,) = _found(text, "HL103")
+    (f,) = kit.findings(text, "HL103", every_rule=True)
     assert (f.start, f.end, f.severity) == (7, 12, Severity.ERROR)

@@ -16,7 +16,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, check_text
+from heredoc_lint.engine import check_text
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL104"
@@ -232,10 +232,6 @@ def test_runtime_ssh_waits_for_the_job_and_the_fix_returns_at_once(
 # -- HL104: a transient unit of the service manager is not the session's child -----------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 @pytest.mark.parametrize(
     ("wrapper", "held"),
     [
@@ -252,7 +248,7 @@ def test_hl104_a_systemd_run_unit_does_not_hold_the_session(wrapper: str, held: 
     (hl104 `_passes_through`: the systemd-run `return False` removed).  No systemd runs
     here to show it; the manual is the evidence."""
     text = f"ssh h \"{wrapper} 'nohup ./srv &'\"\n"
-    found = _findings(text, "HL104")
+    found = kit.findings_selected(text, "HL104")
     if not held:
         assert found == []
         return

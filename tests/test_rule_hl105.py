@@ -301,33 +301,6 @@ def test_mysql_is_judged_like_psql(remote: str, stand_in: str) -> None:
 # -- HL105: the fix's safety follows what the remote command reads -----------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
-def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
-
-
 @pytest.mark.parametrize(
     ("remote", "reads"),
     [
@@ -352,12 +325,12 @@ def test_hl105_fix_safety_for_program_and_code_options(
     (tmp_path / "prog.jq").write_text(".\n")
     (tmp_path / "data.json").write_text('{"a":1}\n')
     (tmp_path / "prog.awk").write_text("{ print }\n")
-    piped = _bash(remote, '{"b":2}\n', tmp_path)
-    nulled = _bash(remote, None, tmp_path)
+    piped = kit.bash_as_sshd(remote, '{"b":2}\n', tmp_path)
+    nulled = kit.bash_as_sshd(remote, None, tmp_path)
     assert piped.returncode == 0, piped.stderr
     assert (piped.stdout != nulled.stdout) == reads, (piped.stdout, nulled.stdout)
     text = f"while read h; do ssh h {remote}; done < hosts\n"
-    (found,) = _findings(text, "HL105")
+    (found,) = kit.findings_selected(text, "HL105")
     assert (found.start, found.end) == (17, 20)
     assert found.fix is not None
     assert found.fix.edits == (Edit(20, 20, " -n"),)
@@ -389,17 +362,13 @@ def test_hl105_a_body_read_redirected_elsewhere_loses_nothing_to_ssh(
         "done < <(seq 5); cat seen"
     )
     for ssh in ("cat > /dev/null", "true"):
-        ran = _bash(loop.format(reader=reader, ssh=ssh), None, tmp_path)
+        ran = kit.bash_as_sshd(loop.format(reader=reader, ssh=ssh), None, tmp_path)
         assert (ran.returncode, ran.stdout) == (0, "x\nx\n"), ran.stderr
     text = f'while sleep 5; do {reader}; ssh h "$cmd"; done\n'
-    assert _findings(text, "HL105") == []
+    assert kit.findings_selected(text, "HL105") == []
 
 
 # -- HL105 behind a function: no fix, the cure named for the function ------------------------
-
-
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
 
 
 _FORWARDED = (
@@ -423,7 +392,7 @@ def test_hl105_through_a_function_names_the_cure_and_offers_no_fix(
     (tmp_path / "nodes.txt").write_text("node-a\nnode-b\nnode-c\n")
     before = kit.run_ok(_FORWARDED, sshd, cwd=tmp_path)
     assert before.stdout.splitlines() == ["ran on node-a"]
-    found = _found(_FORWARDED, "HL105")
+    found = kit.findings(_FORWARDED, "HL105", every_rule=True)
     assert [(_FORWARDED[f.start : f.end], f.severity.value, f.fix) for f in found] == [
         ("remote", "warning", None)
     ]
@@ -433,13 +402,10 @@ def test_hl105_through_a_function_names_the_cure_and_offers_no_fix(
     cured = _FORWARDED.replace('"echo ran on $node"\n', '"echo ran on $node" < /dev/null\n')
     after = kit.run_ok(cured, sshd, cwd=tmp_path)
     assert after.stdout.splitlines() == ["ran on node-a", "ran on node-b", "ran on node-c"]
-    assert _found(cured, "HL105") == []
+    assert kit.findings(cured, "HL105", every_rule=True) == []
 
 
 # -- HL105's fix is safe when the remote command reads a file named after long options ----
-
-
-BASH = shutil.which("bash") or "/bin/bash"
 
 
 def test_hl105_fix_is_safe_when_the_remote_command_reads_its_file_operand(
@@ -453,7 +419,7 @@ def test_hl105_fix_is_safe_when_the_remote_command_reads_its_file_operand(
     (tmp_path / "f").write_text("file-line\n")
     for remote in ("tail --lines=1 f", "sort --key=1 f", "cat --number f"):
         ran = subprocess.run(
-            [BASH, "--norc", "-c", f"echo from-stdin | {remote}"],
+            [kit.BASH, "--norc", "-c", f"echo from-stdin | {remote}"],
             capture_output=True,
             text=True,
             cwd=tmp_path,
@@ -461,7 +427,7 @@ def test_hl105_fix_is_safe_when_the_remote_command_reads_its_file_operand(
         )
         assert "file-line" in ran.stdout and "from-stdin" not in ran.stdout
         text = f"while read -r h; do ssh $h '{remote}'; done < hosts\n"
-        found = _found(text, "HL105")
+        found = kit.findings(text, "HL105", every_rule=True)
         assert [(text[f.start : f.end], f.severity.value) for f in found] == [("ssh", "warning")]
         fix = found[0].fix
         assert fix is not None and fix.applicability.value == "safe"
@@ -548,7 +514,7 @@ def test_hl105_fix_is_safe_only_when_the_remote_reads_nothing(
     outcome = (piped.returncode, piped.stdout, piped.stderr)
     assert (outcome != (nulled.returncode, nulled.stdout, nulled.stderr)) == reads, outcome
     text = f"while read h; do ssh h {quoted}; done < hosts\n"
-    (found,) = _findings(text, "HL105")
+    (found,) = kit.findings_selected(text, "HL105")
     assert (found.start, found.end) == (17, 20)
     assert found.fix is not None
     assert found.fix.edits == (Edit(20, 20, " -n"),)
@@ -580,17 +546,10 @@ def test_hl105_stdin_null_option_agrees_with_ssh(option: str, sshd: SshServer) -
         reads = proc.stdout == "l1\n"
     assert reads == option.lower().endswith(("=no", "=false"))
     text = f"while read h; do ssh {option} h uptime; done < hosts\n"
-    assert bool(_findings(text, "HL105")) == reads
+    assert bool(kit.findings_selected(text, "HL105")) == reads
 
 
 # -- spans and messages --------------------------------------------------------------------
-
-
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
 
 
 @pytest.mark.parametrize(
@@ -604,5 +563,7 @@ def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
     ],
 )
 def test_hl105_only_loops_whose_condition_reads_stdin(text: str, reported: bool) -> None:
-    found = _found(text, "HL105")
-    assert [(f.start, f.end) for f in found] == ([_span(text, "ssh")] if reported else [])
+    found = kit.findings(text, "HL105", every_rule=True)
+    assert [(f.start, f.end) for f in found] == (
+        [kit.occurrence_span(text, "ssh")] if reported else []
+    )

@@ -16,7 +16,7 @@ import pytest
 import rulekit as kit
 from sshd import SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.layers import file_layer, string_layer
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl106_ssh_argument_rejoin import fates
@@ -301,33 +301,6 @@ def test_hl106_counts_the_echo_words_that_change_past_the_reparse_limit() -> Non
 # -- HL106: past three words found wrong, the others are read alone, expansions and all --------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
-def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
-
-
 def test_hl106_words_after_the_third_wrong_one_are_still_judged(tmp_path: Path) -> None:
     """Five words with a `;` and a local `"$x"` among them: bash, as the remote shell, runs
     the joined string as separate commands, and the fix's string (x=k) as one echo.  Past
@@ -335,9 +308,9 @@ def test_hl106_words_after_the_third_wrong_one_are_still_judged(tmp_path: Path) 
     `;` is still counted (hl106 `_alone`: its `expansions = ...` removed)."""
     words = "echo 'a;b' 'c;d' 'e;f' 'g;h' \"$x\" 'i;j'"
     text = f"ssh h {words}\n"
-    joined = _bash(f'x=k; set -- {words}; bash -c "$*"', None, tmp_path)
+    joined = kit.bash_as_sshd(f'x=k; set -- {words}; bash -c "$*"', None, tmp_path)
     assert joined.stdout == "a\n"
-    (found,) = _findings(text, "HL106")
+    (found,) = kit.findings_selected(text, "HL106")
     assert (found.start, found.end) == (0, 3)
     assert found.message.startswith("ssh joins the 7 words of the remote command with spaces")
     assert "the `;` in `a;b` becomes an operator" in found.message
@@ -346,15 +319,11 @@ def test_hl106_words_after_the_third_wrong_one_are_still_judged(tmp_path: Path) 
     (edit,) = found.fix.edits
     assert (edit.start, edit.end) == (6, len(text) - 1)
     assert edit.content == "\"echo 'a;b' 'c;d' 'e;f' 'g;h' $x 'i;j'\""
-    fixed = _bash(f"x=k; bash -c {edit.content}", None, tmp_path)
+    fixed = kit.bash_as_sshd(f"x=k; bash -c {edit.content}", None, tmp_path)
     assert fixed.stdout == "a;b c;d e;f g;h k i;j\n"
 
 
 # -- HL106: "(and N more)" only when there are more --------------------------------------------
-
-
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
 
 
 def test_hl106_counts_the_other_split_words_only_when_there_are_some(
@@ -368,7 +337,10 @@ def test_hl106_counts_the_other_split_words_only_when_there_are_some(
     assert ran.stdout == "a.b."
     one = 'ssh h grep "a b" /var/log/x\n'
     two = 'ssh h grep "a b" "/var/log/my file"\n'
-    found = [_found(one, "HL106"), _found(two, "HL106")]
+    found = [
+        kit.findings(one, "HL106", every_rule=True),
+        kit.findings(two, "HL106", every_rule=True),
+    ]
     assert [
         [(t[f.start : f.end], f.severity.value) for f in fs]
         for t, fs in zip((one, two), found, strict=True)
@@ -398,16 +370,10 @@ def test_hl106_a_quoted_redirection_pair_is_passed_on_purpose(
     ran = kit.run_ok("#!/bin/bash\nssh h echo hi '> /dev/null 2>&1'\nssh h echo hi\n", sshd)
     assert ran.stdout == "hi\n"
     for word in ("'> /dev/null 2>&1'", "'2>&1 >/dev/null'", "'>/dev/null 2>&1'"):
-        assert _found(f"ssh h ./backup.sh {word}\n", "HL106") == []
+        assert kit.findings(f"ssh h ./backup.sh {word}\n", "HL106", every_rule=True) == []
 
 
 # -- HL106: the one-string fix -------------------------------------------------------------
-
-
-def _fixed(text: str, settings: Settings, *, unsafe: bool = False) -> str:
-    outcome = fix_shell(text, "t.sh", settings, unsafe=unsafe)
-    assert outcome.error is None, outcome.error
-    return outcome.text
 
 
 def test_hl106_fix_escapes_backslashes_in_double_quotes(sshd: SshServer, tmp_path: Path) -> None:
@@ -417,7 +383,7 @@ def test_hl106_fix_escapes_backslashes_in_double_quotes(sshd: SshServer, tmp_pat
     show.write_text('#!/bin/bash\nfor a; do printf "<%s>\\n" "$a"; done\n')
     show.chmod(show.stat().st_mode | stat.S_IXUSR)
     text = f"ssh h {show} \"a b\" 'x\\\\y' q\n"
-    fixed = _fixed(text, Settings(select=frozenset({"HL106"})), unsafe=True)
+    fixed = kit.fixed_without_error(text, Settings(select=frozenset({"HL106"})), unsafe=True)
     assert fixed == f"ssh h \"{show} 'a b' 'x\\\\\\\\y' q\"\n"
     proc = run_local(fixed, sshd)
     assert proc.returncode == 0, proc.stderr
@@ -447,7 +413,7 @@ def test_hl106_remote_operator_turns_off_later_words(text: str, reported: bool) 
 )
 def test_hl106_names_the_remote_operator(word: str, operator: str) -> None:
     text = f'ssh h echo "{word}"\n'
-    (f,) = _found(text, "HL106")
+    (f,) = kit.findings(text, "HL106", every_rule=True)
     assert (f.start, f.end) == (0, 3)
     assert f"the `{operator}` in `{word}` becomes an operator of the remote shell" in f.message
 
@@ -457,14 +423,14 @@ def test_hl106_names_the_remote_operator(word: str, operator: str) -> None:
 
 def test_hl106_names_a_redirection_with_its_descriptor() -> None:
     text = 'ssh h cat "x 0<&3"\n'
-    (f,) = _found(text, "HL106")
+    (f,) = kit.findings(text, "HL106", every_rule=True)
     assert "the `0<&` in `x 0<&3` becomes a redirection of the remote shell" in f.message
 
 
 def test_hl106_long_word_is_shown_cut_to_30_characters() -> None:
     word = "a " + "b" * 40
     text = f'ssh h touch "{word}"\n'
-    (f,) = _found(text, "HL106")
+    (f,) = kit.findings(text, "HL106", every_rule=True)
     shown = word[:27] + "..."
     assert len(shown) == 30
     assert f"`{shown}` arrives as 2 separate arguments (`a`, `{'b' * 17}...`)" in f.message

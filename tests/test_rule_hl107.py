@@ -341,18 +341,14 @@ def test_runtime_a_positional_of_the_body_is_the_scripts_own(
 # -- HL107 --------------------------------------------------------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 def test_hl107_names_each_expansion_once() -> None:
     """The message names the body's expansions once each, in order, the first three and
     a count of the rest (`$HOME` twice is one name)."""
-    (one,) = _findings("ssh h bash <<EOF\necho $HOME $HOME $(date)\nEOF\n", "HL107")
+    (one,) = kit.findings_selected("ssh h bash <<EOF\necho $HOME $HOME $(date)\nEOF\n", "HL107")
     assert (one.start, one.end) == (11, 13)
     assert "expands `$HOME`, `$(date)` in the body" in one.message
     text = "ssh h bash <<EOF\necho $HOME $(a) $(b) $(c) $(d) $HOME\nEOF\n"
-    (many,) = _findings(text, "HL107")
+    (many,) = kit.findings_selected(text, "HL107")
     assert "expands `$HOME`, `$(a)`, `$(b)` and 2 more in the body" in many.message
 
 
@@ -368,6 +364,6 @@ def test_hl107_backquoted_probe_of_the_machine_is_named() -> None:
     """`` `hostname` `` asks about the machine it runs on, as `$(hostname)` does: the
     message says so for both spellings, and not for `` `date` ``."""
     for body, probes in (("`hostname`", True), ("$(hostname)", True), ("`date`", False)):
-        (one,) = _findings(f"ssh h bash <<EOF\necho {body}\nEOF\n", "HL107")
+        (one,) = kit.findings_selected(f"ssh h bash <<EOF\necho {body}\nEOF\n", "HL107")
         assert (one.start, one.end) == (11, 13)
         assert (f"`{body}` asks about the machine it runs on" in one.message) is probes

@@ -16,7 +16,6 @@ import pytest
 import rulekit as kit
 from sshd import SCP, SshServer, run_local
 
-from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL108"
@@ -242,10 +241,6 @@ def test_runtime_port_variable_through_an_array(sshd: SshServer, tmp_path: Path)
 # -- HL108 --------------------------------------------------------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 def _ssh_takes_port(number: str) -> bool:
     """Whether ssh accepts the port (`ssh -G` parses its options, connects nowhere)."""
     proc = subprocess.run(
@@ -260,7 +255,7 @@ def test_hl108_reports_exactly_the_ports_ssh_accepts(number: str, space: str) ->
     """`scp -p N` is reported (its fix makes it `-P N`) exactly when ssh takes N as a
     port: not 0 nor 65536, which the fixed command would reject with `Bad port`."""
     text = f"scp -p{space}{number} f h:/tmp/\n"
-    found = [(f.start, f.end) for f in _findings(text, "HL108")]
+    found = [(f.start, f.end) for f in kit.findings_selected(text, "HL108")]
     assert found == ([(4, 6)] if _ssh_takes_port(number) else [])
 
 
@@ -272,8 +267,8 @@ def test_hl108_options_end_at_double_dash(tmp_path: Path) -> None:
         ["scp", "--", "-p", "2022", str(tmp_path)], capture_output=True, timeout=30, check=False
     )
     assert b"'-p': No such file" in proc.stderr
-    assert _findings("scp -- -p 2022 h:/tmp/\n", "HL108") == []
-    found = _findings("scp -p 2022 -- f h:/tmp/\n", "HL108")
+    assert kit.findings_selected("scp -- -p 2022 h:/tmp/\n", "HL108") == []
+    found = kit.findings_selected("scp -p 2022 -- f h:/tmp/\n", "HL108")
     assert [(f.start, f.end) for f in found] == [(4, 6)]
 
 
@@ -283,15 +278,11 @@ def test_hl108_options_end_at_double_dash(tmp_path: Path) -> None:
 def test_hl108_a_real_port_option_makes_p_the_preserve_flag(port: str) -> None:
     """With a port given by `-P` or `-o Port=` (attached or not, any case), `-p 10` is
     scp's preserve flag and a file `10`, as written: nothing is reported."""
-    assert _findings(f"scp {port} -p 10 f h:/tmp/\n", "HL108") == []
-    assert len(_findings("scp -p 10 f h:/tmp/\n", "HL108")) == 1
+    assert kit.findings_selected(f"scp {port} -p 10 f h:/tmp/\n", "HL108") == []
+    assert len(kit.findings_selected("scp -p 10 f h:/tmp/\n", "HL108")) == 1
 
 
 # -- HL108: `-p2022` and `-p 2022` fail in two different ways --------------------------------
-
-
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
 
 
 def test_hl108_attached_digits_are_an_unknown_option_not_a_source_file(tmp_path: Path) -> None:
@@ -310,7 +301,7 @@ def test_hl108_attached_digits_are_an_unknown_option_not_a_source_file(tmp_path:
     )
     assert ran.returncode == 1 and "unknown option" in ran.stderr
     text = "scp -p2022 f h:/b\nscp -p 2022 f h:/b\n"
-    found = _found(text, "HL108")
+    found = kit.findings(text, "HL108", every_rule=True)
     assert [text[f.start : f.end] for f in found] == ["-p", "-p"]
     assert found[0].message == (
         "`scp -p2022`: scp's `-p` preserves times and takes no port, so it reads the digits "

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import rulekit as kit
 
-from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
+from heredoc_lint.engine import check_shell, check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL109"
@@ -677,10 +677,6 @@ def test_hl109_after_a_root_guard(guard: str, is_guard: bool) -> None:
 # -- HL109 --------------------------------------------------------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 def _argv_of(command: str) -> str:
     """The words bash makes of `command` (its redirection to /dev/null left out)."""
     command = command.removesuffix(" > /dev/null")
@@ -705,7 +701,7 @@ def _argv_of(command: str) -> str:
 def test_hl109_suggested_tee_keeps_the_target_quoted(script: str, suggested: str) -> None:
     """The `sudo tee ...` the message suggests names the file as the script wrote it
     (quotes, escapes): bash makes one argument of it, the file the script writes."""
-    (one,) = _findings(script, "HL109")
+    (one,) = kit.findings_selected(script, "HL109")
     quoted = one.message.split("`sudo tee")[1].split("`")[0]
     assert _argv_of(f"sudo tee{quoted}") == suggested
 
@@ -725,7 +721,8 @@ def test_hl109_inner_shell_of_sudo_runs_as_its_target_user(
     """`sudo -u alice bash -c 'sudo echo x > /etc/f'`: the shell that opens the file is
     alice's, so the write is reported; under plain `sudo` it is root's, and is not."""
     found = [
-        (f.start, f.end) for f in _findings(f"{outer} bash -c 'sudo echo x > /etc/f'\n", "HL109")
+        (f.start, f.end)
+        for f in kit.findings_selected(f"{outer} bash -c 'sudo echo x > /etc/f'\n", "HL109")
     ]
     assert found == ([span] if span else [])
 
@@ -812,24 +809,6 @@ def test_an_else_branch_that_exits_for_a_user_is_a_root_guard() -> None:
 # -- HL109: `yes` needs no privilege, so `sudo -u USER yes > F` was meant for the write -------
 
 
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-BASH = shutil.which("bash") or "/bin/bash"
-
-
-def _bash(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [BASH, "--norc", "--noprofile", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={"PATH": path, "LC_ALL": "C"},
-        check=False,
-    )
-
-
 def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() -> None:
     """`sudo -u deploy yes n > /srv/app/answers`: `yes`, like `echo` and `printf`, needs no
     privilege, so `sudo -u deploy` can only have been meant for the file, which the
@@ -840,7 +819,7 @@ def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() 
     for name in ("yes n", "echo n", "printf n"):
         line = f"sudo -u deploy {name} > /srv/app/answers\n"
         text = line + "sudo -u deploy cat a > /srv/app/x\n"
-        found = _found(text, "HL109")
+        found = kit.findings(text, "HL109", every_rule=True)
         assert [(text[f.start : f.end], f.severity.value) for f in found] == [(">", "error")]
         assert f"only `{name.split()[0]}` runs as deploy" in found[0].message
         fixed = fix_shell(text, "t.sh")
@@ -848,7 +827,7 @@ def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() 
             f"{name} | sudo -u deploy tee /srv/app/answers > /dev/null\n"
             "sudo -u deploy cat a > /srv/app/x\n"
         )
-        assert _bash(f"set -n\n{fixed.text}").returncode == 0
+        assert kit.bash_with_path(f"set -n\n{fixed.text}").returncode == 0
 
 
 # -- HL109: a descriptor duplication is no file write ---------------------------------------
@@ -865,20 +844,13 @@ def test_hl109_sudo_before_a_command_that_needs_no_privilege_is_for_the_write() 
     ],
 )
 def test_hl109_descriptor_duplication_is_not_a_write(text: str) -> None:
-    assert _found(text, "HL109") == []
-
-
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
+    assert kit.findings(text, "HL109", every_rule=True) == []
 
 
 def test_hl109_file_write_next_to_a_dup_is_reported_at_its_operator() -> None:
     text = "sudo echo x > /etc/foo 2>&1\n"
-    (f,) = _found(text, "HL109")
-    assert (f.start, f.end) == _span(text, ">")
+    (f,) = kit.findings(text, "HL109", every_rule=True)
+    assert (f.start, f.end) == kit.occurrence_span(text, ">")
     assert "/etc/foo" in f.message
 
 
@@ -888,12 +860,12 @@ def test_hl109_file_write_next_to_a_dup_is_reported_at_its_operator() -> None:
 def test_hl109_inside_bash_c_string() -> None:
     """A `bash -c` layer has no ssh call (and so no login user): still reported."""
     text = 'bash -c "sudo echo x > /etc/f"\n'
-    (f,) = _found(text, "HL109")
-    assert (f.start, f.end) == _span(text, ">")
+    (f,) = kit.findings(text, "HL109", every_rule=True)
+    assert (f.start, f.end) == kit.occurrence_span(text, ">")
 
 
 def test_hl109_dup_like_file_target_is_a_write() -> None:
     """`>& /etc/log-` ends in `-` but is no descriptor: a file written for both streams."""
     text = "sudo echo x >& /etc/log-\n"
-    (f,) = _found(text, "HL109")
-    assert (f.start, f.end) == _span(text, ">&")
+    (f,) = kit.findings(text, "HL109", every_rule=True)
+    assert (f.start, f.end) == kit.occurrence_span(text, ">&")

@@ -9,7 +9,6 @@ DIR.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -196,10 +195,6 @@ def test_long_commands_are_cut_to_sixty_characters_in_messages(size: int) -> Non
 # -- HL110 --------------------------------------------------------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 def _remote_command(script: str) -> str:
     """The command line the remote shell would get from `script`'s ssh (bash runs the
     script with an `ssh` function that prints its arguments after the host, joined)."""
@@ -224,7 +219,7 @@ def _remote_command(script: str) -> str:
 def test_hl110_fix_sends_the_moved_command_as_written(script: str, remote: str) -> None:
     """The fix moves the command after `&&` into the ssh's one argument; quoted for the
     local shell so that ssh sends it byte for byte, single quotes inside included."""
-    (one,) = _findings(script, "HL110")
+    (one,) = kit.findings_selected(script, "HL110")
     operator = ";" if "; " in script else "&&"
     at = script.index(operator)
     assert (one.start, one.end) == (at, at + len(operator))
@@ -237,10 +232,10 @@ def test_hl110_a_compound_after_the_operator_is_not_moved() -> None:
     """`ssh h cd /srv &&(make)`: what follows the operator is a subshell, not a simple
     command a fix could move into the string: the finding names "the next command" and
     offers no fix.  After `;{ ` nothing is chained: no finding."""
-    (one,) = _findings("ssh h cd /srv &&(make)\n", "HL110")
+    (one,) = kit.findings_selected("ssh h cd /srv &&(make)\n", "HL110")
     assert (one.start, one.end, one.fix) == (14, 16, None)
     assert "and the next command runs on this machine" in one.message
-    assert _findings("ssh h cd /srv;{ make; }\n", "HL110") == []
+    assert kit.findings_selected("ssh h cd /srv;{ make; }\n", "HL110") == []
 
 
 @pytest.mark.parametrize(("length", "shown"), [(40, 40), (41, 40)])
@@ -249,7 +244,7 @@ def test_hl110_names_the_next_command_in_40_characters(length: int, shown: int) 
     and `...`."""
     following = "echo " + "abcdefghij" * 4
     following = following[:length]
-    (one,) = _findings(f"ssh h cd /srv && {following}\n", "HL110")
+    (one,) = kit.findings_selected(f"ssh h cd /srv && {following}\n", "HL110")
     named = one.message.split("the `cd` is lost and `")[1].split("` runs on")[0]
     assert len(named) == shown
     assert named == (following if length <= 40 else following[:37] + "...")
@@ -260,7 +255,7 @@ def test_hl110_display_fix_of_an_expanded_word_keeps_backslashes() -> None:
     the value of `$D` is the local one as before); applied by hand, the remote shell gets
     the moved command's backslashes as written."""
     script = 'ssh h cd "$D" && echo a\\\\b\n'
-    (one,) = _findings(script, "HL110")
+    (one,) = kit.findings_selected(script, "HL110")
     assert one.fix is not None
     (edit,) = one.fix.edits
     fixed = script[: edit.start] + edit.content + script[edit.end :]
@@ -268,29 +263,6 @@ def test_hl110_display_fix_of_an_expanded_word_keeps_backslashes() -> None:
 
 
 # -- HL110: the fix's message quotes the moved commands, cut at 40 characters --------------
-
-
-def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
 
 
 @pytest.mark.parametrize(
@@ -308,25 +280,17 @@ def test_hl110_fix_message_shows_at_most_40_characters(
     makes one word of the remote command, as bash reads it."""
     assert len(moved) in (40, 41)
     text = f"ssh h cd /srv/app && {moved}\n"
-    (found,) = _findings(text, "HL110")
+    (found,) = kit.findings_selected(text, "HL110")
     assert found.fix is not None
     (edit,) = found.fix.edits
     assert (edit.start, edit.end) == (6, len(text) - 1)
     assert edit.content == f"'cd /srv/app && {moved}'"
     assert found.fix.message == f"Run `{shown}` in the remote shell too: {edit.content}"
-    words = _bash(f"printf '<%s>\\n' {edit.content}", None, tmp_path).stdout
+    words = kit.bash_as_sshd(f"printf '<%s>\\n' {edit.content}", None, tmp_path).stdout
     assert words == f"<cd /srv/app && {moved}>\n"
 
 
 # -- HL110: `|| return` is a local fallback ---------------------------------------------------
-
-
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-def _line(text: str, finding: Finding) -> int:
-    return text.count("\n", 0, finding.start) + 1
 
 
 def test_hl110_return_after_a_failed_ssh_is_meant_to_run_locally() -> None:
@@ -341,26 +305,12 @@ def test_hl110_return_after_a_failed_ssh_is_meant_to_run_locally() -> None:
         "  ssh h cd /srv/app || echo failed\n"
         "}\n"
     )
-    found = _found(text, "HL110")
-    assert [(_line(text, f), text[f.start : f.end]) for f in found] == [(4, "||")]
+    found = kit.findings(text, "HL110", every_rule=True)
+    assert [(kit.line_of(text, f), text[f.start : f.end]) for f in found] == [(4, "||")]
     assert "`echo failed` runs on this machine" in found[0].message
 
 
 # -- HL110: an assignment glued to a quoted or escaped part is still a bare assignment -------
-
-
-BASH = shutil.which("bash") or "/bin/bash"
-
-
-def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [BASH, "--norc", "--noprofile", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={"PATH": path, "LC_ALL": "C"},
-        check=False,
-    )
 
 
 def test_hl110_glued_assignment_alone_is_reported() -> None:
@@ -371,11 +321,11 @@ def test_hl110_glued_assignment_alone_is_reported() -> None:
     with nothing but a lost variable and `make` runs here.  (Run 7: `continue` after a
     command with no words made `pass`, which dropped the finding.)"""
     for remote, value in (('A="x"\\x', "xx"), ("A=$x\\x", "x")):
-        ran = _bash_with_path(f"x=; {remote}; declare -p A", path="/nonexistent")
+        ran = kit.bash_with_path(f"x=; {remote}; declare -p A", path="/nonexistent")
         assert (ran.returncode, ran.stderr) == (0, "")
         assert ran.stdout == f'declare -- A="{value}"\n'
         text = f"ssh h '{remote}' && make\n"
-        found = _found(text, "HL110")
+        found = kit.findings(text, "HL110", every_rule=True)
         assert [(text[f.start : f.end], f.severity.value) for f in found] == [("&&", "error")]
         assert f"`{remote}` only changes the state of the remote shell on h" in found[0].message
         assert found[0].fix is not None
@@ -389,7 +339,7 @@ def test_hl110_names_the_host_without_the_login_user() -> None:
     """`ssh deploy@builder cd /src && make`: the message names the remote host, `builder`,
     not `deploy@builder`.  (Run 7: `rsplit("@", 1)` made `rsplit("@", 0)` kept the user.)"""
     text = "ssh deploy@builder cd /src && make\n"
-    found = _found(text, "HL110")
+    found = kit.findings(text, "HL110", every_rule=True)
     assert [(text[f.start : f.end], f.severity.value) for f in found] == [("&&", "error")]
     assert "only changes the state of the remote shell on builder, which exits" in (
         found[0].message
@@ -400,17 +350,10 @@ def test_hl110_names_the_host_without_the_login_user() -> None:
 # -- spans and messages --------------------------------------------------------------------
 
 
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
-
-
 def test_hl110_fix_message_cuts_the_moved_command_to_40_characters() -> None:
     moved = "./build-the-whole-thing --with-flag-one --with-flag-two"
     text = f"ssh h cd /srv && {moved}\n"
-    (f,) = _found(text, "HL110")
-    assert (f.start, f.end) == _span(text, "&&")
+    (f,) = kit.findings(text, "HL110", every_rule=True)
+    assert (f.start, f.end) == kit.occurrence_span(text, "&&")
     assert f.fix is not None
     assert f.fix.message == f"Run `{moved[:37]}...` in the remote shell too: 'cd /srv && {moved}'"

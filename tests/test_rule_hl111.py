@@ -8,14 +8,13 @@ middle shell changes what the innermost shell runs, silently.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import rulekit as kit
 
-from heredoc_lint.engine import Settings, check_shell, check_text
+from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.model import Finding, Severity
 
 CODE = "HL111"
@@ -116,10 +115,6 @@ def test_the_fragility_is_real_in_bash() -> None:
 # -- HL111 --------------------------------------------------------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 @pytest.mark.parametrize(
     ("script", "evidence"),
     [
@@ -139,7 +134,7 @@ def test_hl111_eval_at_either_depth_adds_no_shell(script: str, evidence: str) ->
         check=True,
     ).stdout.split()
     assert len(pids) == 2 and pids[0] == pids[1]
-    (one,) = _findings(script, "HL111")
+    (one,) = kit.findings_selected(script, "HL111")
     assert (one.start, one.end, one.evidence) == (0, 4, evidence)
 
 
@@ -154,17 +149,12 @@ def test_hl111_only_an_ssh_hop_is_a_middle_shell_that_starts_ssh(inner: str, sev
     """`ssh a "ssh b '...'"`: the middle shell only starts another ssh, which `ssh -J`
     does without it (a warning that says so); pdsh and clush (names ending in `sh`) run
     on many hosts and are not that hop: the three shells are only noted."""
-    (one,) = _findings(f"ssh a \"{inner} 'echo x'\"\n", "HL111")
+    (one,) = kit.findings_selected(f"ssh a \"{inner} 'echo x'\"\n", "HL111")
     assert (one.start, one.end, one.severity.value) == (0, 3, severity)
     assert ("`ssh -J` makes that hop" in one.message) is (severity == "warning")
 
 
 # -- HL111: a string two shells down an argv -------------------------------------------------
-
-
-def _python(text: str, code: str | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", Settings())
-    return [f for f in found if code is None or f.code == code]
 
 
 def test_hl111_two_shells_below_an_argv() -> None:
@@ -181,34 +171,11 @@ subprocess.run(["ssh", host, "bash -c 'echo $HOME'"])
 subprocess.run(["ssh", host, "sudo sh -c 'echo \"$HOME\" > /tmp/x'"])
 """
     compile(text, "t.py", "exec")  # the file is Python
-    found = _python(text)
+    found = kit.python_findings(text)
     assert [f.code for f in found if f.code == "HL111"] == []
 
 
 # -- HL111: eval adds no shell process, on either side of the chain -----------------------------
-
-
-def _bash_with_stdin(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
 
 
 @pytest.mark.parametrize(
@@ -222,9 +189,9 @@ def test_hl111_an_eval_in_the_chain_escapes_for_no_process(text: str, tmp_path: 
     """eval runs its text in the shell that called it (bash: the same `$BASHPID`), so the
     escapes written for it add no process: info, not the warning about escapes for each
     shell (hl111 `_same_shell`, each `'eval'` cut)."""
-    pids = _bash_with_stdin('echo $BASHPID; eval "echo \\$BASHPID"', None, tmp_path).stdout.split()
+    pids = kit.bash_as_sshd('echo $BASHPID; eval "echo \\$BASHPID"', None, tmp_path).stdout.split()
     assert len(pids) == 2 and pids[0] == pids[1]
-    (found,) = _findings(text, "HL111")
+    (found,) = kit.findings_selected(text, "HL111")
     assert (found.start, found.end) == (0, 4)
     assert found.severity.value == "info"
     assert "its innermost string arrives as written" in found.message
@@ -245,9 +212,9 @@ def test_hl111_an_escape_before_the_innermost_strings_first_character_counts(
         ("ssh h \"bash -c '\\$HOME'\"\n", "bash -c '$HOME'"),
         ("ssh h \"bash -c 'echo \\$HOME'\"\n", "bash -c 'echo $HOME'"),
     ]:
-        words = _bash_with_stdin(f"printf '%s\\n' {text}", None, tmp_path).stdout
+        words = kit.bash_as_sshd(f"printf '%s\\n' {text}", None, tmp_path).stdout
         assert words == f"ssh\nh\n{sent}\n"
-        (found,) = _findings(text, "HL111")
+        (found,) = kit.findings_selected(text, "HL111")
         assert (found.start, found.end) == (0, 3)
         assert found.evidence == "three-shells-escaped"
         assert found.message.startswith(
@@ -278,36 +245,18 @@ def test_hl111_a_heredoc_inside_a_remote_string_is_hl101s(text: str) -> None:
 # -- HL111: a command of four shells is reported once, at its outer word ------------------------
 
 
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
 def test_hl111_four_shells_are_reported_once_at_the_outer_ssh() -> None:
     """`ssh a "ssh b \\"ssh c '...'\\""`, the innermost string written with `'\\\\''`: one
     warning at the outer `ssh` (the hop through a remote shell); the innermost layer, two
     shells below the file, does not add an escape-chain warning of its own at the middle
     `ssh`.  (Run 7: the escape chain was looked for in every layer below the first.)"""
     text = "ssh a \"ssh b \\\"ssh c 'echo '\\\\\\\\''x'\\\\\\\\'''\\\"\"\n"
-    found = _found(text, "HL111")
+    found = kit.findings(text, "HL111", every_rule=True)
     assert [(f.start, f.severity.value) for f in found] == [(0, "warning")]
     assert "the middle shell only starts another ssh" in found[0].message
 
 
 # -- HL111: eval runs its string in the same shell: no escape-chain warning --------------------
-
-
-BASH = shutil.which("bash") or "/bin/bash"
-
-
-def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [BASH, "--norc", "--noprofile", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={"PATH": path, "LC_ALL": "C"},
-        check=False,
-    )
 
 
 def test_hl111_eval_string_with_an_escape_chain_is_not_reported() -> None:
@@ -317,9 +266,9 @@ def test_hl111_eval_string_with_an_escape_chain_is_not_reported() -> None:
     given to ssh is.  (Read ahead, run 7's sample: hl111:108, `"eval"` cut to `"val"`,
     warned here.)"""
     script = "printf \"%s\\n\" '\\''a b'\\''"
-    ran = _bash_with_path(f"eval '{script}'")
+    ran = kit.bash_with_path(f"eval '{script}'")
     assert (ran.returncode, ran.stdout) == (0, "a b\n")
-    assert _found(f"eval '{script}'\n", "HL111") == []
-    found = _found(f"ssh h '{script}'\n", "HL111")
+    assert kit.findings(f"eval '{script}'\n", "HL111", every_rule=True) == []
+    found = kit.findings(f"ssh h '{script}'\n", "HL111", every_rule=True)
     assert [(f.start, f.end, f.severity.value) for f in found] == [(0, 3, "warning")]
     assert "needs the `'\\''` escape chain" in found[0].message

@@ -9,14 +9,13 @@ its `here-document at line N delimited by end-of-file` warning.
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import rulekit as kit
 
-from heredoc_lint.engine import Settings, check_shell, fix_shell
+from heredoc_lint.engine import Settings, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
 
 CODE = "HL112"
@@ -252,10 +251,6 @@ def test_a_clean_heredoc_after_a_broken_one_is_not_reported() -> None:
 # -- HL112 --------------------------------------------------------------------------------
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
 def _bash_output(script: str) -> bytes:
     proc = subprocess.run(["bash", "-c", script], capture_output=True, timeout=30, check=False)
     return proc.stdout
@@ -275,7 +270,7 @@ def test_hl112_says_what_follows_the_delimiter(line: str, parts: list[str]) -> N
     script is heredoc text, which cat prints."""
     script = f"cat <<EOF\nx\n{line}\necho after\n"
     assert _bash_output(script) == f"x\n{line}\necho after\n".encode()
-    (one,) = _findings(script, "HL112")
+    (one,) = kit.findings_selected(script, "HL112")
     assert (one.start, one.end) == (4, 6)
     assert all(part in one.message for part in parts)
     assert ("trailing whitespace" in one.message) is (" " in line)
@@ -299,34 +294,11 @@ def test_hl112_names_the_line_of_the_heredoc_as_bash_does(lead: str) -> None:
     script = f"{lead}cat <<EOF\nx\n"
     proc = subprocess.run(["bash", "-c", script], capture_output=True, timeout=30, check=False)
     warning = proc.stderr.decode().split("warning: ")[1].split(" (wanted")[0]
-    (one,) = _findings(script, "HL112")
+    (one,) = kit.findings_selected(script, "HL112")
     assert f'("warning: {warning}")' in one.message
 
 
 # -- HL112: a chain of swallowed heredocs is followed 16 levels deep -----------------------------
-
-
-def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
 
 
 def _indented_terminators(count: int, mended: int) -> str:
@@ -342,11 +314,11 @@ def test_hl112_follows_swallowed_heredocs_sixteen_deep(tmp_path: Path) -> None:
     (bash warns at the first broken one); HL112 reports the first 16 of a chain of 17 and
     stops there (hl112 `_NESTING` 16 -> 17)."""
     for mended in (0, 15):
-        ran = _bash(_indented_terminators(17, mended), None, tmp_path)
+        ran = kit.bash_as_sshd(_indented_terminators(17, mended), None, tmp_path)
         line = 3 * mended + 1
         assert f"warning: here-document at line {line} delimited by end-of-file" in ran.stderr
     text = _indented_terminators(17, 0)
-    found = _findings(text, "HL112")
+    found = kit.findings_selected(text, "HL112")
     assert [text[f.start : f.end] for f in found] == ["<<"] * 16
     assert [text[f.start :].split("\n", 1)[0] for f in found] == [f"<<E{k}" for k in range(1, 17)]
     assert "never terminated either (it is inside the text that `<<E15` of line 43" in (
@@ -357,24 +329,6 @@ def test_hl112_follows_swallowed_heredocs_sixteen_deep(tmp_path: Path) -> None:
 # -- HL112: the line of a broken terminator is the line in the file --------------------------
 
 
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-BASH = shutil.which("bash") or "/bin/bash"
-
-
-def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [BASH, "--norc", "--noprofile", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={"PATH": path, "LC_ALL": "C"},
-        check=False,
-    )
-
-
 def test_hl112_terminator_line_is_counted_in_the_file_not_in_the_ssh_string() -> None:
     """An ssh string that starts on line 2 of the file holds `cat <<EOF` and a terminator
     indented by two blanks.  The message names the terminator's line in the FILE (4,
@@ -383,12 +337,12 @@ def test_hl112_terminator_line_is_counted_in_the_file_not_in_the_ssh_string() ->
     `echo next` then never runs).  (Run 7: the file's count and the string's count
     swapped in `_line_number`.)"""
     script = "cat <<EOF\nhi\n  EOF\necho next\n"
-    ran = _bash_with_path(script)
+    ran = kit.bash_with_path(script)
     assert "here-document at line 1 delimited by end-of-file" in ran.stderr
     assert ran.stdout == "hi\n  EOF\necho next\n"
     text = f"echo start\nssh h '{script}'\n"
     assert text.split("\n")[3] == "  EOF"
-    found = _found(text, "HL112")
+    found = kit.findings(text, "HL112", every_rule=True)
     assert [(text[f.start : f.end], f.severity.value) for f in found] == [("<<", "error")]
     assert "line 4 `  EOF` is indented; without <<- the terminator must start" in (found[0].message)
     assert '"warning: here-document at line 1 delimited by end-of-file"' in found[0].message
@@ -402,19 +356,19 @@ def test_hl112_swallowed_heredoc_names_the_file_line_of_the_outer_one() -> None:
     gives once `<<A` is mended (4, a line of the string).  (Run 7: hl112:246, the count of
     that line from `-1`, was in the sample too.)"""
     script = "cat <<A\nx\nA)\n cat <<B\ny\n B\n"
-    ran = _bash_with_path(script)
+    ran = kit.bash_with_path(script)
     assert "here-document at line 1 delimited by end-of-file" in ran.stderr
     assert ran.stdout == "x\nA)\n cat <<B\ny\n B\n"
     text = f"echo start\nssh h '{script}'\n"
     lines = text.split("\n")
     assert (lines[1][7:], lines[6]) == ("cat <<A", " B")
-    found = _found(text, "HL112")
+    found = kit.findings(text, "HL112", every_rule=True)
     assert [text[f.start : f.end] for f in found] == ["<<", "<<"]
     assert "line 4 `A)` has `)` after the delimiter" in found[0].message
     assert "inside the text that `<<A` of line 2 swallows" in found[1].message
     assert "line 7 ` B` is indented" in found[1].message
     # bash's own warning for `<<B` once `A)` is mended counts the string's lines: 4.
-    mended = _bash_with_path(script.replace("A)", "A"))
+    mended = kit.bash_with_path(script.replace("A)", "A"))
     assert "here-document at line 4 delimited by end-of-file (wanted `B')" in mended.stderr
     assert '"warning: here-document at line 4 delimited by end-of-file"' in found[1].message
 
@@ -427,10 +381,10 @@ def test_hl112_template_field_is_reported_on_its_two_angle_brackets() -> None:
     that is never terminated (checked: bash warns, wanting `HOST`).  HL112 says so at info,
     on the two characters of the `<<` of each field.  (Run 7: the span's `+ 2` made `+ 1`
     pointed at one `<`.)"""
-    ran = _bash_with_path("set -n\nssh <<HOST>> uptime\n")
+    ran = kit.bash_with_path("set -n\nssh <<HOST>> uptime\n")
     assert "here-document at line 2 delimited by end-of-file (wanted `HOST')" in ran.stderr
     text = "ssh <<HOST>> uptime\nscp app.tar <<USER>>@<<HOST>>:/srv/\n"
-    found = _found(text, "HL112")
+    found = kit.findings(text, "HL112", every_rule=True)
     assert [(f.start, f.end, f.severity.value) for f in found] == [
         (4, 6, "info"),
         (32, 34, "info"),

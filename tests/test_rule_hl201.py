@@ -20,9 +20,10 @@ from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
 import pytest
+from rulekit import code_severity_text, python_findings, python_findings_with_settings
 from sshd import SshServer
 
-from heredoc_lint.engine import Settings, check_text, fix_kind
+from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl201_shell_interpolation_unquoted import RULE
 
@@ -601,11 +602,6 @@ def test_a_value_under_a_command_key_is_shell_text() -> None:
 # -- HL201: the word that holds a value is the innermost one --------------------------------
 
 
-def _python(text: str, code: str | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> None:
     """Inside `"$(...)"` a value is a word of the inner command: unquoted there (bash does
     not carry the outer double quotes into `$(...)`), the inner command itself when it
@@ -624,7 +620,7 @@ def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> No
         check=True,
     )
     assert proc.stdout == b"<a><b>\n"
-    found = _python(text)
+    found = python_findings(text)
     first = text.index("{p})\"')")
     third = text.index("{p}')")
     assert [(f.code, f.start, f.end) for f in found] == [
@@ -636,17 +632,6 @@ def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> No
 
 
 # -- queries.py: the run-time spans a child layer inherits from its Python string ----------
-
-
-def _python_with_settings(
-    text: str, code: str | None = None, settings: Settings | None = None
-) -> list[Finding]:
-    found = check_text(text, "python", "t.py", settings or Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
-def _spans(text: str, found: list[Finding]) -> list[tuple[str, str, str]]:
-    return [(f.code, f.severity.value, text[f.start : f.end]) for f in found]
 
 
 _CLEAN = "import subprocess\n\n\ndef clean(path):\n    "
@@ -699,8 +684,8 @@ def test_a_value_at_either_end_of_the_ssh_string_is_reported_exactly(
     whether the value opens or ends it; the remote shell splits it and runs what follows
     its `;`, as the message says."""
     program = _CLEAN + call + "\n"
-    found = _python_with_settings(program)
-    assert _spans(program, found) == [("HL201", "info", "{path}")]
+    found = python_findings_with_settings(program)
+    assert code_severity_text(program, found) == [("HL201", "info", "{path}")]
     assert found[0].start == program.index("{path}")
     assert "into the `ssh` command string as an unquoted shell word" in found[0].message
     assert _run_remote(tmp_path, f"{program}\n\nclean({value!r})\n") == output
@@ -763,7 +748,7 @@ def test_hl201_value_escaped_by_hand_for_its_quotes(
     input, runs nothing of it (hl201 `_escaped_for`: `state is Quote.SINGLE` flipped, and
     `or` -> `and` in the test that skips a value)."""
     text = f"import os\n\n\ndef run():\n    p = input()\n    os.system({template!r} % p{chain})\n"
-    found = _python(text, "HL201")
+    found = python_findings(text, "HL201")
     outputs = [_bash(_python_command(template, chain, value)) for value in _HOSTILE]
     if not reported:
         assert outputs == [f"{value}\n" for value in _HOSTILE]
@@ -781,11 +766,6 @@ def test_hl201_value_escaped_by_hand_for_its_quotes(
 # -- HL201: where the value is put, as the message says ------------------------------------
 
 
-def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 _LAYERS = (
     "import subprocess\n"
     "def push(host, name):\n"
@@ -799,7 +779,7 @@ def test_hl201_names_the_command_or_command_string_the_value_is_put_into() -> No
     """The root layer is the shell command of the call; a layer below it is the command
     string of its wrapper (ssh, bash -c). (`name` says nothing of what it holds:
     `parameter-unknown`, info by measurement.)"""
-    found = _python_at_path(_LAYERS, "HL201")
+    found = python_findings(_LAYERS, "HL201")
     assert [(_LAYERS[f.start : f.end], f.severity.value) for f in found] == [("{name}", "info")] * 3
     assert [f.message.split(" as an unquoted")[0] for f in found] == [
         "`name` is put into the `ssh` command string",

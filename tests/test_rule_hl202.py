@@ -17,6 +17,7 @@ from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
 import pytest
+from rulekit import python_findings
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.model import Applicability, Finding, Severity
@@ -207,11 +208,6 @@ def test_hl202_fix_delivers_the_body_bash_would(
 # -- HL202: a heredoc body filled in at run time --------------------------------------------
 
 
-def _python(text: str, code: str | None = None) -> list[Finding]:
-    found = check_text(text, "python", "t.py", Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def test_runtime_heredoc_body_is_reported_at_its_operator(tmp_path: Path) -> None:
     """HL202 marks the whole operator, `<<-` (three characters) or `<<` (two); bash shows
     what it warns of: a value holding the line `EOF` ends the body and runs the rest."""
@@ -220,7 +216,7 @@ def test_runtime_heredoc_body_is_reported_at_its_operator(tmp_path: Path) -> Non
         '    c.exec_command(f"cat <<-EOF > /a\\n{body}\\nEOF\\n")\n'
         '    c.exec_command(f"cat <<EOF > /a\\n{body}\\nEOF\\n")\n'
     )
-    found = _python(text)
+    found = python_findings(text)
     first = text.index("<<-EOF")
     second = text.index("<<EOF")
     assert [(f.code, f.start, f.end) for f in found] == [
@@ -239,11 +235,6 @@ def test_runtime_heredoc_body_is_reported_at_its_operator(tmp_path: Path) -> Non
 # -- HL202: the message names every value of the body, once ---------------------------------
 
 
-def _python_at_path(text: str, code: str | None = None, path: str = "t.py") -> list[Finding]:
-    found = check_text(text, "python", path, Settings())
-    return [f for f in found if code is None or f.code == code]
-
-
 def test_hl202_names_each_value_of_the_body_once_in_order() -> None:
     """Two values fill the body, one of them twice: the message names both, in their
     order, each once, separated by a comma."""
@@ -251,7 +242,7 @@ def test_hl202_names_each_value_of_the_body_once_in_order() -> None:
         "def push(c, head, body):\n"
         "    c.exec_command(f\"cat > /a << 'EOF'\\n{head}\\n{body}\\n{head}\\nEOF\")\n"
     )
-    (f,) = _python_at_path(text, "HL202")
+    (f,) = python_findings(text, "HL202")
     assert (f.start, f.end, f.severity.value) == (text.index("<<"), text.index("<<") + 2, "warning")
     assert "is filled in at run time from `head`, `body`: a value holding the line `EOF`" in (
         f.message
@@ -267,7 +258,7 @@ def test_hl202_leaves_a_value_after_the_operator_on_its_line_to_hl201() -> None:
     )
     assert done.stdout == "VALUE\n"
     text = 'def push(c, x):\n    c.exec_command(f"cat <<EOF; echo {x}")\n'
-    found = _python_at_path(text)
+    found = python_findings(text)
     assert [(f.code, text[f.start : f.end]) for f in found] == [("HL112", "<<"), ("HL201", "{x}")]
 
 

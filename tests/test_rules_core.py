@@ -4,15 +4,15 @@ files, templates and transcripts: WILD pattern 9)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from cli_process import run_cli
+from rulekit import BASH, bash_as_sshd, bash_with_path, findings, findings_selected, occurrence_span
 
 from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
-from heredoc_lint.model import Finding, Severity
+from heredoc_lint.model import Severity
 from heredoc_lint.shell.bash import bash_accepts
 
 
@@ -349,44 +349,17 @@ def test_hl001_the_lines_after_sqlite3_in_a_runbook_are_its_input(tmp_path: Path
     )
 
 
-def _findings(text: str, code: str) -> list[Finding]:
-    return check_shell(text, "t.sh", Settings(select=frozenset({code})))
-
-
-def _bash(script: str, stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`bash -c SCRIPT` as sshd runs a remote command: with `stdin` piped, or /dev/null."""
-    if stdin is None:
-        return subprocess.run(
-            ["bash", "-c", script],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-            cwd=cwd,
-        )
-    return subprocess.run(
-        ["bash", "-c", script],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=30,
-        cwd=cwd,
-    )
-
-
 def test_hl001_a_string_built_from_values_is_not_judged_as_written(tmp_path: Path) -> None:
     """`bash -c "$CMD )"` fails as written (CMD empty) and runs with CMD='echo $(': the
     region after a local expansion is info, named as built from run-time values (hl001
     `check`: `if dynamic` negated; its `severity = Severity.INFO` removed)."""
     script = 'bash -c "$CMD )"'
-    as_written = _bash(f"CMD=''; {script}", None, tmp_path)
+    as_written = bash_as_sshd(f"CMD=''; {script}", None, tmp_path)
     assert as_written.returncode == 2 and "syntax error" in as_written.stderr
-    filled = _bash(f"CMD='echo $('; {script}", None, tmp_path)
+    filled = bash_as_sshd(f"CMD='echo $('; {script}", None, tmp_path)
     assert filled.returncode == 0, filled.stderr
     text = script + "\n"
-    (found,) = _findings(text, "HL001")
+    (found,) = findings_selected(text, "HL001")
     assert (found.start, found.end) == (14, 15)  # the `)`
     assert found.severity is Severity.INFO
     assert found.message == (
@@ -430,9 +403,6 @@ def test_bash_own_error_text_stays_out_of_the_cli_output(tmp_path: Path) -> None
 
 
 # -- how messages name a layer: the string of a Python call is not "this script" -------------
-
-
-BASH = shutil.which("bash") or "/bin/bash"
 
 
 _EXTGLOB = "shopt -s extglob\nls !(*.txt)\nssh h uptime\n"
@@ -479,23 +449,12 @@ def test_hl001_names_a_python_shell_string_and_a_remote_string_by_what_they_are(
 # -- HL202: run-time values of a workflow are not a Python fragment's ------------------------
 
 
-def _bash_with_path(script: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [BASH, "--norc", "--noprofile", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={"PATH": path, "LC_ALL": "C"},
-        check=False,
-    )
-
-
 def test_hl001_syntax_errors_name_the_python_string_and_the_argv_string() -> None:
     """`if then` is a syntax error for bash too: an error in a string a shell is handed
     (the Python string and the argv's `bash -c` one), each named as what it is.  (Run 7:
     HL001's own `depth == 0 and kind == "python"` test made `depth != 0` named the argv's
     `bash -c` string `This shell command string`.)"""
-    ran = _bash_with_path("ssh h uptime; if then")
+    ran = bash_with_path("ssh h uptime; if then")
     assert ran.returncode == 2 and "syntax error" in ran.stderr
     text = (
         "import subprocess\n"
@@ -536,17 +495,6 @@ def test_a_finding_code_is_a_listed_selectable_rule(tmp_path: Path, code: str, t
     assert [item["code"] for item in json.loads(proc.stdout)] == [code]
 
 
-def _found(text: str, code: str) -> list[Finding]:
-    return [f for f in check_shell(text, "t.sh") if f.code == code]
-
-
-def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return at, at + len(needle)
-
-
 @pytest.mark.parametrize(
     ("text", "span_of", "near"),
     [('ssh h "echo )"\n', ")", ")"), ('ssh h "echo (x"\n', "x", "end of text")],
@@ -554,6 +502,6 @@ def _span(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
 def test_hl001_shows_where_the_inner_string_stops_parsing(
     text: str, span_of: str, near: str
 ) -> None:
-    (f,) = _found(text, "HL001")
-    assert (f.start, f.end) == _span(text, span_of)
+    (f,) = findings(text, "HL001", every_rule=True)
+    assert (f.start, f.end) == occurrence_span(text, span_of)
     assert f.message.startswith(f"The ssh command string does not parse near `{near}`")

@@ -14,7 +14,6 @@ literal, nothing is reported.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -409,21 +408,6 @@ def test_a_call_without_arguments_is_checked_once_in_the_body() -> None:
 
 
 # bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
-UTF8 = {"LC_ALL": "C.UTF-8"}
-
-
-def _bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
-    """The bytes bash prints running `script` (a file, or text given with -c)."""
-    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
-    done = subprocess.run(
-        argv,
-        env={**(env or os.environ), **UTF8},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=60,
-        check=True,
-    )
-    return done.stdout
 
 
 _FORWARD = 'remote() {{ ssh "$1" "${{@:2}}"; }}\nremote {host} echo \'a;b\'\n'
@@ -444,10 +428,10 @@ def test_a_forward_from_the_second_argument_takes_all_the_rest(sshd: SshServer) 
     host = f"{sshd.user}@gpu"
     fixed = fix_shell(_FORWARD.format(host=host), "t.sh", unsafe=True).text
     assert fixed.endswith(f"\nremote {host} \"echo 'a;b'\"\n")
-    env = {**sshd.env(), **UTF8}
+    env = {**sshd.env(), **kit.UTF8}
     before = subprocess.run(
         ["bash", "-c", _FORWARD.format(host=host)],
         env=env, capture_output=True, check=False, timeout=60,
     )  # fmt: skip
     assert before.stdout == b"a\n" and b"b: command not found" in before.stderr
-    assert _bash_bytes(fixed, sshd.env()) == b"a;b\n"
+    assert kit.bash_bytes(fixed, sshd.env()) == b"a;b\n"

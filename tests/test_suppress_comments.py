@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import CLI, run_cli
+from rulekit import finding_codes
 
 from heredoc_lint.agents import hook
 from heredoc_lint.engine import Settings, check_shell, check_text
@@ -362,29 +363,24 @@ def test_a_directive_on_the_next_step_does_not_cover_a_run_block() -> None:
 PKILL = 'ssh h "pkill -f x; y"\n'  # HL103 error at 7..12, whatever else changes
 
 
-def _codes(text: str, kind: str = "shell", settings: Settings | None = None) -> list[str]:
-    path = "t.py" if kind == "python" else "t.sh"
-    return [f.code for f in check_text(text, kind, path, settings)]
-
-
 @pytest.mark.parametrize("codes", ["HL1", "HL10", "HL103", "hl103", "HL2,HL1", "ALL"])
 def test_directive_code_prefixes_are_honoured(codes: str) -> None:
     text = PKILL.replace("\n", f"  # heredoc-lint: disable={codes}\n")
-    assert "HL103" not in _codes(text)
+    assert "HL103" not in finding_codes(text)
 
 
 @pytest.mark.parametrize("codes", ["HL2", "HL104", "HL1030"])
 def test_directive_for_other_codes_does_not_silence(codes: str) -> None:
     text = PKILL.replace("\n", f"  # heredoc-lint: disable={codes}\n")
-    assert "HL103" in _codes(text)
+    assert "HL103" in finding_codes(text)
 
 
 def test_directive_after_the_closing_quote_covers_the_statement() -> None:
     """A finding inside a multi-line string has no line of its own for a comment: a
     directive at the end of the statement's last line silences it."""
     text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\"  # heredoc-lint: disable=HL101,HL102\necho\n"
-    assert "HL102" in _codes(text.replace("  # heredoc-lint: disable=HL101,HL102", ""))
-    assert _codes(text) == []
+    assert "HL102" in finding_codes(text.replace("  # heredoc-lint: disable=HL101,HL102", ""))
+    assert finding_codes(text) == []
 
 
 def test_directive_after_the_closing_quote_covers_only_its_statement() -> None:

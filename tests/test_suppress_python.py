@@ -4,6 +4,8 @@ the first or last line of a logical line covers that line (as ruff reads `noqa`)
 
 from __future__ import annotations
 
+from rulekit import finding_codes
+
 from heredoc_lint.engine import check_text
 from heredoc_lint.settings import Settings
 from heredoc_lint.suppress import python_statements
@@ -128,13 +130,8 @@ def test_directive_on_the_next_statement_does_not_cover_this_one() -> None:
     assert [text[f.start : f.end] for f in found] == ["$1"]
 
 
-def _codes(text: str, kind: str = "shell", settings: Settings | None = None) -> list[str]:
-    path = "t.py" if kind == "python" else "t.sh"
-    return [f.code for f in check_text(text, kind, path, settings)]
-
-
 def test_directive_after_a_lone_closing_quote_covers_the_statement() -> None:
     """The statement's last line may be its closing quote alone: a directive there still
     covers the whole statement."""
     text = "ssh h \"cat > f << 'EOF'\nport $1\nEOF\n\"  # heredoc-lint: disable=HL101,HL102\n"
-    assert _codes(text) == []
+    assert finding_codes(text) == []

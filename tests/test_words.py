@@ -7,7 +7,6 @@ flagged `braces`, pathname expansion is off.
 
 from __future__ import annotations
 
-import os
 import random
 import shlex
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import CLI
+from rulekit import bash_bytes, bash_stdout
 from sshd import SshServer
 from test_oracle_bash import bash_argv
 
@@ -290,21 +290,6 @@ def test_a_lone_dollar_is_part_of_its_word_as_bash_reads_it(command: str, tmp_pa
 
 
 # bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
-UTF8 = {"LC_ALL": "C.UTF-8"}
-
-
-def _bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
-    """The bytes bash prints running `script` (a file, or text given with -c)."""
-    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
-    done = subprocess.run(
-        argv,
-        env={**(env or os.environ), **UTF8},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=60,
-        check=True,
-    )
-    return done.stdout
 
 
 # Each code point on either side of a limit where the UTF-8 sequence grows by a byte, up to
@@ -337,9 +322,9 @@ def test_the_fix_delivers_the_bytes_bash_makes_of_a_unicode_escape(
     )
     fixed = script.read_bytes()
     assert fixed.startswith(f"ssh {sshd.user}@gpu \"echo 'x".encode()), fixed
-    local = _bash_bytes(f"printf '%s\\n' {_ESCAPED}")
+    local = bash_bytes(f"printf '%s\\n' {_ESCAPED}")
     assert b"|\xfb\xbf\xbf\xbf\xbf|" in local  # bash's own five-byte form of 0x3FFFFFF
-    assert _bash_bytes(script, sshd.env()) == local
+    assert bash_bytes(script, sshd.env()) == local
 
 
 # -- dequote without parser nodes: the expansions it finds are the ones bash runs ----------
@@ -438,20 +423,6 @@ def test_tilde_prefix_ends_where_bash_ends_the_login_name(source: str, prefix: s
 # -- $'...': an octal escape takes at most three digits -----------------------------------
 
 
-def _bash(script: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> bytes:
-    proc = subprocess.run(
-        ["bash", "-c", script],
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
 def _word(source: str) -> str:
     return dequote(source, 0, len(source)).value
 
@@ -460,7 +431,7 @@ def _word(source: str) -> str:
     "source", ["$'\\1234'", "$'a\\0404'", "$'\\101\\1011'", "$'\\7'", "$'\\77x'", "$'\\0777'"]
 )
 def test_ansi_octal_escape_reads_three_digits_like_bash(source: str) -> None:
-    expected = _bash(f"printf %s {source}").decode("utf-8", "surrogateescape")
+    expected = bash_stdout(f"printf %s {source}").decode("utf-8", "surrogateescape")
     assert _word(source) == expected
 
 
@@ -485,6 +456,6 @@ def test_globbing_flag_agrees_with_bash(source: str, tmp_path: Path) -> None:
     whose `[`, `*` or `?` is unquoted."""
     for name in ("ab", "axb", "xby"):
         (tmp_path / name).write_text("")
-    globbed = _bash(f"printf '%s\\n' {source}", cwd=tmp_path)
-    literal = _bash(f"set -f; printf '%s\\n' {source}", cwd=tmp_path)
+    globbed = bash_stdout(f"printf '%s\\n' {source}", cwd=tmp_path)
+    literal = bash_stdout(f"set -f; printf '%s\\n' {source}", cwd=tmp_path)
     assert dequote(source, 0, len(source)).globbing is (globbed != literal)

@@ -14,10 +14,8 @@ what the example means. Shapes the table cannot know make no layer. Here-strings
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 import rulekit as kit
@@ -638,21 +636,6 @@ def test_env_split_string_reads_a_carriage_return_escape() -> None:
 
 
 # bash decodes `\U` escapes for the locale's encoding; the de-quoter models UTF-8.
-UTF8 = {"LC_ALL": "C.UTF-8"}
-
-
-def _bash_bytes(script: Path | str, env: dict[str, str] | None = None) -> bytes:
-    """The bytes bash prints running `script` (a file, or text given with -c)."""
-    argv = ["bash", str(script)] if isinstance(script, Path) else ["bash", "-c", script]
-    done = subprocess.run(
-        argv,
-        env={**(env or os.environ), **UTF8},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=60,
-        check=True,
-    )
-    return done.stdout
 
 
 _SPLIT = "env -S 'nice -n 5 ssh {host}' 'bash -c \"echo \\\"\\$HOME\\\"\"'\n"
@@ -674,6 +657,6 @@ def test_a_wrapper_inside_env_split_string_is_anchored_on_the_command_own_word(
     assert text[found.start : found.end] == "-S"
     assert "three shells (local -> ssh -> bash -c)" in found.message
     host = f"{sshd.user}@gpu"
-    home = _bash_bytes(f"ssh {host} 'echo \"$HOME\"'", sshd.env())
+    home = kit.bash_bytes(f"ssh {host} 'echo \"$HOME\"'", sshd.env())
     assert home.startswith(b"/")
-    assert _bash_bytes(_SPLIT.format(host=host), sshd.env()) == home
+    assert kit.bash_bytes(_SPLIT.format(host=host), sshd.env()) == home
