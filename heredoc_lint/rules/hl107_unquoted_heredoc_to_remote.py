@@ -32,7 +32,8 @@ around the heredoc or of the script where the remote shell is given none of its
 own (`ssh h sh <<EOF` with `do_$1`: the remote `$1` would be empty), (in
 Markdown also a variable that another block of the page
 sets), or a variable nothing in the script sets or reads (a CI setting, a
-caller's export), the finding is only info. What can only be meant for the
+caller's export), its evidence is `local-meaning`, else `remote-meaning` (both
+info by default: see the severity table below). What can only be meant for the
 remote shell is named in the message: `$?`, `$!`, `$$`, a variable the body
 itself sets before using it, a variable every shell sets (`PATH`, `HOME`)
 inside single quotes of the body (`echo 'export PATH=${PATH}:/opt/bin' >>
