@@ -129,7 +129,18 @@ _FIX_TESTS = (
     "tests/test_rules_core.py",
     "tests/test_rule_hl107.py",
 )
-_PYTHON_TESTS = (
+# The files a rule's helpers, its table and its docs are tested in.
+_RULE_CORE_TESTS = (
+    "tests/test_rules_core.py",
+    "tests/test_rules_doc.py",
+    "tests/test_fix_remote_heredoc.py",
+    "tests/test_rule_hl101.py",
+    "tests/test_rule_hl106.py",
+    "tests/test_rule_hl110.py",
+)
+_RULE_HL107_TO_HL112_TESTS = tuple(f"tests/test_rule_hl{n}.py" for n in range(107, 113))
+# Reading, writing, caching and suppressing: what every file goes through.
+_IO_TESTS = (
     "tests/test_writer_inode.py",
     "tests/test_suppress_comments.py",
     "tests/test_cache.py",
@@ -140,33 +151,26 @@ _PYTHON_TESTS = (
     "tests/test_fix_hardening.py",
     "tests/test_suppress_python.py",
     "tests/test_rule_hl202.py",
+)
+_PYTHON_TESTS = (*_IO_TESTS, "tests/test_python_rules.py")
+_WRITE_TESTS = (
+    "tests/test_edits.py",
+    "tests/test_fix_remote_heredoc.py",
     "tests/test_python_rules.py",
 )
 
 _RUN5E_SHELL_TESTS = (
     *_SHELL_TESTS,
-    "tests/test_shell_names.py",
-    "tests/test_shell_structure.py",
     "tests/test_unquoted_heredoc_layer.py",
-    "tests/test_forwarders_body.py",
-    "tests/test_script_wrappers.py",
-    "tests/test_layers.py",
-    "tests/test_rule_hl109.py",
 )
 _RUN5E_LAYER_TESTS = (
     *_SHELL_TESTS,
-    "tests/test_wrappers.py",
     "tests/test_kinds.py",
     "tests/test_unquoted_heredoc_layer.py",
-    "tests/test_forwarders_body.py",
-    "tests/test_script_wrappers.py",
-    "tests/test_layers.py",
-    "tests/test_shell_names.py",
-    "tests/test_rule_hl109.py",
 )
 
-# Module glob -> the test files that cover it (the first matching row wins).  A rule
-# `hlNNN_*.py` also gets tests/test_rule_hlNNN.py when that file exists.
+# Module glob -> the test files that cover it (the first matching row wins; covering_tests
+# drops repeats).  A rule `hlNNN_*.py` also gets tests/test_rule_hlNNN.py.
 COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Run 5e (bench/MUTATION.md, section 11): the shell modules split out of syntax.py and the
     # layer model, with the tests that name them.
@@ -174,24 +178,12 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     # HL104 is the one reader of shell/structure.py (the jobs of a script).
     (
         "heredoc_lint/shell/structure.py",
-        (
-            *_RUN5E_SHELL_TESTS,
-            "tests/test_rule_hl104.py",
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_rules_core.py",
-            "tests/test_rule_hl101.py",
-            "tests/test_rules_doc.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl106.py",
-        ),
+        (*_RUN5E_SHELL_TESTS, "tests/test_rule_hl104.py", *_RULE_CORE_TESTS),
     ),
-    (
-        "heredoc_lint/shell/definitions.py",
-        (*_RUN5E_SHELL_TESTS, "tests/test_script_wrappers.py"),
-    ),
+    ("heredoc_lint/shell/definitions.py", _RUN5E_SHELL_TESTS),
     ("heredoc_lint/shell/*.py", _SHELL_TESTS),
     *((f"heredoc_lint/{name}.py", _RUN5E_LAYER_TESTS) for name in ("layers", "wrappers")),
-    ("heredoc_lint/forwarders.py", (*_RUN5E_LAYER_TESTS, "tests/test_script_wrappers.py")),
+    ("heredoc_lint/forwarders.py", _RUN5E_LAYER_TESTS),
     (
         "heredoc_lint/edits.py",
         (
@@ -202,118 +194,24 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tests/test_fix_remote_heredoc.py",
             "tests/test_shell_structure.py",
             *_FIX_TESTS,
-            "tests/test_rule_hl106.py",
         ),
     ),
     (
         "heredoc_lint/fixes/python_fixes.py",
-        (
-            *_PYTHON_TESTS,
-            "tests/test_cli.py",
-            "tests/test_python_rules.py",
-            "tests/test_rule_hl202.py",
-            "tests/test_edits.py",
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_cache.py",
-            "tests/test_suppress_comments.py",
-            "tests/test_writer_inode.py",
-        ),
+        (*_PYTHON_TESTS, "tests/test_cli.py", *_WRITE_TESTS),
     ),
-    (
-        "heredoc_lint/fixes/*.py",
-        (
-            *_FIX_TESTS,
-            "tests/test_cli.py",
-            "tests/test_python_rules.py",
-            "tests/test_rule_hl202.py",
-        ),
-    ),
+    ("heredoc_lint/fixes/*.py", (*_FIX_TESTS, "tests/test_cli.py", "tests/test_rule_hl202.py")),
     (
         "heredoc_lint/writer.py",
-        (
-            "tests/test_writer_inode.py",
-            "tests/test_suppress_comments.py",
-            "tests/test_cache.py",
-            "tests/test_python_frontend.py",
-            "tests/test_prefilter.py",
-            "tests/test_python_offsets_literals.py",
-            "tests/test_rule_hl201.py",
-            "tests/test_fix_hardening.py",
-            "tests/test_suppress_python.py",
-            "tests/test_rule_hl202.py",
-            "tests/test_fix_guarantees.py",
-            "tests/test_edits.py",
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_python_rules.py",
-        ),
+        (*_IO_TESTS, "tests/test_fix_guarantees.py", *_WRITE_TESTS),
     ),
     (
         "heredoc_lint/suppress.py",
-        (
-            "tests/test_writer_inode.py",
-            "tests/test_suppress_comments.py",
-            "tests/test_cache.py",
-            "tests/test_python_frontend.py",
-            "tests/test_prefilter.py",
-            "tests/test_python_offsets_literals.py",
-            "tests/test_rule_hl201.py",
-            "tests/test_fix_hardening.py",
-            "tests/test_suppress_python.py",
-            "tests/test_rule_hl202.py",
-            "tests/test_config.py",
-            "tests/test_rules_core.py",
-            "tests/test_edits.py",
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_python_rules.py",
-        ),
+        (*_IO_TESTS, "tests/test_config.py", "tests/test_rules_core.py", *_WRITE_TESTS),
     ),
-    (
-        "heredoc_lint/cache.py",
-        (
-            "tests/test_writer_inode.py",
-            "tests/test_suppress_comments.py",
-            "tests/test_cache.py",
-            "tests/test_python_frontend.py",
-            "tests/test_prefilter.py",
-            "tests/test_python_offsets_literals.py",
-            "tests/test_rule_hl201.py",
-            "tests/test_fix_hardening.py",
-            "tests/test_suppress_python.py",
-            "tests/test_rule_hl202.py",
-            "tests/test_edits.py",
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_python_rules.py",
-        ),
-    ),
-    (
-        "heredoc_lint/rules/hl002_*.py",
-        (
-            "tests/test_writer_inode.py",
-            "tests/test_suppress_comments.py",
-            "tests/test_cache.py",
-            "tests/test_python_frontend.py",
-            "tests/test_prefilter.py",
-            "tests/test_python_offsets_literals.py",
-            "tests/test_rule_hl201.py",
-            "tests/test_fix_hardening.py",
-            "tests/test_suppress_python.py",
-            "tests/test_rule_hl202.py",
-            "tests/test_config.py",
-            *_RULE_TESTS,
-        ),
-    ),
-    (
-        "heredoc_lint/rules/hl10[126]_*.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_rule_hl106.py",
-            "tests/test_rules_core.py",
-            "tests/test_rule_hl101.py",
-            "tests/test_rules_doc.py",
-            "tests/test_rule_hl110.py",
-        ),
-    ),
+    ("heredoc_lint/cache.py", (*_IO_TESTS, *_WRITE_TESTS)),
+    ("heredoc_lint/rules/hl002_*.py", (*_IO_TESTS, "tests/test_config.py", *_RULE_TESTS)),
+    ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, *_RULE_CORE_TESTS)),
     # Part A of run 4 (bench/MUTATION.md, section 7): the rule table, its docs page and the
     # helpers every rule uses, with the tests that reach them.
     (
@@ -330,117 +228,37 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
         "heredoc_lint/rules/doc.py",
         ("tests/test_rules_doc.py", "tests/test_lsp_rules_doc.py", *_RULE_TESTS),
     ),
-    (
-        "heredoc_lint/rules/__init__.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_rules_doc.py",
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_rules_core.py",
-            "tests/test_rule_hl101.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl106.py",
-        ),
-    ),
-    (
-        "heredoc_lint/rules/base.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_rules_core.py",
-            "tests/test_rule_hl101.py",
-            "tests/test_rules_doc.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl106.py",
-        ),
+    *(
+        (f"heredoc_lint/rules/{name}", (*_RULE_TESTS, *_RULE_CORE_TESTS))
+        for name in ("__init__.py", "base.py", "hl104_*.py")
     ),
     (
         "heredoc_lint/rules/hl00[1]_*.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_rules_core.py",
-            "tests/test_rule_hl101.py",
-            "tests/test_rules_doc.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl106.py",
-            "tests/test_precision_hl001.py",
-        ),
-    ),
-    (
-        "heredoc_lint/rules/hl104_*.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_fix_remote_heredoc.py",
-            "tests/test_rules_core.py",
-            "tests/test_rule_hl101.py",
-            "tests/test_rules_doc.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl106.py",
-        ),
-    ),
-    (
-        "heredoc_lint/rules/hl105_*.py",
-        (*_RULE_TESTS, "tests/test_rule_hl105.py", "tests/test_rule_hl105.py"),
+        (*_RULE_TESTS, *_RULE_CORE_TESTS, "tests/test_precision_hl001.py"),
     ),
     (
         "heredoc_lint/rules/hl20*.py",
         (
             *_RULE_TESTS,
-            "tests/test_python_rules.py",
-            "tests/test_writer_inode.py",
-            "tests/test_suppress_comments.py",
-            "tests/test_cache.py",
-            "tests/test_python_frontend.py",
-            "tests/test_prefilter.py",
-            "tests/test_python_offsets_literals.py",
-            "tests/test_rule_hl201.py",
-            "tests/test_fix_hardening.py",
-            "tests/test_suppress_python.py",
-            "tests/test_rule_hl202.py",
-            "tests/test_rule_hl107.py",
-            "tests/test_rule_hl108.py",
-            "tests/test_rule_hl109.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl111.py",
-            "tests/test_rule_hl112.py",
+            *_PYTHON_TESTS,
+            *_RULE_HL107_TO_HL112_TESTS,
             "tests/test_python_values.py",
             "tests/test_python_decoding.py",
         ),
     ),
-    (
-        "heredoc_lint/rules/hl10[789]_*.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_rule_hl107.py",
-            "tests/test_rule_hl108.py",
-            "tests/test_rule_hl109.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl111.py",
-            "tests/test_rule_hl112.py",
-        ),
-    ),
-    (
-        "heredoc_lint/rules/hl11[012]_*.py",
-        (
-            *_RULE_TESTS,
-            "tests/test_rule_hl107.py",
-            "tests/test_rule_hl108.py",
-            "tests/test_rule_hl109.py",
-            "tests/test_rule_hl110.py",
-            "tests/test_rule_hl111.py",
-            "tests/test_rule_hl112.py",
-        ),
+    *(
+        (f"heredoc_lint/rules/{name}", (*_RULE_TESTS, *_RULE_HL107_TO_HL112_TESTS))
+        for name in ("hl10[789]_*.py", "hl11[012]_*.py")
     ),
     ("heredoc_lint/rules/*.py", _RULE_TESTS),
     (
         "heredoc_lint/frontends/python*",
         (
+            "tests/test_python_frontend.py",  # first: a quick kill stops the run early
             "tests/test_prefilter.py",
             "tests/test_rule_hl201.py",
             "tests/test_python_channels_hl104.py",
             "tests/test_python_values.py",
-            "tests/test_python_frontend.py",  # first: a quick kill stops the run early
             "tests/test_python_decoding.py",
             "tests/test_python_offsets_literals.py",
             "tests/test_python_asyncssh.py",
