@@ -321,26 +321,57 @@ printf 'remote: %s\\n' "$*"
 """
 
 
-def run_python_with_fake_ssh(tmp_path: Path, program: str) -> str:
-    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
+def run_with_pkill_printing_ssh(script: str, directory: Path) -> subprocess.CompletedProcess[bytes]:
+    """`script` run by bash with an `ssh` that runs its remote command in a local bash where
+    `pkill` only prints `<arg>` for each of its arguments."""
+    bindir = directory / "bin"
+    bindir.mkdir(exist_ok=True)
+    ssh = bindir / "ssh"
+    ssh.write_text(
+        '#!/bin/bash\nshift\nexec bash -c "pkill() { printf \'<%s>\' \\"\\$@\\"; echo; }; $*"\n'
+    )
+    ssh.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run(
+        ["bash", "-c", script],
+        capture_output=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+
+
+SSH_RUNNING_BASH = """\
+#!/bin/bash
+# ssh HOST CMD...: the remote login shell runs the words joined by blanks
+shift
+exec bash -c "$*"
+"""
+
+
+def run_python_with_ssh(tmp_path: Path, program: str, ssh_script: str, env: dict[str, str]) -> str:
+    """The output of `program`, run with `ssh_script` as the `ssh` first on PATH and `env`
+    for the rest of its environment; it must succeed."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     ssh = bin_dir / "ssh"
-    ssh.write_text(FAKE_SSH)
+    ssh.write_text(ssh_script)
     ssh.chmod(0o755)
     script = tmp_path / "prog.py"
     script.write_text(program)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
-        "HOME": "/home/local-user",
-        "USER": "local-user",
-    }
+    env = {**env, "PATH": f"{bin_dir}:{env['PATH']}"}
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def run_python_with_fake_ssh(tmp_path: Path, program: str) -> str:
+    """What the program's ssh is asked to run remotely (HOME and USER set to known values)."""
+    env = {**os.environ, "HOME": "/home/local-user", "USER": "local-user"}
+    return run_python_with_ssh(tmp_path, program, FAKE_SSH, env)
 
 
 def delivered_bytes(script: str, server: SshServer, targets: tuple[Path, ...]) -> list[bytes]:

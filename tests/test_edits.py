@@ -6,11 +6,16 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
-from rulekit import bash_at_home, bash_stdout, delivered_bytes, fixed_without_error
+from rulekit import (
+    bash_at_home,
+    bash_stdout,
+    delivered_bytes,
+    fixed_without_error,
+    run_with_pkill_printing_ssh,
+)
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, fix_shell
@@ -152,24 +157,8 @@ HL103 = Settings(select=frozenset({"HL103"}))
 
 
 def _remote_pkill(script: str, directory: Path) -> bytes:
-    """What the remote shell passes to `pkill`: `script` run by bash with an `ssh` that
-    runs its remote command in a local bash where pkill prints `<arg>` per argument."""
-    bindir = directory / "bin"
-    bindir.mkdir(exist_ok=True)
-    ssh = bindir / "ssh"
-    ssh.write_text(
-        '#!/bin/bash\nshift\nexec bash -c "pkill() { printf \'<%s>\' \\"\\$@\\"; echo; }; $*"\n'
-    )
-    ssh.chmod(ssh.stat().st_mode | stat.S_IXUSR)
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(
-        ["bash", "-c", script],
-        capture_output=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
+    """What the remote shell passes to `pkill` when bash runs `script`."""
+    proc = run_with_pkill_printing_ssh(script, directory)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import libcst
 import pytest
-from rulekit import python_findings
+from rulekit import SSH_RUNNING_BASH, python_findings, run_python_with_ssh
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.frontends.python import PyFragment, fragments
@@ -606,29 +606,10 @@ f("Y")
 """
 
 
-_FAKE_SSH_RUNS = """\
-#!/bin/bash
-# ssh HOST CMD...: run the remote command with bash, as sshd's login shell would
-shift
-exec bash -c "$*"
-"""
-
-
 def _run_with_ssh_running_bash(tmp_path: Path, program: str) -> str:
     """The program's output, its `ssh h CMD` running CMD in bash here."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    ssh = bin_dir / "ssh"
-    ssh.write_text(_FAKE_SSH_RUNS)
-    ssh.chmod(0o755)
-    script = tmp_path / "prog.py"
-    script.write_text(program)
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    return run_python_with_ssh(tmp_path, program, SSH_RUNNING_BASH, env)
 
 
 def test_the_escape_fix_writes_each_template_s_own_syntax(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ lines are looked at.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import uuid
 from pathlib import Path
@@ -512,28 +511,6 @@ def test_hl103_posix_classes_match_like_pkill(pattern: str, after: str) -> None:
 # -- HL103: the split fix only where the ssh starts its statement --------------------------
 
 
-def _run_with_fake_ssh(script: str, directory: Path) -> bytes:
-    """stdout of `script` run by bash with an `ssh` that runs its remote command in a
-    local bash where `pkill` only prints its arguments."""
-    bindir = directory / "bin"
-    bindir.mkdir(exist_ok=True)
-    ssh = bindir / "ssh"
-    ssh.write_text(
-        '#!/bin/bash\nshift\nexec bash -c "pkill() { printf \'<%s>\' \\"\\$@\\"; echo; }; $*"\n'
-    )
-    ssh.chmod(0o755)
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(
-        ["bash", "-c", script],
-        capture_output=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
-    return proc.stdout
-
-
 @pytest.mark.parametrize(
     ("before", "runs"),
     [("", True), ("true && ", True), ("true || ", False), ("test -d /nonexistent && ", False)],
@@ -549,12 +526,14 @@ def test_hl103_split_fix_keeps_the_condition_of_the_ssh(
     assert (finding.start, finding.end) == (len(before) + 7, len(before) + 12)
     fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
     expected = b"<-f><sglang>\nsglang\n" if runs else b""
-    assert _run_with_fake_ssh(text, tmp_path) == expected
+    assert kit.run_with_pkill_printing_ssh(text, tmp_path).stdout == expected
     if before:
         assert fixed == text
     else:
         assert fixed == "ssh h 'pkill -f \\[s]glang'; ssh h 'echo sglang'\n"
-        assert _run_with_fake_ssh(fixed, tmp_path) == b"<-f><[s]glang>\nsglang\n"
+        assert (
+            kit.run_with_pkill_printing_ssh(fixed, tmp_path).stdout == b"<-f><[s]glang>\nsglang\n"
+        )
 
 
 # -- HL103: a script file whose name the pattern matches -----------------------------------
@@ -628,7 +607,7 @@ def test_hl103_bracket_fix_matches_the_same_processes(
     text = f"ssh h 'pkill -f \"{pattern}\"; echo'\n"
     fixed = fix_shell(text, "t.sh", Settings(select=frozenset({"HL103"})), unsafe=True).text
     assert fixed == f"ssh h 'pkill -f \"{fixed_pattern}\"; echo'\n"
-    received = _run_with_fake_ssh(fixed, tmp_path).decode()
+    received = kit.run_with_pkill_printing_ssh(fixed, tmp_path).stdout.decode()
     assert received == f"<-f><{fixed_pattern}>\n\n"
     for line in ("python -m sglang", "x5sglang", "run .sglang", "pylang", "sglan g", "other"):
         assert _ere_matches(fixed_pattern, line) == _ere_matches(pattern, line), line

@@ -301,6 +301,18 @@ def test_mysql_is_judged_like_psql(remote: str, stand_in: str) -> None:
 # -- HL105: the fix's safety follows what the remote command reads -----------------------------
 
 
+def _assert_n_fix(remote: str, reads: bool) -> None:
+    """HL105 on `ssh h REMOTE` in a `while read` loop: `-n` added, unsafe where the remote
+    command reads its stdin."""
+    text = f"while read h; do ssh h {remote}; done < hosts\n"
+    (found,) = kit.findings_selected(text, "HL105")
+    assert (found.start, found.end) == (17, 20)
+    assert found.fix is not None
+    assert found.fix.edits == (Edit(20, 20, " -n"),)
+    expected = Applicability.UNSAFE if reads else Applicability.SAFE
+    assert found.fix.applicability is expected
+
+
 @pytest.mark.parametrize(
     ("remote", "reads"),
     [
@@ -329,13 +341,7 @@ def test_hl105_fix_safety_for_program_and_code_options(
     nulled = kit.bash_as_sshd(remote, None, tmp_path)
     assert piped.returncode == 0, piped.stderr
     assert (piped.stdout != nulled.stdout) == reads, (piped.stdout, nulled.stdout)
-    text = f"while read h; do ssh h {remote}; done < hosts\n"
-    (found,) = kit.findings_selected(text, "HL105")
-    assert (found.start, found.end) == (17, 20)
-    assert found.fix is not None
-    assert found.fix.edits == (Edit(20, 20, " -n"),)
-    expected = Applicability.UNSAFE if reads else Applicability.SAFE
-    assert found.fix.applicability is expected
+    _assert_n_fix(remote, reads)
 
 
 # -- HL105: a `read` in the body that takes its lines from elsewhere ----------------------------
@@ -513,13 +519,7 @@ def test_hl105_fix_is_safe_only_when_the_remote_reads_nothing(
     nulled = run_local(f"ssh -n h {quoted}", sshd)
     outcome = (piped.returncode, piped.stdout, piped.stderr)
     assert (outcome != (nulled.returncode, nulled.stdout, nulled.stderr)) == reads, outcome
-    text = f"while read h; do ssh h {quoted}; done < hosts\n"
-    (found,) = kit.findings_selected(text, "HL105")
-    assert (found.start, found.end) == (17, 20)
-    assert found.fix is not None
-    assert found.fix.edits == (Edit(20, 20, " -n"),)
-    expected = Applicability.UNSAFE if reads else Applicability.SAFE
-    assert found.fix.applicability is expected
+    _assert_n_fix(quoted, reads)
 
 
 @pytest.mark.parametrize(

@@ -640,6 +640,18 @@ def test_runtime_sudo_in_a_variable_fails_and_its_fix_writes(sudo_user: SudoUser
 _ROOT_ONLY = "sudo echo x > /etc/motd\n"
 
 
+def _as_nobody(script: str) -> subprocess.CompletedProcess[str]:
+    """bash running `script` as the user nobody: what a root guard does for a non-root."""
+    return subprocess.run(
+        ["runuser", "-u", "nobody", "--", "bash", "-s"],
+        input=script,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+
+
 @pytest.mark.parametrize(
     ("guard", "is_guard"),
     [
@@ -654,14 +666,7 @@ def test_hl109_after_a_root_guard(guard: str, is_guard: bool) -> None:
     """A root check that exits unless the shell is root makes the sudo redirection work:
     an info naming the check's line; without one it is an error.  bash shows which is a
     guard: run as `nobody`, the script stops before the next line exactly then."""
-    as_nobody = subprocess.run(
-        ["runuser", "-u", "nobody", "--", "bash", "-s"],
-        input=guard + "echo reached\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-    )
+    as_nobody = _as_nobody(guard + "echo reached\n")
     assert as_nobody.stderr == ""
     assert ("reached" not in as_nobody.stdout) is is_guard, as_nobody
     text = guard + _ROOT_ONLY
@@ -736,14 +741,7 @@ def test_a_list_with_a_comment_is_no_root_guard() -> None:
     goes on to the next line, and the sudo redirection after it stays an error
     (evidence `_is_guard`: a list not of three children is no guard)."""
     guard = '[ "$EUID" -eq 0 ] &&\n  # note\n  echo root\n'
-    as_nobody = subprocess.run(
-        ["runuser", "-u", "nobody", "--", "bash", "-s"],
-        input=guard + "echo reached\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-    )
+    as_nobody = _as_nobody(guard + "echo reached\n")
     assert (as_nobody.stdout, as_nobody.stderr) == ("reached\n", "")
     text = guard + "sudo echo x > /etc/motd\n"
     (found,) = kit.findings(text, "HL109")
@@ -752,18 +750,6 @@ def test_a_list_with_a_comment_is_no_root_guard() -> None:
 
 
 # -- shell/evidence.py: the branch of a root guard starts after `then` -----------------------
-
-
-def _as_nobody(script: str) -> subprocess.CompletedProcess[str]:
-    """bash running `script` as the user nobody: what a root guard does for a non-root."""
-    return subprocess.run(
-        ["runuser", "-u", "nobody", "--", "bash", "-s"],
-        input=script,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
-    )
 
 
 @pytest.mark.parametrize(

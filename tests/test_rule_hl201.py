@@ -14,13 +14,18 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import types
 from pathlib import Path
 
 import paramiko  # type: ignore[import-untyped]
 import pytest
-from rulekit import code_severity_text, python_findings, python_findings_with_settings
+from rulekit import (
+    SSH_RUNNING_BASH,
+    code_severity_text,
+    python_findings,
+    python_findings_with_settings,
+    run_python_with_ssh,
+)
 from sshd import SshServer
 
 from heredoc_lint.engine import check_text, fix_kind
@@ -637,29 +642,9 @@ def test_a_value_inside_a_command_substitution_is_judged_in_its_own_word() -> No
 _CLEAN = "import subprocess\n\n\ndef clean(path):\n    "
 
 
-_RUNS_REMOTE = """\
-#!/bin/bash
-# ssh HOST CMD...: the remote login shell runs the words joined by blanks
-shift
-exec bash -c "$*"
-"""
-
-
 def _run_remote(tmp_path: Path, program: str) -> str:
     """The output of `program` with an `ssh` on PATH that runs its command in bash."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    ssh = bin_dir / "ssh"
-    ssh.write_text(_RUNS_REMOTE)
-    ssh.chmod(0o755)
-    script = tmp_path / "prog.py"
-    script.write_text(program)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    return run_python_with_ssh(tmp_path, program, SSH_RUNNING_BASH, dict(os.environ))
 
 
 @pytest.mark.parametrize(
