@@ -497,9 +497,17 @@ def _open_quotes(text: str) -> bool:
 
 def needs_more(command: str) -> bool:
     """Would an interactive shell ask for another line after `command`?"""
-    text = command if command.endswith("\n") else command + "\n"
-    if _inside(text):
-        return True
+    text = _whole_lines(command)
+    return _inside(text) or _continued(text)
+
+
+def _whole_lines(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _continued(text: str) -> bool:
+    """Whether the last line of `text` (whole lines) goes on past its end: a trailing
+    backslash, `|` or `&&`."""
     last = text[:-1].rsplit("\n", 1)[-1]
     if _odd_backslash_end(last):
         return True
@@ -558,10 +566,10 @@ def _console_fragment(text: str, block: _Block, prompts: list[int | None]) -> Fr
             after_prompt = _ps2(row)
             if continued and after_prompt is not None:
                 rows[i].add(command, text, after_prompt)
-            elif needs_more(command.text):
+            elif (inside := _inside(lines := _whole_lines(command.text))) or _continued(lines):
                 continued = False
                 skip = 0
-                if _inside(command.text):
+                if inside:
                     spaces = len(row) - len(row.lstrip(" "))
                     if aligned is None and row.strip():
                         aligned = prompt if spaces >= prompt else 0
