@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from heredoc_lint import severities, sourcing, suppress
 from heredoc_lint.fixer import FixOutcome, fix_text
@@ -228,11 +228,22 @@ def parses(text: str, kind: SourceKind = "shell") -> bool:
     return True
 
 
-def import_all() -> None:
-    """Import now what checking and fixing any kind of text would import when first
-    needed.  A process that checks under a memory limit (heredoc_lint.memory) is forked
-    after this: an import under the limit could fail, as a library's mapping did, and the
-    memory is the program's, not the input's."""
+# What only one kind of text needs, checked or fixed: the library that reads it and the
+# modules that import it when first used.  A run with no text of that kind does not
+# import them before it forks the memory bound's worker.  (libcst, 170 ms, is imported
+# only by a check that needs it, outside the limit: memory.imported_outside_the_limit.)
+KIND_ONLY: dict[SourceKind, tuple[str, ...]] = {
+    "python": ("heredoc_lint.frontends.python", "heredoc_lint.fixes.python_fixes"),
+    "markdown": ("markdown_it", "markdown_it.token", "heredoc_lint.frontends.markdown"),
+    "actions": ("yaml", "heredoc_lint.frontends.actions"),
+}
+
+
+def import_all(kinds: Iterable[SourceKind] | None = None) -> None:
+    """Import now what checking and fixing texts of `kinds` (None: every kind) would
+    import when first needed.  A process that checks under a memory limit
+    (heredoc_lint.memory) is forked after this: an import under the limit could fail, as
+    a library's mapping did, and the memory is the program's, not the input's."""
     import difflib  # noqa: F401  (runner's diff)
     import importlib
     import io  # noqa: F401
@@ -241,22 +252,30 @@ def import_all() -> None:
     import subprocess  # noqa: F401  (shell.bash)
     import tokenize  # noqa: F401  (suppress)
 
-    import libcst
-    import markdown_it  # noqa: F401
-    import markdown_it.token  # noqa: F401
-
-    importlib.import_module("yaml")  # no type stubs
-
     import heredoc_lint.cache  # noqa: F401
     import heredoc_lint.writer  # noqa: F401
-    from heredoc_lint import fixes, frontends, rules, shell
     from heredoc_lint.shell.syntax import _language
 
-    for package in (fixes, frontends, rules, shell):
-        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            importlib.import_module(module.name)
+    wanted = set(KIND_ONLY) if kinds is None else set(kinds)
+    skipped = tuple(
+        name for kind, names in KIND_ONLY.items() if kind not in wanted for name in names
+    )
+    for kind in wanted:
+        for name in KIND_ONLY.get(kind, ()):
+            importlib.import_module(name)
+
+    def walk(package: str) -> None:
+        # pkgutil.walk_packages would import the packages of the kinds skipped.
+        for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            name = f"{package}.{module.name}"
+            if not name.startswith(skipped):
+                importlib.import_module(name)
+                if module.ispkg:
+                    walk(name)
+
+    for package in ("fixes", "frontends", "rules", "shell"):
+        walk(f"heredoc_lint.{package}")
     _language()
-    libcst.parse_expression('f"{a}"')  # the native parser's own first-use work
 
 
 def fix_kind(

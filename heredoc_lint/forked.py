@@ -570,17 +570,21 @@ def _limit_data(extra: int) -> None:
     `extra` bytes more: an allocation past it fails (MemoryError in Python)."""
     import resource
 
-    held = 0
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmData:"):
-                held = int(line.split()[1]) * 1024
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    limit = held + extra
+    limit = data_held() + extra
     for other in (soft, hard):
         if other != resource.RLIM_INFINITY:
             limit = min(limit, other)
     resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+
+
+def data_held() -> int:
+    """Bytes of this process's data (heap and private mappings): what RLIMIT_DATA counts."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
 _RESIDENT = 8  # bytes of the resident size a LimitedWorker sends as a call starts

@@ -27,10 +27,13 @@ when it forked the worker.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # forked is imported only when a check needs the worker
+    from types import ModuleType
+
     from heredoc_lint.forked import LimitedWorker, Lost
 
 Result = TypeVar("Result")
@@ -93,6 +96,49 @@ def exhausted(error: BaseException) -> bool:
     allocation without setting one (tree-sitter 0.23, one run in eight on 10,000
     heredocs in ssh strings)."""
     return isinstance(error, (MemoryError, SystemError)) and limited()
+
+
+def imported_outside_the_limit(
+    name: str, first_use: Callable[[ModuleType], object] | None = None
+) -> ModuleType:
+    """The module `name`, imported with this process's data limit (a LimitedWorker's, in a
+    check) lifted while it loads, and put back higher by what the import made the process
+    hold: its memory is the program's, not the input's, and a library's mapping could
+    fail under the limit.  For a large library that a check needs only now and then
+    (libcst, for an f-string in a call): imported before every worker is forked, it would
+    cost each run that forks one, 170 ms for libcst.  `first_use(module)`, called after
+    the import (outside the limit too), does the library's own first-use work."""
+    import importlib
+    import sys
+
+    module = sys.modules.get(name)
+    if module is None:
+        with _lifted():
+            module = importlib.import_module(name)
+            if first_use is not None:
+                first_use(module)
+    return module
+
+
+@contextlib.contextmanager
+def _lifted() -> Iterator[None]:
+    """This process's data limit lifted inside, then put back higher by what it grew."""
+    if not limited():
+        yield
+        return
+    import resource
+
+    from heredoc_lint.forked import data_held
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    before = data_held()
+    resource.setrlimit(resource.RLIMIT_DATA, (hard, hard))
+    try:
+        yield
+    finally:
+        grown = max(0, data_held() - before)
+        lifted = soft + grown if hard == resource.RLIM_INFINITY else min(soft + grown, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (lifted, hard))
 
 
 def tokens(data: bytes) -> int:

@@ -420,7 +420,8 @@ def _process_all(
     from heredoc_lint import forked
 
     # Each process that checks files starts its own, for the files that need it.
-    with memory.Bound(prepare=_import_all) as bound:
+    kinds = frozenset(todo[i].kind for i in indexes)
+    with memory.Bound(prepare=partial(_import_all, kinds)) as bound:
         workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
         if workers < 2 or not forked.can_fork():
             yield from ((i, process(todo[i], options, bound)) for i in indexes)
@@ -437,10 +438,10 @@ def _process_all(
             yield i, outcome
 
 
-def _import_all() -> None:
+def _import_all(kinds: frozenset[SourceKind]) -> None:
     from heredoc_lint.engine import import_all  # only when a file needs the bound's worker
 
-    import_all()
+    import_all(kinds)
 
 
 def _size(job: Job) -> int:

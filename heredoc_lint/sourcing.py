@@ -39,11 +39,11 @@ _Defined = TypeVar("_Defined", FunctionBody, Literal)
 MAX_DEPTH = 3  # a library that sources a library that sources one: deeper is not written
 _LARGEST = 1 << 20  # a shell library of more than a megabyte is no library
 # `source F` or `. F` as a command: at a line's start, or after `;`, `&&`, `||`, `then`,
-# `do`, `{` (`[ -f "$F" ] && . "$F"`).
-_SOURCE = re.compile(
-    r"""(?:^[ \t]*|(?:;|&&|\|\||\bthen|\bdo|\{)[ \t]+)(?:source|\.)[ \t]+(?P<rest>[^\n]*)""",
-    re.MULTILINE,
-)
+# `do`, `{` (`[ -f "$F" ] && . "$F"`).  The command word is found first and what is
+# before it on its line checked after: one pattern for both is tried at every position
+# of the text, ten times slower.
+_SOURCE_WORD = re.compile(r"(?:source|\.)[ \t]+")
+_BEFORE_SOURCE = re.compile(r"(?:^[ \t]*|(?:;|&&|\|\||\bthen|\bdo|\{)[ \t]+)\Z", re.MULTILINE)
 # What may stand for the script's directory (or a directory the project names) before `/`.
 _DIRECTORY = "|".join(
     (
@@ -128,13 +128,21 @@ def _sourced(path: str, text: str) -> list[tuple[int, str]]:
     """Each project file that `text` (the script at `path`) sources: where its `source`
     command ends, and the file's path."""
     found = []
-    for match in _SOURCE.finditer(text):
-        word = _PATH.match(match.group("rest"))
+    line_end = 0  # the first command of a line is read: the rest of the line is its own
+    for match in _SOURCE_WORD.finditer(text):
+        start = match.start()
+        line_start = text.rfind("\n", 0, start) + 1
+        if start < line_end or not _BEFORE_SOURCE.search(text, line_start, start):
+            continue
+        line_end = text.find("\n", start)
+        if line_end < 0:
+            line_end = len(text)
+        word = _PATH.match(text, match.end(), line_end)
         if word is None:
             continue
         located = _locate(path, word.group("path"))
         if located is not None:
-            found.append((match.start("rest") + word.end(), located))
+            found.append((word.end(), located))
     return found
 
 

@@ -482,9 +482,20 @@ def test_under_a_limit_any_other_error_of_libcst_is_the_limits(
 # Runs the CLI in this process with every check and fix done as in the bound's worker,
 # and prints the modules imported after the worker would have been forked.
 IMPORTED_UNDER_THE_LIMIT = """
-import sys
+import contextlib, sys
 from heredoc_lint import memory
 imported = set()
+lifted = set()  # what memory.imported_outside_the_limit loads with the limit lifted
+outside = memory._lifted
+
+@contextlib.contextmanager
+def recorded():
+    before = set(sys.modules)
+    with outside():
+        yield
+    lifted.update(set(sys.modules) - before)
+
+memory._lifted = recorded
 
 def run(self, function, args, data):
     if not hasattr(self, "before"):
@@ -502,31 +513,99 @@ try:
 except SystemExit:
     pass
 sys.stdout = sys.__stdout__
-print("imported:", sorted(imported))
+print("imported:", sorted(imported - lifted))
 """
 
 
+def _sources_by_kind() -> dict[str, list[str]]:
+    """The files of the project's fixtures, test data and recall bench, by kind."""
+    from heredoc_lint.discover import discover
+
+    root = Path(__file__).parent.parent
+    sources, _ = discover([root / "fixtures", root / "tests" / "data", root / "bench" / "recall"])
+    by_kind: dict[str, list[str]] = {}
+    for source in sources:
+        by_kind.setdefault(source.kind, []).append(str(source.path))
+    return by_kind
+
+
 @pytest.mark.parametrize("fixing", ["--diff", "--format=json"])
-def test_the_worker_is_forked_with_all_a_check_imports(fixing: str) -> None:
+@pytest.mark.parametrize("kind", ["shell", "command", "python", "markdown", "actions"])
+def test_the_worker_is_forked_with_all_a_check_imports(kind: str, fixing: str) -> None:
     # An import under the limit may fail for want of memory (a library's mapping did),
     # and its memory is the program's, not the input's: engine.import_all does them all
-    # first.
-    root = Path(__file__).parent.parent
-    paths = [root / "fixtures", root / "tests" / "data", root / "bench" / "recall"]
+    # first, for the kinds of text the run has.  One kind per run: what a run of another
+    # kind imports must not hide a missing import.
+    by_kind = _sources_by_kind()
+    if kind == "command":  # the scripts' text as one command line, as an agent sends
+        scripts = (Path(path).read_text(errors="replace") for path in by_kind["shell"])
+        text = "\n".join([script for script in scripts if "\0" not in script][:20])
+        inputs = ["--command", text]
+    else:
+        inputs = by_kind[kind]
+    options = [fixing, "--no-cache", "-j1", "--severity", "info"]
     out = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            IMPORTED_UNDER_THE_LIMIT,
-            fixing,
-            "--no-cache",
-            "-j1",
-            "--severity",
-            "info",
-            *map(str, paths),
-        ],
+        [sys.executable, "-c", IMPORTED_UNDER_THE_LIMIT, *options, *inputs],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert out.stdout.splitlines()[-1] == "imported: []", out.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "expected"), [(["shell"], [False, False, False]), (None, [False, True, True])]
+)
+def test_the_worker_imports_the_readers_of_the_kinds_a_run_has(
+    kinds: list[str] | None, expected: list[bool]
+) -> None:
+    # A run of shell scripts forks its worker without the readers of other kinds; libcst
+    # (170 ms) is imported only by a check that needs it.
+    code = (
+        "import sys; from heredoc_lint.engine import import_all; import_all(%r); "
+        "print([name in sys.modules for name in ('libcst', 'markdown_it', 'yaml')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code % (kinds,)], capture_output=True, text=True)
+    assert out.stdout.strip() == str(expected), out.stderr
+
+
+# Imports libcst as a check does, under a data limit that leaves no room for it.
+IMPORT_UNDER_A_TIGHT_LIMIT = """
+import resource, sys
+from heredoc_lint import memory
+from heredoc_lint.forked import data_held
+from heredoc_lint.frontends.python.reading import _parse_one
+
+hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+soft = data_held() + 2 * 1024 * 1024
+resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+try:
+    if sys.argv[1] == "plain":
+        import libcst
+        libcst.parse_expression('f"{a}"')
+    else:
+        memory.imported_outside_the_limit("libcst", _parse_one)
+except (MemoryError, ImportError) as error:
+    print("failed", type(error).__name__)
+else:
+    after = resource.getrlimit(resource.RLIMIT_DATA)
+    print("loaded", after[1] == hard, after[0] - soft > 2 * 1024 * 1024)
+"""
+
+
+def test_a_library_a_check_needs_now_and_then_is_loaded_outside_the_limit() -> None:
+    # libcst is imported by the check that needs it (an f-string in a call), in the
+    # bound's worker: the import lifts the limit, then puts it back higher by what the
+    # library holds, so the input keeps its whole allowance.  Plainly, under the same
+    # limit, the import fails.
+    runs = {
+        way: subprocess.run(
+            [sys.executable, "-c", IMPORT_UNDER_A_TIGHT_LIMIT, way],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        for way in ("plain", "lifted")
+    }
+    assert runs["plain"].stdout.split()[:1] == ["failed"], runs["plain"].stderr[-2000:]
+    assert runs["lifted"].stdout.split() == ["loaded", "True", "True"], runs["lifted"].stderr

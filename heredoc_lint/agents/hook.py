@@ -431,7 +431,7 @@ def _check(command: str, options: HookOptions, settings: Settings) -> _Checked |
 def _import_all() -> None:
     from heredoc_lint.engine import import_all  # only when a command needs the bound's worker
 
-    import_all()
+    import_all(("command",))
 
 
 def _check_bounded(command: str, options: HookOptions, settings: Settings) -> _Checked | Verdict:
