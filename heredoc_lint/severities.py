@@ -64,7 +64,7 @@ class Row:
 TABLE: dict[tuple[str, str], Row] = {
     # HL001 parse-error
     ("HL001", "shell-string-refused"): Row(
-        ERROR, "a string a shell runs does not parse", FirstLook(2, 0, 0)
+        INFO, "a string a shell runs does not parse", FirstLook(4, 1, 0)
     ),
     ("HL001", "script-refused"): Row(
         INFO, "a script that holds what this tool checks does not parse", FirstLook(3, 3, 5)
@@ -83,7 +83,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL002", "unused"): Row(WARNING, "the suppression silences no finding"),
     # HL101 heredoc-in-remote-string
     ("HL101", "body-parsed-by-outer-shell"): Row(
-        WARNING, "the outer shell changes the body", FirstLook(0, 2, 0)
+        WARNING, "the outer shell changes the body", FirstLook(0, 3, 0)
     ),
     ("HL101", "arrives-as-written"): Row(INFO, "the body arrives as written today"),
     # HL102 client-side-expansion
@@ -115,7 +115,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "shares-string"): Row(
         ERROR,
         "other commands share the string",
-        FirstLook(4, 1, 5),
+        FirstLook(5, 1, 5),
         held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
     ),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
@@ -132,7 +132,10 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     # HL104 remote-background-holds-session
     ("HL104", "background-command"): Row(
-        WARNING, "a background command keeps the session's output", FirstLook(3, 0, 1)
+        WARNING,
+        "a background command keeps the session's output",
+        FirstLook(4, 1, 3),
+        held="the shared case tail_logs.sh (`nohup tail -f ... &` over ssh)",
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
     ("HL104", "background-pipeline"): Row(WARNING, "a background pipeline keeps it"),
@@ -141,7 +144,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
-    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(1, 0, 1)),
+    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(7, 0, 1)),
     ("HL105", "function-in-read-loop"): Row(
         WARNING, "a function that runs ssh reads it", FirstLook(2, 1, 0)
     ),
@@ -177,7 +180,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(2, 7, 0),
+        FirstLook(2, 8, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
@@ -206,7 +209,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter-host"): Row(
         WARNING,
         "a parameter of a public function, named as a host",
-        FirstLook(0, 0, 5),
+        FirstLook(0, 0, 6),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "parameter-url"): Row(
@@ -228,7 +231,12 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "example-only"): Row(INFO, "only called with a literal example"),
     ("HL201", "no-origin"): Row(INFO, "nothing shows where it comes from"),
     # HL202 runtime-heredoc-body
-    ("HL202", "runtime-body"): Row(WARNING, "the body is built at run time"),
+    ("HL202", "runtime-body"): Row(
+        WARNING,
+        "the body is built at run time",
+        FirstLook(0, 6, 0),
+        held="the shared case remote_py.py (`exec_command` of an f-string heredoc)",
+    ),
 }
 
 

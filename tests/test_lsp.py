@@ -729,17 +729,23 @@ def test_configuration_change_changes_diagnostics(tmp_path: Path) -> None:
 
 def test_a_document_that_does_not_parse(tmp_path: Path) -> None:
     async def body(s: Session) -> None:
+        # A shell string and a Python file that do not parse (HL001 evidence
+        # `shell-string-refused`, `source-unreadable`) are info: not shown by default,
+        # shown where the project reports info.
         shell = 'ssh web-1 "if true; then echo ok"\n'
         uri = s.open(tmp_path / "broken.sh", shell, "shellscript")
+        assert await s.diagnostics(uri, 1) == []
+        project = _info_project(tmp_path)
+        uri = s.open(project / "broken.sh", shell, "shellscript")
         got = await s.diagnostics(uri, 1)
-        assert [d.code for d in got] == ["HL001"]
+        assert [(d.code, d.severity) for d in got] == [
+            ("HL001", types.DiagnosticSeverity.Information)
+        ]
         assert as_tuple(got[0].range)[0] == 0
-        # A Python file that does not parse (HL001 evidence `source-unreadable`) is info:
-        # not shown by default, shown where the project reports info.
         broken = "def f(:\n    os.system('x')\n"
         py = s.open(tmp_path / "broken.py", broken, "python")
         assert await s.diagnostics(py, 1) == []
-        py = s.open(_info_project(tmp_path) / "broken.py", broken, "python")
+        py = s.open(project / "broken.py", broken, "python")
         got = await s.diagnostics(py, 1)
         assert [(d.code, d.severity) for d in got] == [
             ("HL001", types.DiagnosticSeverity.Information)

@@ -168,7 +168,9 @@ def test_hl103_split_fix_when_the_word_appears_elsewhere() -> None:
 
 
 def test_hl001_real_syntax_error_in_remote_string() -> None:
-    assert found("ssh h 'if true; then echo'") == [("HL001", "error", "i")]
+    # Its severity is the table's (heredoc_lint/severities.py): measured down to info.
+    found = [(f.code, f.evidence) for f in check_shell("ssh h 'if true; then echo'")]
+    assert found == [("HL001", "shell-string-refused")]
 
 
 def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
@@ -196,7 +198,7 @@ def test_hl001_a_file_with_nothing_to_check_is_info() -> None:
 def test_hl001_python_shell_string_is_an_error() -> None:
     text = 'import subprocess\nsubprocess.run("ssh h uptime; if then", shell=True)\n'
     (f,) = [f for f in check_text(text, "python", "t.py") if f.code == "HL001"]
-    assert f.severity is Severity.ERROR and f.start == text.index("ssh h")
+    assert f.evidence == "shell-string-refused" and f.start == text.index("ssh h")
     assert f.message.startswith("This shell command string does not parse")
 
 
@@ -237,8 +239,8 @@ def test_hl001_console_transcript_in_a_sh_fence_is_read_as_a_transcript() -> Non
 def test_hl001_real_errors_beside_a_heredoc_of_html_stay_errors() -> None:
     """Placeholders are looked for outside heredoc bodies: `<b>` in data is no template."""
     text = "ssh h \"cat > i.html <<'E'\n<b>hi</b>\nE\nif true; then echo\""
-    found = [(f.code, f.severity) for f in check_shell(text) if f.code == "HL001"]
-    assert found == [("HL001", Severity.ERROR)]
+    found = [(f.code, f.evidence) for f in check_shell(text) if f.code == "HL001"]
+    assert found == [("HL001", "shell-string-refused")]
 
 
 def test_select_prefix() -> None:
@@ -278,7 +280,7 @@ def test_hl001_names_the_layer_that_does_not_parse(text: str, place: str) -> Non
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
     assert found.message.startswith(f"{place} does not parse near `(`: ")
     assert "the shell that runs it refuses it with a syntax error" in found.message
-    assert found.severity is Severity.ERROR
+    assert found.evidence == "shell-string-refused"
     assert text[found.start : found.end] == "("
 
 
@@ -299,10 +301,11 @@ def test_hl001_a_console_transcript_is_not_a_script() -> None:
 @pytest.mark.parametrize("quote", ["'EOF'", "EOF"])
 def test_hl001_a_template_field_in_a_heredoc_body_is_data(quote: str) -> None:
     """`{{ name }}` in a heredoc body is the body's text, not a template of the script:
-    the string that does not parse is still an error; outside a body it is a template."""
+    the string that does not parse is still refused by its shell; outside a body it is a
+    template."""
     text = f'ssh h "cat > f <<{quote}\n{{{{ name }}}}\nEOF\necho ("\n'
     (found,) = [f for f in check_shell(text, "t.sh") if f.code == "HL001"]
-    assert found.severity is Severity.ERROR
+    assert found.evidence == "shell-string-refused"
     assert text[found.start : found.end] == "("
     outside = "ssh h 'echo {{ name }} ('\n"
     (found,) = [f for f in check_shell(outside, "t.sh") if f.code == "HL001"]
@@ -462,9 +465,9 @@ def test_hl001_syntax_errors_name_the_python_string_and_the_argv_string() -> Non
         'subprocess.run(["bash", "-c", "ssh h uptime; if then"])\n'
     )
     found = [f for f in check_text(text, "python", "t.py") if f.code == "HL001"]
-    assert [(f.severity.value, f.message.split(" does not parse")[0]) for f in found] == [
-        ("error", "This shell command string"),
-        ("error", "The bash -c command string"),
+    assert [(f.evidence, f.message.split(" does not parse")[0]) for f in found] == [
+        ("shell-string-refused", "This shell command string"),
+        ("shell-string-refused", "The bash -c command string"),
     ]
 
 

@@ -121,8 +121,7 @@ def test_docs_page_shows_the_measured_severities() -> None:
     page = _generator().render()
     hl001 = page.split("\n## HL001 ", 1)[1].split("\n## ", 1)[0]
     hl201 = page.split("\n## HL201 ", 1)[1].split("\n## ", 1)[0]
-    assert "| `shell-string-refused` | error |" in hl001
-    for evidence in ("script-refused", "source-unreadable"):
+    for evidence in ("shell-string-refused", "script-refused", "source-unreadable"):
         assert f"| `{evidence}` | info |" in hl001
     for evidence in ("parameter-host", "network"):
         assert f"| `{evidence}` | warning |" in hl201
