@@ -81,6 +81,34 @@ def test_negative(call: str) -> None:
     assert hl202(text) == []
 
 
+# Values whose text never holds a line break, `$`, backtick or backslash: the body can
+# neither end early nor expand them (bench/corpus: mit-pdos/gokv's `{str(ncores)}`).
+_ARGUMENTS = "args = parser.parse_args()\nn = args.cores\n"
+PLAIN = [
+    "str(n)",  # `--cores` is declared type=int
+    "n + 1",
+    'f"10.10.1.{n + 1}:12000"',
+    '" ".join(["--port", str(n)])',
+]
+
+
+@pytest.mark.parametrize("value", PLAIN)
+@pytest.mark.parametrize("delimiter", ["EOF", "'EOF'"])
+def test_a_value_that_cannot_hold_a_line_or_an_expansion_is_left_alone(
+    value: str, delimiter: str
+) -> None:
+    head = "import argparse, os\nparser = argparse.ArgumentParser()\n"
+    declare = "parser.add_argument('--cores', type=int, default=8)\n"
+    call = f'os.system(f"""ssh h <<{delimiter}\n./set-cores {{{value}}}\nEOF\n""")\n'
+    assert hl202(head + declare + _ARGUMENTS + call) == []
+    # The same value without the type: any text, reported.
+    (f,) = hl202(head + "parser.add_argument('--cores')\n" + _ARGUMENTS + call)
+    assert f"filled in at run time from `{value}`" in f.message
+    # Glued to the delimiter, no value ends with the line break the body needs.
+    glued = call.replace("}\nEOF", "}EOF")
+    assert len(hl202(head + declare + _ARGUMENTS + glued)) == 1
+
+
 def test_fix_is_safe_for_a_quoted_delimiter_and_unsafe_otherwise() -> None:
     quoted = "def push(c, body):\n    c.exec_command(f\"cat > /a << 'EOF'\\n{body}\\nEOF\")\n"
     unquoted = quoted.replace("'EOF'", "EOF")

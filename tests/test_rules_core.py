@@ -173,6 +173,21 @@ def test_hl001_real_syntax_error_in_remote_string() -> None:
     assert found == [("HL001", "shell-string-refused")]
 
 
+def test_hl001_a_dollar_that_a_value_makes_a_name_of_is_built_at_run_time() -> None:
+    """`eval echo "\\$$(echo $name)"` runs `echo $HOST`: what eval is handed parses, though
+    the text as written (`echo $$(echo $name)`) does not (bench/corpus: zenny/serverconf)."""
+    script = 'name=HOST; HOST=web-1; eval echo "\\$$(echo $name)"\n'
+    ran = bash_with_path(script)
+    assert (ran.returncode, ran.stdout) == (0, "web-1\n"), ran.stderr
+    found = [(f.code, f.evidence) for f in check_shell(script) if f.code == "HL001"]
+    assert found == [("HL001", "runtime-built")]
+    # An error before it is refused whatever the values: still the string's error.
+    broken = 'name=HOST; eval "echo ) \\$$(echo $name)"\n'
+    assert bash_with_path(broken).returncode != 0
+    found = [(f.code, f.evidence) for f in check_shell(broken) if f.code == "HL001"]
+    assert found == [("HL001", "shell-string-refused")]
+
+
 def test_hl001_tree_sitter_gap_that_bash_accepts_is_info() -> None:
     text = 'shopt -s extglob\nls !(*.txt)\nfor i do ssh "$i" uptime; done\n'
     codes = [(f.code, f.severity) for f in check_shell(text)]

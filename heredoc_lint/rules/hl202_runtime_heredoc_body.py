@@ -4,7 +4,10 @@ r"""A heredoc whose body is a value filled in at run time.
 Finds a heredoc in a Python-built shell string whose body is filled in at run
 time: `f"cat > {path} << 'EOF'\n{content}\nEOF"` given to paramiko's
 `exec_command`, `subprocess.run(..., shell=True)`, fabric's `run`, or an `ssh`
-argument list. It is reported instead of HL101 for that heredoc.
+argument list. It is reported instead of HL101 for that heredoc. Values whose
+text can hold no line break, `$`, backtick or backslash (numbers, an option
+declared `type=int`, `str()` of one, f-strings and sums of such) are left
+alone when the delimiter stands on a line of its own.
 
 ## Why is this bad?
 The heredoc only works for some values. A value holding the line `EOF` ends the
@@ -63,12 +66,11 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         inside = [(a, b) for a, b in spans if a < heredoc.body_end and heredoc.body_start < b]
         if not inside:
             continue
-        names: list[str] = []
-        for a, _ in inside:
-            index = root_index(layer, a)
-            interp = frag.interp_at(index) if index is not None else None
-            if interp is not None:
-                names.append(f"`{interp.source.strip()}`")
+        indexes = [root_index(layer, a) for a, _ in inside]
+        interps = [frag.interp_at(i) if i is not None else None for i in indexes]
+        if heredoc.terminated and all(i is not None and i.plain for i in interps):
+            continue  # numbers and the like: no line to end the body, nothing to expand
+        names = [f"`{i.source.strip()}`" for i in interps if i is not None]
         source = ", ".join(dict.fromkeys(names)) or "a run-time value"
         delimiter = heredoc.delimiter
         if heredoc.terminated:

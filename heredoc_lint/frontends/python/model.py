@@ -243,6 +243,7 @@ class Interp:
     escaped: str = ""  # characters the value has replaced (`.replace("'", "'\\''")`)
     evidence: str = ""  # why the value comes from outside the program ("": nothing shows it)
     shell_text: str = ""  # why the value is meant as shell text (a glob, options...)
+    plain: bool = False  # no line break, `$`, backtick or backslash in it, ever (origins)
     through: str = ""  # the name whose binding holds this value's source (`cmd = f"..."`)
 
 

@@ -15,7 +15,13 @@ from collections.abc import Mapping
 
 from heredoc_lint.frontends.python.callers import UNKNOWN, Callers, argument_for
 from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
-from heredoc_lint.frontends.python.values import MAX_DEPTH, provably_safe, qualname
+from heredoc_lint.frontends.python.values import (
+    MAX_DEPTH,
+    choices,
+    numeric,
+    provably_safe,
+    qualname,
+)
 
 _ENVIRONMENT = frozenset({"os.environ", "os.environb"})
 _ENVIRONMENT_CALLS = frozenset({"os.getenv", "os.environ.get", "os.getenvb"})
@@ -297,6 +303,66 @@ def _numeric_option(node: ast.expr, scope: Scope, callers: Callers | None) -> bo
         and isinstance(value.func, ast.Attribute)
         and value.func.attr in _CLI_PARSERS
     )
+
+
+# What a heredoc's body gives a meaning to: a line break (the delimiter is a line of its
+# own) and, when the delimiter is unquoted, `$`, backticks and backslashes.
+_BODY_SPECIAL = frozenset("\n$`\\")
+# Operators whose result is a number or the operands' text put together (not `%`, whose
+# `%r` may write a backslash).
+_JOINING = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+
+
+def plain_text(
+    node: ast.expr,
+    scope: Scope,
+    imports: Mapping[str, str],
+    callers: Callers | None = None,
+    depth: int = 0,
+) -> bool:
+    """Whether the text of `node` holds no line break, `$`, backtick or backslash, whatever
+    happens at run time: a number (an option declared `type=int` too), `str()` of one, a
+    literal without them, an f-string, a sum or a `join` of such values."""
+    if depth > MAX_DEPTH:
+        return False
+    if numeric(node, scope, imports, depth) or _numeric_option(node, scope, callers):
+        return True
+    more = depth + 1
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, str):
+            return not _BODY_SPECIAL.intersection(value)
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _JOINING):
+        return all(
+            plain_text(side, scope, imports, callers, more) for side in (node.left, node.right)
+        )
+    if isinstance(node, ast.JoinedStr):
+        return all(
+            plain_text(part, scope, imports, callers, more)
+            if isinstance(part, ast.Constant)
+            else isinstance(part, ast.FormattedValue)
+            and part.conversion == -1
+            and part.format_spec is None
+            and plain_text(part.value, scope, imports, callers, more)
+            for part in node.values
+        )
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        (argument,) = node.args
+        if isinstance(node.func, ast.Name) and node.func.id == "str":
+            return plain_text(argument, scope, imports, callers, more)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "join":
+            parts = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else None
+            return parts is not None and all(
+                plain_text(p, scope, imports, callers, more) for p in [node.func.value, *parts]
+            )
+        return False
+    if isinstance(node, (ast.Name, ast.IfExp)):
+        found = choices(node, scope, more)
+        return found is not None and all(
+            plain_text(value, owner, imports, callers, more) for value, owner in found
+        )
+    return False
 
 
 def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -> str:

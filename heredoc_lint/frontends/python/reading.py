@@ -27,7 +27,7 @@ from heredoc_lint.frontends.python.model import (
     Template,
     Unit,
 )
-from heredoc_lint.frontends.python.origins import evidence, shell_text
+from heredoc_lint.frontends.python.origins import evidence, plain_text, shell_text
 from heredoc_lint.frontends.python.scopes import COMPREHENSIONS, Scope, follow
 from heredoc_lint.frontends.python.values import (
     MAX_DEPTH,
@@ -48,6 +48,7 @@ _PERCENT = re.compile(
 class _Origin(TypedDict):
     evidence: str
     shell_text: str
+    plain: bool
     through: str
 
 
@@ -67,6 +68,7 @@ class Reader:
         return {
             "evidence": evidence(node, scope, self.a.imports, callers=self.callers),
             "shell_text": shell_text(node, scope, self.a.imports, callers=self.callers),
+            "plain": plain_text(node, scope, self.a.imports, callers=self.callers),
             "through": self.through[0] if self.through else "",
         }
 
