@@ -83,7 +83,10 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL002", "unused"): Row(WARNING, "the suppression silences no finding"),
     # HL101 heredoc-in-remote-string
     ("HL101", "body-parsed-by-outer-shell"): Row(
-        WARNING, "the outer shell changes the body", FirstLook(0, 3, 0)
+        WARNING,
+        "the outer shell changes the body",
+        FirstLook(0, 13, 0),
+        held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
     ("HL101", "arrives-as-written"): Row(INFO, "the body arrives as written today"),
     # HL102 client-side-expansion
@@ -95,7 +98,7 @@ TABLE: dict[tuple[str, str], Row] = {
         ERROR, "a backslash-newline in a quoted heredoc"
     ),
     ("HL102", "binding-inside"): Row(ERROR, "the name is bound in the same string, later"),
-    ("HL102", "awk-field"): Row(ERROR, "a field of an awk program"),
+    ("HL102", "awk-field"): Row(ERROR, "a field of an awk program", FirstLook(0, 0, 1)),
     ("HL102", "positional-empty"): Row(WARNING, "a positional parameter that is empty there"),
     ("HL102", "special-parameter"): Row(
         INFO, "`$?`, `$!` or `$$` of the wrong shell", FirstLook(2, 1, 2)
@@ -115,7 +118,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "shares-string"): Row(
         ERROR,
         "other commands share the string",
-        FirstLook(5, 1, 5),
+        FirstLook(5, 3, 6),
         held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
     ),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
@@ -164,7 +167,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(18, 66, 6),
+        FirstLook(19, 67, 7),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
