@@ -88,6 +88,7 @@ TABLE: dict[tuple[str, str], Row] = {
         FirstLook(0, 13, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
+    ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
     ("HL101", "arrives-as-written"): Row(INFO, "the body arrives as written today"),
     # HL102 client-side-expansion
     ("HL102", "quoted-delimiter"): Row(ERROR, "inside a quoted-delimiter heredoc"),
@@ -125,6 +126,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "redirection-keeps-shell"): Row(WARNING, "bash keeps its shell for a redirection"),
     ("HL103", "dash-keeps-shell"): Row(
         WARNING, "dash keeps its shell for one command", FirstLook(0, 1, 0)
+    ),
+    ("HL103", "path-directory"): Row(
+        INFO, "only the script's directory matches: it depends on how it is started"
     ),
     ("HL103", "oldest-first"): Row(INFO, "pgrep asks for the oldest match: the target's"),
     ("HL103", "last-command"): Row(

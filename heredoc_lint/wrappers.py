@@ -304,6 +304,13 @@ class _Reading:
 
 _MAX_READINGS = 16
 _HOST_LIKE = frozenset("@.:")  # user@host, host.example.com, 10.0.0.1, [::1]
+# A word of unknown count named as options (`$SSH_OPTS`, `"${SSH_ARGS[@]}"`, `$FLAGS`) is
+# read as options only, never as the host: `ssh -p "$P" $SSH_OPTS "$U@$H" "..."`.
+_OPTIONS_NAME = re.compile(r"(?:\A|_)(?:OPTS|OPTIONS|ARGS|FLAGS)(?:\[[@*]\])?\Z", re.IGNORECASE)
+
+
+def _named_as_options(word: Word) -> bool:
+    return len(word.expansions) == 1 and _OPTIONS_NAME.search(word.expansions[0].name) is not None
 
 
 def parse_ssh(
@@ -379,6 +386,8 @@ def _ssh_readings(
                 if found > _MAX_READINGS:
                     raise _Unknown
                 yield reading
+            if host_index is None and _named_as_options(word):
+                return
         if host_index is not None:
             break
         host_index = i

@@ -253,3 +253,26 @@ def test_hl101_counts_the_deleted_backslash_newlines() -> None:
     text = 'ssh h "cat > f << EOF\na \\\nb\nEOF"\n'
     (f,) = kit.findings(text, "HL101", every_rule=True)
     assert f.message.endswith("; deletes 1 backslash-newline(s)")
+
+
+def test_an_unquoted_body_filled_with_the_scripts_own_variables_is_info(tmp_path: Path) -> None:
+    """`HOSTNAME=$(hostname -s)` above `sudo bash -c "cat > torrc <<EOL ... $HOSTNAME ..."`:
+    the outer shell fills in what the script set, as its author meant (bench/corpus:
+    tfukui95/tor-experiment); bash writes the local value into the file."""
+    target = tmp_path / "torrc"
+    text = f'NAME=$(echo relay-1)\nbash -c "cat > {target} <<EOL\nNickname $NAME\nEOL"\n'
+    ran = kit.bash_with_path(text)
+    assert ran.returncode == 0, ran.stderr
+    assert target.read_text() == "Nickname relay-1\n"
+    (f,) = kit.findings(text, CODE, every_rule=True)
+    assert (f.evidence, f.severity) == ("local-values", Severity.INFO)
+    assert "fills in $NAME in its body, variables this script sets" in f.message
+    # Not when the delimiter says the body is literal, nor for a value the script does not
+    # set, nor when a backslash-newline is deleted too.
+    for changed in (
+        text.replace("<<EOL", "<<'EOL'"),
+        text.replace("$NAME", "$NAME $OTHER"),
+        text.replace("$NAME", "$NAME \\\n"),
+    ):
+        (g,) = kit.findings(changed, CODE, every_rule=True)
+        assert g.evidence == "body-parsed-by-outer-shell", changed

@@ -646,3 +646,30 @@ def test_hl103_pkill_in_ssh_string_with_more_commands_is_error() -> None:
     text = 'ssh h "pkill -f x; y"\n'
     (f,) = kit.findings(text, "HL103", every_rule=True)
     assert (f.start, f.end, f.severity) == (7, 12, Severity.ERROR)
+
+
+def test_a_pattern_that_matches_only_the_scripts_directory_depends_on_how_it_starts(
+    tmp_path: Path,
+) -> None:
+    """`pkill -f code-server` in code-server/stop.sh: bash shows the path it was given, so
+    the script kills itself when started as `bash code-server/stop.sh` and not as
+    `./stop.sh` from its directory (bench/corpus: tannguyencse19/devops).  Info."""
+    name = f"hl-{uuid.uuid4().hex[:8]}"
+    folder = tmp_path / name
+    folder.mkdir()
+    script = f"pkill -f {name}\necho survived\n"
+    (folder / "stop.sh").write_text(script)
+    through = subprocess.run(
+        ["bash", f"{name}/stop.sh"], cwd=tmp_path, capture_output=True, text=True, timeout=30
+    )
+    inside = subprocess.run(
+        ["bash", "./stop.sh"], cwd=folder, capture_output=True, text=True, timeout=30
+    )
+    assert (through.returncode, through.stdout) == (-15, "")
+    assert (inside.returncode, inside.stdout) == (0, "survived\n")
+    (f,) = [f for f in check_shell(script, f"{name}/stop.sh") if f.code == "HL103"]
+    assert (f.evidence, f.severity) == ("path-directory", Severity.INFO)
+    assert f"when it is started by a path through `{name}/`" in f.message
+    # The pattern in the script's own name matches however it is started: a warning.
+    (g,) = [g for g in check_shell(script, f"{name}/{name}.sh") if g.code == "HL103"]
+    assert g.evidence != "path-directory" and g.severity is not Severity.INFO

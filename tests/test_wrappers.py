@@ -1,8 +1,9 @@
 """The wrapper table: where a wrapper's command starts, and what runs it.
 
-Uncertainty: when a word of unknown count (`$SSH_OPTS`, `"${OPTS[@]}"`, an f-string
+Uncertainty: when a word of unknown count (`$SSH_EXTRA`, `"${EXTRA[@]}"`, an f-string
 field) or an option the manual does not list stands before ssh's host, the remote command
-may start at different words; nothing is reported then. ssh's, scp's and sftp's option
+may start at different words; nothing is reported then.  A word whose name says options
+(`$SSH_OPTS`, `"${SSH_ARGS[@]}"`) is read as options only. ssh's, scp's and sftp's option
 letters (`wrappers.OPTION_GRAMMARS`) are checked against the real clients' getopt.
 
 The table (`grammars.FORMS` and the resolvers in `wrappers`): one example per row, from
@@ -52,10 +53,9 @@ def _remote(line: str) -> list[str] | None:
 
 # -- where ssh's remote command starts ---------------------------------------------------
 UNCERTAIN = [
-    'ssh $SSH_OPTS "$host" "uptime; df -h"',  # $SSH_OPTS: options, or the host?
-    'ssh "${OPTS[@]}" "$host" "a && b"',
-    'ssh ${SSH_OPTS} user@web-1 "a && b"',
-    "ssh $OPTS $host 'ls \"my dir\"' x",
+    'ssh $SSH_EXTRA "$host" "uptime; df -h"',  # $SSH_EXTRA: options, or the host?
+    'ssh "${EXTRA[@]}" "$host" "a && b"',
+    'ssh ${SSH_EXTRA} user@web-1 "a && b"',
     'ssh "$@" "$host" "a; b"',
     'ssh -Z host "a; b"',  # -Z: not in ssh(1)
     'ssh -$FLAGS host "a; b"',  # letters known only at run time
@@ -83,6 +83,11 @@ CERTAIN = [
     ('ssh -P tag host "a; b"', ["a; b"]),
     ("ssh -o BatchMode=yes -- h -x", ["-x"]),
     ('ssh h -l ops "a; b"', ["a; b"]),  # ssh reads options after the host too
+    # a word of unknown count named as options is read as options, never as the host
+    ('ssh $SSH_OPTS "$host" "uptime; df -h"', ["uptime; df -h"]),
+    ('ssh "${OPTS[@]}" "$host" "a && b"', ["a && b"]),
+    ('ssh -p "$P" ${SSH_ARGS} user@web-1 "a && b"', ["a && b"]),
+    ("ssh $OPTS $host 'ls \"my dir\"' x", ['ls "my dir"', "x"]),
 ]
 
 
@@ -103,20 +108,25 @@ def test_attached_value_keeps_its_expansion() -> None:
 @pytest.mark.parametrize(
     ("text", "code"),
     [
-        ('ssh $SSH_OPTS "$host" git commit -m "fix the build"\n', "HL106"),
-        ('ssh "${OPTS[@]}" "$host" ls "/srv/my dir"\n', "HL106"),
-        ('ssh $SSH_OPTS "$host" "nohup ./server &"\n', "HL104"),
-        ('ssh $SSH_OPTS "$host" cd /srv && make\n', "HL110"),
-        ('while read h; do ssh $SSH_OPTS "$h" "uptime"; done < hosts\n', "HL105"),
-        ('ssh $SSH_OPTS "$host" "x=1; echo $x"\n', "HL102"),
+        ('ssh $SSH_EXTRA "$host" git commit -m "fix the build"\n', "HL106"),
+        ('ssh "${EXTRA[@]}" "$host" ls "/srv/my dir"\n', "HL106"),
+        ('ssh $SSH_EXTRA "$host" "nohup ./server &"\n', "HL104"),
+        ('ssh $SSH_EXTRA "$host" cd /srv && make\n', "HL110"),
+        ('while read h; do ssh $SSH_EXTRA "$h" "uptime"; done < hosts\n', "HL105"),
+        ('ssh $SSH_EXTRA "$host" "x=1; echo $x"\n', "HL102"),
     ],
 )
 def test_uncertain_shapes_give_no_finding(text: str, code: str) -> None:
     found = [f for f in check_shell(text, "t.sh", None) if f.code == code]
     assert found == [], found
-    # ...where the same command with a known shape does report it.
-    known = text.replace("$SSH_OPTS ", "").replace('"${OPTS[@]}" ', "")
+    # ...where the same command with a known shape does report it: without the word, or
+    # with the word named as options (round n: `ssh -p "$P" $SSH_OPTS "$U@$H" "..."`).
+    # (HL105 excepted: the options may hold `-n`.)
+    known = text.replace("$SSH_EXTRA ", "").replace('"${EXTRA[@]}" ', "")
+    named = text.replace("$SSH_EXTRA ", "$SSH_OPTS ").replace("${EXTRA[@]}", "${OPTS[@]}")
     assert [f.code for f in kit.findings(known, code)] == [code]
+    expected = [] if code == "HL105" else [code]
+    assert [f.code for f in kit.findings(named, code)] == expected
 
 
 def test_certain_unquoted_host_still_reported() -> None:

@@ -8,9 +8,12 @@ shell (paramiko's `exec_command`, fabric's `run`, an `["ssh", host, CMD]`
 argument list) arrives byte for byte as written and is not reported.
 
 A heredoc that arrives exactly as it is written in the file (a single-quoted
-string with no `'\''` in it) is info: nothing is wrong with it yet. A body
-filled in at run time (an f-string field) is also HL202's; this rule reports
-what the outer shell does to the rest of the body, without a fix.
+string with no `'\''` in it) is info: nothing is wrong with it yet. So is an
+unquoted heredoc whose body the outer shell changes only by filling in
+variables that the script itself sets (`NAME=$(hostname -s)` above it): that
+is what its author meant. A body filled in at run time (an f-string field) is
+also HL202's; this rule reports what the outer shell does to the rest of the
+body, without a fix.
 
 ## Why is this bad?
 The body passes through the outer shell first. In a double-quoted string the
@@ -45,18 +48,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers import Layer, LocalExpansion
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule, script_path, where
+from heredoc_lint.shell import evidence
+from heredoc_lint.shell.heredoc import Heredoc
 
 
-def _problems(layer: Layer, body_start: int, body_end: int) -> str:
+def _changed(
+    layer: Layer, body_start: int, body_end: int
+) -> tuple[list[LocalExpansion], list[int]]:
+    """What the outer shell changes in a body: its expansions (not the run-time values of
+    a Python fragment) and the backslash-newlines it deletes."""
     inside = [
         e
         for e in layer.local_expansions
         if body_start <= e.start < body_end and not layer.is_runtime(e.start, e.end)
     ]
-    removed = [k for k in layer.continuations if body_start <= k < body_end]
+    return inside, [k for k in layer.continuations if body_start <= k < body_end]
+
+
+def _problems(layer: Layer, body_start: int, body_end: int) -> str:
+    inside, removed = _changed(layer, body_start, body_end)
     parts = []
     if inside:
         names = ", ".join(dict.fromkeys(layer.text[e.start : e.end].strip() for e in inside))
@@ -80,12 +93,21 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         runtime = layer.is_runtime(heredoc.body_start, heredoc.body_end)
         width = 3 if heredoc.strip_tabs else 2
         problems = _problems(layer, heredoc.body_start, heredoc.body_end)
+        local = _local_values(layer, heredoc)
         if not problems and (runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)):
             kind = "arrives-as-written"
             message = (
                 f"Heredoc inside {where(layer)}: it arrives as written (nothing in it is "
                 "changed by the outer shell's quoting), but a quote or `$` added to its body "
                 "later must be escaped for that shell too"
+            )
+        elif local:
+            kind = "local-values"
+            message = (
+                f"Heredoc inside {where(layer)}: the local shell fills in {local} in its "
+                "body, variables this script sets (an unquoted delimiter: meant so, it "
+                "works); any other $, `, \\ or quote in the body must be escaped for that "
+                "shell too"
             )
         else:
             kind = "body-parsed-by-outer-shell"
@@ -104,6 +126,21 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             if runtime
             else heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context)),
         )
+
+
+def _local_values(layer: Layer, heredoc: Heredoc) -> str:
+    """The names, when the outer shell's only change to the body of an unquoted heredoc
+    is to fill in variables that the outer script sets (`HOST=$(hostname -s)` above
+    `bash -c "cat > f <<EOL ... $HOST ..."`): what the author meant; "" otherwise."""
+    parent = layer.parent
+    if heredoc.quoted or parent is None:
+        return ""
+    inside, removed = _changed(layer, heredoc.body_start, heredoc.body_end)
+    bound = evidence.bindings(parent.script)
+    names = [e.expansion.name for e in inside if e.expansion.kind == "variable"]
+    if removed or not inside or len(names) < len(inside) or not bound.keys() >= set(names):
+        return ""
+    return ", ".join(dict.fromkeys(layer.text[e.start : e.end].strip() for e in inside))
 
 
 def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:

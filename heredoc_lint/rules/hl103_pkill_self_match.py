@@ -28,7 +28,10 @@ in place of its shell too (`ssh h "cd /srv && pkill -f worker"`): where the
 pkill ends the string, older shells lose only their exit status, and that is
 reported at info. A lone pkill in a call whose status the program
 drops (a bare `os.system(...)`, `subprocess.run(...)` without `check=True`) is
-reported at info: the processes it meant die all the same.
+reported at info: the processes it meant die all the same. So is a pattern
+that matches only the directory of a script's path (`pkill -f code-server` in
+code-server/stop.sh): bash shows the path it was started by, and `./stop.sh`
+from that directory does not hold it.
 
 ## Example
 ```bash
@@ -527,6 +530,9 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             if layer.depth == 0 and layer.cmdline is None
             else f"its own shell (`{(shown := shown or quote_snippet(cmdline))}`)"
         )
+        directory = _only_in_directory(layer, path, found)
+        if directory:
+            owner += f" when it is started by a path through `{directory}` (`./` does not)"
         kills = "kills that shell: the commands after it never run"
         if layer.kind == "stdin":
             owner = f"the shell that feeds it this script (`{shown}`), which waits for it,"
@@ -566,7 +572,20 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
                 f"`{call.tool} -f {shlex.quote(pattern)}` matches the command line of {owner} "
                 f"and {effect}"
             )
-        yield SelfMatch(call, cmdline, found, kind, message)
+        yield SelfMatch(call, cmdline, found, "path-directory" if directory else kind, message)
+
+
+def _only_in_directory(layer: Layer, path: str | None, found: Sequence[tuple[int, int]]) -> str:
+    """The directory part of a script's path, when the pattern matches `bash PATH` only
+    there: whether it matches the running script depends on how it is started (`cd dir &&
+    ./x.sh` shows no directory); "" otherwise."""
+    if path is None or layer.depth != 0 or layer.cmdline is not None or not found:
+        return ""
+    head = len("bash ")
+    directory = path[: path.rfind("/") + 1]
+    if not directory or not all(head <= a and b <= head + len(directory) for a, b in found):
+        return ""
+    return directory
 
 
 _SIGKILL = frozenset({"9", "KILL", "SIGKILL"})
