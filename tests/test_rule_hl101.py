@@ -266,7 +266,7 @@ def test_an_unquoted_body_filled_with_the_scripts_own_variables_is_info(tmp_path
     assert target.read_text() == "Nickname relay-1\n"
     (f,) = kit.findings(text, CODE, every_rule=True)
     assert (f.evidence, f.severity) == ("local-values", Severity.INFO)
-    assert "fills in $NAME in its body, variables this script sets" in f.message
+    assert "fills in $NAME in its body, variables set before it" in f.message
     # Not when the delimiter says the body is literal, nor for a value the script does not
     # set, nor when a backslash-newline is deleted too.
     for changed in (
@@ -276,3 +276,19 @@ def test_an_unquoted_body_filled_with_the_scripts_own_variables_is_info(tmp_path
     ):
         (g,) = kit.findings(changed, CODE, every_rule=True)
         assert g.evidence == "body-parsed-by-outer-shell", changed
+
+
+def test_a_runbook_block_filled_with_what_an_earlier_block_sets_is_info() -> None:
+    """A runbook's blocks run in one terminal, in order (tfukui95/tor-experiment's
+    ToyExperiment.md): a variable an earlier block sets is the one meant."""
+    block = 'sudo bash -c "cat > /etc/tor/torrc <<EOL\nNickname $NAME\nEOL"\n'
+    earlier = "Name it:\n\n```bash\nNAME=$(hostname -s)\n```\n\nThen:\n\n```bash\n"
+    for text, evidence in (
+        (earlier + block + "```\n", "local-values"),
+        (
+            "Then:\n\n```bash\n" + block + "```\n\n```bash\nNAME=x\n```\n",
+            "body-parsed-by-outer-shell",
+        ),
+    ):
+        (f,) = [f for f in check_text(text, "markdown", "r.md") if f.code == CODE]
+        assert f.evidence == evidence, text

@@ -10,8 +10,8 @@ argument list) arrives byte for byte as written and is not reported.
 A heredoc that arrives exactly as it is written in the file (a single-quoted
 string with no `'\''` in it) is info: nothing is wrong with it yet. So is an
 unquoted heredoc whose body the outer shell changes only by filling in
-variables that the script itself sets (`NAME=$(hostname -s)` above it): that
-is what its author meant. A body filled in at run time (an f-string field) is
+variables that the script itself sets (`NAME=$(hostname -s)` above it, or in
+an earlier block of a runbook): that is what its author meant. A body filled in at run time (an f-string field) is
 also HL202's; this rule reports what the outer shell does to the rest of the
 body, without a fix.
 
@@ -45,6 +45,7 @@ scp or stdin strategy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
@@ -93,7 +94,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         runtime = layer.is_runtime(heredoc.body_start, heredoc.body_end)
         width = 3 if heredoc.strip_tabs else 2
         problems = _problems(layer, heredoc.body_start, heredoc.body_end)
-        local = _local_values(layer, heredoc)
+        local = _local_values(layer, heredoc, context)
         if not problems and (runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)):
             kind = "arrives-as-written"
             message = (
@@ -105,7 +106,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             kind = "local-values"
             message = (
                 f"Heredoc inside {where(layer)}: the local shell fills in {local} in its "
-                "body, variables this script sets (an unquoted delimiter: meant so, it "
+                "body, variables set before it (an unquoted delimiter: meant so, it "
                 "works); any other $, `, \\ or quote in the body must be escaped for that "
                 "shell too"
             )
@@ -128,17 +129,26 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-def _local_values(layer: Layer, heredoc: Heredoc) -> str:
+# A runbook's code blocks run in one terminal, in order: what an earlier one assigns is set.
+_ASSIGNED = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=", re.MULTILINE)
+
+
+def _local_values(layer: Layer, heredoc: Heredoc, context: Context) -> str:
     """The names, when the outer shell's only change to the body of an unquoted heredoc
     is to fill in variables that the outer script sets (`HOST=$(hostname -s)` above
-    `bash -c "cat > f <<EOL ... $HOST ..."`): what the author meant; "" otherwise."""
+    `bash -c "cat > f <<EOL ... $HOST ..."`, or an earlier block of a runbook): what the
+    author meant; "" otherwise."""
     parent = layer.parent
     if heredoc.quoted or parent is None:
         return ""
     inside, removed = _changed(layer, heredoc.body_start, heredoc.body_end)
-    bound = evidence.bindings(parent.script)
-    names = [e.expansion.name for e in inside if e.expansion.kind == "variable"]
-    if removed or not inside or len(names) < len(inside) or not bound.keys() >= set(names):
+    if removed or not inside or any(e.expansion.kind != "variable" for e in inside):
+        return ""
+    unbound = {e.expansion.name for e in inside} - evidence.bindings(parent.script).keys()
+    if unbound and context.kind == "markdown":
+        before = layer.root.file_offset(0)
+        unbound -= set(_ASSIGNED.findall(context.file_text, 0, before))
+    if unbound:
         return ""
     return ", ".join(dict.fromkeys(layer.text[e.start : e.end].strip() for e in inside))
 
