@@ -141,13 +141,15 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL104", "background-command"): Row(
         WARNING,
         "a background command keeps the session's output",
-        FirstLook(4, 1, 3),
+        FirstLook(6, 1, 3),
         held="the shared case tail_logs.sh (`nohup tail -f ... &` over ssh)",
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
     ("HL104", "background-pipeline"): Row(WARNING, "a background pipeline keeps it"),
     ("HL104", "background-list"): Row(
-        WARNING, "the subshell of a background list keeps it while its last command runs"
+        WARNING,
+        "the subshell of a background list keeps it while its last command runs",
+        FirstLook(1, 0, 0),
     ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
@@ -171,7 +173,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(19, 67, 7),
+        FirstLook(19, 68, 7),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -187,7 +189,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(2, 8, 0),
+        FirstLook(2, 10, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
@@ -198,7 +200,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL112", "near-miss-terminator"): Row(
         ERROR, "a line nearly the delimiter", FirstLook(12, 0, 4)
     ),
-    ("HL112", "never-terminated"): Row(ERROR, "no line is the delimiter", FirstLook(1, 1, 2)),
+    ("HL112", "never-terminated"): Row(INFO, "no line is the delimiter", FirstLook(3, 1, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
     # HL201 shell-interpolation-unquoted
     ("HL201", "argv"): Row(INFO, "from the command line", FirstLook(0, 0, 4)),

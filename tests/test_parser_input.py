@@ -61,7 +61,8 @@ def test_words_keep_their_characters_and_offsets() -> None:
 def test_lone_surrogate_in_an_agent_command_is_checked_not_allowed_unchecked() -> None:
     # json.loads makes "\ud800" a lone surrogate, which no file decoding ever does; in
     # `$'...'` it once raised UnicodeEncodeError and the hook let the command through.
-    command = "cat <<$'\ud800'\nx\n"
+    # The heredoc (never terminated: info) sits in an ssh string whose pkill kills its shell.
+    command = "ssh h \"pkill -f x; cat <<$'\ud800'\nx\n\""
     event = {"tool_name": "Bash", "tool_input": {"command": command}}
     done = subprocess.run(
         [*CLI, "hook", "claude"],
@@ -73,7 +74,7 @@ def test_lone_surrogate_in_an_agent_command_is_checked_not_allowed_unchecked() -
     assert "internal error" not in done.stderr
     decision = json.loads(done.stdout)["hookSpecificOutput"]
     assert decision["permissionDecision"] == "deny"
-    assert "HL112" in decision["permissionDecisionReason"]  # the heredoc never ends
+    assert "HL103" in decision["permissionDecisionReason"]
 
 
 def test_lone_surrogates_reach_bash_and_the_fixes_without_error() -> None:

@@ -127,13 +127,13 @@ def test_an_unterminated_double_angle_field_is_a_template() -> None:
     assert f.message.startswith("`<<PROJECT_ID>>` looks like a field of a template")
 
 
-def test_an_unterminated_plain_heredoc_is_still_an_error() -> None:
+def test_an_unterminated_plain_heredoc_is_still_never_terminated() -> None:
     """`cat <<EOF` that never ends is no template (no `>>` after the delimiter): HL112's
-    error, as bash warns."""
+    `never-terminated`, as bash warns."""
     text = "cat <<EOF\nhi\n"
     assert "delimited by end-of-file (wanted `EOF')" in _bash_n_stderr(text)
     (f,) = [f for f in check_shell(text, "t.sh") if f.code in ("HL001", "HL112")]
-    assert (f.code, f.start, f.end, f.severity) == ("HL112", 4, 6, Severity.ERROR)
+    assert (f.code, f.start, f.end, f.evidence) == ("HL112", 4, 6, "never-terminated")
     assert f.message.startswith("The heredoc `<<EOF` is never terminated")
 
 
