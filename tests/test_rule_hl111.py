@@ -154,6 +154,14 @@ def test_hl111_only_an_ssh_hop_is_a_middle_shell_that_starts_ssh(inner: str, sev
     assert ("`ssh -J` makes that hop" in one.message) is (severity == "warning")
 
 
+def test_hl111_a_middle_shell_with_work_of_its_own_is_no_hop() -> None:
+    """`ssh a "ssh b 'hostname'; ssh-copy-id b"` (optimuse/OpenStack-DM): the middle shell
+    runs more than the inner ssh, which `ssh -J` cannot do for it: the three shells are
+    only noted."""
+    (one,) = kit.findings_selected("ssh a \"ssh b 'hostname'; ssh-copy-id b\"\n", "HL111")
+    assert (one.evidence, one.severity.value) == ("three-shells-as-written", "info")
+
+
 # -- HL111: a string two shells down an argv -------------------------------------------------
 
 

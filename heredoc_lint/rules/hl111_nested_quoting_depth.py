@@ -71,7 +71,9 @@ def _hop(outer: Layer, layer: Layer) -> bool:
     """`ssh a "ssh b '...'"`: a remote shell whose only work is to start another ssh, a
     hop that `ssh -J` makes without the middle shell. Not `watch 'ssh b "..."'` nor
     `bash -c 'ssh b "..."'`: their middle shell runs here, and is there on purpose."""
-    return (outer.wrapper or "").endswith("ssh") and (layer.wrapper or "").endswith("ssh")
+    ssh = (outer.wrapper or "").endswith("ssh") and (layer.wrapper or "").endswith("ssh")
+    # More commands there (`ssh-copy-id`, a `while read` loop): it does work of its own.
+    return ssh and len(outer.script.commands) == 1
 
 
 def _same_shell(layer: Layer) -> bool:
