@@ -85,7 +85,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL101", "body-parsed-by-outer-shell"): Row(
         WARNING,
         "the outer shell changes the body",
-        FirstLook(0, 13, 0),
+        FirstLook(1, 15, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
     ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
@@ -173,7 +173,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(19, 68, 7),
+        FirstLook(19, 72, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -189,7 +189,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(2, 10, 0),
+        FirstLook(2, 13, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
@@ -198,7 +198,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator
     ("HL112", "near-miss-terminator"): Row(
-        ERROR, "a line nearly the delimiter", FirstLook(12, 0, 4)
+        ERROR, "a line nearly the delimiter", FirstLook(13, 0, 4)
     ),
     ("HL112", "never-terminated"): Row(INFO, "no line is the delimiter", FirstLook(3, 1, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
