@@ -514,6 +514,9 @@ ROOT_WORK = [
     "systemctl restart nginx\n",
     "useradd -m app\n",
     "f() { dnf install -y git; }\nf\n",
+    "rm -rf /etc/yum.repos.d/ceph*\n",  # hbulpf/ServerOps: files only root may change
+    "mkdir -p /etc/app\n",
+    "cp app.conf /etc/app/\n",
 ]
 
 
@@ -532,6 +535,9 @@ NOT_ROOT_WORK = [
     "apt-get -s install nginx\n",  # a simulation
     "echo $(apt-get --version)\n",
     "apt-cache policy nginx\n",
+    "cp /etc/hosts /tmp/hosts.bak\n",  # reading /etc: any user may
+    "rm -f /usr/local/bin/app\n",  # /usr/local is often the admin's own
+    "mkdir -p ~/etc/app\n",
 ]
 
 

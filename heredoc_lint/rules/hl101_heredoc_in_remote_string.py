@@ -11,9 +11,9 @@ A heredoc that arrives exactly as it is written in the file (a single-quoted
 string with no `'\''` in it) is info: nothing is wrong with it yet. So is an
 unquoted heredoc whose body the outer shell changes only by filling in
 variables that the script itself sets (`NAME=$(hostname -s)` above it, or in
-an earlier block of a runbook): that is what its author meant. A body filled in at run time (an f-string field) is
-also HL202's; this rule reports what the outer shell does to the rest of the
-body, without a fix.
+an earlier block of a runbook): that is what its author meant. A body filled
+in at run time (an f-string field) is also HL202's; this rule reports what the
+outer shell does to the rest of the body, without a fix.
 
 ## Why is this bad?
 The body passes through the outer shell first. In a double-quoted string the

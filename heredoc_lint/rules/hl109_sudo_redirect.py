@@ -42,7 +42,8 @@ rights: `[ "$EUID" -ne 0 ] && { echo "run as root"; exit 1; }`,
 `if [ "$(id -u)" != 0 ]; then ...; exit 1; fi`, `[[ $EUID -eq 0 ]] || exit`.
 After such a guard (or anywhere in a function, which runs when called) the
 finding is only info; so it is in a script that runs, without sudo, what only
-root may do (`apt-get install`, `systemctl restart`, `useradd`): run as
+root may do (`apt-get install`, `systemctl restart`, `useradd`, `rm` or
+`mkdir` under /etc, /usr, /boot): run as
 anyone else it fails there anyway; and in a script that another file of the
 project runs as root (looked for in the script's directory and those above it,
 up to the project's `.git`): a Vagrant shell provisioner, which runs as root

@@ -305,18 +305,41 @@ _ROOT_ONLY = {
 }
 
 
+# Commands that change files, and the directories only root may change: `rm -rf
+# /etc/yum.repos.d/ceph*` without sudo (round q: hbulpf/ServerOps) works only as root.
+_FILE_CHANGES = frozenset({"rm", "mv", "cp", "mkdir", "ln", "touch", "chmod", "chown", "install"})
+_ROOT_DIRECTORIES = ("/etc/", "/usr/", "/boot/", "/lib/", "/sbin/", "/bin/", "/root/")
+
+
+def _changes_root_files(name: str, words: list[str]) -> bool:
+    """Whether `name words...` changes a file in a directory only root may change: any
+    operand of rm, mkdir, touch, chmod, chown; the target (the last operand) of cp, mv,
+    ln, install, whose other operands are only read."""
+    if name not in _FILE_CHANGES:
+        return False
+    operands = [w for w in words if not w.startswith("-")]
+    if name in ("cp", "mv", "ln", "install"):
+        operands = operands[-1:]
+    return any(
+        w.startswith(_ROOT_DIRECTORIES) and not w.startswith("/usr/local/") for w in operands
+    )
+
+
 def root_by_action(script: Script) -> Command | None:
     """The first command of `script` that only root may run, run without sudo at its
     top level or in a function: `apt-get install -y nginx`, `systemctl restart nginx`
-    (not `systemctl --user`), `useradd app`. None where there is none."""
+    (not `systemctl --user`), `useradd app`, `rm -rf /etc/yum.repos.d/ceph*`. None
+    where there is none."""
     for command in script.commands:
         if command.in_substitution or not command.words:
             continue
         name = command.words[0].value if command.words[0].static else ""
+        rest = [w.value for w in command.words[1:] if w.static]
+        if _changes_root_files(name.rsplit("/", 1)[-1], rest):
+            return command
         needed = _ROOT_ONLY.get(name.rsplit("/", 1)[-1])
         if needed is None:
             continue
-        rest = [w.value for w in command.words[1:] if w.static]
         if "--user" in rest or "--dry-run" in rest or "-s" in rest and name == "apt-get":
             continue
         if not needed or any(word in needed for word in rest):
