@@ -110,7 +110,10 @@ def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> Launcher |
 
 
 # A `&` that starts a background job (not `&&`, `>&`, `&>`, `|&`): without one, no HL104.
-_BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
+# The `&` first, the character before it looked at after: a pattern that starts with a
+# literal lets the regex engine skip to each `&` (one that starts with a lookbehind tries
+# it at every character of the file).
+_BACKGROUND = re.compile(r"&(?<![&>|<]&)(?![&>])")
 
 
 def runs_over_ssh_by(kind: SourceKind, path: str | None, text: str) -> Launcher | None:

@@ -166,7 +166,9 @@ class Layer:
         defined = self.definitions
         assert defined is not None
         head = command.head
-        if head.translate(_QUOTES) in defined.functions:
+        # (str.translate costs more than looking for the quote marks it would delete.)
+        bare = head.translate(_QUOTES) if "'" in head or '"' in head or "\\" in head else head
+        if bare in defined.functions:
             return True
         if not defined.literals:
             return False

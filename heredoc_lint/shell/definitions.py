@@ -16,6 +16,7 @@ wrappers").
 
 from __future__ import annotations
 
+import bisect
 import collections
 import re
 from collections.abc import Callable
@@ -123,22 +124,36 @@ def function_bodies(script: Script) -> dict[str, tuple[int, int]]:
 def _defined_once(script: Script) -> dict[str, Node]:
     """The top-level definition of each function defined once in the whole script."""
     assert script.tree is not None
+    starts = script.function_starts
+    if not starts:
+        return {}  # the script defines no function
     defined: collections.Counter[str] = collections.Counter()
     top_functions: list[tuple[str, Node]] = []
     stack = [(script.tree.root_node, False)]
     while stack:
         node, top = stack.pop()
-        if node.type == "function_definition":
+        kind = node.type  # read once: each read builds a new str
+        if kind == "function_definition":
             name = node.child_by_field_name("name")
             if name is not None:
                 label = _source(script, name)
                 defined[label] += 1
                 if top:
                     top_functions.append((label, node))
-        for child in node.children:
-            if child.type in _CONTAINERS:
-                stack.append((child, node.type == "program"))
+        # Every container is a named node: the unnamed ones (`{`, `;`, `then`, `;;`, `)`
+        # of a case item...) are not even made into Nodes.  And only a container where a
+        # function definition starts is walked (syntax's walk went through every
+        # container and noted each start): most hold none (bodies, branches).
+        for child in node.named_children:
+            if child.type in _CONTAINERS and _holds_start(starts, child):
+                stack.append((child, kind == "program"))
     return {label: node for label, node in top_functions if defined[label] == 1}
+
+
+def _holds_start(starts: tuple[int, ...], node: Node) -> bool:
+    """Whether one of `starts` (sorted byte offsets) is inside `node`."""
+    k = bisect.bisect_left(starts, node.start_byte)
+    return k < len(starts) and starts[k] < node.end_byte
 
 
 def _literals(script: Script) -> dict[str, Literal]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sys
 import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -183,7 +184,11 @@ class Command:
             return False
         if len(head) >= HEAD_LIMIT:
             return True
-        return head.translate(_QUOTE_MARKS).rsplit("/", 1)[-1] in names
+        if "'" in head or '"' in head or "\\" in head or "\n" in head:
+            # str.translate costs a microsecond even when it deletes nothing, and almost
+            # every head of a script holds no quote mark: four scans of it cost less.
+            head = head.translate(_QUOTE_MARKS)
+        return head.rsplit("/", 1)[-1] in names
 
     @property
     def background(self) -> bool:
@@ -216,6 +221,9 @@ class Script:
     # itself, and the map from its byte offsets to character offsets.
     tree: Tree | None = field(default=None, repr=False, compare=False)
     char: Callable[[int], int] = field(default=lambda byte: byte, repr=False, compare=False)
+    # Where each function definition of the tree starts (its bytes, in order), the walk's
+    # by-product: what definitions.py looks at before it walks the tree for them again.
+    function_starts: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
 
 _EXPANSION_TYPES = frozenset(
@@ -308,6 +316,11 @@ _EXPRESSIONS = frozenset(
         "subscript",
         "translated_string",
         "brace_expression",
+        # Words too: a command's name, a file or here-string redirection's target (not a
+        # heredoc_redirect, which may hold the pipeline after it: `cat <<EOF | sh`).
+        "command_name",
+        "file_redirect",
+        "herestring_redirect",
     }
 )
 _local = threading.local()
@@ -394,19 +407,23 @@ def _children(node: Node) -> list[Node]:
 
 
 class _Place:
-    """A node with the path to it, its children read once."""
+    """A node with the path to it, its type and children read once."""
 
-    __slots__ = ("node", "parent", "index", "loop", "in_sub", "_children")
+    __slots__ = ("node", "kind", "parent", "index", "loop", "in_sub", "_children")
 
     def __init__(
         self,
         node: Node,
+        kind: str,
         parent: _Place | None,
         index: int,
         loop: Loop | None,
         in_sub: bool,
     ) -> None:
         self.node = node
+        # `node.type`, which builds a new str on each call: the walk, and each command's
+        # look at the statements around it, ask the type of a place many times.
+        self.kind = kind
         self.parent = parent
         self.index = index  # among the parent's children
         self.loop = loop  # the innermost loop around the node
@@ -418,16 +435,24 @@ class _Place:
         if self._children is None:
             node = self.node
             # A command's node is kept as long as the command: read through a copy.
-            self._children = _children(node) if node.type in _COMMANDS else node.children
+            self._children = _children(node) if self.kind in _COMMANDS else node.children
         return self._children
+
+    def command_children(self) -> list[Node]:
+        """A command's children: the list the walk holds while it is at the command, else
+        read again and not kept (`forget_children`)."""
+        if self._children is not None:
+            return self._children
+        return _children(self.node)
 
     def forget_children(self) -> None:
         self._children = None
 
     @property
     def last_named_index(self) -> int:
-        for index in range(len(self.children) - 1, -1, -1):
-            child = self.children[index]
+        children = self.children
+        for index in range(len(children) - 1, -1, -1):
+            child = children[index]
             if child.is_named and child.type not in REDIRECT_TYPES:
                 return index
         return -1
@@ -440,6 +465,9 @@ class _Builder:
         self.by_op = {h.op_start: h for h in self.heredocs}
         self.masked = mask_heredocs(text, self.heredocs)
         self.offsets = _Offsets(self.masked)
+        # An ASCII text's byte offsets are its character offsets (`span` is called for
+        # most nodes of the tree: no call to `char` for those).
+        self.ascii = not self.offsets.starts
         self.tree: Tree | None = None
         self.substitutions = [m.start() for m in _SUBSTITUTION.finditer(self.offsets.data)]
         self.commands: list[Command] = []
@@ -448,8 +476,11 @@ class _Builder:
         self.glued_fd: dict[int, tuple[int, int]] = {}
         self.errors: list[ParseError] = []
         self.assigned: list[tuple[str, int]] = []
+        self.function_starts: list[int] = []
 
     def span(self, node: Node) -> tuple[int, int]:
+        if self.ascii:
+            return node.start_byte, node.end_byte
         return self.offsets.char(node.start_byte), self.offsets.char(node.end_byte)
 
     def word(self, node: Node, *more: Node) -> Word:
@@ -484,9 +515,9 @@ class _Builder:
         """`cat x 0<&3`: a last argument of digits that touches the redirection after the
         command is that redirection's descriptor (bash: `0<&3`), not an argument."""
         parent = place.parent
-        if not words or len(words[-1]) != 1 or words[-1][0].type != "number":
+        if parent is None or parent.kind != "redirected_statement":
             return
-        if parent is None or parent.node.type != "redirected_statement":
+        if not words or len(words[-1]) != 1 or words[-1][0].type != "number":
             return
         number = words[-1][0]
         first = next((c for c in parent.node.children if c.type in REDIRECT_TYPES), None)
@@ -527,15 +558,17 @@ class _Builder:
         path is carried down instead: every step here is constant work, and a script of
         10,000 nested `if`s takes linear time.
         """
-        stack: list[_Place] = [_Place(root, None, 0, None, False)]
+        stack: list[_Place] = [_Place(root, root.type, None, 0, None, False)]
         while stack:
             place = stack.pop()
-            node, kind = place.node, place.node.type
+            node, kind = place.node, place.kind
             if kind == "ERROR" or node.is_missing:
                 start, end = self.span(node)
                 self.errors.append(ParseError(start, max(end, start + 1)))
                 continue
             loop, in_sub = place.loop, place.in_sub
+            # Read before `command`, which then groups the words from this same list.
+            children = place.children
             if kind in _COMMANDS:
                 self.command(place)
             elif kind == "variable_assignment":
@@ -548,20 +581,23 @@ class _Builder:
                 loop = self.loop(place)
             elif kind in ("command_substitution", "process_substitution"):
                 in_sub = True
-            children = place.children
+            elif kind == "function_definition":
+                self.function_starts.append(node.start_byte)
             for index in range(len(children) - 1, -1, -1):
                 child = children[index]
-                if not (child.is_named or child.type == "ERROR" or child.is_missing):
+                child_kind = child.type  # read once: each read builds a new str
+                if not (child.is_named or child_kind == "ERROR" or child.is_missing):
                     continue
-                if child.type in _NO_COMMANDS and not child.has_error:
+                if child_kind in _NO_COMMANDS and not child.has_error:
                     continue
                 if (
-                    child.type in _EXPRESSIONS
+                    child_kind in _EXPRESSIONS
                     and not child.has_error
                     and not self.holds_substitution(child)
                 ):
                     continue  # a word or expression without `$(`, backticks or `<(`
-                stack.append(_Place(child, place, index, loop, in_sub))
+                # One str per type, not per place: places are kept as long as commands.
+                stack.append(_Place(child, sys.intern(child_kind), place, index, loop, in_sub))
             if kind in _COMMANDS:
                 place.forget_children()  # read again on use: one list less per command
         self.errors.sort(key=lambda e: e.start)
@@ -579,7 +615,7 @@ class _Builder:
 
     def _stdin_redirected(self, statement: _Place | None) -> bool:
         """Whether `statement` is a redirected_statement that gives its body a new stdin."""
-        if statement is None or statement.node.type != "redirected_statement":
+        if statement is None or statement.kind != "redirected_statement":
             return False
         return any(
             r.source_fd == 0 and not r.writes
@@ -591,7 +627,7 @@ class _Builder:
         start, end = self.span(node)
         parent = place.parent
         fed = self._stdin_redirected(parent) or (
-            parent is not None and parent.node.type == "pipeline" and place.index > 0
+            parent is not None and parent.kind == "pipeline" and place.index > 0
         )
         kind: LoopKind = "until" if node.children[0].type == "until" else "while"
         return Loop(kind, start, end, fed, place.loop)
@@ -610,11 +646,11 @@ class _Builder:
         current = place
         while current.parent is not None:
             parent = current.parent
-            if parent.node.type in _STATEMENT_WRAPPERS:
-                if parent.node.type == "redirected_statement":
+            if parent.kind in _STATEMENT_WRAPPERS:
+                if parent.kind == "redirected_statement":
                     found.extend(c for c in parent.children if c.type in REDIRECT_TYPES)
                 current = parent
-            elif parent.node.type in _SEQUENCES and parent.last_named_index == current.index:
+            elif parent.kind in _SEQUENCES and parent.last_named_index == current.index:
                 current = parent
             else:
                 break
@@ -626,7 +662,7 @@ class _Builder:
         cursor = place
         while cursor.parent is not None:
             parent = cursor.parent
-            if parent.node.type == "pipeline":
+            if parent.kind == "pipeline":
                 in_pipeline = True
             siblings = parent.children
             index = cursor.index + 1
@@ -636,7 +672,7 @@ class _Builder:
                 start, end = self.span(siblings[index])
                 return self.text[start:end], start, in_pipeline
             if index >= len(siblings) and (
-                parent.node.type in _SEQUENCES or parent.node.type in _STATEMENT_WRAPPERS
+                parent.kind in _SEQUENCES or parent.kind in _STATEMENT_WRAPPERS
             ):
                 cursor = parent
                 continue
@@ -648,7 +684,6 @@ class _Builder:
         simple command at `place`.  Groups of nodes make one word: tree-sitter-bash 0.25
         splits some words in two (`$A/$B/c`, `x=$top/.$j.k`), but bash sees one word
         wherever nodes touch."""
-        node = place.node
         words: list[list[Node]] = []
         assignments: list[list[Node]] = []
         redirects: list[Node] = []
@@ -667,7 +702,7 @@ class _Builder:
                     return
             groups.append([child])
 
-        for child in _children(node):
+        for child in place.command_children():
             kind = child.type
             if kind == "command_name":
                 name = child.children[0] if child.children else child
@@ -678,7 +713,7 @@ class _Builder:
             elif kind in REDIRECT_TYPES:
                 redirects.append(child)
             elif not child.is_named:
-                if node.type != "command" and kind in _DECLARATIONS:
+                if place.kind != "command" and kind in _DECLARATIONS:
                     add(words, child)
             elif kind not in _NOT_WORDS:
                 add(words, child)
@@ -776,8 +811,10 @@ def _safe_for_scanner(data: bytes) -> bytes:
 # A `$` that starts no expansion is a plain character to bash (`pkill -f app$; next`
 # passes `app$`), but tree-sitter-bash 0.25 makes an ERROR of `$;`, `$|`, `$&`, `$)`,
 # `$>` and drops a bare `$`: the parser gets a plain byte there (the words are read from
-# the text itself).  Not the second `$` of `$$`, which is the shell's process id.
-_LONE_DOLLAR = re.compile(rb"(?<!\$)\$(?=[;&|)<>\s]|\Z)")
+# the text itself).  Not the second `$` of `$$`, which is the shell's process id.  (The
+# `$` first, the byte before it looked at after: a pattern that starts with a literal
+# lets the regex engine skip to each `$`, where a lookbehind is tried at every byte.)
+_LONE_DOLLAR = re.compile(rb"\$(?<!\$\$)(?=[;&|)<>\s]|\Z)")
 
 
 # A word that starts a statement and holds brace or glob characters: `{ssh,}`, `ss[h]`,
@@ -834,6 +871,7 @@ def parse_script(text: str) -> Script:
         tuple(builder.assigned),
         builder.tree,
         builder.offsets.char,
+        tuple(sorted(builder.function_starts)),
     )
 
 
