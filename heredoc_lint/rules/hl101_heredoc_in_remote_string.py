@@ -69,8 +69,7 @@ def _changed(
     return inside, [k for k in layer.continuations if body_start <= k < body_end]
 
 
-def _problems(layer: Layer, body_start: int, body_end: int) -> str:
-    inside, removed = _changed(layer, body_start, body_end)
+def _problems(layer: Layer, inside: list[LocalExpansion], removed: list[int]) -> str:
     parts = []
     if inside:
         names = ", ".join(dict.fromkeys(layer.text[e.start : e.end].strip() for e in inside))
@@ -93,8 +92,9 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         # but no static fix can carry the value.
         runtime = layer.is_runtime(heredoc.body_start, heredoc.body_end)
         width = 3 if heredoc.strip_tabs else 2
-        problems = _problems(layer, heredoc.body_start, heredoc.body_end)
-        local = _local_values(layer, heredoc, context)
+        inside, removed = _changed(layer, heredoc.body_start, heredoc.body_end)
+        problems = _problems(layer, inside, removed)
+        local = _local_values(layer, heredoc, context, inside, removed)
         if not problems and (runtime or _as_written(layer, heredoc.op_start, heredoc.end, context)):
             kind = "arrives-as-written"
             message = (
@@ -133,7 +133,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 _ASSIGNED = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=", re.MULTILINE)
 
 
-def _local_values(layer: Layer, heredoc: Heredoc, context: Context) -> str:
+def _local_values(
+    layer: Layer,
+    heredoc: Heredoc,
+    context: Context,
+    inside: list[LocalExpansion],
+    removed: list[int],
+) -> str:
     """The names, when the outer shell's only change to the body of an unquoted heredoc
     is to fill in variables that the outer script sets (`HOST=$(hostname -s)` above
     `bash -c "cat > f <<EOL ... $HOST ..."`, or an earlier block of a runbook): what the
@@ -141,7 +147,6 @@ def _local_values(layer: Layer, heredoc: Heredoc, context: Context) -> str:
     parent = layer.parent
     if heredoc.quoted or parent is None:
         return ""
-    inside, removed = _changed(layer, heredoc.body_start, heredoc.body_end)
     if removed or not inside or any(e.expansion.kind != "variable" for e in inside):
         return ""
     unbound = {e.expansion.name for e in inside} - evidence.bindings(parent.script).keys()

@@ -333,11 +333,11 @@ def root_by_action(script: Script) -> Command | None:
     for command in script.commands:
         if command.in_substitution or not command.words:
             continue
-        name = command.words[0].value if command.words[0].static else ""
+        name = command.words[0].value.rsplit("/", 1)[-1] if command.words[0].static else ""
         rest = [w.value for w in command.words[1:] if w.static]
-        if _changes_root_files(name.rsplit("/", 1)[-1], rest):
+        if _changes_root_files(name, rest):
             return command
-        needed = _ROOT_ONLY.get(name.rsplit("/", 1)[-1])
+        needed = _ROOT_ONLY.get(name)
         if needed is None:
             continue
         if "--user" in rest or "--dry-run" in rest or "-s" in rest and name == "apt-get":

@@ -328,11 +328,8 @@ def plain_text(
     if numeric(node, scope, imports, depth) or _numeric_option(node, scope, callers):
         return True
     more = depth + 1
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, str):
-            return not _BODY_SPECIAL.intersection(value)
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(node, ast.Constant):  # numbers are numeric's
+        return isinstance(node.value, str) and not _BODY_SPECIAL.intersection(node.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, _JOINING):
         return all(
             plain_text(side, scope, imports, callers, more) for side in (node.left, node.right)
