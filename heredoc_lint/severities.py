@@ -173,7 +173,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(19, 72, 19),
+        FirstLook(19, 74, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
