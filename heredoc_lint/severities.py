@@ -119,7 +119,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "shares-string"): Row(
         ERROR,
         "other commands share the string",
-        FirstLook(5, 3, 6),
+        FirstLook(5, 10, 6),
         held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
     ),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
@@ -173,7 +173,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(19, 74, 19),
+        FirstLook(24, 74, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
