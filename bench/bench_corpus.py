@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import heredoc_lint
-from heredoc_lint.discover import has_extension, kind_of
+from heredoc_lint.run.discover import has_extension, kind_of
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPLETIONS = Path("/usr/share/bash-completion/completions")

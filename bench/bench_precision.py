@@ -240,7 +240,7 @@ def extract(git_dir: Path, commit: str, into: Path) -> None:
 
 def files_checked(root: Path) -> int:
     """How many files the tool on PYTHONPATH reads below `root`."""
-    from heredoc_lint.discover import discover
+    from heredoc_lint.run.discover import discover
 
     return len(discover([root])[0])
 
@@ -248,7 +248,7 @@ def files_checked(root: Path) -> int:
 def kind(path: Path) -> str:
     """Python sources apart from the rest (scripts, runbooks, workflows), as WILD.md
     counts them."""
-    from heredoc_lint.discover import kind_of
+    from heredoc_lint.run.discover import kind_of
 
     return "python" if kind_of(path) == "python" else "shell"
 

@@ -17,7 +17,7 @@ measures instead the peak memory per input byte of the CLI on the shapes of issu
 item 8 (a 10 MB script that is one ssh string, a 1.6 MB Python string literal, a 2 MB
 command given to the agent hook) and on other Python shapes (many small literals, an
 f-string of many fields, many escapes), against the target: under 100 bytes per input
-byte beyond a fixed allowance (heredoc_lint.memory), the input refused past it; each row
+byte beyond a fixed allowance (heredoc_lint.run.memory), the input refused past it; each row
 says whether the input was checked or refused.  First, the cost per token of the costliest
 shapes, against memory.PER_TOKEN.  `--memory NAME` measures the shapes whose label holds
 NAME.  Under each, the floor of the parsers for the same input, each alone in a fresh
@@ -41,10 +41,10 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from heredoc_lint.cli.entry import GC_THRESHOLDS
 from heredoc_lint.engine import check_text
-from heredoc_lint.entry import GC_THRESHOLDS
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 # Each makes a text of size n; the prefilter is off so every shape is parsed and walked.
 SHAPES: dict[str, Callable[[int], str]] = {
@@ -336,7 +336,7 @@ def _nested(command: str, depth: int) -> str:
     return command
 
 
-# The costliest shapes per token (heredoc_lint.memory.PER_TOKEN prices every token at
+# The costliest shapes per token (heredoc_lint.run.memory.PER_TOKEN prices every token at
 # the most any of these costs), each about 12 KB or less: small enough to be checked in
 # the CLI's own process, so what is measured is the check's cost, not the bound's.
 TOKEN_SHAPES: dict[str, tuple[str, Callable[[int], str]]] = {
@@ -366,7 +366,7 @@ TOKEN_SHAPES: dict[str, tuple[str, Callable[[int], str]]] = {
 
 def token_shapes() -> None:
     """Peak memory per token of each TOKEN_SHAPES shape, against memory.PER_TOKEN."""
-    from heredoc_lint import memory
+    from heredoc_lint.run import memory
 
     work = Path(tempfile.mkdtemp(prefix="hl-tokens-"))
     try:
@@ -451,7 +451,7 @@ def shell_texts(name: str, text: str) -> list[str]:
     """The shell texts the engine parses for the input `text`: each layer's (the script or
     command, the ssh string's text in it...), from each fragment of a Python file."""
     from heredoc_lint.frontends import fragments
-    from heredoc_lint.layers import file_layer, root_layer, walk_layers
+    from heredoc_lint.layers.layer import file_layer, root_layer, walk_layers
 
     if name.endswith(".py"):
         roots = [root_layer(fragment) for fragment in fragments("python", text)]
@@ -473,9 +473,9 @@ def _memory_run(name: str, text: str, work: Path) -> tuple[float, int, bool]:
 def memory_shapes(only: str = "") -> None:
     """Peak memory per input byte of `heredoc-lint FILE` (or of the hook) for each memory
     shape at each of its sizes, above the peak for a tiny input of the same kind; and
-    whether that stays within the bound (heredoc_lint.memory: the allowance and 100
+    whether that stays within the bound (heredoc_lint.run.memory: the allowance and 100
     bytes per byte), checked or refused."""
-    from heredoc_lint import memory
+    from heredoc_lint.run import memory
 
     work = Path(tempfile.mkdtemp(prefix="hl-memory-"))
     try:

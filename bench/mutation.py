@@ -58,18 +58,18 @@ PACKAGE = ROOT / "heredoc_lint"
 # The core modules, as globs relative to the repository root.
 CORE = (
     "heredoc_lint/shell/*.py",
-    "heredoc_lint/edits.py",
+    "heredoc_lint/fixes/edits.py",
     "heredoc_lint/fixes/*.py",
-    "heredoc_lint/writer.py",
-    "heredoc_lint/suppress.py",
-    "heredoc_lint/cache.py",
+    "heredoc_lint/run/writer.py",
+    "heredoc_lint/run/suppress.py",
+    "heredoc_lint/run/cache.py",
     "heredoc_lint/rules/*.py",
     "heredoc_lint/frontends/python.py",
     "heredoc_lint/frontends/python/*.py",
     # The shell model the rules stand on (run 5e, bench/MUTATION.md, section 11).
-    "heredoc_lint/layers.py",
-    "heredoc_lint/wrappers.py",
-    "heredoc_lint/forwarders.py",
+    "heredoc_lint/layers/layer.py",
+    "heredoc_lint/layers/wrappers.py",
+    "heredoc_lint/layers/forwarders.py",
 )
 
 _RULE_TESTS = (
@@ -182,10 +182,10 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("heredoc_lint/shell/definitions.py", _RUN5E_SHELL_TESTS),
     ("heredoc_lint/shell/*.py", _SHELL_TESTS),
-    *((f"heredoc_lint/{name}.py", _RUN5E_LAYER_TESTS) for name in ("layers", "wrappers")),
-    ("heredoc_lint/forwarders.py", _RUN5E_LAYER_TESTS),
+    *((f"heredoc_lint/layers/{name}.py", _RUN5E_LAYER_TESTS) for name in ("layer", "wrappers")),
+    ("heredoc_lint/layers/forwarders.py", _RUN5E_LAYER_TESTS),
     (
-        "heredoc_lint/edits.py",
+        "heredoc_lint/fixes/edits.py",
         (
             "tests/test_words.py",
             "tests/test_heredoc.py",
@@ -202,14 +202,14 @@ COVERING: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("heredoc_lint/fixes/*.py", (*_FIX_TESTS, "tests/test_cli.py", "tests/test_rule_hl202.py")),
     (
-        "heredoc_lint/writer.py",
+        "heredoc_lint/run/writer.py",
         (*_IO_TESTS, "tests/test_fix_guarantees.py", *_WRITE_TESTS),
     ),
     (
-        "heredoc_lint/suppress.py",
+        "heredoc_lint/run/suppress.py",
         (*_IO_TESTS, "tests/test_config.py", "tests/test_rules_core.py", *_WRITE_TESTS),
     ),
-    ("heredoc_lint/cache.py", (*_IO_TESTS, *_WRITE_TESTS)),
+    ("heredoc_lint/run/cache.py", (*_IO_TESTS, *_WRITE_TESTS)),
     ("heredoc_lint/rules/hl002_*.py", (*_IO_TESTS, "tests/test_config.py", *_RULE_TESTS)),
     ("heredoc_lint/rules/hl10[126]_*.py", (*_RULE_TESTS, *_RULE_CORE_TESTS)),
     # Part A of run 4 (bench/MUTATION.md, section 7): the rule table, its docs page and the
@@ -1191,7 +1191,7 @@ ROWS = (
     ),
     Row(
         "edits: span end inside an escape kept",
-        "heredoc_lint/edits.py",
+        "heredoc_lint/fixes/edits.py",
         "    if states.get(b) is Quote.INSIDE and b > a:\n        b -= 1\n",
         "",
         ("tests/test_edits.py::test_split_fix_ends_before_an_escaped_backslash",),
@@ -1235,7 +1235,7 @@ ROWS = (
     ),
     Row(
         "writer: fixed file loses its mode",
-        "heredoc_lint/writer.py",
+        "heredoc_lint/run/writer.py",
         "            handle.flush()\n"
         "            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))",
         "            handle.flush()",
@@ -1243,14 +1243,14 @@ ROWS = (
     ),
     Row(
         "suppress: code prefixes not honoured",
-        "heredoc_lint/suppress.py",
+        "heredoc_lint/run/suppress.py",
         "any(code.startswith(c) for c in codes)",
         "any(code == c for c in codes)",
         ("tests/test_suppress_comments.py::test_directive_code_prefixes_are_honoured",),
     ),
     Row(
         "suppress: directive after the closing quote ignored",
-        "heredoc_lint/suppress.py",
+        "heredoc_lint/run/suppress.py",
         "places = {line, first_of.get(line, line), last_of.get(line, line)}",
         "places = {line, first_of.get(line, line)}",
         (
@@ -1259,14 +1259,14 @@ ROWS = (
     ),
     Row(
         "suppress: foreign noqa reported as HL002",
-        "heredoc_lint/suppress.py",
+        "heredoc_lint/run/suppress.py",
         'ours = directive.codes == _ALL or any(c.startswith("HL") for c in directive.codes)',
         "ours = True",
         ("tests/test_suppress_comments.py::test_foreign_noqa_is_not_an_unused_suppression",),
     ),
     Row(
         "cache: fingerprint ignores mtime",
-        "heredoc_lint/cache.py",
+        "heredoc_lint/run/cache.py",
         "relative_to(package)}:{info.st_size}:{info.st_mtime_ns}",
         "relative_to(package)}:{info.st_size}",
         ("tests/test_cache.py::test_same_size_edit_of_the_tool_invalidates_the_cache",),

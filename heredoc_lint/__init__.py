@@ -29,14 +29,14 @@ __all__ = ["Finding", "FixOutcome", "Settings", "Severity", "check_text", "fix_t
 if TYPE_CHECKING:
     from heredoc_lint.engine import Settings, check_text
     from heredoc_lint.engine import fix_kind as fix_text
-    from heredoc_lint.fixer import FixOutcome
+    from heredoc_lint.fixes.fixer import FixOutcome
     from heredoc_lint.model import Finding, Severity
 
 _LAZY = {
     "check_text": ("heredoc_lint.engine", "check_text"),
     "fix_text": ("heredoc_lint.engine", "fix_kind"),
     "Settings": ("heredoc_lint.engine", "Settings"),
-    "FixOutcome": ("heredoc_lint.fixer", "FixOutcome"),
+    "FixOutcome": ("heredoc_lint.fixes.fixer", "FixOutcome"),
     "Finding": ("heredoc_lint.model", "Finding"),
     "Severity": ("heredoc_lint.model", "Severity"),
 }

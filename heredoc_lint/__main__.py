@@ -1,3 +1,3 @@
-from heredoc_lint.entry import main
+from heredoc_lint.cli.entry import main
 
 main()

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from heredoc_lint import severities, sourcing, suppress
-from heredoc_lint.fixer import FixOutcome, fix_text
+from heredoc_lint import severities
+from heredoc_lint.fixes.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
-from heredoc_lint.launchers import runs_as_root_by, runs_over_ssh_by
-from heredoc_lint.layers import Layer, root_layer, walk_layers
+from heredoc_lint.layers.layer import Layer, root_layer, walk_layers
+from heredoc_lint.layers.pywrappers import PyWrapper
+from heredoc_lint.layers.triggers import holds_trigger, present_triggers
+from heredoc_lint.layers.triggers import trigger_pattern as trigger_pattern  # part of the API
+from heredoc_lint.layers.wrappers import LAYER_COMMANDS
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.pywrappers import PyWrapper
+from heredoc_lint.project import sourcing
+from heredoc_lint.project.launchers import runs_as_root_by, runs_over_ssh_by
 from heredoc_lint.rules import Context, Rule, triggers
-from heredoc_lint.settings import Settings as Settings  # re-exported: part of the API
+from heredoc_lint.run import suppress
+from heredoc_lint.run.settings import Settings as Settings  # re-exported: part of the API
 from heredoc_lint.shell.definitions import Definitions
-from heredoc_lint.triggers import holds_trigger, present_triggers
-from heredoc_lint.triggers import trigger_pattern as trigger_pattern  # part of the API
-from heredoc_lint.wrappers import LAYER_COMMANDS
 
 UNPARSABLE = 1_000_000  # a text that no longer parses in its own format at all
 
@@ -242,7 +244,7 @@ KIND_ONLY: dict[SourceKind, tuple[str, ...]] = {
 def import_all(kinds: Iterable[SourceKind] | None = None) -> None:
     """Import now what checking and fixing texts of `kinds` (None: every kind) would
     import when first needed.  A process that checks under a memory limit
-    (heredoc_lint.memory) is forked after this: an import under the limit could fail, as
+    (heredoc_lint.run.memory) is forked after this: an import under the limit could fail, as
     a library's mapping did, and the memory is the program's, not the input's."""
     import difflib  # noqa: F401  (runner's diff)
     import importlib
@@ -252,8 +254,8 @@ def import_all(kinds: Iterable[SourceKind] | None = None) -> None:
     import subprocess  # noqa: F401  (shell.bash)
     import tokenize  # noqa: F401  (suppress)
 
-    import heredoc_lint.cache  # noqa: F401
-    import heredoc_lint.writer  # noqa: F401
+    import heredoc_lint.run.cache  # noqa: F401
+    import heredoc_lint.run.writer  # noqa: F401
     from heredoc_lint.shell.syntax import _language
 
     wanted = set(KIND_ONLY) if kinds is None else set(kinds)

@@ -14,7 +14,7 @@ import json, sys
 watched, args = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 code = 0
 try:
-    from heredoc_lint.entry import main
+    from heredoc_lint.cli.entry import main
     main(args)
 except SystemExit as exit:
     code = exit.code

@@ -15,7 +15,7 @@ from cli_process import run_cli
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends.actions import SCRIPT_PATH, fragments, placeholders
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / "fixtures" / ".github" / "workflows"

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from cli_process import CLI
 
-from heredoc_lint.layers import MAX_DEPTH
+from heredoc_lint.layers.layer import MAX_DEPTH
 
 BAD_REMOTE = "pkill -f sglang; ./restart"
 BAD = f'ssh h "{BAD_REMOTE}"'

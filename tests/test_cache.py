@@ -19,7 +19,7 @@ from cli_process import CLI, run_cli
 from probe import loaded_modules
 
 import heredoc_lint
-from heredoc_lint.cache import _fingerprint
+from heredoc_lint.run.cache import _fingerprint
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 BROKEN = 'ssh web-1 "pkill -f worker; x=1; echo $x"\n'  # HL103, and HL102 (binding inside)
@@ -241,7 +241,7 @@ def test_every_settings_field_is_part_of_the_cache_key() -> None:
     # A field that the key left out would let a run with other settings reuse findings.
     import dataclasses
 
-    from heredoc_lint.settings import Settings
+    from heredoc_lint.run.settings import Settings
 
     base = Settings()
     other_values: dict[type, object] = {
@@ -258,7 +258,7 @@ def test_every_settings_field_is_part_of_the_cache_key() -> None:
         elif f.name == "wrappers":
             changed = {"myssh": "ssh"}
         elif f.name == "python_wrappers":
-            from heredoc_lint.pywrappers import PyWrapper
+            from heredoc_lint.layers.pywrappers import PyWrapper
 
             changed = (PyWrapper("myproj.remote.run", 0, "ssh"),)
         else:

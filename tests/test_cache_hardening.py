@@ -100,7 +100,7 @@ def test_a_cache_owned_by_another_user_is_not_used(repo: Path, tmp_path: Path) -
 def test_a_full_disk_leaves_no_empty_gitignore(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from heredoc_lint import cache
+    from heredoc_lint.run import cache
 
     def no_space(*args: object, **kwargs: object) -> object:
         raise OSError(28, "No space left on device")
@@ -127,7 +127,7 @@ def test_a_new_parser_version_changes_the_fingerprint(
 ) -> None:
     """tree-sitter, tree-sitter-bash, libcst and PyYAML are stamped by their installed
     files (found without importing them): a reinstall replaces them, the stamp changes."""
-    from heredoc_lint import cache
+    from heredoc_lint.run import cache
 
     assert set(cache._PARSERS) == {"tree_sitter", "tree_sitter_bash", "libcst", "yaml"}
     package = tmp_path / "fakeparser"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.layers import calls, calls_behind, file_layer
+from heredoc_lint.layers.layer import calls, calls_behind, file_layer
 from heredoc_lint.rules import hl103_pkill_self_match as hl103
 from heredoc_lint.rules import hl109_sudo_redirect as hl109
 

@@ -13,7 +13,7 @@ import pytest
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Severity
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 CASES = Path(__file__).parent / "cases"
 EXPECT = json.loads((CASES / "expect.json").read_text())["cases"]

@@ -24,8 +24,8 @@ import rulekit as kit
 from sshd import SshServer
 
 from heredoc_lint.engine import Settings, check_text
+from heredoc_lint.layers.pywrappers import PyWrapper
 from heredoc_lint.model import Severity
-from heredoc_lint.pywrappers import PyWrapper
 
 MARK = "zz-channels-argv-mark"
 

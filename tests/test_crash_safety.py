@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from cli_process import CLI
 
-from heredoc_lint.discover import TEMP_SUFFIX, kind_of
+from heredoc_lint.run.discover import TEMP_SUFFIX, kind_of
 
 KILLS = 30
 SCP_KILLS = 10
@@ -315,7 +315,7 @@ INJECT = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from heredoc_lint import writer
+    from heredoc_lint.run import writer
 
     step = int(sys.argv[1])
     calls = 0

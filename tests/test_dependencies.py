@@ -112,9 +112,9 @@ def test_every_import_is_declared(folder: str, extras: tuple[str, ...]) -> None:
 
 
 def test_the_table_of_dependency_modules_is_the_declared_one() -> None:
-    """heredoc_lint.installation names, for each runtime dependency (and the lsp
+    """heredoc_lint.run.installation names, for each runtime dependency (and the lsp
     extra's), the module it provides: the declared ones, no more, no less."""
-    from heredoc_lint.installation import DISTRIBUTIONS
+    from heredoc_lint.run.installation import DISTRIBUTIONS
 
     distributions = importlib.metadata.packages_distributions()
     provided = {

@@ -19,7 +19,7 @@ from rulekit import (
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, fix_shell
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 # -- a fix appended at the end of a remote string ------------------------------------------
 

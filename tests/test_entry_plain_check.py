@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from heredoc_lint import cli, console, entry
+from heredoc_lint.cli import app as cli
+from heredoc_lint.cli import entry
+from heredoc_lint.report import console
 
 PLAIN = [
     ["a.sh"],

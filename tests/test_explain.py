@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
-from heredoc_lint.explain import JOINED, explain
+from heredoc_lint.report.explain import JOINED, explain
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "cases"

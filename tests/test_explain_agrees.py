@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.explain import explain
 from heredoc_lint.model import Severity
+from heredoc_lint.report.explain import explain
 
 TESTS = Path(__file__).parent
 SOURCES = sorted(TESTS.glob("test_rule_*.py")) + [TESTS / "test_rules_core.py"]

@@ -35,7 +35,7 @@ from test_fix_e2e import (
 )
 
 from heredoc_lint.engine import Settings, check_shell, fix_shell
-from heredoc_lint.fixer import applicable
+from heredoc_lint.fixes.fixer import applicable
 
 MATRIX_IDS = [f"{c}-{s}-{p.split()[0]}" for c, s, p in MATRIX]
 

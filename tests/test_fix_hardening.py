@@ -11,7 +11,7 @@ import pytest
 from cli_process import CLI, run_cli
 
 from heredoc_lint.model import NewFile
-from heredoc_lint.writer import WriteError, create_beside
+from heredoc_lint.run.writer import WriteError, create_beside
 
 # An scp-fixable remote heredoc: the body goes to `deploy.sh.d/app.conf`.
 SCRIPT = "ssh h \"cat > /etc/app.conf << 'EOF'\nport=80\nEOF\"\n"
@@ -77,7 +77,7 @@ def test_a_writer_between_the_check_and_the_rename_keeps_its_file(
 ) -> None:
     # The race test_robustness.py's 2000-file run once lost: another writer replaces the
     # file just after the fixer found it unchanged and before its rename.
-    from heredoc_lint import writer
+    from heredoc_lint.run import writer
 
     target = tmp_path / "s.sh"
     target.write_bytes(b"old\n")

@@ -15,7 +15,7 @@ what must be: `$1`/`$name` and backslashes before ordinary characters or a newli
 they are: they stay literal in the body the author wrote), and `sq` (a single-quoted
 string, `'` spelled `'\\''`). The intended body is what hypothesis drew.
 
-Each example is fixed in-process through the runner (`heredoc_lint.runner.run`, the code
+Each example is fixed in-process through the runner (`heredoc_lint.run.runner.run`, the code
 behind `--fix`, which also writes the scp strategy's file); then all fixed scripts of a
 strategy are run against the session's real sshd, a few at a time, and every remote file is
 compared with its body. To keep this fast the ssh/scp clients share one OpenSSH master
@@ -40,7 +40,7 @@ from sshd import SshServer, multiplexed, run_local
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Severity
-from heredoc_lint.runner import Options, run
+from heredoc_lint.run.runner import Options, run
 
 # 200 per strategy. Every remote command is a real session whose login shell reads root's
 # ~/.bashrc, so this file takes a minute or two; HEREDOC_LINT_PROPERTY_EXAMPLES changes it.

@@ -21,7 +21,7 @@ from lsprotocol import types
 from test_agent_hooks import payload, run_hook
 from test_lsp import Session, apply_edits, edits_of, session
 
-from heredoc_lint.fixer import fix_text
+from heredoc_lint.fixes.fixer import fix_text
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 
 # HL101 at info: the heredoc reaches the remote shell as written.

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from heredoc_lint import forked, runner
-from heredoc_lint.forked import Lost, map_forked
+from heredoc_lint.run import forked, runner
+from heredoc_lint.run.forked import Lost, map_forked
 
 pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="needs os.fork")
 
@@ -166,7 +166,7 @@ def test_buffered_output_is_written_once(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
         import sys
-        from heredoc_lint.forked import map_forked
+        from heredoc_lint.run.forked import map_forked
         sys.stdout.write("before\\n")  # buffered: stdout is a pipe
         results = dict(map_forked(lambda x: x, list(range(64)), 2))
         assert results == {i: i for i in range(64)}

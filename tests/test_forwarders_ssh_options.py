@@ -25,7 +25,7 @@ from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Severity
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 STRINGS = [
     "sudo echo x > /etc/f; ./x",  # HL109, unless the login is root

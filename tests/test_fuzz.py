@@ -39,8 +39,8 @@ from fuzz.invariants import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from heredoc_lint.discover import read_text
 from heredoc_lint.engine import check_text
+from heredoc_lint.run.discover import read_text
 
 COMPLETIONS = Path("/usr/share/bash-completion/completions")
 

@@ -11,15 +11,17 @@ from typing import get_args
 
 import pytest
 
-from heredoc_lint import config, output, wrappers
 from heredoc_lint.agents import hook
+from heredoc_lint.cli.options import FIX_STRATEGIES, FORMATS, Format
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import FRONTENDS, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
-from heredoc_lint.layers import LayerKind, root_layer, walk_layers
+from heredoc_lint.layers import wrappers
+from heredoc_lint.layers.layer import LayerKind, root_layer, walk_layers
 from heredoc_lint.model import FixStrategy, Strategy
-from heredoc_lint.options import FIX_STRATEGIES, FORMATS, Format
-from heredoc_lint.settings import Settings
+from heredoc_lint.report import output
+from heredoc_lint.run import config
+from heredoc_lint.run.settings import Settings
 from heredoc_lint.shell.syntax import LoopKind, parse_script
 from heredoc_lint.shell.words import ExpansionKind
 

@@ -1,6 +1,6 @@
-"""What other files of the project say of how a script runs (heredoc_lint.launchers): a
+"""What other files of the project say of how a script runs (heredoc_lint.project.launchers): a
 README's `sudo ./x.sh`, a driver's `ssh node sudo ./x.sh`, a Dockerfile's `CMD`, a Vagrant
-shell provisioner (heredoc_lint.provisioning). A script run as root opens HL109's
+shell provisioner (heredoc_lint.project.provisioning). A script run as root opens HL109's
 redirection as root, so the finding is info; the answer is part of the cache key. And a
 file the script itself hands to chmod or chown. A script that another file runs as the
 command of an ssh session holds that session with a background job (HL104)."""
@@ -14,8 +14,8 @@ import pytest
 from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.launchers import runs_as_root_by, runs_over_ssh_by
-from heredoc_lint.provisioning import provisioned_by
+from heredoc_lint.project.launchers import runs_as_root_by, runs_over_ssh_by
+from heredoc_lint.project.provisioning import provisioned_by
 
 SCRIPT = "#!/bin/bash\nsudo echo 'nameserver 10.0.0.2' > /etc/resolv.conf\n"
 

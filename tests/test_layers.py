@@ -9,7 +9,7 @@ import pytest
 import rulekit as kit
 
 from heredoc_lint.engine import Settings, check_shell, check_text
-from heredoc_lint.layers import Layer, file_layer, walk_layers
+from heredoc_lint.layers.layer import Layer, file_layer, walk_layers
 from heredoc_lint.model import Severity
 from heredoc_lint.shell.syntax import parse_script
 

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heredoc_lint.engine import check_text, fix_kind
-from heredoc_lint.fixer import apply_fixes
+from heredoc_lint.fixes.fixer import apply_fixes
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.hl105_ssh_swallows_loop_stdin import _DO, in_body
-from heredoc_lint.spans import Spans, line_number
+from heredoc_lint.shell.spans import Spans, line_number
 
 
 def spans_of(text: str, needle: str) -> list[tuple[int, int]]:
@@ -230,7 +230,7 @@ def test_line_number_counts_newlines(text: str, offset: int) -> None:
 
 
 _TIE = """
-from heredoc_lint.fixer import apply_fixes
+from heredoc_lint.fixes.fixer import apply_fixes
 from heredoc_lint.model import Applicability, Edit, Fix
 fixes = [Fix((Edit(2, 4, w),), Applicability.SAFE, w) for w in ("first", "second", "third")]
 print(apply_fixes("0123456", fixes)[0])

@@ -27,7 +27,7 @@ from sshd import AT_ONCE, SshServer, long_job, run_local
 from test_rule_hl109 import SudoUser, sudo_user  # noqa: F401  (the fixture)
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.layers import Layer, file_layer, walk_layers
+from heredoc_lint.layers.layer import Layer, file_layer, walk_layers
 from heredoc_lint.model import Severity
 
 ENV = {"X": "LOCAL-X", "PATH": "/usr/bin:/bin"}

@@ -973,7 +973,7 @@ def test_a_plain_check_never_imports_pygls(tmp_path: Path) -> None:
             check=False,
         )
         assert ran.returncode == 1, ran.stderr[-500:]  # findings
-        assert "heredoc_lint.engine" in ran.stderr or "heredoc_lint.console" in ran.stderr
+        assert "heredoc_lint.engine" in ran.stderr or "heredoc_lint.report.console" in ran.stderr
         assert "pygls" not in ran.stderr and "lsprotocol" not in ran.stderr
 
 
@@ -981,7 +981,7 @@ def test_without_pygls_the_command_says_how_to_install_it(tmp_path: Path) -> Non
     # pygls made unimportable, as where the `lsp` extra was not installed.
     code = (
         "import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None\n"
-        "from heredoc_lint.entry import main; main(['lsp'])"
+        "from heredoc_lint.cli.entry import main; main(['lsp'])"
     )
     ran = subprocess.run(
         [sys.executable, "-c", code], env=_env(), capture_output=True, text=True, check=False

@@ -16,7 +16,7 @@ from cli_process import CLI
 
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends.markdown import fragments, needs_more
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNBOOK = ROOT / "fixtures" / "docs" / "runbook.md"

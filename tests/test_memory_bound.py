@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from cli_process import CLI, run_cli
 
-from heredoc_lint import memory, runner
-from heredoc_lint.forked import LimitedWorker, Lost
 from heredoc_lint.frontends import SourceError
 from heredoc_lint.frontends.python.parsing import parse_partly
+from heredoc_lint.run import memory, runner
+from heredoc_lint.run.forked import LimitedWorker, Lost
 
 BAD = 'ssh h "pkill -f sglang; ./restart"'
 MIB = 1024 * 1024
@@ -357,7 +357,7 @@ def test_a_crash_far_below_the_limit_is_not_out_of_memory() -> None:
 def test_a_tighter_limit_of_the_users_own_holds_in_the_worker() -> None:
     # As under `ulimit -d`: the worker's limit is never above the one it was given.
     printed = in_a_fresh_process(
-        "from heredoc_lint.forked import _limit_data\n"
+        "from heredoc_lint.run.forked import _limit_data\n"
         "_limit_data(256 * MIB)\n"
         "with LimitedWorker() as worker:\n"
         "    print(worker.call(allocate, (512 * MIB,), 2048 * MIB))\n"
@@ -483,7 +483,7 @@ def test_under_a_limit_any_other_error_of_libcst_is_the_limits(
 # and prints the modules imported after the worker would have been forked.
 IMPORTED_UNDER_THE_LIMIT = """
 import contextlib, sys
-from heredoc_lint import memory
+from heredoc_lint.run import memory
 imported = set()
 lifted = set()  # what memory.imported_outside_the_limit loads with the limit lifted
 outside = memory._lifted
@@ -507,7 +507,7 @@ def run(self, function, args, data):
         imported.update(set(sys.modules) - self.before)
 
 memory.Bound.run = run
-from heredoc_lint.entry import main
+from heredoc_lint.cli.entry import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -519,7 +519,7 @@ print("imported:", sorted(imported - lifted))
 
 def _sources_by_kind() -> dict[str, list[str]]:
     """The files of the project's fixtures, test data and recall bench, by kind."""
-    from heredoc_lint.discover import discover
+    from heredoc_lint.run.discover import discover
 
     root = Path(__file__).parent.parent
     sources, _ = discover([root / "fixtures", root / "tests" / "data", root / "bench" / "recall"])
@@ -572,8 +572,8 @@ def test_the_worker_imports_the_readers_of_the_kinds_a_run_has(
 # Imports libcst as a check does, under a data limit that leaves no room for it.
 IMPORT_UNDER_A_TIGHT_LIMIT = """
 import resource, sys
-from heredoc_lint import memory
-from heredoc_lint.forked import data_held
+from heredoc_lint.run import memory
+from heredoc_lint.run.forked import data_held
 from heredoc_lint.frontends.python.reading import _parse_one
 
 hard = resource.getrlimit(resource.RLIMIT_DATA)[1]

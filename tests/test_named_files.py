@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
-from heredoc_lint.discover import kind_of
 from heredoc_lint.lsp.project import kind_of_document
+from heredoc_lint.run.discover import kind_of
 
 BAD = 'ssh h "pkill -f sglang; ./restart"\n'  # HL103, an error
 ELF = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00"

@@ -17,11 +17,11 @@ from rulekit import (
 )
 
 from heredoc_lint.engine import Settings, check_text, trigger_pattern
+from heredoc_lint.layers.pywrappers import PyWrapper
+from heredoc_lint.layers.triggers import ALL_TRIGGERS
 from heredoc_lint.model import Severity
-from heredoc_lint.pywrappers import PyWrapper
+from heredoc_lint.report.lines import LineIndex
 from heredoc_lint.rules import RULES, triggers
-from heredoc_lint.source import LineIndex
-from heredoc_lint.triggers import ALL_TRIGGERS
 
 HERE = Path(__file__).parent
 EXTRA = sorted((HERE / "cases").glob("*.sh")) + sorted((HERE.parent / "fixtures").rglob("*.sh"))
@@ -36,7 +36,9 @@ def _key(text: str, settings: Settings) -> list[tuple[str, int, int, str]]:
 
 def test_the_hooks_copy_of_the_triggers_is_the_rules_own() -> None:
     derived = triggers(RULES)
-    assert derived == ALL_TRIGGERS, f"set heredoc_lint.triggers.ALL_TRIGGERS to {sorted(derived)}"
+    assert derived == ALL_TRIGGERS, (
+        f"set heredoc_lint.layers.triggers.ALL_TRIGGERS to {sorted(derived)}"
+    )
 
 
 def test_prefilter_changes_no_finding_on_the_corpus() -> None:
@@ -76,7 +78,7 @@ def test_sudo_assigned_to_a_variable_is_a_trigger_and_a_modeline_is_none() -> No
     """`SUDO=sudo; $SUDO echo x > /etc/f` is HL109's (the text names sudo only as a
     value); vim's `# ex: filetype=sh`, at the end of every bash-completion file, names
     no shell."""
-    from heredoc_lint.triggers import present_triggers
+    from heredoc_lint.layers.triggers import present_triggers
 
     needed = triggers(RULES, frozenset())
     assert "sudo" in present_triggers('SUDO=""\n[ "$EUID" = 0 ] || SUDO=sudo;\n', needed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from heredoc_lint.triggers import ALL_TRIGGERS, holds_trigger, present_triggers
+from heredoc_lint.layers.triggers import ALL_TRIGGERS, holds_trigger, present_triggers
 
 
 @pytest.mark.parametrize(

@@ -26,9 +26,9 @@ from rulekit import (
 from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.frontends import Fragment, SourceError
 from heredoc_lint.frontends.python import PyFragment, analyse, fragments, interesting
-from heredoc_lint.layers import root_layer, walk_layers
+from heredoc_lint.layers.layer import root_layer, walk_layers
 from heredoc_lint.model import Severity
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 DATA = Path(__file__).parent / "data" / "python"
 EXPECT: dict[str, list[list[object]]] = json.loads((DATA / "expect.json").read_text())

@@ -14,7 +14,7 @@ from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.python.modules import project_wrappers
-from heredoc_lint.pywrappers import PyWrapper
+from heredoc_lint.layers.pywrappers import PyWrapper
 
 UTIL = """import os
 import subprocess

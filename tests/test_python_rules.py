@@ -19,7 +19,7 @@ from rulekit import SSH_RUNNING_BASH, python_findings, run_python_with_ssh
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.frontends.python import PyFragment, fragments
 from heredoc_lint.model import Applicability, Edit, Severity
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 CASES = Path(__file__).parent / "cases"
 DATA = Path(__file__).parent / "data" / "python"

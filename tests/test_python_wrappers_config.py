@@ -17,7 +17,7 @@ from cli_process import run_cli
 from sshd import SshServer
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
-from heredoc_lint.pywrappers import PyWrapper, matches, parse_entries
+from heredoc_lint.layers.pywrappers import PyWrapper, matches, parse_entries
 
 CONFIG = """\
 [tool.heredoc-lint]

@@ -35,10 +35,10 @@ from typing import Any
 import pytest
 from cli_process import CLI
 
-from heredoc_lint.discover import MAX_BYTES, read_text
 from heredoc_lint.engine import Settings
 from heredoc_lint.model import Severity
-from heredoc_lint.runner import Job, Options, process
+from heredoc_lint.run.discover import MAX_BYTES, read_text
+from heredoc_lint.run.runner import Job, Options, process
 
 GOOD = '#!/bin/bash\nssh h "pkill -f sglang; echo ok"\n'  # HL103 error, with a safe fix
 FIXED_GOOD = "#!/bin/bash\nssh h \"pkill -f '[s]'glang; echo ok\"\n"
@@ -757,7 +757,7 @@ def run_shape(tmp_path: Path, text: str, budget: float) -> subprocess.CompletedP
         pytest.fail(f"no answer within {budget} s")
     assert "RecursionError" not in result.stderr, result.stderr
     # Checked, or refused in one line for needing more memory than its size allows
-    # (heredoc_lint.memory): several of these shapes cost 180 to 500 bytes per byte.
+    # (heredoc_lint.run.memory): several of these shapes cost 180 to 500 bytes per byte.
     refused = "heredoc-lint: shape.sh: not checked: it needs more memory than the "
     if result.returncode == 2:
         assert [note[: len(refused)] for note in notes(result)] == [refused], result.stderr

@@ -17,12 +17,12 @@ import rulekit as kit
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell
-from heredoc_lint.layers import file_layer, string_layer
+from heredoc_lint.layers.layer import file_layer, string_layer
+from heredoc_lint.layers.wrappers import resolve
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules.hl106_ssh_argument_rejoin import fates
 from heredoc_lint.shell.syntax import parse_script
 from heredoc_lint.shell.words import dequote
-from heredoc_lint.wrappers import resolve
 
 CODE = "HL106"
 

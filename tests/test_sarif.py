@@ -13,10 +13,10 @@ from cli_process import run_cli
 from jsonschema import Draft7Validator
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.output import FileReport
+from heredoc_lint.report.lines import LineIndex
+from heredoc_lint.report.output import FileReport
+from heredoc_lint.report.sarif import render_sarif
 from heredoc_lint.rules import RULES
-from heredoc_lint.sarif import render_sarif
-from heredoc_lint.source import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())

@@ -24,7 +24,7 @@ from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, fix_shell
 from heredoc_lint.model import Finding, Severity
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 MARK = "hlfwdmark"  # no other process on this machine has it on its command line
 REMOTE = f"pkill -f {MARK}; echo after-pkill"

@@ -37,8 +37,8 @@ from hypothesis import strategies as st
 from sshd import SshServer, multiplexed, run_local
 
 from heredoc_lint.model import NewFile, Severity
-from heredoc_lint.runner import Options, run
-from heredoc_lint.writer import WriteError, create_beside
+from heredoc_lint.run.runner import Options, run
+from heredoc_lint.run.writer import WriteError, create_beside
 
 # ------------------------------------------------------------------------------------------
 # 1. never runs what it reads

@@ -22,8 +22,8 @@ CASES = ROOT / "tests" / "cases"  # the shared cases of the product contract
 # The modules that raise each code's findings besides its rule module.
 ALSO_RAISED_IN = {
     "HL001": ["engine.py"],
-    "HL002": ["suppress.py"],
-    "HL109": ["launchers.py"],
+    "HL002": ["run/suppress.py"],
+    "HL109": ["project/launchers.py"],
     "HL201": ["frontends/python/origins.py"],
 }
 

@@ -17,13 +17,13 @@ import rulekit as kit
 from test_actions import workflow
 
 from heredoc_lint.agents.commands import script_from_argv, unwrap_shell_c
-from heredoc_lint.discover import kind_of
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.actions import fragments
+from heredoc_lint.layers.wrappers import WRAPPERS, resolve
 from heredoc_lint.model import Severity
+from heredoc_lint.run.discover import kind_of
 from heredoc_lint.shell.names import MULTICALL, SHELLS
 from heredoc_lint.shell.syntax import parse_script
-from heredoc_lint.wrappers import WRAPPERS, resolve
 
 # Shells that Debian ships only as a BusyBox applet (Alpine's /bin/ash is BusyBox).
 _APPLETS = {"ash": ["busybox", "ash"]}

@@ -1,4 +1,4 @@
-"""What the shell files a script sources define for it (heredoc_lint.sourcing): wrapper
+"""What the shell files a script sources define for it (heredoc_lint.project.sourcing): wrapper
 functions and literal values of `lib/remote.sh`, used by the script as if written at
 its `source` line; bash, with `ssh` a function that prints what it is given, agrees on
 the text the remote shell would receive."""
@@ -13,7 +13,7 @@ import pytest
 from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.sourcing import imported
+from heredoc_lint.project.sourcing import imported
 
 LIBRARY = 'r() { ssh "$HOST" "$@"; }\non() { r "$@"; }\nKILL="pkill -f worker; ./worker"\n'
 _PRINTING_SSH = 'ssh() { shift; printf "%s\\n" "$*"; }\n'

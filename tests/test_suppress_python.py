@@ -7,8 +7,8 @@ from __future__ import annotations
 from rulekit import finding_codes
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.settings import Settings
-from heredoc_lint.suppress import python_statements
+from heredoc_lint.run.settings import Settings
+from heredoc_lint.run.suppress import python_statements
 
 BODY = "\npkill -f sglang\n./restart\n"
 

@@ -19,9 +19,9 @@ import rulekit as kit
 from sshd import AT_ONCE, SshServer, long_job, run_local
 
 from heredoc_lint.engine import check_shell, fix_shell
-from heredoc_lint.layers import Layer, file_layer, walk_layers
+from heredoc_lint.layers.layer import Layer, file_layer, walk_layers
 from heredoc_lint.model import Applicability, Severity
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 
 def _stdin_layer(text: str) -> Layer:

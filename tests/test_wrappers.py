@@ -23,12 +23,9 @@ import rulekit as kit
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, check_text
-from heredoc_lint.grammars import FORMS
-from heredoc_lint.layers import child_layers, file_layer
-from heredoc_lint.model import Severity
-from heredoc_lint.shell.syntax import parse_script
-from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import (
+from heredoc_lint.layers.grammars import FORMS
+from heredoc_lint.layers.layer import child_layers, file_layer
+from heredoc_lint.layers.wrappers import (
     OPTION_GRAMMARS,
     Invocation,
     brace_expand,
@@ -39,6 +36,9 @@ from heredoc_lint.wrappers import (
     resolve,
     split_string,
 )
+from heredoc_lint.model import Severity
+from heredoc_lint.shell.syntax import parse_script
+from heredoc_lint.shell.words import Word
 
 
 def _resolve(line: str) -> Invocation | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from cli_process import CLI, run_cli
 
-from heredoc_lint.writer import replace_atomically
+from heredoc_lint.run.writer import replace_atomically
 
 BAD = '#!/bin/bash\nssh h "pkill -f sglang; ./restart"\n'
 FIXED = "#!/bin/bash\nssh h \"pkill -f '[s]'glang; ./restart\"\n"

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from heredoc_lint.agents.commands import command_text, unwrap_shell_c
-from heredoc_lint.options import (
+from heredoc_lint.cli.options import (
     FIX_STRATEGIES,
     FIX_STRATEGY,
     IGNORE,
@@ -44,9 +44,9 @@ from heredoc_lint.options import (
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from heredoc_lint.config import Config, Finder
     from heredoc_lint.engine import Settings
     from heredoc_lint.model import Finding, Severity, Strategy
+    from heredoc_lint.run.config import Config, Finder
 
 Agent = Literal["claude", "codex", "gemini", "cursor"]
 AGENTS: tuple[Agent, ...] = ("claude", "codex", "gemini", "cursor")
@@ -435,9 +435,9 @@ def _import_all() -> None:
 
 
 def _check_bounded(command: str, options: HookOptions, settings: Settings) -> _Checked | Verdict:
-    """_check, held to the memory the command's size allows (heredoc_lint.memory); a
+    """_check, held to the memory the command's size allows (heredoc_lint.run.memory); a
     command that needs more runs unchecked, as one whose check takes too long does."""
-    from heredoc_lint import memory
+    from heredoc_lint.run import memory
 
     data = command.encode("utf-8", "surrogatepass")  # a lone surrogate: 3 bytes
     with memory.Bound(prepare=_import_all) as bound:
@@ -503,7 +503,7 @@ def project_settings(options: HookOptions, cwd: object) -> tuple[Settings, tuple
     if isinstance(cwd, str) and cwd:
         from pathlib import Path
 
-        from heredoc_lint.config import ConfigError, Finder
+        from heredoc_lint.run.config import ConfigError, Finder
 
         try:
             config = _project_config(Path(cwd), Finder)
@@ -569,7 +569,7 @@ def decide(command: str, options: HookOptions, cwd: object = None) -> Verdict:
     """Check `command` (run in `cwd`) and say what the agent should do with it."""
     if not command.strip():
         return Verdict("allow")
-    from heredoc_lint.triggers import ALL_TRIGGERS, holds_trigger
+    from heredoc_lint.layers.triggers import ALL_TRIGGERS, holds_trigger
 
     if not holds_trigger(command, ALL_TRIGGERS):
         return Verdict("allow")  # no rule has anything to look at: the engine stays unloaded

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from heredoc_lint.options import Opt, UsageError, parse
+from heredoc_lint.cli.options import Opt, UsageError, parse
 
 if TYPE_CHECKING:
     from heredoc_lint.agents.workers import Pool
@@ -362,7 +362,7 @@ def _warm_up() -> None:
     import tomllib  # noqa: F401
     import traceback  # noqa: F401
 
-    from heredoc_lint import config  # noqa: F401
+    from heredoc_lint.run import config  # noqa: F401
 
     sample = "ssh h \"pkill -f app; cat > f << 'EOF'\n$1\nEOF\""
     payload = {

@@ -30,7 +30,7 @@ from heredoc_lint.agents.sessions import (
     read,
     walk,
 )
-from heredoc_lint.options import (
+from heredoc_lint.cli.options import (
     FORMAT,
     IGNORE,
     SELECT,
@@ -154,8 +154,8 @@ def _ident(call: ShellCall) -> str:
 
 
 def render_text(scan: Scan) -> str:
-    from heredoc_lint.output import printable
-    from heredoc_lint.source import LineIndex
+    from heredoc_lint.report.lines import LineIndex
+    from heredoc_lint.report.output import printable
 
     out: list[str] = []
     for report in scan.reports:
@@ -212,8 +212,8 @@ def _summary(scan: Scan) -> list[str]:
 
 
 def findings_json(scan: Scan) -> list[dict[str, Any]]:
-    from heredoc_lint.output import FileReport, finding_json
-    from heredoc_lint.source import LineIndex
+    from heredoc_lint.report.lines import LineIndex
+    from heredoc_lint.report.output import FileReport, finding_json
 
     items: list[dict[str, Any]] = []
     for report in scan.reports:
@@ -243,7 +243,7 @@ def _session_line(call: ShellCall) -> int | None:
 
 
 def _pairs(scan: Scan) -> Iterator[tuple[ShellCall, Finding, int, int]]:
-    from heredoc_lint.source import LineIndex
+    from heredoc_lint.report.lines import LineIndex
 
     for report in scan.reports:
         index = LineIndex(report.call.command)
@@ -255,7 +255,7 @@ def _pairs(scan: Scan) -> Iterator[tuple[ShellCall, Finding, int, int]]:
 def render_github(scan: Scan) -> str:
     """GitHub workflow commands: one annotation per finding on the session file's line
     (the command's own line and column are in the message)."""
-    from heredoc_lint.output import _escape_github
+    from heredoc_lint.report.output import _escape_github
 
     level = {"error": "error", "warning": "warning", "info": "notice"}
     lines = []
@@ -280,8 +280,8 @@ def render_sarif(scan: Scan) -> str:
     the command, its line and column and the session go in the result's properties."""
     import json
 
-    from heredoc_lint.output import FileReport
-    from heredoc_lint.sarif import sarif_log
+    from heredoc_lint.report.output import FileReport
+    from heredoc_lint.report.sarif import sarif_log
 
     reports = [FileReport(r.call.path, r.call.command, r.findings) for r in scan.reports]
     log = sarif_log(reports)
@@ -346,7 +346,7 @@ def run(argv: Sequence[str]) -> int:
                 "(~/.claude/projects, ~/.codex/sessions, ~/.local/share/opencode)"
             )
     scan = scan_paths(paths, Checker(settings, Severity(values["severity"] or "warning")))
-    from heredoc_lint.output import printable
+    from heredoc_lint.report.output import printable
 
     for note in scan.notes:
         sys.stderr.write(f"heredoc-lint: transcript: {printable(note)}\n")

@@ -22,7 +22,7 @@ Why processes, forked from a main thread that never checks anything:
 
 The server waits for every worker it forked before it leaves, whichever way it leaves
 (idle, new code, Ctrl-C, SIGTERM), and a worker ends the processes it started (the
-memory-bound checker of heredoc_lint.forked) before it leaves: an orphan is re-parented
+memory-bound checker of heredoc_lint.run.forked) before it leaves: an orphan is re-parented
 to PID 1, and in a container without an init nothing ever reaps it.
 """
 
@@ -143,7 +143,7 @@ class Pool:
         except BaseException:
             status = 1
         finally:
-            forked = sys.modules.get("heredoc_lint.forked")
+            forked = sys.modules.get("heredoc_lint.run.forked")
             if forked is not None:  # it checked a costly input: end what it started
                 with contextlib.suppress(BaseException):
                     forked.leaving()

@@ -11,12 +11,12 @@ from __future__ import annotations
 import ast
 import re
 
-from heredoc_lint.edits import Quote, quote_states
+from heredoc_lint.fixes.edits import Quote, quote_states
 from heredoc_lint.fixes.remote_heredoc import HeredocSite, find_site
 from heredoc_lint.frontends.python.encode import FragEdit, Piece, Runtime, python_string, render
 from heredoc_lint.frontends.python.model import Analysis, Group, Interp, PyFragment
 from heredoc_lint.frontends.python.parsing import quiet
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.words import Word

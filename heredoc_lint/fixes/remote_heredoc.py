@@ -12,8 +12,8 @@ import base64
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from heredoc_lint.edits import Quote, encode, lift, quote_states
-from heredoc_lint.layers import Layer
+from heredoc_lint.fixes.edits import Quote, encode, lift, quote_states
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Edit, Fix, NewFile, Strategy
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command

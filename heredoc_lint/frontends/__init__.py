@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from heredoc_lint.kinds import SourceKind
 
 if TYPE_CHECKING:
+    from heredoc_lint.layers.pywrappers import PyWrapper
     from heredoc_lint.model import Edit
-    from heredoc_lint.pywrappers import PyWrapper
     from heredoc_lint.shell.words import Word
 
 # Maps an edit of a fragment's text (start, end, new text) to a file edit, re-encoded for

@@ -18,14 +18,14 @@ from typing import Any, TypeVar
 
 from lsprotocol import types
 
-from heredoc_lint import suppress
 from heredoc_lint.engine import check_text, fix_kind, parse_error_count
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.lsp.diagnostics import to_range
 from heredoc_lint.lsp.positions import Lines
 from heredoc_lint.lsp.project import Project
 from heredoc_lint.model import Applicability, Edit, Finding
-from heredoc_lint.settings import Settings
+from heredoc_lint.run import suppress
+from heredoc_lint.run.settings import Settings
 
 FIX_ALL = "source.fixAll.heredoc-lint"
 FIX_ALL_TITLE = "Fix all safe heredoc-lint findings"
@@ -193,7 +193,7 @@ def _spans(
     cover (as engine._statements lists them); the project's
     `wrappers` and `python-wrappers` count, as in `check`."""
     from heredoc_lint.frontends import SourceError, fragments
-    from heredoc_lint.layers import root_layer
+    from heredoc_lint.layers.layer import root_layer
 
     if kind == "python":
         return [], suppress.python_statements(text)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.settings import Settings
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
+from heredoc_lint.run.settings import Settings
 
 
 def passes_shells(
@@ -17,7 +17,7 @@ def passes_shells(
     `bash -c`, a heredoc fed to a shell...), or is itself run by another shell; the
     project's `wrappers` and `python-wrappers` count, as in `check`."""
     from heredoc_lint.frontends import SourceError, fragments
-    from heredoc_lint.layers import child_layers, root_layer
+    from heredoc_lint.layers.layer import child_layers, root_layer
 
     try:
         found = fragments(kind, text, path, settings.python_wrappers)
@@ -50,6 +50,6 @@ def layer_view(
     """The hover's Markdown for `line` (1-based), or None where there is nothing to show."""
     if not passes_shells(text, kind, path, line, settings):
         return None
-    from heredoc_lint.explain import explain
+    from heredoc_lint.report.explain import explain
 
     return markdown(explain(text, kind, path, line, settings))

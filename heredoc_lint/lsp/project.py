@@ -9,7 +9,7 @@ from pathlib import Path
 
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Severity
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 # An editor's language ids (VS Code's, Neovim's and Helix's filetypes) for the kinds the
 # engine reads.  A workflow is known by its place (.github/workflows/), not by its id.
@@ -30,7 +30,7 @@ _EXECUTABLE = 0o100755  # read a name with a suffix for its shebang too: the edi
 def kind_of_document(language_id: str | None, path: str | None, text: str) -> SourceKind | None:
     """The engine's kind for a document: by its file name first (as the CLI decides), then
     by the editor's language id, then by a shebang.  None: nothing for us to check."""
-    from heredoc_lint.discover import kind_of
+    from heredoc_lint.run.discover import kind_of
 
     if path is not None:
         by_name = kind_of(Path(path), head=b"", mode=0)
@@ -60,8 +60,8 @@ def load_project(path: str | None) -> Project:
     """The settings for the file at `path`, from its nearest configuration.
 
     The one place that uses the configuration and runner modules: keep it small."""
-    from heredoc_lint.config import ConfigError, Finder
-    from heredoc_lint.runner import Options
+    from heredoc_lint.run.config import ConfigError, Finder
+    from heredoc_lint.run.runner import Options
 
     if path is None:
         return Project()

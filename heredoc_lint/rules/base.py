@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind, WrapperKind
-from heredoc_lint.launchers import Launcher
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding, Fix, Severity, Strategy
+from heredoc_lint.project.launchers import Launcher
 from heredoc_lint.rules.docstring import RuleDoc, read
 
 

@@ -53,12 +53,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers.layer import Layer
+from heredoc_lint.layers.triggers import ALL_TRIGGERS, present_triggers
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule, where
 from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.shell.templates import not_a_script
-from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
 
 # A line that starts an interactive program with nothing to run of its own: in a
 # runbook, the lines after it are typed into it. A client of a database or a remote

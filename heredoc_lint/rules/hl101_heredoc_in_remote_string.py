@@ -49,7 +49,7 @@ import re
 from collections.abc import Iterator
 
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
-from heredoc_lint.layers import Layer, LocalExpansion
+from heredoc_lint.layers.layer import Layer, LocalExpansion
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule, script_path, where
 from heredoc_lint.shell import evidence

@@ -72,17 +72,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from heredoc_lint import severities
-from heredoc_lint.edits import Quote, layer_fix, quote_states
+from heredoc_lint.fixes.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
-from heredoc_lint.grammars import FORMS
-from heredoc_lint.layers import Call, Layer, LocalExpansion, calls
+from heredoc_lint.layers.grammars import FORMS
+from heredoc_lint.layers.layer import Call, Layer, LocalExpansion, calls
+from heredoc_lint.layers.wrappers import command_name
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, rule, script_path
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.spans import Spans, line_number
 from heredoc_lint.shell.words import Word
-from heredoc_lint.spans import Spans, line_number
-from heredoc_lint.wrappers import command_name
 
 REMOTE_NAMES = evidence.SHELL_SET_NAMES
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
@@ -358,7 +358,7 @@ def _classify(
             f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "
             "for it literally, but the body receives the local value (empty if unset)",
         )
-    if e.kind == "variable" and evidence.bound_before(layer, name, item.start):
+    if e.kind == "variable" and evidence.bound_before(layer.bindings, name, item.start):
         return Verdict(
             "binding-inside",
             f"`{text}` is expanded by {who} {before}, before the binding of `{name}` in "

@@ -63,8 +63,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from heredoc_lint import severities
-from heredoc_lint.edits import Quote, encode, lift, quote_states
-from heredoc_lint.layers import Layer, calls
+from heredoc_lint.fixes.edits import Quote, encode, lift, quote_states
+from heredoc_lint.layers.layer import Layer, calls
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.structure import last_simple_command

@@ -56,8 +56,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Layer
+from heredoc_lint.fixes.edits import layer_fix
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.definitions import function_bodies

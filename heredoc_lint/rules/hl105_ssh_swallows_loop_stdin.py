@@ -50,15 +50,15 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 
-from heredoc_lint.edits import lift
-from heredoc_lint.layers import Layer, calls, calls_behind, string_layer
+from heredoc_lint.fixes.edits import lift
+from heredoc_lint.layers.layer import Layer, calls, calls_behind, string_layer
+from heredoc_lint.layers.wrappers import Invocation, SshCall, basename
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Loop, Script
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import Invocation, SshCall, basename
 
 _DO = re.compile(r"(?:^|[\s;&|)])do(?:$|[\s;&|(])")
 # Remote commands that read standard input when given no file operand.

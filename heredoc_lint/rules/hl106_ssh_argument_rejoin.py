@@ -50,13 +50,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Layer, LocalExpansion, string_layer, without_local_regions
+from heredoc_lint.fixes.edits import layer_fix
+from heredoc_lint.layers.layer import Layer, LocalExpansion, string_layer, without_local_regions
+from heredoc_lint.layers.wrappers import Invocation
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, dequote
-from heredoc_lint.wrappers import Invocation
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _QUOTES = frozenset("'\"`")

@@ -78,15 +78,15 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from heredoc_lint.edits import Quote, layer_fix, quote_states
-from heredoc_lint.layers import Layer
+from heredoc_lint.fixes.edits import Quote, layer_fix, quote_states
+from heredoc_lint.layers.layer import Layer
+from heredoc_lint.layers.wrappers import Invocation, resolve
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, matching_close
-from heredoc_lint.wrappers import Invocation, resolve
 
 MAX_NESTING = 8
 

@@ -40,13 +40,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from heredoc_lint.edits import layer_fix
-from heredoc_lint.forwarders import with_literals
-from heredoc_lint.layers import Layer, calls
+from heredoc_lint.fixes.edits import layer_fix
+from heredoc_lint.layers.forwarders import with_literals
+from heredoc_lint.layers.layer import Layer, calls
+from heredoc_lint.layers.wrappers import OPTION_GRAMMARS
 from heredoc_lint.model import Applicability, Finding
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import OPTION_GRAMMARS
 
 # scp(1)'s options that take an argument; every other letter is a flag.
 SCP_ARG_OPTIONS = OPTION_GRAMMARS["scp"].values

@@ -93,15 +93,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Call, Layer, calls, calls_behind, calls_behind_variable
+from heredoc_lint.fixes.edits import layer_fix
+from heredoc_lint.layers.layer import Call, Layer, calls, calls_behind, calls_behind_variable
+from heredoc_lint.layers.wrappers import SshCall, command_name
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.definitions import assigned_values
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import SshCall, command_name
 
 PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its triggers)
 # Commands that need no privilege: with them, sudo can only have been meant for the write.

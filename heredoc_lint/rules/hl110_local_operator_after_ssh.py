@@ -38,12 +38,12 @@ import re
 import shlex
 from collections.abc import Iterator
 
-from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Layer
+from heredoc_lint.fixes.edits import layer_fix
+from heredoc_lint.layers.layer import Layer
+from heredoc_lint.layers.wrappers import Invocation, SshCall
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
-from heredoc_lint.wrappers import Invocation, SshCall
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
 # After `||`, a command meant to run locally when the remote one fails.

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from heredoc_lint.layers import Layer, child_layers
+from heredoc_lint.layers.layer import Layer, child_layers
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, at_file, rule
 

@@ -56,8 +56,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from heredoc_lint.edits import layer_fix
-from heredoc_lint.layers import Layer
+from heredoc_lint.fixes.edits import layer_fix
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, finding, quote_snippet, rule, where
 from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs

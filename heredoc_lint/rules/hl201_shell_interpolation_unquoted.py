@@ -110,14 +110,14 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
 
-from heredoc_lint.edits import Quote, quote_states
+from heredoc_lint.fixes.edits import Quote, quote_states
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers.layer import Layer
+from heredoc_lint.layers.wrappers import resolve, unwrap_prefixes
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.wrappers import resolve, unwrap_prefixes
 
 _WHY = {
     Quote.UNQUOTED: "as an unquoted shell word: the shell splits it at blanks, expands `*` "

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, finding, rule
 

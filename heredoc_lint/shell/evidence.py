@@ -20,17 +20,15 @@ from __future__ import annotations
 import functools
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from heredoc_lint.shell.spans import Spans
 from heredoc_lint.shell.syntax import Command, Script
-from heredoc_lint.spans import Spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-    from heredoc_lint.layers import Layer
 
 
 @dataclass(frozen=True)
@@ -432,9 +430,9 @@ def _bindings(script: Script, skip: tuple[tuple[int, int], ...]) -> dict[str, in
 _BINDERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", *_DECLARE})
 
 
-def bound_before(layer: Layer, name: str, index: int) -> bool:
-    """Whether the layer binds `name` before `index` (in its own text)."""
-    end = layer.bindings.get(name)
+def bound_before(bindings: Mapping[str, int], name: str, index: int) -> bool:
+    """Whether a layer whose `bindings` these are binds `name` before `index` (in its text)."""
+    end = bindings.get(name)
     return end is not None and end <= index
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
-from heredoc_lint.fixer import MAX_PASSES
-from heredoc_lint.layers import TooDeep
+from heredoc_lint.fixes.fixer import MAX_PASSES
+from heredoc_lint.layers.layer import TooDeep
 from heredoc_lint.model import Finding
 
 KINDS = ("shell", "command")

@@ -85,7 +85,7 @@ from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.frontends.python.prefilter import calls_a_wrapper, interesting, wrapper_lines
 from heredoc_lint.frontends.python.queries import fragment_of, root_index, runtime_spans
 from heredoc_lint.frontends.python.scopes import ScopeBuilder
-from heredoc_lint.pywrappers import PyWrapper
+from heredoc_lint.layers.pywrappers import PyWrapper
 
 __all__ = [
     "Analysis",

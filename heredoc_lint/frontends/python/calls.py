@@ -15,10 +15,10 @@ from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Ses
 from heredoc_lint.frontends.python.reading import Reader, candidates
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
+from heredoc_lint.layers.pywrappers import PyWrapper, matches
+from heredoc_lint.layers.wrappers import basename, resolve
 from heredoc_lint.model import Edit
-from heredoc_lint.pywrappers import PyWrapper, matches
 from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
-from heredoc_lint.wrappers import basename, resolve
 
 _POPEN = frozenset(
     f"subprocess.{name}" for name in ("run", "call", "check_call", "check_output", "Popen")

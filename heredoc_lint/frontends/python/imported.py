@@ -13,7 +13,7 @@ import functools
 from pathlib import Path
 
 from heredoc_lint.frontends.python.parsing import quiet
-from heredoc_lint.memory import limited
+from heredoc_lint.run.memory import limited
 
 _PARENTS = 4  # how far up a top-level module is looked for
 _MAX_SIZE = 512 * 1024

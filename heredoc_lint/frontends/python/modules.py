@@ -29,8 +29,8 @@ import sys
 from heredoc_lint.frontends.python.imported import module_file
 from heredoc_lint.frontends.python.parsing import quiet
 from heredoc_lint.frontends.python.values import qualname
-from heredoc_lint.memory import limited
-from heredoc_lint.pywrappers import PyWrapper
+from heredoc_lint.layers.pywrappers import PyWrapper
+from heredoc_lint.run.memory import limited
 
 _MAX_SIZE = 512 * 1024
 _SHELL_CALLS = frozenset(

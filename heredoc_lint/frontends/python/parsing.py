@@ -17,7 +17,7 @@ from typing import NoReturn
 from heredoc_lint.frontends import SourceError
 from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.frontends.python.prefilter import ANY_FUNCTION
-from heredoc_lint.memory import limited
+from heredoc_lint.run.memory import limited
 
 
 @dataclass(frozen=True)

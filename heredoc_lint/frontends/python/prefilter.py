@@ -6,7 +6,7 @@ import bisect
 import re
 
 from heredoc_lint.frontends.python.positions import Lines
-from heredoc_lint.pywrappers import PyWrapper, last_names
+from heredoc_lint.layers.pywrappers import PyWrapper, last_names
 
 _FUNCTIONS = {
     "subprocess": (

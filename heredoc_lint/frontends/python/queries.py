@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from heredoc_lint.frontends.python.model import PyFragment
 
 if TYPE_CHECKING:
-    from heredoc_lint.layers import Layer
+    from heredoc_lint.layers.layer import Layer
 
 
 def fragment_of(layer: Layer) -> tuple[PyFragment, Layer] | None:

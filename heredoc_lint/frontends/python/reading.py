@@ -15,7 +15,6 @@ from functools import partial
 from types import ModuleType
 from typing import TypedDict
 
-from heredoc_lint import memory
 from heredoc_lint.frontends.python.callers import Callers
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
 from heredoc_lint.frontends.python.model import (
@@ -36,6 +35,7 @@ from heredoc_lint.frontends.python.values import (
     nature,
     word_list,
 )
+from heredoc_lint.run import memory
 
 # What a `str.format` template reads one element at a time: a brace, a placeholder ("\0").
 _FORMAT_SPECIAL = re.compile(r"[{}\0]")

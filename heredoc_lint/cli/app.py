@@ -13,9 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from heredoc_lint import __version__
-from heredoc_lint.entry import SUBCOMMANDS
+from heredoc_lint.cli.entry import SUBCOMMANDS
+from heredoc_lint.cli.options import CHECK, Opt, UsageError
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.options import CHECK, Opt, UsageError
 
 app = typer.Typer(
     add_completion=False,
@@ -84,7 +84,7 @@ def typer_command(table: tuple[Opt, ...], body: Callable[[dict[str, Any]], int])
 
 def check(values: dict[str, Any]) -> int:
     """`heredoc-lint check`: the values of the options of `options.CHECK`."""
-    from heredoc_lint.console import check_values
+    from heredoc_lint.report.console import check_values
 
     try:
         return check_values(values)
@@ -132,7 +132,7 @@ def explain_command(
     ] = None,
 ) -> None:
     """Show the layers a command passes through and what each shell sees."""
-    from heredoc_lint.explain import explain
+    from heredoc_lint.report.explain import explain
 
     if (command is None) == (target is None):
         raise _fail("give either --command STR or a FILE[:LINE] (or -)")
@@ -147,7 +147,7 @@ def explain_command(
         name, _, number = target.rpartition(":")
         if name and number.isdigit():
             target, line = name, int(number)
-        from heredoc_lint.discover import kind_of, read_text
+        from heredoc_lint.run.discover import kind_of, read_text
 
         read, reason, _, _ = read_text(Path(target))
         if read is None:
@@ -155,8 +155,8 @@ def explain_command(
         text, kind, path = read, kind_of(Path(target), explicit=True) or "shell", target
     settings = None
     if path is not None:  # a file: its project's wrappers and python-wrappers, as `check`
-        from heredoc_lint.config import ConfigError
-        from heredoc_lint.explain import project_settings
+        from heredoc_lint.report.explain import project_settings
+        from heredoc_lint.run.config import ConfigError
 
         try:
             settings = project_settings(path)
@@ -207,7 +207,7 @@ def _ambiguous(args: list[str]) -> str | None:
 
 def run(args: list[str]) -> int:
     """Run the typer app on `args`; return the exit code (entry.main ends the process)."""
-    from heredoc_lint.console import keep_undecodable_output
+    from heredoc_lint.report.console import keep_undecodable_output
 
     keep_undecodable_output()
     ambiguous = _ambiguous(args)

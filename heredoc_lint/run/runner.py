@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from heredoc_lint import memory
-from heredoc_lint.config import Config, ConfigError, Finder
-from heredoc_lint.discover import (
+from heredoc_lint.kinds import SourceKind
+from heredoc_lint.model import Finding, Severity, Strategy, reported
+from heredoc_lint.report.output import FileReport
+from heredoc_lint.run import memory
+from heredoc_lint.run.config import Config, ConfigError, Finder
+from heredoc_lint.run.discover import (
     MAX_BYTES,
     TOO_LARGE,
     discover,
@@ -23,14 +26,11 @@ from heredoc_lint.discover import (
     read_text,
     refused,
 )
-from heredoc_lint.forked import Lost
-from heredoc_lint.kinds import SourceKind
-from heredoc_lint.model import Finding, Severity, Strategy, reported
-from heredoc_lint.output import FileReport
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.forked import Lost
+from heredoc_lint.run.settings import Settings
 
 if TYPE_CHECKING:
-    from heredoc_lint.cache import Cache
+    from heredoc_lint.run.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ class Result:
         return 1 if any(r.findings for r in self.reports) else 0
 
     def unsafe_fixable(self) -> int:
-        from heredoc_lint.fixer import applicable
+        from heredoc_lint.fixes.fixer import applicable
 
         return sum(
             1
@@ -136,7 +136,7 @@ class Result:
 
 def process(job: Job, options: Options, bound: memory.Bound | None = None) -> FileOutcome:
     """Check (and fix) one file. Never raises: failures become notes.  With `bound`, the
-    check is held to the memory the file's size allows (heredoc_lint.memory)."""
+    check is held to the memory the file's size allows (heredoc_lint.run.memory)."""
     outcome = FileOutcome()
     text, encoding, original = job.text, "utf-8", None
     if text is None:
@@ -182,7 +182,7 @@ def _check(
 
             findings = check_text(text, kind, job.name, job.settings)
             if _cached(job, options) and original is not None:
-                from heredoc_lint.cache import entry_key
+                from heredoc_lint.run.cache import entry_key
 
                 outcome.checked = (entry_key(kind, job.name, job.settings, original), findings)
     except Exception as error:  # one bad file must not stop the others
@@ -192,7 +192,7 @@ def _check(
             import traceback
 
             traceback.print_exc()
-        from heredoc_lint.installation import missing
+        from heredoc_lint.run.installation import missing
 
         why = missing(error) or f"internal error: {type(error).__name__}: {error}"
         outcome.notes.append(f"{job.name}: {why}")
@@ -222,7 +222,7 @@ def _from_cache(job: Job, path: Path, cache: Cache) -> FileOutcome | None:
     text, _, _, original = read_text(path)
     if text is None or original is None:
         return None  # the worker reports why it cannot be read
-    from heredoc_lint.cache import entry_key
+    from heredoc_lint.run.cache import entry_key
 
     key = entry_key(job.kind, job.name, job.settings, original)
     findings = cache.get(_entry_name(path), key)
@@ -242,7 +242,7 @@ def _fix(
     import difflib
 
     from heredoc_lint.engine import fix_kind, parses
-    from heredoc_lint.writer import WriteError, create_beside, encode, replace_atomically
+    from heredoc_lint.run.writer import WriteError, create_beside, encode, replace_atomically
 
     if "\0" in text:  # bash drops each NUL as it reads: the parse is not bash's
         outcome.notes.append(f"{job.name}: not fixed: the file holds a NUL byte")
@@ -382,7 +382,7 @@ def run(
     todo = jobs(options, paths, command, stdin_filename, result)
     cache = None
     if options.cache_dir is not None and not options.fixing and any(j.path for j in todo):
-        from heredoc_lint.cache import Cache
+        from heredoc_lint.run.cache import Cache
 
         cache = Cache(options.cache_dir)
     outcomes: list[FileOutcome | None] = [None] * len(todo)
@@ -417,7 +417,7 @@ def _process_all(
     is left with a big one at the end."""
     from functools import partial
 
-    from heredoc_lint import forked
+    from heredoc_lint.run import forked
 
     # Each process that checks files starts its own, for the files that need it.
     kinds = frozenset(todo[i].kind for i in indexes)

@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = _typer_free(args)
         if code is None:
-            from heredoc_lint.cli import run
+            from heredoc_lint.cli.app import run
 
             code = run(args)
     except KeyboardInterrupt:
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:  # the last line of defence: one line
         if "--verbose" in args:
             raise
-        from heredoc_lint.installation import missing
+        from heredoc_lint.run.installation import missing
 
         why = missing(error) or f"internal error: {type(error).__name__}: {error}"
         sys.stderr.write(f"heredoc-lint: {why}\n")
@@ -77,8 +77,8 @@ def _typer_free(args: list[str]) -> int | None:
     plain = _plain_check(args)
     if plain is None:
         return None
-    from heredoc_lint.console import check_values, keep_undecodable_output
-    from heredoc_lint.options import UsageError
+    from heredoc_lint.cli.options import UsageError
+    from heredoc_lint.report.console import check_values, keep_undecodable_output
 
     keep_undecodable_output()
     try:
@@ -95,7 +95,7 @@ def _plain_check(args: list[str]) -> dict[str, Any] | None:
     name that starts with `-`, `--`, stdin): typer then does it, and says why."""
     from pathlib import Path
 
-    from heredoc_lint.options import CHECK, FORMATS, SEVERITIES
+    from heredoc_lint.cli.options import CHECK, FORMATS, SEVERITIES
 
     choices = {"--format": FORMATS, "--severity": SEVERITIES}
     if args[:1] == ["check"]:

@@ -15,10 +15,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from heredoc_lint.cli.options import FIX_STRATEGIES, SEVERITIES
 from heredoc_lint.kinds import WrapperKind
+from heredoc_lint.layers.pywrappers import PyWrapper, parse_entries
 from heredoc_lint.model import Severity, Strategy
-from heredoc_lint.options import FIX_STRATEGIES, SEVERITIES
-from heredoc_lint.pywrappers import PyWrapper, parse_entries
 
 WRAPPER_KINDS: tuple[WrapperKind, ...] = ("ssh", "shell", "eval", "prefix")
 KEYS = frozenset(
@@ -137,7 +137,7 @@ def _wrappers(where: str, value: Any) -> tuple[dict[str, WrapperKind], tuple[str
         )
     if not value:
         return {}, ()
-    from heredoc_lint import wrappers
+    from heredoc_lint.layers import wrappers
 
     kept: dict[str, WrapperKind] = {}
     warnings = []

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from heredoc_lint.model import Finding, Fix
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 WINDOW = 100  # characters of a long source line shown around the caret
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from heredoc_lint.grammars import Form, forms_by_command
+from heredoc_lint.layers.grammars import Form, forms_by_command
 from heredoc_lint.shell.names import MULTICALL, SHELLS
 from heredoc_lint.shell.words import Quoting, Word
 

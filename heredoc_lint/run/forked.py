@@ -10,7 +10,7 @@ result as soon as it has it; a child that dies costs only the item it was on, wh
 comes back as `Lost` (what was left of its share is done here).
 
 `LimitedWorker` is one forked process that does calls for this one, each held to a
-memory limit of its own: heredoc_lint.memory checks an input that might cost more than
+memory limit of its own: heredoc_lint.run.memory checks an input that might cost more than
 its bound there, so that running out of memory ends that process, not this one.
 
 No process forked here outlives the one that forked it: each is waited for on every

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from heredoc_lint.pywrappers import PyWrapper
+from heredoc_lint.layers.pywrappers import PyWrapper
 
 if TYPE_CHECKING:
     from heredoc_lint.kinds import WrapperKind

@@ -20,9 +20,9 @@ from urllib.parse import quote
 
 from heredoc_lint import __version__
 from heredoc_lint.model import Finding, Fix, Severity
-from heredoc_lint.output import FileReport
+from heredoc_lint.report.lines import LineIndex
+from heredoc_lint.report.output import FileReport
 from heredoc_lint.rules import RULES, Rule
-from heredoc_lint.source import LineIndex
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://example.invalid/heredoc-lint"

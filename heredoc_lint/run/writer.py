@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from heredoc_lint.discover import TEMP_SUFFIX
 from heredoc_lint.model import NewFile
+from heredoc_lint.run.discover import TEMP_SUFFIX
 
 BACKUP_MARK = ".backup-"  # in a temp file's name: the old bytes of a file rewritten in place
 STALE_SECONDS = 60  # a temp file this old beside its target was left by a killed run

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:  # forked is imported only when a check needs the worker
     from types import ModuleType
 
-    from heredoc_lint.forked import LimitedWorker, Lost
+    from heredoc_lint.run.forked import LimitedWorker, Lost
 
 Result = TypeVar("Result")
 
@@ -128,7 +128,7 @@ def _lifted() -> Iterator[None]:
         return
     import resource
 
-    from heredoc_lint.forked import data_held
+    from heredoc_lint.run.forked import data_held
 
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
     before = data_held()
@@ -192,7 +192,7 @@ class Bound:
         how)."""
         if not costly(data):
             return function(*args)
-        from heredoc_lint.forked import LimitedWorker, can_limit
+        from heredoc_lint.run.forked import LimitedWorker, can_limit
 
         if not can_limit():
             return function(*args)

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.layers import Layer, LocalExpansion, child_layers, root_layer, walk_layers
+from heredoc_lint.layers.layer import Layer, LocalExpansion, child_layers, root_layer, walk_layers
 from heredoc_lint.model import Finding, Severity, reported
+from heredoc_lint.report.lines import LineIndex
 from heredoc_lint.rules.base import Context
 from heredoc_lint.rules.hl103_pkill_self_match import SelfMatch, decide
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
-from heredoc_lint.source import LineIndex
 
 WORD_LIMIT = 70  # characters of a long word shown in a word list
 JOINED = "⟨\\↵ deleted⟩"
@@ -683,8 +683,8 @@ def project_settings(path: str) -> Settings:
     that file is broken."""
     from pathlib import Path
 
-    from heredoc_lint.config import Finder
-    from heredoc_lint.runner import Options
+    from heredoc_lint.run.config import Finder
+    from heredoc_lint.run.runner import Options
 
     file = Path(path)
     config = Finder().for_directory(file.parent)

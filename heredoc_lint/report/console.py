@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from heredoc_lint.cli.options import UsageError, codes
 from heredoc_lint.model import Severity
-from heredoc_lint.options import UsageError, codes
 
 if TYPE_CHECKING:
-    from heredoc_lint.options import Format
-    from heredoc_lint.runner import Result
+    from heredoc_lint.cli.options import Format
+    from heredoc_lint.run.runner import Result
 
 DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
 
@@ -20,7 +20,7 @@ DEFAULT_CACHE_DIR = Path(".heredoc_lint_cache")
 def check_values(values: dict[str, Any]) -> int:
     """`heredoc-lint check` with the values of the options of `options.CHECK` (by dest);
     UsageError for a bad value, before anything is checked."""
-    from heredoc_lint.runner import Options, run
+    from heredoc_lint.run.runner import Options, run
 
     options = Options(
         select=codes(values["select"]),
@@ -105,7 +105,7 @@ def print_result(
     unsafe_fixes: bool = False,
 ) -> int:
     """Print `result` as asked; return the exit code."""
-    from heredoc_lint import output
+    from heredoc_lint.report import output
     from heredoc_lint.shell.words import to_bytes
 
     for note in result.notes:
@@ -134,7 +134,7 @@ def print_result(
         if not quiet:
             sys.stdout.write(_fix_summary(result, fix, unsafe_fixes))
     elif output_format == "sarif":
-        from heredoc_lint.sarif import render_sarif
+        from heredoc_lint.report.sarif import render_sarif
 
         sys.stdout.write(render_sarif(result.reports))
     else:

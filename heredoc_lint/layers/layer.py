@@ -16,17 +16,10 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from heredoc_lint.forwarders import forwarded
 from heredoc_lint.frontends import EditEncoder, Fragment
 from heredoc_lint.kinds import WrapperKind
-from heredoc_lint.shell.definitions import Definitions, read_definitions
-from heredoc_lint.shell.definitions import Literal as LiteralValue
-from heredoc_lint.shell.heredoc import Heredoc
-from heredoc_lint.shell.heredoc_body import read_unquoted
-from heredoc_lint.shell.syntax import Command, Script, parse_script
-from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
-from heredoc_lint.spans import Spans
-from heredoc_lint.wrappers import (
+from heredoc_lint.layers.forwarders import forwarded
+from heredoc_lint.layers.wrappers import (
     PREFIXES,
     WRAPPERS,
     Invocation,
@@ -36,6 +29,13 @@ from heredoc_lint.wrappers import (
     resolve,
     unwrap_prefixes,
 )
+from heredoc_lint.shell.definitions import Definitions, read_definitions
+from heredoc_lint.shell.definitions import Literal as LiteralValue
+from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.heredoc_body import read_unquoted
+from heredoc_lint.shell.spans import Spans
+from heredoc_lint.shell.syntax import Command, Script, parse_script
+from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
 
 _QUOTES = str.maketrans("", "", "'\"\\")
 
@@ -53,7 +53,7 @@ def _holds_checked_text(layer: Layer) -> bool:
     more wrappers (`pkill`, a heredoc, `sudo`, `scp`...).  A chain of wrapper words alone
     (`ssh h ssh h ... echo hi`, `eval eval ...`) loses a level of quoting at each shell, so
     it carries nothing deeper that a rule could check: there the walk just stops."""
-    from heredoc_lint.triggers import ALL_TRIGGERS, present_triggers
+    from heredoc_lint.layers.triggers import ALL_TRIGGERS, present_triggers
 
     others = ALL_TRIGGERS - WRAPPERS.keys() - layer.wrappers.keys()
     return bool(present_triggers(layer.text, others))

@@ -41,8 +41,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from heredoc_lint.project import directories_up
-from heredoc_lint.provisioning import provisioned_by
+from heredoc_lint.project.directories import directories_up
+from heredoc_lint.project.provisioning import provisioned_by
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -22,7 +22,7 @@ import functools
 import os
 import re
 
-from heredoc_lint.project import directories_up
+from heredoc_lint.project.directories import directories_up
 
 _VAGRANTFILE = "Vagrantfile"
 # `config.vm.provision "shell", ...`, `.provision :shell do |s|`, `provision('shell', ...)`.

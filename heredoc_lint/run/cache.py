@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 from heredoc_lint import __version__
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, NewFile, Severity
-from heredoc_lint.settings import Settings
+from heredoc_lint.run.settings import Settings
 
 if TYPE_CHECKING:
-    from heredoc_lint.launchers import Launcher
+    from heredoc_lint.project.launchers import Launcher
 
 _PACK_PREFIX = "findings-"
 
@@ -50,7 +50,7 @@ _PARSERS = ("tree_sitter", "tree_sitter_bash", "libcst", "yaml")
 
 @functools.cache
 def _fingerprint() -> str:
-    package = Path(__file__).parent
+    package = Path(__file__).parent.parent  # the whole heredoc_lint package
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(package.rglob("*.py")):
         info = path.stat()
@@ -125,7 +125,7 @@ def entry_key(kind: SourceKind, name: str, settings: Settings, data: bytes) -> s
     it (a fix may use it), effective settings, and what the project's other files say
     of it: how it runs (launchers.runs_as_root_by, runs_over_ssh_by), and the files it
     sources or imports, as they are now (_modules_read)."""
-    from heredoc_lint.launchers import runs_as_root_by, runs_over_ssh_by
+    from heredoc_lint.project.launchers import runs_as_root_by, runs_over_ssh_by
 
     digest = hmac.new(_secret(), _fingerprint().encode(), hashlib.sha256)
     text = data.decode("utf-8", "replace")
@@ -148,7 +148,7 @@ def _modules_read(kind: SourceKind, name: str, text: str) -> str:
     """The stamps of the project's files whose definitions a check of the file reads:
     the shell files a script sources, the modules a Python file imports."""
     if kind == "shell":
-        from heredoc_lint.sourcing import imported
+        from heredoc_lint.project.sourcing import imported
 
         sourced = imported(name, text)
         return "" if sourced is None else sourced.stamp

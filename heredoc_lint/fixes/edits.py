@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from enum import Enum
 
-from heredoc_lint.layers import Layer
+from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Edit, Fix
 from heredoc_lint.shell.words import Word
 

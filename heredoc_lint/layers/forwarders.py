@@ -20,10 +20,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from heredoc_lint.layers.wrappers import (
+    WRAPPERS,
+    Invocation,
+    SshCall,
+    command_name,
+    cut_word,
+    resolve,
+)
 from heredoc_lint.shell.definitions import Definitions, FunctionBody, Literal
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Expansion, Quoting, Word
-from heredoc_lint.wrappers import WRAPPERS, Invocation, SshCall, command_name, cut_word, resolve
 
 # `${@:2}`: the arguments from the second on.
 _FROM = re.compile(r"\$\{@:([1-9][0-9]*)\}")

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from heredoc_lint.project import directories_up
+from heredoc_lint.project.directories import directories_up
 from heredoc_lint.shell.definitions import Definitions, FunctionBody, Literal, read_definitions
 from heredoc_lint.shell.syntax import parse_script
 

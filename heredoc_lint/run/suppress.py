@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Any
 from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Finding
-from heredoc_lint.source import LineIndex
+from heredoc_lint.report.lines import LineIndex
 
 if TYPE_CHECKING:
-    from heredoc_lint.layers import Layer
+    from heredoc_lint.layers.layer import Layer
     from heredoc_lint.shell.syntax import Script
 
 _DIRECTIVE = re.compile(

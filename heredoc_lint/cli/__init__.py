@@ -1,0 +1,1 @@
+"""The command line: the `heredoc-lint` entry point, its options and the typer app."""

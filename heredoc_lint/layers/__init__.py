@@ -1,0 +1,1 @@
+"""The layer stage: which texts another shell parses, and how wrappers run them."""

@@ -1,0 +1,1 @@
+"""What a run shows: output formats, the console summary, `explain`."""

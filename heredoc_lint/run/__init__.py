@@ -1,0 +1,1 @@
+"""Running checks over files: settings, discovery, workers, the cache, writing fixes."""
