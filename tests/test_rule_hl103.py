@@ -385,6 +385,71 @@ def test_pgrep_asking_for_the_oldest_match_is_info(string: str) -> None:
     assert int(found.stdout.split()[0]) == marked.pid  # the target, older than the shell
 
 
+# -- pgrep whose listing a grep filters: the shell's own line never gets through ---------------
+def _listing(string: str, *, target: bool) -> str:
+    """What `bash -c string` prints, with or without a process holding MARK running."""
+    marked = (
+        subprocess.Popen(["python3", "-c", "import time; time.sleep(30)", MARK]) if target else None
+    )
+    try:
+        if marked:
+            subprocess.run(["sleep", "0.3"], check=True)
+        return subprocess.run(["bash", "-c", string], capture_output=True, text=True).stdout
+    finally:
+        if marked:
+            marked.kill()
+
+
+@pytest.mark.parametrize(
+    "string",
+    [
+        f"pgrep -af {MARK} | grep -v grep",
+        f"pgrep -af {MARK} | grep python3 | grep -v grep",  # the shell's line holds python3
+        f"pgrep -a -f {MARK} | grep -v 'bash -c'",
+        f"pgrep --list-full -f {MARK} | grep -vw grep | sort",
+        f"pgrep -af {MARK} | grep -vF 'af {MARK}'",
+        f"pgrep -af {MARK} | grep -v -i GREP",
+    ],
+)
+def test_pgrep_whose_listing_drops_its_own_shell_is_not_reported(string: str) -> None:
+    """`pgrep -a` prints each match's command line, its own shell's too, and that line
+    holds the pipeline's text: a grep after it that drops the line (`-v` a word of that
+    text) leaves only the processes meant (bash shows it)."""
+    assert hl103(f'ssh h "{string}"\n') == []
+    assert _listing(string, target=False) == ""
+    assert MARK in _listing(string, target=True)
+
+
+@pytest.mark.parametrize(
+    "string",
+    [
+        f"pgrep -f {MARK} | grep -v grep",  # pids only: nothing for grep to drop
+        f"pgrep -af {MARK} | grep -v py'thon'3",  # the line holds py'thon'3, not python3
+        f"pgrep -af {MARK} | grep -i time.sleep",  # a plain grep keeps its own text's line
+        f"pgrep -af {MARK} | grep python3",  # the shell's line holds python3 too
+    ],
+)
+def test_pgrep_whose_grep_keeps_its_own_shell_stays_an_error(string: str) -> None:
+    (f,) = hl103(f'ssh h "{string}"\n')
+    assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)
+    assert _listing(string, target=False) != ""
+
+
+def test_a_grep_that_is_not_plain_text_keeps_the_finding() -> None:
+    """A regex grep cannot say here which lines it drops: the finding stays."""
+    (f,) = hl103(f"ssh h \"pgrep -af {MARK} | grep -v 'gr[e]p'\"\n")
+    assert f.evidence == "shares-string"
+
+
+def test_a_python_string_whose_grep_drops_its_shell_is_not_reported() -> None:
+    program = (
+        "import subprocess\n"
+        f"subprocess.run(['ssh', h, f\"pgrep -af '{{p}} {MARK}' | grep python | grep -v grep\"])\n"
+        f"subprocess.run(['ssh', h, f\"pgrep -af '{{p}} {MARK}' | grep python\"])\n"
+    )
+    assert _python_hl103(program) == [(3, "error", "shares-string")]
+
+
 def test_pgrep_whose_matches_are_counted_stays_an_error() -> None:
     (f,) = hl103(f'ssh h "pgrep -f {MARK} | wc -l"\n')
     assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)

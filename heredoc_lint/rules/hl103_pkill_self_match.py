@@ -31,7 +31,9 @@ drops (a bare `os.system(...)`, `subprocess.run(...)` without `check=True`) is
 reported at info: the processes it meant die all the same. So is a pattern
 that matches only the directory of a script's path (`pkill -f code-server` in
 code-server/stop.sh): bash shows the path it was started by, and `./stop.sh`
-from that directory does not hold it.
+from that directory does not hold it. `pgrep -af P | grep -v grep` is not reported:
+pgrep lists the shell's own command line, which holds the word `grep` of the
+pipeline's text, and the grep drops that line.
 
 ## Example
 ```bash
@@ -234,6 +236,58 @@ def _oldest_first(layer: Layer, call: PkillCall) -> bool:
         if value == "--oldest" or (value[:1] == "-" and value[1:2] != "-" and "o" in value):
             return True
     return _HEAD_ONE.match(layer.text, call.command.end) is not None
+
+
+# `| grep [-v] [-F|-E|-i|-w] WORD` stages right after the pgrep, one at a time.
+_GREP_STAGE = re.compile(
+    r"[ \t]*\|[ \t]*grep((?:[ \t]+-[A-Za-z]+)*)[ \t]+"
+    r"('[^'\n]*'|\"[^\"\n$`\\]*\"|[^\s'\"|;&()<>$`\\]+)(?=[ \t\n|;&)<>]|\Z)"
+)
+_SPECIAL = {False: re.compile(r"[][*^$\\]"), True: re.compile(r"[][*^$\\+?(){}|]")}
+
+
+def _lists_command_lines(call: PkillCall) -> bool:
+    """`pgrep -a` / `--list-full`: each line is a pid and that process's command line."""
+    for word in call.words[1 : call.pattern_index]:
+        value = word.value if word.static else ""
+        if value == "--list-full":
+            return True
+        if value[:1] == "-" and value[1:2] != "-":
+            for letter in value[1:]:
+                if letter == "a":
+                    return True
+                if letter in _ARG_OPTIONS:
+                    break
+    return False
+
+
+def _grep_dropping_its_shell(layer: Layer, call: PkillCall, cmdline: str) -> str | None:
+    """`pgrep -af P | grep -v grep`: the line pgrep lists for its own shell holds that
+    shell's command line, the pipeline's text included, and a grep after it that drops
+    the line (`-v` a word of it, or a word it lacks) keeps the shell out of the output.
+    That grep stage, or None when the line gets through or a stage is not plain."""
+    if not _lists_command_lines(call):
+        return None
+    at = call.command.end
+    while (stage := _GREP_STAGE.match(layer.text, at)) is not None:
+        letters = "".join(option[1:] for option in stage.group(1).split())
+        word = stage.group(2)
+        word = word[1:-1] if word[0] in "'\"" else word
+        if set(letters) - set("vFEiw") or not word:
+            return None
+        if "F" in letters:
+            pattern = re.escape(word)
+        elif _SPECIAL["E" in letters].search(word):
+            return None
+        else:
+            pattern = ".".join(re.escape(part) for part in word.split("."))
+        if "w" in letters:
+            pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
+        found = re.search(pattern, cmdline, re.IGNORECASE if "i" in letters else 0)
+        if (found is None) != ("v" in letters):
+            return stage.group(0).strip()
+        at = stage.end()
+    return None
 
 
 _TRAP = re.compile(r"(?<![\w-])trap\b")
@@ -522,6 +576,10 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
         kind, reason = _evidence(layer, call.command)
         if kind is None:
             yield SelfMatch(call, cmdline, found, None, reason)
+            continue
+        if call.tool == "pgrep" and (grep := _grep_dropping_its_shell(layer, call, cmdline)):
+            why = f"pgrep lists its own shell, and `{grep}` drops that line: no finding"
+            yield SelfMatch(call, cmdline, found, None, why)
             continue
         if call.tool == "pgrep" and _oldest_first(layer, call):
             kind = "oldest-first"
