@@ -6,10 +6,11 @@ info by measurement): the examples are what `heredoc-lint rule
 CODE` and docs/rules.md show, and an example that finds nothing teaches users a rule that
 does not exist.
 
-`Rule.fixable` is read from the docstring's "Fix safety" section (a rule without a fix
-says "No fix" or "Display-only" there). Two things hold it to the code: the Example's
-finding carries a fix that `--fix` can apply exactly when the rule says it is fixable, and
-the rule's tests/test_rule_*.py applies a fix exactly then.
+`Rule.fixable` comes from the rule's `fix` field (`FixAvailability`), as in ruff. Three
+things hold it to the docs and the code: the docstring's "Fix safety" section says "No fix"
+or "Display-only" exactly when the field says NONE, the Example's finding carries a fix
+that `--fix` can apply exactly when the rule is fixable, and the rule's
+tests/test_rule_*.py applies a fix exactly then.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from heredoc_lint.engine import check_text
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.model import Applicability, Finding, Severity
 from heredoc_lint.rules import RULES, Rule
+from heredoc_lint.rules.base import FixAvailability
 from heredoc_lint.rules.base import rule as make_rule
 from heredoc_lint.rules.docstring import RuleDocError, read
 
@@ -94,6 +96,11 @@ def test_use_instead_is_clean(rule: Rule) -> None:
 def _applicable(finding: Finding) -> bool:
     """A fix that `--fix` (with `--unsafe-fixes`) writes: not a display-only one."""
     return finding.fix is not None and finding.fix.applicability is not Applicability.DISPLAY_ONLY
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_the_fix_safety_section_says_what_the_fix_field_says(rule: Rule) -> None:
+    assert rule.docs.fixable == rule.fixable, (rule.code, rule.fix_availability)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
@@ -192,6 +199,6 @@ def test_reader_names_what_is_missing(doc: str, complaint: str) -> None:
 
 
 def test_rule_factory_reads_the_module_of_its_check() -> None:
-    built = make_rule("HL999", "x", RULES[0].check)
+    built = make_rule("HL999", "x", RULES[0].check, fix=FixAvailability.NONE)
     assert built.docs == RULES[0].docs and built.summary == RULES[0].summary
-    assert built.triggers is None
+    assert built.triggers is None and not built.fixable

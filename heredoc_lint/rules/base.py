@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,14 @@ class Context:
 Check = Callable[[Layer, Context], Iterable[Finding]]
 
 
+class FixAvailability(enum.Enum):
+    """Whether a rule's findings carry a fix that `--fix` can apply, as in ruff."""
+
+    NONE = "none"  # never (a display-only suggestion at most)
+    SOMETIMES = "sometimes"  # some findings: the rule's "Fix safety" section says which
+    ALWAYS = "always"
+
+
 @dataclass(frozen=True)
 class Rule:
     """A rule's record. Built by `rule()`, which reads everything but the code from the
@@ -41,6 +50,7 @@ class Rule:
     # Text without any of these cannot hold a finding of the rule, so it is never parsed
     # for it. None: the rule needs a layer ≥ 1, so the names of the wrapper commands.
     triggers: frozenset[str] | None
+    fix_availability: FixAvailability
     docs: RuleDoc
 
     @property
@@ -59,9 +69,9 @@ class Rule:
 
     @property
     def fixable(self) -> bool:
-        """Derived from the Fix safety section; tests/test_rule_examples.py checks that the
-        Example offers a fix and that the rule's tests apply one exactly when it is true."""
-        return self.docs.fixable
+        """tests/test_rule_examples.py checks that the Fix safety section says so, that the
+        Example offers a fix, and that the rule's tests apply one exactly when it is true."""
+        return self.fix_availability is not FixAvailability.NONE
 
 
 def rule(
@@ -69,13 +79,14 @@ def rule(
     name: str,
     check: Check,
     *,
+    fix: FixAvailability,
     triggers: frozenset[str] | None = None,
 ) -> Rule:
-    """The `RULE` of a rule module: its documentation, summary and whether it has a fix
-    come from the docstring of the module that defines `check`; a docstring without its
-    summary or one of its sections raises RuleDocError when the module is imported."""
+    """The `RULE` of a rule module: its documentation and summary come from the docstring
+    of the module that defines `check`; a docstring without its summary or one of its
+    sections raises RuleDocError when the module is imported."""
     module = sys.modules[check.__module__]
-    return Rule(code, name, check, triggers, read(module.__doc__, f"{code} {name}"))
+    return Rule(code, name, check, triggers, fix, read(module.__doc__, f"{code} {name}"))
 
 
 def finding(

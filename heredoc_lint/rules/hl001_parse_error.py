@@ -56,7 +56,7 @@ from collections.abc import Iterator
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.triggers import ALL_TRIGGERS, present_triggers
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, finding, rule, where
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, where
 from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.shell.templates import not_a_script
 
@@ -160,4 +160,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     yield finding(layer, "HL001", kind, message, start, start + 1)
 
 
-RULE = rule("HL001", "parse-error", check)
+RULE = rule("HL001", "parse-error", check, fix=FixAvailability.NONE)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, rule
+from heredoc_lint.rules.base import Context, FixAvailability, rule
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -40,5 +40,6 @@ RULE = rule(
     "HL002",
     "unused-suppression",
     check,
+    fix=FixAvailability.NONE,
     triggers=frozenset(),  # reported by the suppression filter, which always runs
 )

@@ -51,7 +51,7 @@ from collections.abc import Iterator
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers.layer import Layer, LocalExpansion
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, finding, rule, script_path, where
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, script_path, where
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 
@@ -165,4 +165,4 @@ def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
     return context.file_text[a:b] == layer.text[start:end]
 
 
-RULE = rule("HL101", "heredoc-in-remote-string", check)
+RULE = rule("HL101", "heredoc-in-remote-string", check, fix=FixAvailability.SOMETIMES)

@@ -78,7 +78,7 @@ from heredoc_lint.layers.grammars import FORMS
 from heredoc_lint.layers.layer import Call, Layer, LocalExpansion, calls
 from heredoc_lint.layers.wrappers import command_name
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, finding, rule, script_path
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, script_path
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.spans import Spans, line_number
@@ -507,4 +507,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = rule("HL102", "client-side-expansion", check)
+RULE = rule("HL102", "client-side-expansion", check, fix=FixAvailability.SOMETIMES)

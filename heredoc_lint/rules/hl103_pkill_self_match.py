@@ -68,7 +68,7 @@ from heredoc_lint import severities
 from heredoc_lint.fixes.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers.layer import Layer, calls
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell.structure import last_simple_command
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
@@ -683,5 +683,6 @@ RULE = rule(
     "HL103",
     "pkill-self-match",
     check,
+    fix=FixAvailability.SOMETIMES,
     triggers=TOOLS,
 )

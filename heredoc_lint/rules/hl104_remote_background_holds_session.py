@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.structure import (
@@ -477,4 +477,4 @@ def _channel(root: Layer) -> Wait:
     return channel_wait(root.origin)
 
 
-RULE = rule("HL104", "remote-background-holds-session", check)
+RULE = rule("HL104", "remote-background-holds-session", check, fix=FixAvailability.SOMETIMES)

@@ -54,7 +54,7 @@ from heredoc_lint.fixes.edits import lift
 from heredoc_lint.layers.layer import Layer, calls, calls_behind, string_layer
 from heredoc_lint.layers.wrappers import Invocation, SshCall, basename
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Loop, Script
@@ -484,4 +484,4 @@ def _function_calls(
         )
 
 
-RULE = rule("HL105", "ssh-swallows-loop-stdin", check)
+RULE = rule("HL105", "ssh-swallows-loop-stdin", check, fix=FixAvailability.SOMETIMES)

@@ -54,7 +54,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.layers.wrappers import Invocation
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, dequote
 
@@ -364,4 +364,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = rule("HL106", "ssh-argument-rejoin", check)
+RULE = rule("HL106", "ssh-argument-rejoin", check, fix=FixAvailability.SOMETIMES)

@@ -82,7 +82,7 @@ from heredoc_lint.fixes.edits import Quote, layer_fix, quote_states
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import Invocation, resolve
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
@@ -422,4 +422,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             )
 
 
-RULE = rule("HL107", "unquoted-heredoc-to-remote", check)
+RULE = rule("HL107", "unquoted-heredoc-to-remote", check, fix=FixAvailability.SOMETIMES)

@@ -45,7 +45,7 @@ from heredoc_lint.layers.forwarders import with_literals
 from heredoc_lint.layers.layer import Layer, calls
 from heredoc_lint.layers.wrappers import OPTION_GRAMMARS
 from heredoc_lint.model import Applicability, Finding
-from heredoc_lint.rules.base import Context, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
 from heredoc_lint.shell.words import Word
 
 # scp(1)'s options that take an argument; every other letter is a flag.
@@ -179,5 +179,6 @@ RULE = rule(
     "HL108",
     "scp-port-flag",
     check,
+    fix=FixAvailability.SOMETIMES,
     triggers=_SCP,
 )

@@ -97,7 +97,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Call, Layer, calls, calls_behind, calls_behind_variable
 from heredoc_lint.layers.wrappers import SshCall, command_name
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.definitions import assigned_values
 from heredoc_lint.shell.syntax import Command, Redirect
@@ -488,5 +488,6 @@ RULE = rule(
     "HL109",
     "sudo-redirect",
     check,
+    fix=FixAvailability.SOMETIMES,
     triggers=PRIVILEGE,
 )

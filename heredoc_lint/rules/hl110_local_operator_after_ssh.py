@@ -42,7 +42,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import Invocation, SshCall
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
@@ -202,4 +202,4 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         )
 
 
-RULE = rule("HL110", "local-operator-after-ssh", check)
+RULE = rule("HL110", "local-operator-after-ssh", check, fix=FixAvailability.SOMETIMES)

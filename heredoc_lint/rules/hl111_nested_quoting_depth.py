@@ -40,7 +40,7 @@ from collections.abc import Iterator
 
 from heredoc_lint.layers.layer import Layer, child_layers
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, at_file, rule
+from heredoc_lint.rules.base import Context, FixAvailability, at_file, rule
 
 ESCAPE_CHAINS = ("'\\''", '\\\\\\"')
 
@@ -148,4 +148,4 @@ def _source_span(layer: Layer, file_text: str) -> tuple[int, int]:
     return a, b
 
 
-RULE = rule("HL111", "nested-quoting-depth", check)
+RULE = rule("HL111", "nested-quoting-depth", check, fix=FixAvailability.NONE)

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, finding, quote_snippet, rule, where
+from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule, where
 from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs
 from heredoc_lint.shell.templates import field_heredoc
 
@@ -294,5 +294,6 @@ RULE = rule(
     "HL112",
     "heredoc-terminator",
     check,
+    fix=FixAvailability.SOMETIMES,
     triggers=frozenset({"<<"}),
 )

@@ -115,7 +115,7 @@ from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import resolve, unwrap_prefixes
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 
@@ -405,5 +405,6 @@ RULE = rule(
     "HL201",
     "shell-interpolation-unquoted",
     check,
+    fix=FixAvailability.SOMETIMES,
     triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

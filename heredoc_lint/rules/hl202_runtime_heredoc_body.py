@@ -48,7 +48,7 @@ from collections.abc import Iterator
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -106,5 +106,6 @@ RULE = rule(
     "HL202",
     "runtime-heredoc-body",
     check,
+    fix=FixAvailability.SOMETIMES,
     triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )
