@@ -235,6 +235,8 @@ def parses(text: str, kind: SourceKind = "shell") -> bool:
 # import them before it forks the memory bound's worker.  (libcst, 170 ms, is imported
 # only by a check that needs it, outside the limit: memory.imported_outside_the_limit.)
 KIND_ONLY: dict[SourceKind, tuple[str, ...]] = {
+    "shell": (),
+    "command": (),
     "python": ("heredoc_lint.frontends.python", "heredoc_lint.fixes.python_fixes"),
     "markdown": ("markdown_it", "markdown_it.token", "heredoc_lint.frontends.markdown"),
     "actions": ("yaml", "heredoc_lint.frontends.actions"),
@@ -263,7 +265,7 @@ def import_all(kinds: Iterable[SourceKind] | None = None) -> None:
         name for kind, names in KIND_ONLY.items() if kind not in wanted for name in names
     )
     for kind in wanted:
-        for name in KIND_ONLY.get(kind, ()):
+        for name in KIND_ONLY[kind]:
             importlib.import_module(name)
 
     def walk(package: str) -> None:

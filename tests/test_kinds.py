@@ -13,13 +13,15 @@ import pytest
 
 from heredoc_lint.agents import hook
 from heredoc_lint.cli.options import FIX_STRATEGIES, FORMATS, Format
-from heredoc_lint.engine import check_text, fix_kind
+from heredoc_lint.engine import KIND_ONLY, check_text, fix_kind
 from heredoc_lint.frontends import FRONTENDS, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers import wrappers
 from heredoc_lint.layers.layer import LayerKind, root_layer, walk_layers
+from heredoc_lint.lsp.project import LANGUAGES
 from heredoc_lint.model import FixStrategy, Strategy
 from heredoc_lint.report import output
+from heredoc_lint.rules import hl102_client_side_expansion as hl102
 from heredoc_lint.run import config
 from heredoc_lint.run.settings import Settings
 from heredoc_lint.shell.syntax import LoopKind, parse_script
@@ -28,6 +30,14 @@ from heredoc_lint.shell.words import ExpansionKind
 
 def test_source_kinds_are_the_frontends() -> None:
     assert set(get_args(SourceKind)) == set(FRONTENDS)
+
+
+def test_every_table_by_source_kind_names_every_kind() -> None:
+    """A kind added to SourceKind must be decided in each table: none falls back silently."""
+    kinds = set(get_args(SourceKind))
+    assert set(KIND_ONLY) == kinds  # what checking a kind imports before the bound's fork
+    assert set(hl102.NO_ARGUMENTS) == kinds  # whether its outermost shell has arguments
+    assert set(LANGUAGES.values()) == kinds - {"command"}  # an editor holds no agent command
 
 
 def test_wrapper_kinds_are_the_resolvers_and_the_configuration_choices() -> None:

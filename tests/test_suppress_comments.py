@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from cli_process import CLI, run_cli
@@ -105,6 +106,23 @@ COMMENTS = {
     "python-comment": ("x.py", f"import os\n# {ALL}\nos.system('{BAD}')\n"),
     "python-noqa": ("x.py", f"import os\nos.system('{BAD}')  # noqa: HL103\n"),
 }
+
+
+# The kind each case's name starts with; an agent's command line (`command`) has its own
+# tests below (test_hook_*, test_cli_command_string_keeps_its_directives).
+CASE_KINDS: dict[str, SourceKind] = {
+    "shell": "shell",
+    "markdown": "markdown",
+    "yaml": "actions",
+    "python": "python",
+}
+
+
+def test_every_kind_of_file_has_comment_and_non_comment_cases() -> None:
+    """suppress.py finds comments by kind: a kind added without cases fails here."""
+    for cases in (COMMENTS, NOT_COMMENTS):
+        covered = {CASE_KINDS[case.split("-", 1)[0]] for case in cases}
+        assert covered == set(get_args(SourceKind)) - {"command"}
 
 
 @pytest.mark.parametrize("case", sorted(NOT_COMMENTS))

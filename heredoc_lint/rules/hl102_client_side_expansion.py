@@ -74,6 +74,7 @@ from dataclasses import dataclass
 from heredoc_lint import severities
 from heredoc_lint.fixes.edits import Quote, layer_fix, quote_states
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
+from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers.grammars import FORMS
 from heredoc_lint.layers.layer import Call, Layer, LocalExpansion, calls
 from heredoc_lint.layers.wrappers import command_name
@@ -95,8 +96,11 @@ _SPECIAL_MEANING = {
     "!": "the process id of the local shell's last background job",
     "$": "the local shell's own process id",
 }
-# Kinds of outer shell that never have positional parameters: what runs them gives none.
-_NO_ARGUMENTS = {
+# By kind of input, why its outermost shell has no positional parameters (what runs it
+# gives none), or None: a script's own arguments, a Markdown block's whoever runs it.
+NO_ARGUMENTS: dict[SourceKind, str | None] = {
+    "shell": None,
+    "markdown": None,
     "command": "an agent's command line has no arguments",
     "actions": "a workflow step is run without arguments",
     "python": "the shell of a Python string is run without arguments",
@@ -314,7 +318,7 @@ def _positional_scope(layer: Layer, item: LocalExpansion, context: Context) -> t
     if function is not None:
         return f"the arguments of the function `{function.name}` around it", False
     if parent.depth == 0 and parent.parent is None:
-        reason = _NO_ARGUMENTS.get(context.kind)
+        reason = NO_ARGUMENTS[context.kind]
         if reason is not None:
             return reason, True
         if context.kind == "shell":
