@@ -83,7 +83,7 @@ from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, scr
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.spans import Spans, line_number
-from heredoc_lint.shell.words import Word
+from heredoc_lint.shell.words import Expansion, Word
 
 REMOTE_NAMES = evidence.SHELL_SET_NAMES
 REMOTE_SPECIALS = frozenset({"$", "!", "?"})
@@ -340,6 +340,22 @@ def _escape_advice(text: str) -> str:
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})  # `busybox awk` too: busybox is a prefix
 
 
+@dataclass(frozen=True)
+class _Expander:
+    """Who expands an expansion and when, in a message's words, and whether that is on
+    another machine than the one meant, so that a warning may follow."""
+
+    who: str  # "the local shell", ...
+    before: str  # "before ssh sends the string", ...
+    may_warn: bool  # the layer crossed to another machine, and nothing says it is meant
+    inside: str  # " (inside `find -exec`, ...)" when a local runner holds it, or ""
+
+    @property
+    def use(self) -> str:
+        """The evidence kind's qualifier: none where a warning may follow."""
+        return "" if self.may_warn else "-local-use"
+
+
 def _classify(
     layer: Layer, item: LocalExpansion, text: str, context: Context, facts: _Facts
 ) -> Verdict:
@@ -347,21 +363,8 @@ def _classify(
     name = e.name.split("[", 1)[0]  # `${ids[0]}` reads the array `ids`
     who, before = _who(layer), _before(layer)
     delimiter = _inside_quoted_heredoc(layer, item.start)
-    parent = layer.parent
     if delimiter is not None:
-        if e.kind == "variable" and parent is not None and name in evidence.bindings(parent.script):
-            return Verdict(
-                "quoted-delimiter-binding",
-                f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "
-                f"heredoc says its body is literal: the body gets the local `{name}`, "
-                "assigned in the outer script; if that is meant, say so with an unquoted "
-                "delimiter",
-            )
-        return Verdict(
-            "quoted-delimiter",
-            f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "
-            "for it literally, but the body receives the local value (empty if unset)",
-        )
+        return _in_quoted_heredoc(layer, e, name, text, delimiter, who, before)
     if e.kind == "variable" and evidence.bound_before(layer.bindings, name, item.start):
         return Verdict(
             "binding-inside",
@@ -386,65 +389,111 @@ def _classify(
     # The expanding shell is on another machine only where this layer crossed to one
     # (ssh): a `bash -c` inside a remote string is expanded on its own machine.
     crosses = layer.invocation is not None and layer.invocation.remote
-    may_warn = crosses and not whole_word and runner is None
-    use = "" if may_warn else "-local-use"  # the evidence kind's qualifier
-    inside = f" (inside `{runner}`, where local expansion is usually the point)" if runner else ""
+    how = _Expander(
+        who,
+        before,
+        crosses and not whole_word and runner is None,
+        f" (inside `{runner}`, where local expansion is usually the point)" if runner else "",
+    )
     if e.kind == "positional" or (e.kind == "special" and e.name in POSITIONAL_SPECIALS):
-        scope, none = _positional_scope(layer, item, context)
-        if none:
-            return Verdict(
-                "positional-empty" + use,
-                f"`{text}` is expanded by {who} {before}, and there it is empty: {scope}{inside}; "
-                + _escape_advice(text),
-                escape=may_warn,
-            )
-        return Verdict("positional", f"`{text}` is expanded by {who} {before}, from {scope}")
+        return _positional(layer, item, text, context, how)
     if e.kind == "special" and e.name in REMOTE_SPECIALS:
-        start = item.end - len(text)
-        if may_warn and e.name == "$" and _pid_in_a_name(layer.text, start, item.end):
-            return Verdict(
-                "special-parameter-local-use",
-                f"`{text}` is {_SPECIAL_MEANING[e.name]}, expanded by {who} {before}: a part "
-                "of a name (a run id), the same for every call of this run, which is usually "
-                "meant; " + _escape_advice(text),
-            )
-        return Verdict(
-            "special-parameter" + use,
-            f"`{text}` is {_SPECIAL_MEANING[e.name]}, expanded by {who} {before}, not the "
-            f"inner shell's{inside}; " + _escape_advice(text),
-            escape=may_warn,
-        )
+        return _special(layer, item, text, how)
     if e.kind in ("command", "backtick") and evidence.probes_machine(e.name):
-        probe = e.name.split()
-        host_probe = bool(probe) and probe[0].rsplit("/", 1)[-1] in _HOST_PROBES
-        if may_warn and host_probe and facts.container_here:
-            return Verdict(
-                "machine-probe-local-use",
-                f"`{text}` runs on this machine {before}, and so does the container: it "
-                "describes the host the container shares (its kernel, processors, name, "
-                "users), which is usually meant; " + _escape_advice(text),
-            )
-        return Verdict(
-            "machine-probe" + use,
-            f"`{text}` runs on this machine {before}, so it describes this machine, not the "
-            f"one that runs the string{inside}; " + _escape_advice(text),
-            escape=may_warn,
-        )
-    if e.kind == "variable" and parent is not None:
-        bound = evidence.bindings(parent.script).get(name)
+        return _machine_probe(e, text, facts, how)
+    if e.kind == "variable":
+        return _variable(layer, e, name, text, context, how)
+    return Verdict("local-expansion", f"`{text}` is expanded by {who} {before}")
+
+
+def _variable(
+    layer: Layer, e: Expansion, name: str, text: str, context: Context, how: _Expander
+) -> Verdict:
+    if layer.parent is not None:
+        bound = evidence.bindings(layer.parent.script).get(name)
         if bound is not None:
-            line = _line_of(parent, bound - 1, context)
+            line = _line_of(layer.parent, bound - 1, context)
             return Verdict(
                 "local-variable",
-                f"`{text}` is the local variable set on line {line}, expanded by {who} {before}",
+                f"`{text}` is the local variable set on line {line}, expanded by "
+                f"{how.who} {how.before}",
             )
-    if e.kind == "variable" and e.name in REMOTE_NAMES:
+    if e.name in REMOTE_NAMES:
         return Verdict(
             "machine-variable",
-            f"`{text}` is this machine's value, expanded by {who} {before}; "
+            f"`{text}` is this machine's value, expanded by {how.who} {how.before}; "
             + _escape_advice(text),
         )
-    return Verdict("local-expansion", f"`{text}` is expanded by {who} {before}")
+    return Verdict("local-expansion", f"`{text}` is expanded by {how.who} {how.before}")
+
+
+def _in_quoted_heredoc(
+    layer: Layer, e: Expansion, name: str, text: str, delimiter: str, who: str, before: str
+) -> Verdict:
+    parent = layer.parent
+    if e.kind == "variable" and parent is not None and name in evidence.bindings(parent.script):
+        return Verdict(
+            "quoted-delimiter-binding",
+            f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "
+            f"heredoc says its body is literal: the body gets the local `{name}`, "
+            "assigned in the outer script; if that is meant, say so with an unquoted "
+            "delimiter",
+        )
+    return Verdict(
+        "quoted-delimiter",
+        f"`{text}` is expanded by {who} {before}: the quoted '{delimiter}' heredoc asks "
+        "for it literally, but the body receives the local value (empty if unset)",
+    )
+
+
+def _positional(
+    layer: Layer, item: LocalExpansion, text: str, context: Context, how: _Expander
+) -> Verdict:
+    scope, none = _positional_scope(layer, item, context)
+    if none:
+        return Verdict(
+            "positional-empty" + how.use,
+            f"`{text}` is expanded by {how.who} {how.before}, and there it is empty: "
+            f"{scope}{how.inside}; " + _escape_advice(text),
+            escape=how.may_warn,
+        )
+    return Verdict("positional", f"`{text}` is expanded by {how.who} {how.before}, from {scope}")
+
+
+def _special(layer: Layer, item: LocalExpansion, text: str, how: _Expander) -> Verdict:
+    name = item.expansion.name
+    start = item.end - len(text)
+    if how.may_warn and name == "$" and _pid_in_a_name(layer.text, start, item.end):
+        return Verdict(
+            "special-parameter-local-use",
+            f"`{text}` is {_SPECIAL_MEANING[name]}, expanded by {how.who} {how.before}: a "
+            "part of a name (a run id), the same for every call of this run, which is "
+            "usually meant; " + _escape_advice(text),
+        )
+    return Verdict(
+        "special-parameter" + how.use,
+        f"`{text}` is {_SPECIAL_MEANING[name]}, expanded by {how.who} {how.before}, not the "
+        f"inner shell's{how.inside}; " + _escape_advice(text),
+        escape=how.may_warn,
+    )
+
+
+def _machine_probe(e: Expansion, text: str, facts: _Facts, how: _Expander) -> Verdict:
+    probe = e.name.split()
+    host_probe = bool(probe) and probe[0].rsplit("/", 1)[-1] in _HOST_PROBES
+    if how.may_warn and host_probe and facts.container_here:
+        return Verdict(
+            "machine-probe-local-use",
+            f"`{text}` runs on this machine {how.before}, and so does the container: it "
+            "describes the host the container shares (its kernel, processors, name, "
+            "users), which is usually meant; " + _escape_advice(text),
+        )
+    return Verdict(
+        "machine-probe" + how.use,
+        f"`{text}` runs on this machine {how.before}, so it describes this machine, not the "
+        f"one that runs the string{how.inside}; " + _escape_advice(text),
+        escape=how.may_warn,
+    )
 
 
 def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:

@@ -200,22 +200,7 @@ def evidence(
     if direct:
         return direct
     if isinstance(node, ast.Name):
-        for value, owner in _bound(node, scope):
-            if isinstance(value, LoopValue):
-                value = value.iter
-            # A name bound to another name is no step deeper (`seen` ends a cycle): the
-            # evidence at the end of a long chain of aliases is still found.
-            step = 0 if isinstance(value, ast.Name) else 1
-            found = evidence(value, owner, imports, depth + step, seen, callers)
-            if found:
-                return found
-            if isinstance(value, _CONTAINERS) and callers is not None:
-                # `items = []` then `items.append(reply["text"])`: what is put in it.
-                for item in callers.added(node.id, value):
-                    found = evidence(item, owner, imports, depth + 1, seen, callers)
-                    if found:
-                        return f"{found}, added to `{node.id}`"
-        return _parameter(node, scope, imports, depth, seen, callers)
+        return _name_evidence(node, scope, imports, depth, seen, callers)
     if isinstance(node, ast.Attribute) and _on_self(node, scope) and callers is not None:
         return _attribute(node.attr, imports, depth, seen, callers)
     if isinstance(node, (ast.Attribute, ast.Subscript)):
@@ -227,20 +212,58 @@ def evidence(
         found = evidence(part, scope, imports, depth + 1, seen, callers)
         if found:
             return found
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and not _MAKES_ITS_OWN.search(node.func.id)
-    ):
-        # A helper of the file's own made the value from it (`get_dir(args.tmp)`,
-        # `parse_paths(paths)`): what it was made from is where it comes from, unless
-        # the helper returns it quoted (`return shlex.quote(p)`).
-        if callers is not None and callers.quotes_its_result(node.func.id):
-            return ""
-        for argument in node.args:
-            found = evidence(argument, scope, imports, depth + 1, seen, callers)
-            if found:
-                return f"{found}, through `{node.func.id}()`"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return _through_helper(node, node.func.id, scope, imports, depth, seen, callers)
+    return ""
+
+
+def _name_evidence(
+    node: ast.Name,
+    scope: Scope,
+    imports: Mapping[str, str],
+    depth: int,
+    seen: dict[int, int],
+    callers: Callers | None,
+) -> str:
+    """`evidence` of a name: what it is bound to, what is put in it, or its callers'."""
+    for value, owner in _bound(node, scope):
+        if isinstance(value, LoopValue):
+            value = value.iter
+        # A name bound to another name is no step deeper (`seen` ends a cycle): the
+        # evidence at the end of a long chain of aliases is still found.
+        step = 0 if isinstance(value, ast.Name) else 1
+        found = evidence(value, owner, imports, depth + step, seen, callers)
+        if found:
+            return found
+        if isinstance(value, _CONTAINERS) and callers is not None:
+            # `items = []` then `items.append(reply["text"])`: what is put in it.
+            for item in callers.added(node.id, value):
+                found = evidence(item, owner, imports, depth + 1, seen, callers)
+                if found:
+                    return f"{found}, added to `{node.id}`"
+    return _parameter(node, scope, imports, depth, seen, callers)
+
+
+def _through_helper(
+    node: ast.Call,
+    helper: str,
+    scope: Scope,
+    imports: Mapping[str, str],
+    depth: int,
+    seen: dict[int, int],
+    callers: Callers | None,
+) -> str:
+    """A helper of the file's own made the value from its arguments (`get_dir(args.tmp)`,
+    `parse_paths(paths)`): what it was made from is where it comes from, unless the
+    helper returns it quoted (`return shlex.quote(p)`) or makes its own."""
+    if _MAKES_ITS_OWN.search(helper):
+        return ""
+    if callers is not None and callers.quotes_its_result(helper):
+        return ""
+    for argument in node.args:
+        found = evidence(argument, scope, imports, depth + 1, seen, callers)
+        if found:
+            return f"{found}, through `{helper}()`"
     return ""
 
 
