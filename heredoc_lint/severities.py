@@ -141,7 +141,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL104", "background-command"): Row(
         WARNING,
         "a background command keeps the session's output",
-        FirstLook(6, 1, 3),
+        FirstLook(6, 4, 3),
         held="the shared case tail_logs.sh (`nohup tail -f ... &` over ssh)",
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
@@ -173,7 +173,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(24, 74, 19),
+        FirstLook(25, 85, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -185,7 +185,7 @@ TABLE: dict[tuple[str, str], Row] = {
     # HL110 local-operator-after-ssh
     ("HL110", "state-change-lost"): Row(ERROR, "ssh runs only a state change"),
     # HL111 nested-quoting-depth
-    ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 2, 1)),
+    ("HL111", "escape-chain"): Row(WARNING, "the string needs an escape chain", FirstLook(0, 3, 1)),
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
@@ -206,7 +206,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "argv"): Row(INFO, "from the command line", FirstLook(0, 0, 4)),
     ("HL201", "cli-option"): Row(INFO, "a command-line option", FirstLook(1, 7, 22)),
     ("HL201", "request"): Row(INFO, "from an HTTP request", FirstLook(2, 1, 2)),
-    ("HL201", "network"): Row(WARNING, "read from the network"),
+    ("HL201", "network"): Row(INFO, "read from the network", FirstLook(0, 0, 7)),
     ("HL201", "input"): Row(INFO, "read from input", FirstLook(11, 3, 18)),
     ("HL201", "environment"): Row(INFO, "from the environment", FirstLook(0, 0, 13)),
     ("HL201", "config"): Row(INFO, "from configuration", FirstLook(0, 1, 28)),

@@ -15,6 +15,7 @@ import pytest
 from heredoc_lint.engine import check_text
 from heredoc_lint.frontends.python.content import content
 from heredoc_lint.model import Finding
+from heredoc_lint.severities import severity
 
 
 def hl201(text: str) -> list[Finding]:
@@ -150,7 +151,7 @@ def test_an_identifier_a_stranger_sent_keeps_its_origin() -> None:
         'os.system(f"nc -l {port}")\n'
     )
     (f,) = hl201(text)
-    assert (f.severity.value, f.evidence) == ("warning", "network")
+    assert (f.severity, f.evidence) == (severity("HL201", "network"), "network")
     assert "it is read from the network" in f.message
     assert "its name says" not in f.message
 

@@ -22,6 +22,7 @@ import pytest
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.severities import severity
 
 
 def hl201(text: str, path: str = "t.py") -> list[Finding]:
@@ -226,7 +227,7 @@ def test_text_appended_to_a_list_keeps_its_origin() -> None:
     text = found["text"]
     line = GAP.splitlines()[13]
     assert at(GAP, text) == (14, line.index("+ text +") + 3, "text")
-    assert text.severity is Severity.WARNING
+    assert (text.severity, text.evidence) == (severity("HL201", "network"), "network")
     assert (
         "it is read from the network (`requests.post`), added to `allofthem`, "
         "passed to `gap_speech()` on line 25"

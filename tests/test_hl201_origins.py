@@ -23,10 +23,15 @@ import pytest
 from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends.python.callers import numeric_options
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.severities import severity as table_severity
 
 
 def hl201(text: str, path: str = "t.py") -> list[Finding]:
     return [f for f in check_text(text, "python", path) if f.code == "HL201"]
+
+
+# What the table makes of text read from the network (measured: info since round t).
+NETWORK = table_severity("HL201", "network")
 
 
 def severities(text: str, path: str = "t.py") -> dict[str, Severity]:
@@ -246,7 +251,7 @@ def server() -> Iterator[HTTPServer]:
 def test_network_text_is_reported_and_its_fix_offered() -> None:
     (finding,) = hl201(SPEAK)
     assert SPEAK[finding.start : finding.end] == 'response["result"]'
-    assert finding.severity is Severity.WARNING
+    assert (finding.severity, finding.evidence) == (NETWORK, "network")
     assert "it is read from the network (`requests.post`)" in finding.message
     assert finding.fix is not None
 
@@ -255,7 +260,7 @@ def test_network_text_in_shell_text_is_reported_without_a_fix() -> None:
     assert '<break time=\\\\"1s\\\\"/>' in MIXED
     (finding,) = hl201(MIXED)
     assert MIXED[finding.start : finding.end] == "text"
-    assert finding.severity is Severity.WARNING
+    assert (finding.severity, finding.evidence) == (NETWORK, "network")
     assert "it is read from the network (`requests.post`)" in finding.message
     assert finding.message.endswith("keep its shell text as it is")
     assert finding.fix is None
@@ -333,8 +338,8 @@ def fetch(url):
 
 
 def test_evidence_is_followed_through_rebindings_loops_and_two_callers() -> None:
-    assert severities(LONG_WAY) == {"voice": Severity.INFO, "text": Severity.WARNING}
-    (finding,) = (f for f in hl201(LONG_WAY) if f.severity is Severity.WARNING)
+    assert severities(LONG_WAY) == {"voice": Severity.INFO, "text": NETWORK}
+    (finding,) = (f for f in hl201(LONG_WAY) if f.evidence == "network")
     assert (
         "it is read from the network (`requests.post`), passed to `both()` on line 27, "
         "passed to `synthesize()` on line 16"
@@ -502,7 +507,7 @@ def test_a_parametrized_parameter_is_no_evidence(names: str) -> None:
 
 
 # -- what a web framework hands a handler is the client's ----------------------------------
-_ROUTES = '''\
+_ROUTES = """\
 import subprocess
 
 from flask import Flask
@@ -528,7 +533,7 @@ def upload(request):
 class Restart:
     def post(self):
         subprocess.run(f"systemctl restart {self.request.data['unit']}", shell=True)
-'''
+"""
 
 
 def test_what_a_route_or_a_request_object_gives_is_the_clients() -> None:
@@ -547,8 +552,8 @@ def test_what_a_route_or_a_request_object_gives_is_the_clients() -> None:
         "{self.request.data['unit']}": request,
     }
     messages = {_ROUTES[f.start : f.end]: f.message for f in hl201(_ROUTES)}
-    assert "a parameter of the route `/api/service/<service_name>/status`" in (
-        messages["{service_name}"]
+    assert (
+        "a parameter of the route `/api/service/<service_name>/status`"
+        in (messages["{service_name}"])
     )
     assert "it comes from an HTTP request (`request.POST`)" in messages["{deploy_id}"]
-

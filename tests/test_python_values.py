@@ -978,7 +978,7 @@ _CLIENT_CALLS = ["requests.get", "requests.post", "httpx.get", "httpx.post"]
 
 @pytest.mark.parametrize("called", _CLIENT_CALLS)
 def test_a_value_read_by_an_http_client_is_named_as_the_networks(called: str) -> None:
-    """A response's text put unquoted into a shell string is a warning whose evidence is
+    """A response's text put unquoted into a shell string is a finding whose evidence is
     the call that read it from the network, for httpx as for requests.  (Run 7: with the
     prefix `httpx.` cut to `ttpx.`, httpx's responses were no longer network text.)"""
     module = called.split(".")[0]
@@ -988,7 +988,7 @@ def test_a_value_read_by_an_http_client_is_named_as_the_networks(called: str) ->
         '    subprocess.run("ls " + name, shell=True)\n'
     )
     (finding,) = check_text(text, "python")
-    assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
+    assert (finding.code, finding.evidence) == ("HL201", "network")
     start = text.index("name, shell")
     assert (finding.start, finding.end) == (start, start + len("name"))
     assert f"it is read from the network (`{called}`)" in finding.message
@@ -1017,7 +1017,7 @@ def test_what_a_read_method_returns_comes_from_its_receiver(value: str, evidence
         '    subprocess.run("ls " + name, shell=True)\n'
     )
     (finding,) = check_text(text, "python")
-    assert (finding.code, finding.severity) == ("HL201", Severity.WARNING)
+    assert (finding.code, finding.evidence) == ("HL201", "network")
     start = text.index("name, shell")
     assert (finding.start, finding.end) == (start, start + len("name"))
     assert evidence in finding.message
