@@ -8,6 +8,10 @@ command of an ssh session holds that session with a background job (HL104)."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -168,6 +172,62 @@ def test_another_file_given_to_chmod_leaves_the_finding() -> None:
     script = "sudo chmod 755 /srv/app/run\nsudo echo ok > /srv/app/state\n"
     found = [(f.severity.value, f.evidence) for f in check_text(script) if f.code == "HL109"]
     assert found == [("error", "unprivileged-redirect")]
+
+
+@pytest.mark.parametrize(
+    ("script", "evidence"),
+    [
+        (
+            "sudo chmod 777 -R /etc/nagios/\nsudo echo x >> /etc/nagios/nrpe.cfg\n",
+            "target-made-writable",
+        ),
+        (
+            "sudo chown --recursive pi /srv/app\nsudo echo x > /srv/app/state\n",
+            "target-made-writable",
+        ),
+        ("sudo chmod -Rf 777 /srv/app\nsudo echo x > /srv/app/a/b\n", "target-made-writable"),
+        # the directory alone: its files keep their modes
+        (
+            "sudo chmod 777 /etc/nagios/\nsudo echo x >> /etc/nagios/nrpe.cfg\n",
+            "unprivileged-redirect",
+        ),
+        # a directory that is not above the file, though its name starts the same
+        (
+            "sudo chmod -R 777 /etc/nag\nsudo echo x >> /etc/nagios/nrpe.cfg\n",
+            "unprivileged-redirect",
+        ),
+    ],
+)
+def test_a_directory_handed_over_with_r_holds_its_files(script: str, evidence: str) -> None:
+    """Round t: `sudo chmod 777 -R /etc/nagios/` before `sudo echo ... >> /etc/nagios/nrpe.cfg`
+    (a Nagios setup sent over ssh): the redirect then works for the caller."""
+    (finding,) = [f for f in check_text(script) if f.code == "HL109"]
+    assert finding.evidence == evidence
+
+
+def test_bash_shows_a_recursive_chmod_lets_the_caller_append() -> None:
+    """As nobody: appending to a root file under a directory fails, and still fails after
+    `chmod 777` of the directory alone; after `chmod -R 777` of it, it works."""
+    if os.geteuid() != 0:
+        pytest.fail("the oracle switches to nobody, which needs root")
+    top = Path(tempfile.mkdtemp(dir="/tmp"))
+    try:
+        top.chmod(0o755)
+        (top / "nagios").mkdir()
+        (top / "nagios" / "nrpe.cfg").write_text("a\n")
+
+        def append() -> int:
+            line = f"echo x >> {top}/nagios/nrpe.cfg"
+            return subprocess.run(["runuser", "-u", "nobody", "--", "bash", "-c", line]).returncode
+
+        assert append() != 0
+        subprocess.run(["chmod", "777", f"{top}/nagios"], check=True)
+        assert append() != 0
+        subprocess.run(["chmod", "-R", "777", f"{top}/nagios"], check=True)
+        assert append() == 0
+        assert (top / "nagios" / "nrpe.cfg").read_text() == "a\nx\n"
+    finally:
+        shutil.rmtree(top)
 
 
 # -- Vagrant: a shell provisioner runs its scripts as root ----------------------------------

@@ -54,6 +54,8 @@ POSITIVES = [
     # the ssh behind a prefix, and inside a local bash -c
     ("timeout 10 ssh h 'nohup ./srv &'\n", "nohup ./srv"),
     ("bash -c \"ssh h 'nohup ./srv &'\"\n", "nohup ./srv"),
+    # a subshell waited for, then a job after it: the ssh is in no job
+    ("(ssh h 'nohup ./srv &'); echo x &\n", "nohup ./srv"),
 ]
 
 
@@ -124,6 +126,11 @@ NEGATIVES = [
     "ssh -f h 'nohup ./srv &'\n",  # -f: the caller does not wait
     "ssh h \"bash -c 'nohup ./srv &' > /dev/null 2>&1\"\n",
     "ssh h 'nohup ./srv &' &\n",  # local background: no remote hold reported twice
+    # ... and a local job around it: nothing waits for that ssh (round t, `(ssh ...)&`)
+    "(ssh h 'nohup ./srv &')&\n",
+    "(cd /srv && ssh h 'nohup ./srv &') &\n",
+    "{ ssh h 'nohup ./srv &'; } &\n",
+    "for h in a b; do ssh $h 'nohup ./srv &'; done &\n",
     "nohup ./local-server &\n",  # layer 0: no ssh session
     "bash -c 'sleep 3 &'\n",
     "docker exec c sh -c 'nohup ./srv &'\n",

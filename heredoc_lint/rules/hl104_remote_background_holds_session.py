@@ -18,7 +18,8 @@ an ssh command has none. The same holds for the background subshell of a list
 (`cd /srv && nohup ./run > log 2>&1 &`): the subshell running the list keeps
 the session open while it waits for `./run` (measured: 3.3 s for `sleep 3`).
 A job after a `pkill -f` that kills its own shell (HL103) never starts and is
-not reported. A whole script is read so when another file of the project runs it
+not reported, nor is an ssh run in a local job (`ssh h '...' &`, `(ssh h '...') &`):
+nothing waits for that session. A whole script is read so when another file of the project runs it
 as the command of an ssh session (`ssh -T ops@manager run_job.sh` in its README,
 Makefile or driver script, without `-t`): its stdout and stderr are the session.
 
@@ -73,7 +74,7 @@ from heredoc_lint.shell.structure import (
     Subshell,
     structure,
 )
-from heredoc_lint.shell.syntax import Redirect, Script
+from heredoc_lint.shell.syntax import Command, Redirect, Script
 
 if TYPE_CHECKING:
     from heredoc_lint.frontends.python.waits import Wait
@@ -179,7 +180,7 @@ def session_state(layer: Layer) -> dict[int, str] | None:
             # run): its descriptors are the channel's, as an ssh command's are the session's.
             return _start_table(chain)
         command = current.command
-        if command is None or command.background or command.in_substitution:
+        if command is None or command.in_substitution or _in_a_job(current, command):
             return None
         if _is_ssh(current.wrapper):
             ssh = current.invocation.ssh if current.invocation is not None else None
@@ -191,6 +192,18 @@ def session_state(layer: Layer) -> dict[int, str] | None:
         chain.append(_from_redirects(command.redirects))
         current = current.parent
     return None
+
+
+def _in_a_job(layer: Layer, command: Command) -> bool:
+    """`ssh h "..." &`, `(ssh h "..."; ...) &`: the command that makes `layer` runs in a
+    job its own shell does not wait for, so nothing waits for that session to end."""
+    if command.background:
+        return True
+    parent = layer.parent
+    return parent is not None and any(
+        job.statement.start <= command.start < job.statement.end
+        for job in structure(parent.script).jobs
+    )
 
 
 def _start_table(chain: list[list[Redirect]]) -> dict[int, str]:

@@ -91,7 +91,8 @@ tee's, so a failure of the command is no longer seen by `&&`, `||` or
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Call, Layer, calls, calls_behind, calls_behind_variable
@@ -166,14 +167,42 @@ def _root_shown(
     return None
 
 
-def _made_writable(layer: Layer, context: Context) -> dict[str, str]:
-    """The files (by their source text) that the layer hands to chmod or chown, each
-    with the words saying where: the script keeps them writable for their writer."""
-    handed: dict[str, str] = {}
+@dataclass(frozen=True)
+class _Handed:
+    """What the layer hands to chmod or chown (by source text), each with the words
+    saying where: the script keeps them writable for their writer."""
+
+    files: dict[str, str]
+    trees: dict[str, str]  # directories handed with -R, each ending in "/"
+
+    def where(self, target: str) -> str | None:
+        """Where `target` is handed over: itself, or a directory above it with -R."""
+        if target in self.files:
+            return self.files[target]
+        return next((w for tree, w in self.trees.items() if target.startswith(tree)), None)
+
+
+def _recursive(words: Sequence[Word]) -> bool:
+    """`chmod -R`, `chown --recursive`, `chmod -Rf`."""
+    return any(
+        w.value == "--recursive" or (w.value[:1] == "-" and w.value[1:2] != "-" and "R" in w.value)
+        for w in words
+        if w.static
+    )
+
+
+def _made_writable(layer: Layer, context: Context) -> _Handed:
+    handed = _Handed({}, {})
     for call in calls(layer, OWNERSHIP):
         line = context.file_text.count("\n", 0, layer.file_offset(call.command.start)) + 1
+        where = f"`{call.name}` on line {line}"
+        recursive = _recursive(call.words[1:])
         for word in call.words[1:]:
-            handed.setdefault(layer.text[word.start : word.end], f"`{call.name}` on line {line}")
+            text = layer.text[word.start : word.end]
+            handed.files.setdefault(text, where)
+            if recursive and text.startswith("/"):
+                above = f"`{call.name} -R` on a directory above it, on line {line}"
+                handed.trees.setdefault(text.rstrip("/") + "/", above)
     return handed
 
 
@@ -450,7 +479,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             target_src = layer.text[redirect.target.start : target_end]
             append = " -a" if redirect.op in (">>", "&>>") else ""
             root = _root_shown(layer, context, guard, root_work)
-            writable = made_writable.get(target_src)
+            writable = made_writable.where(target_src)
             if root is not None or writable is not None:
                 if root is not None:
                     kind, why = root
