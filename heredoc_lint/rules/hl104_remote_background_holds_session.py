@@ -18,10 +18,11 @@ an ssh command has none. The same holds for the background subshell of a list
 (`cd /srv && nohup ./run > log 2>&1 &`): the subshell running the list keeps
 the session open while it waits for `./run` (measured: 3.3 s for `sleep 3`).
 A job after a `pkill -f` that kills its own shell (HL103) never starts and is
-not reported, nor is an ssh run in a local job (`ssh h '...' &`, `(ssh h '...') &`):
-nothing waits for that session. A whole script is read so when another file of the project runs it
-as the command of an ssh session (`ssh -T ops@manager run_job.sh` in its README,
-Makefile or driver script, without `-t`): its stdout and stderr are the session.
+not reported, nor is an ssh run in a local job (`ssh h '...' &`,
+`(ssh h '...') &`): nothing waits for that session. A whole script is read so
+when another file of the project runs it as the command of an ssh session
+(`ssh -T ops@manager run_job.sh` in its README, Makefile or driver script,
+without `-t`): its stdout and stderr are the session.
 
 The same holds for the channel of paramiko's `exec_command` and fabric's
 `Connection.run`: it stays open while the job holds it. fabric's `run` reads
