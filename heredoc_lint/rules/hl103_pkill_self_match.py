@@ -263,8 +263,8 @@ def _lists_command_lines(call: PkillCall) -> bool:
 
 def _grep_dropping_its_shell(layer: Layer, call: PkillCall, cmdline: str) -> str | None:
     """`pgrep -af P | grep -v grep`: the line pgrep lists for its own shell holds that
-    shell's command line, the pipeline's text included, and a grep after it that drops
-    the line (`-v` a word of it, or a word it lacks) keeps the shell out of the output.
+    shell's command line, the pipeline's text included, so a `grep -v` of a plain word of
+    that text drops it (a plain `grep WORD` always keeps it: the word is in the text).
     That grep stage, or None when the line gets through or a stage is not plain."""
     if not _lists_command_lines(call):
         return None
