@@ -47,6 +47,8 @@ POSITIVES = [
     # the loop inside a remote layer: the inner ssh eats the remote loop's input
     ("ssh gw 'while read h; do ssh $h uptime; done < hosts'\n", "ssh $h"),
     ("bash -c 'while read h; do ssh $h uptime; done' < hosts\n", "ssh $h"),
+    # `&` inside a substitution: its job keeps the loop's stdin (bash shows it below)
+    ("while read h; do x=$(ssh $h uptime &); done < hosts\n", "ssh $h"),
 ]
 
 
@@ -83,6 +85,9 @@ NEGATIVES = [
     "while read -r h; do ssh $h bash -s <<'EOF'\nuptime\nEOF\ndone < hosts\n",
     "while read -r h; do ssh $h cat <<< data; done < hosts\n",
     "while read -r h; do ssh $h uptime & done < hosts\n",  # async: stdin is /dev/null
+    "while read -r h; do (ssh $h uptime) & done < hosts\n",  # so is a subshell's, `&`
+    "while read -r h; do { ssh $h uptime; } & done < hosts\n",
+    "while read -r h; do ssh $h uptime && echo ok & done < hosts\n",
     "while read -r h; do\n  while read -r x; do :; done < other\n  true\ndone < hosts\n",
     "while read -r h; do scp f $h:/tmp; done < hosts\n",
     "ssh h uptime\n",
@@ -95,6 +100,26 @@ NEGATIVES = [
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_negative(text: str) -> None:
     assert hl105(text) == []
+
+
+@pytest.mark.parametrize(
+    ("loop_body", "lines_read"),
+    [
+        ("cat > /dev/null; echo $h", ["a"]),  # the loop's stdin: the first line only
+        ("(cat > /dev/null; echo $h) &", ["a", "b", "c"]),  # a job: /dev/null
+        ("{ cat > /dev/null; echo $h; } &", ["a", "b", "c"]),
+        ("x=$(cat &); echo $h", ["a"]),  # a job inside $( ), waited for: the loop's stdin
+    ],
+)
+def test_bash_gives_a_job_dev_null_unless_in_a_substitution(
+    tmp_path: Path, loop_body: str, lines_read: list[str]
+) -> None:
+    """The oracle for HL105's background cases: which loops read every line of `hosts`
+    when their body's command reads stdin."""
+    (tmp_path / "hosts").write_text("a\nb\nc\n")
+    script = f"while read h; do {loop_body}; done < hosts; wait\n".replace("&;", "&")
+    ran = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert sorted(ran.stdout.split()) == lines_read, ran.stderr
 
 
 # -- fixes ------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ from heredoc_lint.shell.structure import (
     Subshell,
     structure,
 )
-from heredoc_lint.shell.syntax import Command, Redirect, Script
+from heredoc_lint.shell.syntax import Redirect, Script
 
 if TYPE_CHECKING:
     from heredoc_lint.frontends.python.waits import Wait
@@ -181,7 +181,7 @@ def session_state(layer: Layer) -> dict[int, str] | None:
             # run): its descriptors are the channel's, as an ssh command's are the session's.
             return _start_table(chain)
         command = current.command
-        if command is None or command.in_substitution or _in_a_job(current, command):
+        if command is None or command.in_substitution or command.in_job:
             return None
         if _is_ssh(current.wrapper):
             ssh = current.invocation.ssh if current.invocation is not None else None
@@ -193,18 +193,6 @@ def session_state(layer: Layer) -> dict[int, str] | None:
         chain.append(_from_redirects(command.redirects))
         current = current.parent
     return None
-
-
-def _in_a_job(layer: Layer, command: Command) -> bool:
-    """`ssh h "..." &`, `(ssh h "..."; ...) &`: the command that makes `layer` runs in a
-    job its own shell does not wait for, so nothing waits for that session to end."""
-    if command.background:
-        return True
-    parent = layer.parent
-    return parent is not None and any(
-        job.statement.start <= command.start < job.statement.end
-        for job in structure(parent.script).jobs
-    )
 
 
 def _start_table(chain: list[list[Redirect]]) -> dict[int, str]:

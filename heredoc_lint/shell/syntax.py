@@ -68,6 +68,7 @@ class Surroundings:
     next_op_start: int
     in_pipeline: bool  # stdin or stdout is a pipe
     piped_in: bool = False  # stdin is a pipe: the text before the command ends in `|`
+    in_job: bool = False  # it, or a statement around it, ends in `&`: `(a; b) &`, `a && b &`
 
 
 class CommandSource(Protocol):
@@ -195,11 +196,18 @@ class Command:
         return self.next_op == "&"
 
     @property
+    def in_job(self) -> bool:
+        """Run in a job its shell does not wait for, with /dev/null as its stdin: `a &`,
+        `(a; b) &`, `a && b &`, a loop `&`.  Not inside a substitution: bash shows
+        `$(cat &)` reading the caller's stdin."""
+        return not self.in_substitution and (self.background or self._surroundings.in_job)
+
+    @property
     def reads_stdin(self) -> bool:
         """Whether the command gets the standard input of the shell that runs it: not
         redirected (`< file`, a heredoc, a here-string), not the reading end of a pipe,
-        not a background job (which bash, without job control, gives /dev/null)."""
-        if self.background or self._surroundings.piped_in:
+        not in a background job (which bash, without job control, gives /dev/null)."""
+        if self.in_job or self._surroundings.piped_in:
             return False
         return not any(r.source_fd == 0 and (not r.writes or r.op == "<>") for r in self.redirects)
 
@@ -226,6 +234,9 @@ class Script:
     function_starts: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
 
+# Where the statements around a command stop being its shell's: a substitution runs in a
+# shell of its own, a function's body where the function is called.
+_OTHER_SHELLS = frozenset({"command_substitution", "process_substitution", "function_definition"})
 _EXPANSION_TYPES = frozenset(
     {
         "simple_expansion",
@@ -679,6 +690,22 @@ class _Builder:
             break
         return None, -1, in_pipeline
 
+    def in_job(self, place: _Place) -> bool:
+        """Whether a statement around the command at `place` is followed by `&`."""
+        cursor = place
+        while cursor.parent is not None:
+            parent = cursor.parent
+            siblings = parent.children
+            index = cursor.index + 1
+            while index < len(siblings) and siblings[index].type in REDIRECT_TYPES:
+                index += 1
+            if index < len(siblings) and siblings[index].type == "&":
+                return True
+            if parent.kind in _OTHER_SHELLS:
+                return False
+            cursor = parent
+        return False
+
     def groups(self, place: _Place) -> tuple[list[list[Node]], list[list[Node]], list[Node]]:
         """The nodes of each word, of each assignment word, and the redirections of the
         simple command at `place`.  Groups of nodes make one word: tree-sitter-bash 0.25
@@ -783,6 +810,7 @@ class _Pending:
             (*own, *builder.inherited_redirects(place)),
             *builder.following_operator(place),
             _after_pipe(builder.text, builder.span(place.node)[0]),
+            builder.in_job(place),
         )
 
 
