@@ -335,6 +335,15 @@ def test_a_memory_error_is_out_of_memory_and_the_next_call_gets_a_new_worker() -
         assert worker.call(pid, (), 16 * MIB) != first
 
 
+def test_a_system_error_under_the_limit_is_out_of_memory_too() -> None:
+    # The hook calls the engine in the worker directly, not through the runner that
+    # passes such an error on as MemoryError: the worker reads it the same way.
+    with LimitedWorker() as worker:
+        first = worker.call(pid, (), 16 * MIB)
+        assert worker.call(fail_without_exception, (), 16 * MIB) == OUT_OF_MEMORY
+        assert worker.call(pid, (), 16 * MIB) != first
+
+
 def test_tree_sitter_without_memory_is_contained_and_called_out_of_memory() -> None:
     assert parse_shell("$a") == 2
     printed = in_a_fresh_process(

@@ -415,7 +415,7 @@ def _forget_inherited() -> None:
 
 
 _DONE = 0  # a reply's status: the call returned, its result follows
-_NO_MEMORY = 1  # the call raised MemoryError; the worker leaves after saying so
+_NO_MEMORY = 1  # the call ran out of memory (memory.exhausted); the worker then leaves
 
 
 @dataclass(eq=False)  # each is itself: _LIMITED.remove must not take another
@@ -511,6 +511,8 @@ def _serve(requests: int, replies: int) -> int:
     import gc
     import resource
 
+    from heredoc_lint.run.memory import exhausted
+
     faulthandler.disable()  # a crash is the parent's to report, in one line
     gc.freeze()  # its collections need not walk (and copy) all it has of the parent's
 
@@ -531,7 +533,9 @@ def _serve(requests: int, replies: int) -> int:
         try:
             _limit_data(extra)
             out = pickle.dumps(function(*args), pickle.HIGHEST_PROTOCOL)
-        except MemoryError:
+        except (MemoryError, SystemError) as error:
+            if not exhausted(error):  # a SystemError can be a C library's own bug
+                raise
             status = _NO_MEMORY
         finally:
             resource.setrlimit(resource.RLIMIT_DATA, limit)
