@@ -3,9 +3,9 @@
 A value set shared by the CLI, the runner, the cache, the language server and the
 engine, kept here so that each of them (and the light modules the agent hook loads) can
 name it without importing the frontends. The other value sets live with the concept
-they describe: `layers.LayerKind`, `shell.words.ExpansionKind`, `model.FixStrategy`,
-`options.Format`...  The configuration reads `WrapperKind` without importing the wrapper
-table.
+they describe: `layers.LayerKind`, `layers.wrappers.Role`, `shell.words.ExpansionKind`,
+`model.FixStrategy`, `options.Format`...  The configuration reads `WrapperKind` without
+importing the wrapper table.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from heredoc_lint.engine import Settings, check_text
 from heredoc_lint.frontends import Fragment, SourceError
 from heredoc_lint.frontends.python import PyFragment, analyse, fragments, interesting
 from heredoc_lint.layers.layer import root_layer, walk_layers
+from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Severity
 from heredoc_lint.report.lines import LineIndex
 
@@ -131,6 +132,24 @@ def test_call_kinds(
         shell,
         cmdline,
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "role"),
+    [
+        ("import os\nos.system('ls')", Role.SHELL),
+        ("import subprocess\nsubprocess.run('ls', shell=True)", Role.SHELL),
+        ("import subprocess\nsubprocess.run(['ssh', h, 'ls'])", Role.SSH),
+        ("import subprocess\nsubprocess.run(['sudo', 'bash', '-c', 'ls'])", Role.SHELL),
+        ("c.exec_command('ls')", Role.CHANNEL),
+        ("from fabric import Connection\nConnection(h).run('ls')", Role.CHANNEL),
+        ("from fabric.api import run\nrun('ls')", Role.CHANNEL),
+        ("from invoke import Context\nContext().run('ls')", Role.SHELL),
+        ("import subprocess\nsubprocess.Popen(['scp', '-P', '22', a, b])", None),  # an argv
+    ],
+)
+def test_call_roles(source: str, role: Role | None) -> None:
+    assert only(source).role is role
 
 
 @pytest.mark.parametrize(

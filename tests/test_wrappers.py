@@ -28,6 +28,7 @@ from heredoc_lint.layers.layer import child_layers, file_layer
 from heredoc_lint.layers.wrappers import (
     OPTION_GRAMMARS,
     Invocation,
+    Role,
     brace_expand,
     command_name,
     ifs_split,
@@ -389,6 +390,49 @@ def test_wrapper_row(line: str, wrapper: str, text: str, remote: bool, shell: st
     # the layer, run by the shell the wrapper starts, is the command the example means
     ran = subprocess.run([shell, "-c", child.text], capture_output=True, text=True, check=True)
     assert ran.stdout == "a\nb\n"
+
+
+# -- what runs a layer: its role, whatever the rows before it call it ---------------------
+ROLES = [
+    ('ssh h "echo a"', Role.SSH),
+    ('autossh -M 0 h "echo a"', Role.SSH),
+    ('gcloud compute ssh i --command="echo a"', Role.SSH),
+    ('vagrant ssh -c "echo a"', Role.SSH),
+    ('docker exec c ssh h "echo a"', Role.SSH),  # named "docker exec ssh"
+    ('bash -c "echo a"', Role.SHELL),
+    ('su - app -c "echo a"', Role.SHELL),
+    ('flock /tmp/l -c "echo a"', Role.SHELL),
+    ('docker exec c sh -c "echo a"', Role.SHELL),
+    ('eval "echo a"', Role.EVAL),
+    ("pdsh -w n1 'echo a'", Role.TOOL),
+    ("script -qc 'echo a' /dev/null", Role.TOOL),
+    ("tmux new-session -d 'echo a'", Role.MULTIPLEXER),
+    ("watch 'echo a'", Role.RERUN),
+]
+
+
+@pytest.mark.parametrize(("line", "role"), ROLES)
+def test_a_layer_has_the_role_of_what_runs_it(line: str, role: Role) -> None:
+    (child,) = child_layers(file_layer(line + "\n"))
+    assert (child.role, child.text) == (role, "echo a")
+
+
+def test_every_role_of_the_shell_table_has_an_example() -> None:
+    # CHANNEL is a Python library's: tests/test_python_frontend.py
+    assert {role for _, role in ROLES} == set(Role) - {Role.CHANNEL}
+
+
+@pytest.mark.parametrize(
+    ("line", "apart"),
+    [
+        ("bash -c 'echo a'", False),
+        ("systemd-run --unit=x bash -c 'echo a'", True),
+        ("sudo systemd-run bash -c 'echo a'", True),
+    ],
+)
+def test_a_service_managers_unit_runs_apart_from_the_caller(line: str, apart: bool) -> None:
+    (child,) = child_layers(file_layer(line + "\n"))
+    assert child.invocation is not None and child.invocation.apart is apart
 
 
 @pytest.mark.parametrize(

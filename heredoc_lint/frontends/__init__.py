@@ -17,6 +17,7 @@ from heredoc_lint.kinds import SourceKind
 
 if TYPE_CHECKING:
     from heredoc_lint.layers.pywrappers import PyWrapper
+    from heredoc_lint.layers.wrappers import Role
     from heredoc_lint.model import Edit
     from heredoc_lint.shell.words import Word
 
@@ -31,6 +32,7 @@ class Fragment:
     offsets: Sequence[int] | None = None  # file offset per character (+ the end); None: the file
     depth: int = 0  # 1 when a remote shell runs it (paramiko exec_command, fabric run)
     wrapper: str | None = None  # how messages name what runs it, e.g. "exec_command"
+    role: Role | None = None  # what runs it (Layer.role)
     remote: bool = False
     shell: str = "bash"
     cmdline: str | None = None  # the command line of the process that holds the text (HL103)

@@ -42,6 +42,7 @@ class Form:
     interspersed: bool = False  # options also after the operands, up to `--` (cobra)
     shell: str = "none"  # what parses a string: "sh", "bash", "login" (remote login shell)
     remote: bool = False  # another host or container
+    apart: bool = False  # the command runs apart from the caller (Invocation.apart)
     stops: frozenset[str] = frozenset()  # words that end the command (parallel's `:::`)
     # Options that must be given (any spelling), with one of these values (any: empty).
     needs: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
@@ -322,6 +323,7 @@ FORMS: tuple[Form, ...] = (
             "--quiet -G --collect --on-timezone-change --on-clock-change"
         ),
         "argv",
+        apart=True,  # a transient unit of the service manager, not the caller's child
     ),
     Form(
         "script",

@@ -23,6 +23,7 @@ from heredoc_lint.layers.wrappers import (
     PREFIXES,
     WRAPPERS,
     Invocation,
+    Role,
     basename,
     command_name,
     ifs_split,
@@ -80,7 +81,8 @@ class Layer:
     offsets: Sequence[int] | None  # file offset of each character (+ the end); None: the file
     depth: int
     script: Script
-    wrapper: str | None = None  # "ssh", "bash -c", ...
+    wrapper: str | None = None  # "ssh", "bash -c", ...: how messages name what runs it
+    role: Role | None = None  # what runs it; None: the file's own shell, or a program's argv
     kind: LayerKind = "file"
     remote: bool = False
     shell: str = "bash"
@@ -402,6 +404,7 @@ def root_layer(
         fragment.depth,
         parse_script(fragment.text),
         wrapper=fragment.wrapper,
+        role=fragment.role,
         kind="string" if fragment.depth else "file",
         remote=fragment.remote,
         shell=fragment.shell,
@@ -460,6 +463,7 @@ def _child(
         parent.depth + 1,
         parse_script(text),
         wrapper=invocation.wrapper,
+        role=invocation.role,
         kind=kind,
         remote=invocation.remote or parent.remote,
         shell=shell,
@@ -478,7 +482,7 @@ def _cmdline(
 ) -> str | None:
     """What the process that runs a child layer shows as its command line: a new shell's
     `bash -c TEXT`; for `eval`, which starts no process, its parent's own."""
-    if invocation.wrapper.endswith("eval"):
+    if invocation.role is Role.EVAL:
         return parent.cmdline
     return f"{shell} -c {text}" if kind == "string" else None
 

@@ -8,6 +8,7 @@ new layer and how that layer is run.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -114,6 +115,19 @@ class SshCall:
         return None
 
 
+class Role(enum.Enum):
+    """What runs a layer's text: the fact rules ask of a layer, where its name
+    (`Invocation.wrapper`, "sudo bash -c") is only how messages call it."""
+
+    SSH = "ssh"  # an ssh client sends it to the remote login shell: ssh, autossh, vagrant ssh
+    SHELL = "shell"  # a new shell here parses it: `bash -c S`, `su -c S`, `bash -s <<EOF`
+    EVAL = "eval"  # the caller's own shell parses it again
+    TOOL = "tool"  # a tool of the wrapper table runs it its own way: pdsh, ansible -a, parallel
+    MULTIPLEXER = "multiplexer"  # a terminal multiplexer's server runs it: `tmux new S`
+    RERUN = "rerun"  # run again and again: `watch S`
+    CHANNEL = "channel"  # a library's remote command: paramiko's exec_command, fabric's run
+
+
 @dataclass(frozen=True)
 class Invocation:
     """A command that makes a new layer."""
@@ -123,7 +137,11 @@ class Invocation:
     words: tuple[Word, ...]  # the words whose values, joined with spaces, are the layer
     remote: bool  # another host or container
     shell: str  # the shell that parses the layer: "bash", "sh", "login" (remote login shell)
+    role: Role
     stdin_script: bool = False  # no string: the shell reads its script from stdin
+    # A command before it runs it apart from the caller, with none of its descriptors: a
+    # unit of the service manager (`systemd-run bash -c S`).
+    apart: bool = False
     ssh: SshCall | None = None
     script_file: Word | None = None  # `bash <(...)`: the script is what the substitution prints
 
@@ -137,6 +155,7 @@ class _Through:
     end: int | None = None  # where the command's words stop (find's `;`)
     label: str | None = None  # a row's label, put before the inner wrapper's
     remote: bool = False  # the command runs on another host or in a container
+    apart: bool = False  # a unit of the service manager runs it (Invocation.apart)
     # words[a:b] stand for these words (`env -S STRING`): resolve goes on over them
     splice: tuple[int, int, tuple[Word, ...]] | None = None
 
@@ -486,11 +505,11 @@ def _ssh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Invocati
     # -n and -f: ssh reads /dev/null, and a shell there gets no script on its stdin
     reads_stdin = not (call.has_flag("n") or call.has_flag("f"))
     if call.command_start is None:
-        return Invocation("ssh", i, (), True, "login", stdin_script=reads_stdin, ssh=call)
+        return Invocation("ssh", i, (), True, "login", Role.SSH, stdin_script=reads_stdin, ssh=call)
     remote = tuple(words[call.command_start :])
     # Whether the remote shell reads its script from ssh's stdin (`ssh h bash -s <<'EOF'`)
     # depends on the remote command: `resolve` looks at it, one level down.
-    return Invocation("ssh", i, remote, True, "login", stdin_script=reads_stdin, ssh=call)
+    return Invocation("ssh", i, remote, True, "login", Role.SSH, stdin_script=reads_stdin, ssh=call)
 
 
 def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
@@ -513,11 +532,13 @@ def _shell(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
             continue
         break
     if "c" in letters:
-        return Invocation(f"{name} -c", i, (words[j],), False, name) if j < len(words) else None
+        if j >= len(words):
+            return None
+        return Invocation(f"{name} -c", i, (words[j],), False, name, Role.SHELL)
     if "s" in letters or j >= len(words):
-        return Invocation(name, i, (), False, name, stdin_script=True)
+        return Invocation(name, i, (), False, name, Role.SHELL, stdin_script=True)
     if _process_substitution(words[j]):
-        return Invocation(name, i, (), False, name, script_file=words[j])
+        return Invocation(name, i, (), False, name, Role.SHELL, script_file=words[j])
     return None  # `bash script.sh`: the layer is another file
 
 
@@ -534,7 +555,7 @@ def _process_substitution(word: Word) -> bool:
 def _eval(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if i + 1 >= len(words):
         return None
-    return Invocation("eval", i, tuple(words[i + 1 :]), False, "bash")
+    return Invocation("eval", i, tuple(words[i + 1 :]), False, "bash", Role.EVAL)
 
 
 def _option_value(words: Sequence[Word], start: int, names: tuple[str, ...]) -> int | None:
@@ -549,18 +570,18 @@ def _option_value(words: Sequence[Word], start: int, names: tuple[str, ...]) -> 
 
 
 def _named_string(
-    label: str, names: tuple[str, ...], remote: bool, shell: str
+    label: str, names: tuple[str, ...], remote: bool, shell: str, role: Role
 ) -> Callable[[Sequence[Word], int, Mapping[str, str]], Step]:
     def resolve_named(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         j = _option_value(words, i + 1, names)
         if j is not None:
-            return Invocation(label, i, (words[j],), remote, shell)
+            return Invocation(label, i, (words[j],), remote, shell, role)
         for j in range(i + 1, len(words)):
             value = _static(words[j]) or ""
             for name in names:
                 if name.startswith("--") and value.startswith(name + "="):
                     return Invocation(
-                        label, i, (_slice_word(words[j], len(name) + 1),), remote, shell
+                        label, i, (_slice_word(words[j], len(name) + 1),), remote, shell, role
                     )
         return None
 
@@ -571,13 +592,17 @@ def _gcloud(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     rest = [_static(w) for w in words[i + 1 : i + 3]]
     if rest != ["compute", "ssh"]:
         return None
-    return _named_string("gcloud compute ssh", ("--command",), True, "login")(words, i, wrappers)
+    return _named_string("gcloud compute ssh", ("--command",), True, "login", Role.SSH)(
+        words, i, wrappers
+    )
 
 
 def _vagrant(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if i + 1 >= len(words) or _static(words[i + 1]) != "ssh":
         return None
-    return _named_string("vagrant ssh", ("-c", "--command"), True, "login")(words, i, wrappers)
+    return _named_string("vagrant ssh", ("-c", "--command"), True, "login", Role.SSH)(
+        words, i, wrappers
+    )
 
 
 _TMUX_ARG_OPTIONS = frozenset({"-s", "-n", "-t", "-c", "-e", "-x", "-y", "-F", "-l", "-f"})
@@ -610,7 +635,7 @@ def _tmux(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     if j >= len(words):
         return None
     if len(words) - j == 1:
-        return Invocation("tmux", i, (words[j],), False, "sh")
+        return Invocation("tmux", i, (words[j],), False, "sh", Role.MULTIPLEXER)
     return _Through(j)
 
 
@@ -642,13 +667,13 @@ def _watch(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         return None
     if exec_mode:
         return _Through(j)
-    return Invocation("watch", i, tuple(words[j:]), False, "sh")
+    return Invocation("watch", i, tuple(words[j:]), False, "sh", Role.RERUN)
 
 
 def _flock(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = _option_value(words, i + 1, ("-c", "--command"))
     if j is not None:
-        return Invocation("flock -c", i, (words[j],), False, "sh")
+        return Invocation("flock -c", i, (words[j],), False, "sh", Role.SHELL)
     k = i + 1
     while k < len(words) and (_static(words[k]) or "").startswith("-"):
         k += 2 if _static(words[k]) in ("-w", "--timeout", "-E", "--conflict-exit-code") else 1
@@ -788,17 +813,17 @@ def _form_layer(
             return None
         string = strings[-1]
         assert string is not None
-        return Invocation(form.label, i, (string,), form.remote, form.shell)
+        return Invocation(form.label, i, (string,), form.remote, form.shell, Role.TOOL)
     if form.takes == "words":
         end = j
         while end < len(words) and _static(words[end]) not in form.stops:
             end += 1
         if end == j:
             return None
-        return Invocation(form.label, i, tuple(words[j:end]), form.remote, form.shell)
+        return Invocation(form.label, i, tuple(words[j:end]), form.remote, form.shell, Role.TOOL)
     if j >= len(words):
         return None
-    return _Through(j, label=form.label, remote=form.remote)
+    return _Through(j, label=form.label, remote=form.remote, apart=form.apart)
 
 
 def _by_forms(forms: tuple[Form, ...]) -> Resolver:
@@ -815,13 +840,18 @@ def _by_forms(forms: tuple[Form, ...]) -> Resolver:
 # autossh(1): `autossh [-V] [-M port[:echo_port]] [-f] [SSH_OPTIONS]`: the rest is ssh's.
 def _autossh(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
     j = i + 1
+    own: list[tuple[str, Word | None, int]] = []
     while j < len(words) and _static(words[j]) in ("-M", "-f", "-V"):
+        if _static(words[j]) == "-f":
+            own.append(("f", None, j))  # ssh's -f: in the background, the caller not waiting
         j += 2 if _static(words[j]) == "-M" else 1
     # ssh's grammar from here on, as if words[j - 1] were the `ssh` word
     found = _ssh(words, j - 1, wrappers) if j <= len(words) else None
     if found is None:
         return None
-    ssh = None if found.ssh is None else replace(found.ssh, index=i)
+    ssh = found.ssh
+    if ssh is not None:
+        ssh = replace(ssh, index=i, options=(*own, *ssh.options))
     return replace(found, wrapper="autossh", index=i, ssh=ssh)
 
 
@@ -960,7 +990,8 @@ def _prefix(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
             return split
     j = _after_prefix(words, i)
     if j is None and _shell_without_command(words, i):
-        return Invocation(f"{command_name(words[i])} -s", i, (), False, "login", stdin_script=True)
+        name = command_name(words[i])
+        return Invocation(f"{name} -s", i, (), False, "login", Role.SHELL, stdin_script=True)
     return None if j is None else _Through(j)
 
 
@@ -1101,10 +1132,12 @@ def _su(words: Sequence[Word], i: int, wrappers: Mapping[str, str]) -> Step:
         dash = values.index("--", i + 1)
         if "-c" not in values[i + 1 : dash] and "--command" not in values[i + 1 : dash]:
             return _Through(dash + 1)  # runuser -u u -- cmd
-    found = _named_string(f"{name} -c", ("-c", "--command"), False, "sh")(words, i, wrappers)
+    found = _named_string(f"{name} -c", ("-c", "--command"), False, "sh", Role.SHELL)(
+        words, i, wrappers
+    )
     if found is None and _options_and_a_user(values[i + 1 :]):
         # `ssh h sudo su <<EOF`: no command, so the user's login shell reads stdin.
-        return Invocation(name, i, (), False, "login", stdin_script=True)
+        return Invocation(name, i, (), False, "login", Role.SHELL, stdin_script=True)
     return found
 
 
@@ -1158,7 +1191,7 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Inv
     start = 0
     labels: list[str] = []
     anchor: int | None = None  # the outermost row's word: the layer's anchor
-    remote = False
+    remote = apart = False
     origin: list[int] | None = None  # each word's index in `words` as given, once spliced
     splices = 0
     while start < len(words):  # every step moves `start` on, or splices (a few times)
@@ -1179,6 +1212,7 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Inv
                     wrapper=" ".join((*labels, found.wrapper)),
                     index=found.index if anchor is None else anchor,
                     remote=remote or found.remote,
+                    apart=apart,
                 )
             if origin is not None:
                 # Indexes into words that are not the command's own: the anchor is the
@@ -1189,6 +1223,7 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Inv
             labels.append(step.label)
             anchor = start if anchor is None else anchor
             remote = remote or step.remote
+            apart = apart or step.apart
         if step.splice is not None:
             splices += 1
             a, b, new = step.splice

@@ -21,6 +21,7 @@ from heredoc_lint.engine import check_text, fix_kind
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers.layer import Layer, LocalExpansion, child_layers, root_layer, walk_layers
+from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Finding, Severity, reported
 from heredoc_lint.report.lines import LineIndex
 from heredoc_lint.rules.base import Context
@@ -286,12 +287,12 @@ def _title(layer: Layer) -> str:
         return f"Layer {layer.depth} · the string `{wrapper}` runs {where}"
     if layer.kind == "stdin":
         return f"Layer {layer.depth} · the script fed on stdin to `{wrapper}`, run {where}"
-    if wrapper.endswith("ssh"):
+    if layer.role is Role.SSH:
         return (
             f"Layer {layer.depth} · the string {wrapper} sends; the remote login shell runs it "
             f"as `{layer.shell} -c STRING`"
         )
-    if wrapper == "eval":
+    if layer.role is Role.EVAL:
         return f"Layer {layer.depth} · the words eval joins, run again by the same shell"
     return f"Layer {layer.depth} · the string `{wrapper}` runs"
 
@@ -351,7 +352,7 @@ def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
     parent = layer.parent
     assert parent is not None
     who = _who(layer)
-    sends = "ssh sends" if (layer.wrapper or "").endswith("ssh") else "the shell receives"
+    sends = "ssh sends" if layer.role is Role.SSH else "the shell receives"
     if layer.kind == "stdin":
         report.add("the script, exactly as the shell reads it from stdin:", 2)
         report.block(layer.text)

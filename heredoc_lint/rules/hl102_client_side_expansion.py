@@ -77,7 +77,7 @@ from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers.grammars import FORMS
 from heredoc_lint.layers.layer import Call, Layer, LocalExpansion, calls
-from heredoc_lint.layers.wrappers import command_name
+from heredoc_lint.layers.wrappers import Role, command_name
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, script_path
 from heredoc_lint.shell import evidence
@@ -128,7 +128,7 @@ def _who(layer: Layer) -> str:
 
 
 def _before(layer: Layer) -> str:
-    if (layer.wrapper or "").endswith("ssh"):
+    if layer.role is Role.SSH:
         return "before ssh sends the command"
     return f"before `{layer.wrapper}` runs the string"
 
@@ -324,7 +324,7 @@ def _positional_scope(layer: Layer, item: LocalExpansion, context: Context) -> t
         if context.kind == "shell":
             return "this script's own arguments", False
         return "the local shell's arguments", False
-    if parent.kind == "string" and (parent.wrapper or "").endswith("ssh"):
+    if parent.kind == "string" and parent.role is Role.SSH:
         return "the shell of an ssh command string is run without arguments", True
     return "the outer shell's arguments", False
 

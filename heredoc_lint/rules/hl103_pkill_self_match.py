@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from heredoc_lint import severities
 from heredoc_lint.fixes.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers.layer import Layer, calls
+from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell.structure import last_simple_command
@@ -188,7 +189,7 @@ def feeder_cmdline(layer: Layer) -> str | None:
 def _alone(layer: Layer, command: Command) -> bool:
     parent, eval_command = layer.parent, layer.command
     # eval runs its string in its parent's shell: alone only if eval is alone there
-    if layer.wrapper == "eval" and parent is not None and eval_command is not None:
+    if layer.role is Role.EVAL and parent is not None and eval_command is not None:
         return _alone(parent, eval_command) and _alone_here(layer, command)
     return _alone_here(layer, command)
 
@@ -300,7 +301,7 @@ def _replaces_its_shell(layer: Layer, command: Command) -> bool:
     return (
         layer.shell == "bash"
         and layer.kind == "string"
-        and layer.wrapper != "eval"  # eval runs in its caller's shell, whose string goes on
+        and layer.role is not Role.EVAL  # eval runs in its caller's shell, whose string goes on
         and last_simple_command(layer.script) == command.start
         and _TRAP.search(layer.text) is None
     )

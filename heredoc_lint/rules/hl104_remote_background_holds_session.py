@@ -60,10 +60,10 @@ from typing import TYPE_CHECKING
 
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
+from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
 from heredoc_lint.shell.definitions import function_bodies
-from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.structure import (
     AndOr,
     Compound,
@@ -155,20 +155,13 @@ def missing(state: State, stdin: bool = True) -> str:
 # -- which layers are attached to an ssh session -----------------------------------------
 
 
-def _is_ssh(wrapper: str) -> bool:
-    return wrapper == "ssh" or wrapper.endswith(" ssh")
-
-
 def _passes_through(layer: Layer) -> bool:
-    """A synchronous shell inside the session: `bash -c S`, `eval S`, `su -c S`, ..."""
-    wrapper = layer.wrapper or ""
-    if layer.invocation is not None and layer.invocation.remote:
-        return False  # a container's or another host's process, not the session's child
-    if wrapper.startswith("systemd-run"):
-        return False  # a transient unit of the service manager
-    if wrapper == "eval" or wrapper.endswith(" -c"):
-        return True
-    return layer.kind == "stdin" and wrapper in SHELLS
+    """A synchronous shell inside the session: `bash -c S`, `eval S`, `su -c S`,
+    `sudo bash <<EOF`, ..."""
+    invocation = layer.invocation
+    if invocation is not None and (invocation.remote or invocation.apart):
+        return False  # another host's, a container's or the service manager's process
+    return layer.role is Role.EVAL or (layer.role is Role.SHELL and layer.kind != "file")
 
 
 def session_state(layer: Layer) -> dict[int, str] | None:
@@ -183,7 +176,7 @@ def session_state(layer: Layer) -> dict[int, str] | None:
         command = current.command
         if command is None or command.in_substitution or command.in_job:
             return None
-        if _is_ssh(current.wrapper):
+        if current.role is Role.SSH:
             ssh = current.invocation.ssh if current.invocation is not None else None
             if ssh is not None and (ssh.has_flag("t") or ssh.has_flag("f")):
                 return None  # a tty hangs the job up; -f: the caller does not wait
@@ -458,7 +451,7 @@ def _channel_root(layer: Layer) -> Layer | None:
     and `layer` makes the session."""
     current = layer
     while current.parent is not None:
-        if _is_ssh(current.wrapper or ""):
+        if current.role is Role.SSH:
             return None
         current = current.parent
     # An ssh argument list (`["ssh", "-f", h, cmd]`) is judged when the frontend kept its
@@ -467,7 +460,7 @@ def _channel_root(layer: Layer) -> Layer | None:
         return None
     from heredoc_lint.frontends.python.waits import judged_session
 
-    if _is_ssh(current.wrapper or "") and not judged_session(current.origin):
+    if current.role is Role.SSH and not judged_session(current.origin):
         return None
     return current
 

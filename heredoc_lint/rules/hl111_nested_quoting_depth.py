@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from heredoc_lint.layers.layer import Layer, child_layers
+from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, FixAvailability, at_file, rule
 
@@ -71,7 +72,7 @@ def _hop(outer: Layer, layer: Layer) -> bool:
     """`ssh a "ssh b '...'"`: a remote shell whose only work is to start another ssh, a
     hop that `ssh -J` makes without the middle shell. Not `watch 'ssh b "..."'` nor
     `bash -c 'ssh b "..."'`: their middle shell runs here, and is there on purpose."""
-    ssh = (outer.wrapper or "").endswith("ssh") and (layer.wrapper or "").endswith("ssh")
+    ssh = outer.role is Role.SSH and layer.role is Role.SSH
     # More commands there (`ssh-copy-id`, a `while read` loop): it does work of its own.
     return ssh and len(outer.script.commands) == 1
 
@@ -79,7 +80,7 @@ def _hop(outer: Layer, layer: Layer) -> bool:
 def _same_shell(layer: Layer) -> bool:
     """eval runs its text in the shell that called it: nesting evals adds no process, and
     generated code (autoconf's `eval 'as_fn_append () ...'`) is full of it."""
-    return layer.wrapper == "eval" or (layer.parent is not None and layer.parent.wrapper == "eval")
+    return layer.role is Role.EVAL or (layer.parent is not None and layer.parent.role is Role.EVAL)
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -125,7 +126,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         return
     if any(child.kind == "string" for child in child_layers(layer)):
         return  # the three shells are reported at this same word, by the inner layer
-    chain_text = None if layer.wrapper == "eval" else _chain(layer, context.file_text)
+    chain_text = None if layer.role is Role.EVAL else _chain(layer, context.file_text)
     span = layer.wrapper_span
     if chain_text is not None and span is not None:
         yield at_file(

@@ -16,7 +16,7 @@ from heredoc_lint.frontends.python.reading import Reader, candidates
 from heredoc_lint.frontends.python.scopes import Scope, ScopeBuilder, follow
 from heredoc_lint.frontends.python.values import PLACEHOLDERS, placeholder, qualname
 from heredoc_lint.layers.pywrappers import PyWrapper, matches
-from heredoc_lint.layers.wrappers import basename, resolve
+from heredoc_lint.layers.wrappers import Role, basename, resolve
 from heredoc_lint.model import Edit
 from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
 
@@ -87,11 +87,12 @@ class _Target:
     remote: bool
     shell: str
     cmdline: str  # a format with {text}
+    role: Role | None  # Layer.role; None: the argv itself, read as a command line
     prefix: str = ""  # text the library puts before the command (`sudo `)
     behind: tuple[Word, ...] = ()  # an argv's words before the wrapper (`sudo`)
 
 
-_SH = _Target("", 0, False, "sh", "/bin/sh -c {text}")
+_SH = _Target("", 0, False, "sh", "/bin/sh -c {text}", Role.SHELL)
 _LOGIN = "bash -c {text}"
 
 
@@ -180,22 +181,22 @@ class Finder:
         elif name in _POPEN:
             yield from self.popen(call, scope, name.split(".")[-1])
         elif name in _SHELL_STRING:
-            target = _Target(_SHELL_STRING[name], 0, False, "sh", _SH.cmdline)
+            target = replace(_SH, wrapper=_SHELL_STRING[name])
             yield from self.string(_argument(call, 0, "cmd"), scope, target)
         elif name in _EXEC_ARGV:
             if not any(isinstance(a, ast.Starred) for a in call.args):
                 yield from self.argv(list(call.args), scope, "create_subprocess_exec", False)
         elif name in ("invoke.run", "invoke.sudo"):
-            target = _Target(name, 0, False, "bash", "/bin/bash -c {text}")
-            if name == "invoke.sudo":
-                target = _Target(name, 0, False, "bash", "/bin/bash -c {text}", "sudo ")
+            prefix = "sudo " if name == "invoke.sudo" else ""
+            target = _Target(name, 0, False, "bash", "/bin/bash -c {text}", Role.SHELL, prefix)
             yield from self.string(_argument(call, 0, "command"), scope, target, func)
         elif name in _FABRIC1:
             kind = _FABRIC1[name]
             if kind == "local":
-                target = _Target("fabric local", 0, False, "sh", _SH.cmdline)
+                target = replace(_SH, wrapper="fabric local")
             else:
-                target = _Target(f"fabric {kind}", 1, True, "bash", "/bin/bash -l -c {text}")
+                cmdline = "/bin/bash -l -c {text}"
+                target = _Target(f"fabric {kind}", 1, True, "bash", cmdline, Role.CHANNEL)
             yield from self.string(_argument(call, 0, "command"), scope, target)
         elif name in _PEXPECT:
             yield from self.pexpect(call, scope, name, _PEXPECT[name])
@@ -230,9 +231,10 @@ class Finder:
         if isinstance(value, (ast.List, ast.Tuple)):
             return  # a list where a string is configured: how it is joined is not known
         if wrapper.runs == "ssh":
-            target = _Target(label, 1, True, "bash", _LOGIN)
+            target = _Target(label, 1, True, "bash", _LOGIN, Role.CHANNEL)
         else:
-            target = _Target(label, 0, False, wrapper.runs, f"/bin/{wrapper.runs} -c {{text}}")
+            cmdline = f"/bin/{wrapper.runs} -c {{text}}"
+            target = _Target(label, 0, False, wrapper.runs, cmdline, Role.SHELL)
         for fragment in self.string(argument, scope, target):
             if isinstance(fragment.origin, PyFragment):  # always: what `fragment` makes
                 origin = replace(fragment.origin, project=True)
@@ -244,11 +246,11 @@ class Finder:
 
     def method(self, call: ast.Call, func: ast.Attribute, scope: Scope) -> Iterator[Fragment]:
         if func.attr == "exec_command":
-            target = _Target("exec_command", 1, True, "bash", _LOGIN)
+            target = _Target("exec_command", 1, True, "bash", _LOGIN, Role.CHANNEL)
             yield from self.string(_argument(call, 0, "command"), scope, target)
             return
         if func.attr in _ASYNCSSH_METHODS and self.asyncssh and self._asyncssh(func.value, scope):
-            target = _Target(f"asyncssh {func.attr}", 1, True, "bash", _LOGIN)
+            target = _Target(f"asyncssh {func.attr}", 1, True, "bash", _LOGIN, Role.CHANNEL)
             yield from self.string(_argument(call, 0, "command"), scope, target)
             return
         if func.attr not in ("run", "sudo", "local") or not (self.fabric or self.invoke):
@@ -257,14 +259,16 @@ class Finder:
         if kind is None:
             return
         if func.attr == "local":
-            target = _Target("local", 0, False, "bash", "/bin/bash -c {text}")
+            target = _Target("local", 0, False, "bash", "/bin/bash -c {text}", Role.SHELL)
         elif kind == "fabric":
             prefix = "sudo " if func.attr == "sudo" else ""
-            target = _Target(f"Connection.{func.attr}", 1, True, "bash", _LOGIN, prefix)
+            target = _Target(
+                f"Connection.{func.attr}", 1, True, "bash", _LOGIN, Role.CHANNEL, prefix
+            )
         else:
             prefix = "sudo " if func.attr == "sudo" else ""
             target = _Target(
-                f"Context.{func.attr}", 0, False, "bash", "/bin/bash -c {text}", prefix
+                f"Context.{func.attr}", 0, False, "bash", "/bin/bash -c {text}", Role.SHELL, prefix
             )
         yield from self.string(_argument(call, 0, "command"), scope, target, func)
 
@@ -348,7 +352,7 @@ class Finder:
             if isinstance(executable, ast.Constant) and isinstance(executable.value, str):
                 program = executable.value
                 name = program.rsplit("/", 1)[-1]
-            target = _Target(wrapper, 0, False, name, program + " -c {text}")
+            target = _Target(wrapper, 0, False, name, program + " -c {text}", Role.SHELL)
             yield from self.string(args, scope, target)
             return
         # `[A] if c else [B]`: both; a parameter: what the file's calls pass for it.
@@ -384,7 +388,7 @@ class Finder:
                 elems = elems + [
                     (c, self.a.add_unit(Unit("synthetic", spot, spot, spot))) for c in " &"
                 ]
-            target = _Target(label, 0, False, "bash", "")
+            target = _Target(label, 0, False, "bash", "", None)
             yield _unescaped(self.fragment(elems, target, cmdline=" ".join(words), argv=True))
 
     # -- values ----------------------------------------------------------------------------
@@ -496,6 +500,7 @@ class Finder:
             offsets.build(),
             depth=target.depth,
             wrapper=wrapper or target.wrapper,
+            role=target.role,
             remote=target.remote,
             shell=target.shell,
             cmdline=cmdline
@@ -569,6 +574,7 @@ class Finder:
             invocation.remote,
             shell,
             shell + " -c {text}",
+            invocation.role,
             behind=tuple(words[: invocation.index]),
         )
         session = None
@@ -602,7 +608,7 @@ class Finder:
             joined.extend((c, self.a.add_unit(Unit("synthetic", spot, spot, spot))) for c in " &")
         # What the program shows as its command line: its argv (HL103).
         cmdline = PLACEHOLDERS.sub("", " ".join(w.value for w in words))
-        target = _Target(wrapper, 0, False, "bash", "")
+        target = _Target(wrapper, 0, False, "bash", "", None)
         return self.fragment(joined, target, cmdline=cmdline, argv=True)
 
     def _word(self, n: int, elems: Elems) -> Word:
