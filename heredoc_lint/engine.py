@@ -105,7 +105,10 @@ def _check(
     imported = sourcing.imported(path, text) if kind == "shell" else None
     defined = None if imported is None else imported.definitions
     try:
-        needed = triggers(rules, settings.wrapper_names) if settings.prefilter else None
+        # A script that another file runs over ssh is a remote shell's text from its first
+        # line: no trigger in it need start the session, and every rule reads it.
+        prefilter = settings.prefilter and context.ssh_launcher is None
+        needed = triggers(rules, settings.wrapper_names) if prefilter else None
         if needed is not None and defined is not None:
             needed |= defined.names()
         roots, complete = _roots(

@@ -69,6 +69,13 @@ def hl109(path: Path) -> list[tuple[str, str]]:
             },
             "root-by-caller",
         ),
+        # A variable named for the privilege command, in a heredoc sent to the host where
+        # a copy of the script lies at a path of its own.
+        (
+            {"deploy.sh": "ssh h <<EOF\n$suCommand bash /opt/vpn/shell/dns.sh\nEOF\n"},
+            "root-by-caller",
+        ),
+        ({"README.md": "SUDO=sudo\n${SUDO} ./bin/dns.sh\n"}, "root-by-caller"),
         (
             {"Dockerfile": 'FROM debian\nCOPY . /src\nCMD ["/src/bin/dns.sh"]\n'},
             "root-by-container",
@@ -98,6 +105,7 @@ def test_a_script_another_file_runs_as_root_is_info(
         # Another project's install.sh, not this one's bin/dns.sh.
         {"README.md": "curl https://example.org/bin/dns.sh | sudo bash\n"},
         {"README.md": "sudo ./bin/db.sh\n"},
+        {"README.md": "$RUNNER ./bin/dns.sh\n"},  # a variable not named for sudo
         {"Dockerfile": 'FROM debian\nUSER app\nCMD ["/src/bin/dns.sh"]\n'},
         # Only copied: COPY runs nothing.
         {"Dockerfile": "FROM debian\nCOPY bin/dns.sh /dns.sh\n"},
@@ -319,6 +327,21 @@ def hl104(path: Path) -> list[tuple[str, str, int]]:
         for f in check_text(path.read_text(), "shell", str(path))
         if f.code == "HL104"
     ]
+
+
+def test_a_script_run_over_ssh_is_read_even_when_it_names_no_wrapper(tmp_path: Path) -> None:
+    # No word of it starts a layer (no `ssh`, no `bash`): the launcher alone says that its
+    # first line runs in the session.
+    script = project(
+        tmp_path,
+        {"deploy.py": "os.system('ssh %s \"sh /home/ops/bin/job.sh\"' % server)\n"},
+        "bin/job.sh",
+    )
+    text = "cd /data\nnohup ./server &\n"
+    script.write_text(text)
+    assert hl104(script) == [("warning", "background-command", text.index("nohup"))]
+    [found] = [f for f in check_text(text, "shell", str(script)) if f.code == "HL104"]
+    assert "runs it over ssh: `ssh %s sh /home/ops/bin/job.sh`" in found.message
 
 
 @pytest.mark.parametrize(

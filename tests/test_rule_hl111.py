@@ -162,6 +162,27 @@ def test_hl111_a_middle_shell_with_work_of_its_own_is_no_hop() -> None:
     assert (one.evidence, one.severity.value) == ("three-shells-as-written", "info")
 
 
+@pytest.mark.parametrize(
+    ("options", "severity"),
+    [
+        ("-o StrictHostKeyChecking=no", "info"),  # fills the middle host's known_hosts
+        ("-oStrictHostKeyChecking=no", "info"),
+        ("-o 'UserKnownHostsFile /dev/null'", "info"),
+        ("-i ~/.ssh/inner", "info"),  # the middle host's key
+        ("-F cluster.conf", "info"),
+        ("-p 2222", "warning"),  # `ssh -J a -p 2222 b` makes the same hop
+    ],
+)
+def test_hl111_an_inner_ssh_that_reads_the_middle_hosts_files_is_no_hop(
+    options: str, severity: str
+) -> None:
+    """`ssh n4 "ssh -o StrictHostKeyChecking=no n1 'echo'"` (mit-pdos/gokv, xen-utils):
+    run on n4 to record n1's key in n4's known_hosts; `ssh -J` would read this machine's
+    files instead, so the middle shell is there on purpose."""
+    (one,) = kit.findings_selected(f"ssh a \"ssh {options} b 'echo x'\"\n", "HL111")
+    assert one.severity.value == severity
+
+
 # -- HL111: a string two shells down an argv -------------------------------------------------
 
 

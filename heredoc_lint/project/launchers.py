@@ -6,8 +6,9 @@ root, each an evidence kind of HL109:
 
 - `root-by-provisioner`: a Vagrant shell provisioner runs it (provisioning.py);
 - `root-by-caller`: a command in a file of the script's directory, or of a directory
-  above it up to the project's top, runs it with sudo or doas: `sudo ./install.sh` in
-  a README, `ssh "$NODE" sudo ./bench/server.sh` in a driver script, `curl -fsSL
+  above it up to the project's top, runs it with sudo or doas, or a variable named for
+  one (`$SUDO`, `$suCommand`): `sudo ./install.sh` in a README, `ssh "$NODE" sudo
+  ./bench/server.sh` in a driver script, `curl -fsSL
   https://raw.githubusercontent.com/o/r/main/setup.sh | sudo bash` in a notes file, `sudo
   bash scripts/x.sh` in a Makefile;
 - `root-by-container`: a Dockerfile there runs it (`RUN`, `CMD`, `ENTRYPOINT`) before any
@@ -18,8 +19,9 @@ Markdown, shell, Python, YAML, Makefiles, Dockerfiles) and not larger than a pag
 text can be; the project's top is the first directory above that holds `.git`, or the
 directory a relative path starts from (the tool is run from the project's top). A command
 names a script by a path whose last parts are the script's (`./x.sh`, `$DIR/bin/x.sh`,
-`./checkout/bin/x.sh` run in a copy of the project elsewhere), or by its name without
-`.sh` (`sudo scripts/x` for `scripts/x.sh`); a URL only when it is a repository's raw
+`./checkout/bin/x.sh` run in a copy of the project elsewhere; an absolute path, a copy put
+on the machine that runs it, by its last part), or by its name without `.sh` (`sudo
+scripts/x` for `scripts/x.sh`); a URL only when it is a repository's raw
 file (rclone.org/install.sh is not the project's install.sh). These are read with
 patterns, not parsed: a path built at run time is not followed. The answer enters the
 cache key of the script's findings (cache.entry_key): editing the file that says it
@@ -70,7 +72,12 @@ _VALUE_OPTIONS = frozenset({"-g", "--group", "-C", "--close-from", "-p", "--prom
 _ROOT = frozenset({"root", "0", "#0"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")
 # `$(CURDIR)`, `${DIR}`: make's and the shell's expansions read as one variable word.
-_EXPANSION = re.compile(r"\$(?:\([^()]*\)|\{[^{}]*\})")
+_EXPANSION = re.compile(r"\$(?:\([^()]*\)|\{([^{}]*)\})")
+# A variable named for the privilege command it holds (`SUDO=sudo; $SUDO ./x.sh`,
+# `$suCommand bash x.sh`, `${SUDO_CMD}`): what it runs, it runs as sudo would.
+_PRIVILEGE_VARIABLE = re.compile(
+    r"\$\{?(?:sudo|doas|su|as_?root)(?:_?(?:cmd|command|bin|prefix))?\}?", re.IGNORECASE
+)
 _RAW_FILE = re.compile(r"https?://(?:raw\.githubusercontent\.com|gist\.githubusercontent\.com)/")
 _DOCKER_RUNS = re.compile(r"\s*(RUN|CMD|ENTRYPOINT)\b", re.IGNORECASE)
 _DOCKER_USER = re.compile(r"\s*USER\s+(\S+)", re.IGNORECASE)
@@ -210,19 +217,29 @@ def _read_runs(document: str, mtime_ns: int, size: int) -> tuple[_Run, ...]:
         return ()
     if _DOCKERFILE.fullmatch(os.path.basename(document)):
         return tuple(_container_runs(text))
-    runs = _sudo_runs(text) if any(name in text for name in PRIVILEGE) else ()
+    runs = _sudo_runs(text) if _names_privilege(text) else ()
     return (*runs, *(_ssh_runs(text) if "ssh" in text else ()))
+
+
+def _names_privilege(text: str) -> bool:
+    return any(name in text for name in PRIVILEGE) or _PRIVILEGE_VARIABLE.search(text) is not None
 
 
 def _sudo_runs(text: str) -> Iterator[_Run]:
     for number, line in enumerate(text.splitlines(), 1):
-        if not any(name in line for name in PRIVILEGE):
+        if not _names_privilege(line):
             continue
-        words = _WORD.findall(_EXPANSION.sub("$V", line))
+        words = _WORD.findall(_EXPANSION.sub(_variable_word, line))
         for k, word in enumerate(words):
-            if word in PRIVILEGE:
+            if word in PRIVILEGE or _PRIVILEGE_VARIABLE.fullmatch(word):
                 for target, shown in _run_by(words, k):
                     yield _Run(number, _parts(target), shown, SUDO)
+
+
+def _variable_word(expansion: re.Match[str]) -> str:
+    """`${NAME}` as `$NAME`; any other expansion as the one word `$V`."""
+    name = expansion.group(1)
+    return f"${name}" if name is not None and name.isidentifier() else "$V"
 
 
 def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
@@ -301,20 +318,23 @@ def _ssh_runs(text: str) -> Iterator[_Run]:
         for k, token in enumerate(tokens):
             if token.group() != "ssh" or k and tokens[k - 1].group() in ("-e", "--rsh"):
                 continue  # `rsync -e ssh`: ssh is rsync's transport
-            found = _ssh_command(tokens, k + 1)
-            if found is None:
+            end = _ssh_command(tokens, k + 1)
+            if end is None:
                 continue
+            found = tokens[end]
             after = line[found.end() :]
             # `ssh h ./x.sh > log`: its output is not the caller's; `ssh h ./x.sh &`: the
             # caller does not wait for ssh to return (`ssh h "./x.sh &"` does: the remote
             # shell runs it in the background, with the session as its output).
             if ">" not in after and not _LOCAL_BACKGROUND.search(after):
-                shown = " ".join(line[token.start() : found.end()].split())
+                # its words, without the quotes and commas of a string or a Python list
+                shown = " ".join(line[t.start() : t.end()] for t in tokens[k : end + 1])
                 yield _Run(number, _parts(found.group()), shown, SSH)
 
 
-def _ssh_command(tokens: list[re.Match[str]], j: int) -> re.Match[str] | None:
-    """The script that the ssh whose options start at `tokens[j]` runs, if any."""
+def _ssh_command(tokens: list[re.Match[str]], j: int) -> int | None:
+    """The token of the script that the ssh whose options start at `tokens[j]` runs, if
+    any."""
     while j < len(tokens) and tokens[j].group().startswith("-"):
         letters = tokens[j].group()[1:]
         if "t" in letters or "f" in letters:
@@ -331,7 +351,7 @@ def _ssh_command(tokens: list[re.Match[str]], j: int) -> re.Match[str] | None:
             prefix = word in _PREFIXES or _ASSIGNMENT.match(word) or word.startswith("-")
             if not (prefix or os.path.basename(word) in _SHELLS):
                 if _looks_like_script(word):
-                    return tokens[j]
+                    return j
                 command_start = False
         j += 1
     return None
@@ -344,6 +364,10 @@ def _parts(path: str) -> tuple[str, ...]:
         path = path.split("://", 1)[1].split("?", 1)[0].split("#", 1)[0]
         path = path.split("/", 1)[1] if "/" in path else ""
     parts = [p for p in path.split("/") if p and p != "."]
+    if path.startswith("/"):
+        # A place on the machine that runs it (`/opt/vpn/shell/install.sh`), where a copy
+        # of the script was put: its directories need not be the project's.
+        return tuple(parts[-1:])
     for k in range(len(parts) - 1, -1, -1):
         if parts[k].startswith(("$", "~")) or parts[k] == "..":
             parts = parts[k + 1 :]

@@ -6,7 +6,9 @@ Finds command strings that pass through two or more shells before they run
 that need the `'\''` or `\\\"` escape chains to get a quote through.
 
 A string three shells deep is a warning when the middle shell is a remote one
-that only starts another ssh (`ssh -J` makes that hop without it). Other
+that only starts another ssh (`ssh -J` makes that hop without it), and that ssh
+reads none of the middle host's own files (`-i`, `-F`, its known hosts: then the
+hop is there on purpose). Other
 strings three shells deep are info: one written with escapes for the shells
 outside it (correct escaping is no bug, but each later edit must keep it), one
 whose every character arrives as written, a local middle shell (`watch 'ssh h
@@ -36,6 +38,7 @@ Display-only: the right rewrite depends on what the layers are for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from heredoc_lint.layers.layer import Layer, child_layers
@@ -74,7 +77,28 @@ def _hop(outer: Layer, layer: Layer) -> bool:
     `bash -c 'ssh b "..."'`: their middle shell runs here, and is there on purpose."""
     ssh = outer.role is Role.SSH and layer.role is Role.SSH
     # More commands there (`ssh-copy-id`, a `while read` loop): it does work of its own.
-    return ssh and len(outer.script.commands) == 1
+    return ssh and len(outer.script.commands) == 1 and not _uses_the_middle_hosts_files(layer)
+
+
+# What the inner ssh reads on the middle host and `ssh -J` would read here instead: its
+# keys (`-i`), its config (`-F`), its known hosts (`ssh -o StrictHostKeyChecking=no n2`
+# run on n1 to fill n1's known_hosts before a cluster job).
+_MIDDLE_HOST_OPTIONS = frozenset("iF")
+_MIDDLE_HOST_SETTINGS = frozenset({"identityfile", "stricthostkeychecking", "userknownhostsfile"})
+
+
+def _uses_the_middle_hosts_files(layer: Layer) -> bool:
+    call = layer.invocation.ssh if layer.invocation is not None else None
+    if call is None:
+        return False
+    for letter, argument, _ in call.options:
+        if letter in _MIDDLE_HOST_OPTIONS:
+            return True
+        if letter == "o" and argument is not None:
+            setting = re.split(r"[=\s]", argument.value.strip(), maxsplit=1)[0]
+            if setting.lower() in _MIDDLE_HOST_SETTINGS:
+                return True
+    return False
 
 
 def _same_shell(layer: Layer) -> bool:
