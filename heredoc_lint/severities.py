@@ -85,7 +85,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL101", "body-parsed-by-outer-shell"): Row(
         WARNING,
         "the outer shell changes the body",
-        FirstLook(1, 15, 0),
+        FirstLook(1, 19, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
     ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
@@ -153,7 +153,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
-    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(7, 0, 1)),
+    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(7, 0, 3)),
     ("HL105", "function-in-read-loop"): Row(
         WARNING, "a function that runs ssh reads it", FirstLook(2, 1, 0)
     ),
@@ -173,7 +173,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(25, 91, 19),
+        FirstLook(28, 91, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
