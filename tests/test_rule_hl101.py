@@ -255,6 +255,20 @@ def test_hl101_counts_the_deleted_backslash_newlines() -> None:
     assert f.message.endswith("; deletes 1 backslash-newline(s)")
 
 
+def test_a_body_filled_with_a_variable_set_to_literal_text_is_info(tmp_path: Path) -> None:
+    """`replica_user=replica_user` above `sudo bash -c "cat << EOF >> pg_hba.conf ...
+    $replica_user ..."` (round w: scgnutthkon/allpay-deployment): the layer holds the value
+    itself (with_literal_text), and the body is still the script's own values, as meant."""
+    target = tmp_path / "pg_hba.conf"
+    text = f'user=replica\nbash -c "cat << EOF >> {target}\nhost replication $user md5\nEOF"\n'
+    ran = kit.bash_with_path(text)
+    assert ran.returncode == 0, ran.stderr
+    assert target.read_text() == "host replication replica md5\n"
+    (f,) = kit.findings(text, CODE, every_rule=True)
+    assert (f.evidence, f.severity) == ("local-values", Severity.INFO)
+    assert "fills in $user in its body" in f.message
+
+
 def test_an_unquoted_body_filled_with_the_scripts_own_variables_is_info(tmp_path: Path) -> None:
     """`HOSTNAME=$(hostname -s)` above `sudo bash -c "cat > torrc <<EOL ... $HOSTNAME ..."`:
     the outer shell fills in what the script set, as its author meant (bench/corpus:

@@ -147,7 +147,13 @@ def _local_values(
     parent = layer.parent
     if heredoc.quoted or parent is None:
         return ""
-    if removed or not inside or any(e.expansion.kind != "variable" for e in inside):
+    # A variable set to literal text is in the text already, as its value (with_literal_text)
+    filled = [
+        (start, f"${name}")
+        for start, _, name in layer.literal_values
+        if heredoc.body_start <= start < heredoc.body_end
+    ]
+    if removed or not (inside or filled) or any(e.expansion.kind != "variable" for e in inside):
         return ""
     unbound = {e.expansion.name for e in inside} - evidence.bindings(parent.script).keys()
     if unbound and context.kind == "markdown":
@@ -155,7 +161,8 @@ def _local_values(
         unbound -= set(_ASSIGNED.findall(context.file_text, 0, before))
     if unbound:
         return ""
-    return ", ".join(dict.fromkeys(layer.text[e.start : e.end].strip() for e in inside))
+    names = [(e.start, layer.text[e.start : e.end].strip()) for e in inside]
+    return ", ".join(dict.fromkeys(name for _, name in sorted([*names, *filled])))
 
 
 def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
