@@ -66,3 +66,45 @@ def test_the_import_reader_sees_every_form_of_import(tmp_path: Path) -> None:
         "heredoc_lint.layers.layer",
         "heredoc_lint.report",
     }
+
+
+def _tests_of_the_wrapper_name(path: Path) -> list[int]:
+    """Lines where `X.wrapper` is compared (`==`, `in`, ...) or matched (`.startswith`,
+    `.endswith`): a rule deciding by a display name."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        operands: list[ast.expr] = []
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("startswith", "endswith")
+        ):
+            operands = [node.func.value]
+        for operand in operands:
+            if isinstance(operand, ast.BoolOp):  # `(layer.wrapper or "")`
+                operand = operand.values[0]
+            if isinstance(operand, ast.Attribute) and operand.attr == "wrapper":
+                found.append(node.lineno)
+    return sorted(found)
+
+
+RULE_MODULES = sorted((PACKAGE / "rules").glob("hl*.py")) + [PACKAGE / "report" / "explain.py"]
+
+
+@pytest.mark.parametrize("path", RULE_MODULES, ids=lambda p: p.name)
+def test_rules_ask_the_role_of_a_layer_not_its_name(path: Path) -> None:
+    # `wrapper` is how messages name a layer ("docker exec sh -c"); what runs it is
+    # `role`: a new row's label must not change a finding (layers.wrappers.Role).
+    assert _tests_of_the_wrapper_name(path) == []
+
+
+def test_the_name_test_finder_sees_a_comparison_and_a_match(tmp_path: Path) -> None:
+    path = tmp_path / "r.py"
+    path.write_text(
+        'if layer.wrapper == "eval":\n    pass\n'
+        'ok = (outer.wrapper or "").endswith("ssh")\n'
+        "name = f'{layer.wrapper}'\n"
+    )
+    assert _tests_of_the_wrapper_name(path) == [1, 3]

@@ -168,7 +168,7 @@ def session_state(layer: Layer) -> dict[int, str] | None:
     """The descriptors this layer's shell starts with, if it runs in an ssh session."""
     chain: list[list[Redirect]] = []
     current: Layer | None = layer
-    while current is not None and current.depth > 0 and current.wrapper is not None:
+    while current is not None and current.depth > 0 and current.role is not None:
         if _channel_root(current) is current:
             # A Python channel's own remote shell (paramiko's exec_command, fabric's
             # run): its descriptors are the channel's, as an ssh command's are the session's.
