@@ -204,7 +204,10 @@ def _escaped_for(state: Quote, escaped: str) -> bool:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    # Only Python fragments hold these values: the frontend is imported for them alone.
+    # Only Python fragments hold these values (their root's interpolations): the frontend
+    # is imported for them alone, never for a shell script every rule reads.
+    if not layer.root.interpolations:
+        return
     from heredoc_lint.frontends.python import fragment_of, root_index, runtime_spans
     from heredoc_lint.frontends.python.content import content
     from heredoc_lint.frontends.python.origins import free_text

@@ -52,7 +52,10 @@ from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    # Only Python fragments hold these values: the frontend is imported for them alone.
+    # Only Python fragments hold these values (their root's interpolations): the frontend
+    # is imported for them alone, never for a shell script every rule reads.
+    if not layer.root.interpolations:
+        return
     from heredoc_lint.frontends.python import fragment_of, root_index, runtime_spans
 
     spans = runtime_spans(layer)
