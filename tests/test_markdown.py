@@ -539,7 +539,7 @@ def test_a_block_with_no_language_that_starts_with_a_prompt_is_a_transcript(bloc
 @pytest.mark.parametrize(
     "block",
     [
-        "    sudo echo x >> /etc/hosts\n",  # indented code: an example, or output
+        "    echo x | sudo tee -a /etc/hosts\n    sudo echo y >> /etc/hosts\n",  # no `sudo` first
         "```\nPrice: $ 5\n```\n",  # no language, no prompt
         "```\nPrice: $ 5\nsudo echo x >> /etc/hosts\n```\n",
         "    [root@h ~]# echo x >> /etc/hosts\n    $ ls\n",  # the first prompt is no `$ `
@@ -547,6 +547,24 @@ def test_a_block_with_no_language_that_starts_with_a_prompt_is_a_transcript(bloc
 )
 def test_a_block_with_no_language_and_no_prompt_is_not_read(block: str) -> None:
     assert check_text("Add the host:\n\n" + block, "markdown") == []
+
+
+def test_indented_code_that_starts_with_sudo_is_bash() -> None:
+    """As a fence without a language (round w: UbiquityRobotics/ubiquity_launches' README,
+    `sudo echo "NEW_HOSTNAME" > /etc/hostname` indented in a list item): commands to
+    paste into a shell. The fix keeps the block's indentation on the line it writes."""
+    text = (
+        "1. Name the robot:\n\n"
+        "        # as the ros user\n"
+        '        sudo echo "robot-1" > /etc/hostname\n'
+        "        hostname\n"
+    )
+    assert positions(text) == [(*where(text, "> /etc/hostname"), "HL109")]
+    fixed = fix_kind(text, "markdown", "README.md", unsafe=True).text
+    assert fixed == text.replace(
+        'sudo echo "robot-1" > /etc/hostname', 'echo "robot-1" | sudo tee /etc/hostname > /dev/null'
+    )
+    assert positions(fixed) == []
 
 
 def test_a_line_with_an_info_string_closes_no_fence_but_its_prose_is_not_shell() -> None:

@@ -32,8 +32,9 @@ starts with a prompt is a transcript too: no script starts so (`$ ls` runs a
 command named `$`). A block with no language (a fence without an info string, or
 indented code) is read only as such a transcript, when its first line that is no
 comment starts with a `$ ` prompt: it shows commands typed at a shell.  A fence with
-no language whose first line that is no comment is a `sudo` command is a bash block:
-commands to paste into a shell (no other language starts a line with `sudo `).
+no language, or indented code, whose first line that is no comment is a `sudo` command
+is a bash block: commands to paste into a shell (no other language starts a line with
+`sudo `).
 
 Each character of a text keeps the file offset it came from (container markers,
 list indentation and prompts are not part of the text), so findings land on the
@@ -66,7 +67,7 @@ _MAY_HOLD_SHELL = re.compile(
     r"(?:bash|sh|shell|zsh|console|shell-?session|sh-session)(?![^\s,{}])"
     r"|(?:`{3}|~{3})[^\S\n]*\n[ \t>]*#!"  # a fence with no language, then a shebang
     r"|(?:`{3}|~{3})[^\S\n]*\n(?:[ \t>]*#[^\n]*\n)*[ \t>]*(?:\$[ ]|sudo[ \t])"  # `$ `, `sudo`
-    r"|(?:^|\n)(?:[ ]{4}|\t)[ \t]*\$[ ]",  # indented code that starts with a prompt
+    r"|(?:^|\n)(?:[ ]{4}|\t)[ \t]*(?:\$[ ]|sudo[ \t])",  # indented code: a prompt, `sudo`
     re.IGNORECASE,
 )
 # A block with no language (a fence without an info string, or indented code) is read
@@ -327,9 +328,14 @@ def _untagged_tags(
 
 
 def _indented_block(file_text: str, doc: _Document, token: Token) -> list[_Block]:
-    """Indented code that starts with a `$ ` prompt: a transcript."""
+    """Indented code that starts with a `$ ` prompt (a transcript) or with a `sudo`
+    command (bash, as a fence without a language that starts so)."""
     assert token.map is not None
-    if not _DOLLAR_LEAD.match(token.content):
+    if _DOLLAR_LEAD.match(token.content):
+        tag = _TRANSCRIPT
+    elif _SUDO_LEAD.match(token.content):
+        tag = "bash"
+    else:
         return []
     opening, _ = token.map
     texts = token.content.split("\n")
@@ -341,7 +347,16 @@ def _indented_block(file_text: str, doc: _Document, token: Token) -> list[_Block
         _row(file_text, doc.line(opening + k), doc.starts[opening + k], texts[k])
         for k in range(len(texts))
     )
-    return [_Block(_TRANSCRIPT, "", rows)]
+    if tag == _TRANSCRIPT:
+        return [_Block(tag, "", rows)]
+    # What stands before the code on its first line (the block's indentation, list and
+    # blockquote markers as spaces): a line a fix adds gets it too, to stay in the block.
+    first = next((k for k, text in enumerate(texts) if text.strip()), 0)
+    line = doc.line(opening + first)
+    if rows[first].virtual:
+        return []  # a tab split into columns: no prefix of whole characters
+    prefix = re.sub(r"[^>\s]", " ", file_text[line.start : rows[first].start])
+    return [_Block(tag, prefix, rows)]
 
 
 def _blocks(file_text: str, doc: _Document, nesting: int = 0) -> list[_Block]:
