@@ -161,6 +161,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL106", "rejoined-word"): Row(
         INFO, "a word's value is split again remotely", FirstLook(1, 4, 0)
     ),
+    ("HL106", "split-assignment"): Row(WARNING, "an assignment word's value is split remotely"),
     # HL107 unquoted-heredoc-to-remote
     ("HL107", "remote-meaning"): Row(
         INFO, "the body's expansions are meant remotely", FirstLook(1, 2, 2)

@@ -65,6 +65,54 @@ def test_positive_anchor(text: str, needle: str, says: str) -> None:
     assert says in f.message
 
 
+# Assignments given as separate words: each is one assignment, and a blank in one starts
+# the remote command early (assembledhq/143's deploy.sh, `"DEPLOY_REASON=${...:-routine
+# worker rollout}"`); an assignment never joins its words again, so these are warnings.
+SPLIT_ASSIGNMENTS = [
+    (
+        'ssh h "A=x" "REASON=routine worker rollout" ./deploy\n',
+        "`REASON=routine worker rollout` assigns only `REASON=routine`, and `worker`, "
+        "`rollout` start the remote command",
+    ),
+    ('ssh h "REASON=routine worker rollout" "A=x" ./deploy\n', "assigns only `REASON=routine`"),
+    ('ssh h env "REASON=routine worker rollout" ./deploy\n', "assigns only `REASON=routine`"),
+    (
+        'ssh h "A=${A:-x}" "REASON=${REASON:-routine worker rollout}" ./deploy\n',
+        "with `REASON` unset, `REASON=routine worker rollout` assigns only `REASON=routine`",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "says"), SPLIT_ASSIGNMENTS)
+def test_a_split_assignment_word_is_a_warning(text: str, says: str) -> None:
+    f = kit.assert_single(hl106(text), kit.span_of(text, "ssh h"), Severity.WARNING)
+    assert f.evidence == "split-assignment"
+    assert says in f.message
+
+
+def test_a_split_assignment_is_fixed_in_its_value_alone() -> None:
+    """Quoted whole, `'REASON=a b'` would be a command's name: the name stays bare."""
+    kit.assert_display_only(
+        'ssh h "A=${A:-x}" "REASON=${REASON:-routine worker rollout}" ./deploy\n',
+        CODE,
+        "\"A=${A:-x} REASON='${REASON:-routine worker rollout}' ./deploy\"",
+    )
+
+
+def test_a_default_with_a_blank_is_split_when_the_variable_is_unset() -> None:
+    text = 'ssh h ls "${DIR:-/srv/my dir}"\n'
+    f = kit.assert_single(hl106(text), kit.span_of(text, "ssh h"), Severity.INFO)
+    assert "with `DIR` unset, `/srv/my dir` arrives as 2 separate arguments" in f.message
+
+
+def test_runtime_a_split_assignment_runs_its_second_word(sshd: SshServer) -> None:
+    script = '#!/bin/bash\nssh web-1 "A=x" "REASON=routine worker rollout" printenv REASON\n'
+    before = run_local(script, sshd)
+    assert before.returncode == 127 and "worker: command not found" in before.stderr
+    fixed = kit.fix_text(script, CODE, unsafe=True)
+    assert kit.run_ok(fixed, sshd).stdout == "routine worker rollout\n"
+
+
 def test_cli_json_line_and_column(tmp_path: Path) -> None:
     text = '#!/bin/bash\nset -e\nfor d in a b; do\n  ssh web-1 ls -l "/srv/my dir"\ndone\n'
     path = tmp_path / "list.sh"
@@ -92,6 +140,8 @@ NEGATIVES = [
     "ssh h cat \\'my file\\'\n",  # quotes for the remote shell, across words
     'ssh h grep -r \\"a b\\" /etc\n',
     'ssh h "ls -l" /tmp\n',  # the first word is the command string
+    'ssh h "FOO=1 make" install\n',  # an assignment, then the command, in one string
+    'ssh h "A=1" "B=${B:-x}" cmd\n',  # a default with no blank
     'ssh h echo ""\n',
     "ssh h printf '%s\\n' x\n",
     "ssh h echo a=b --x=y,z\n",

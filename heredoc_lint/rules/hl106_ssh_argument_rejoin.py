@@ -4,9 +4,14 @@ r"""ssh given several command words, one holding spaces or metacharacters: they 
 Finds `ssh` given its remote command as several words where one of the
 words after the first holds whitespace or a shell metacharacter
 (`ssh h ls "my dir"`, `ssh h git commit -m "fix the build"`,
-`ssh h find . -exec rm {} \;`). It is info by default (`--severity info`
-shows it): on repositories read on first look, most rejoined words were
-harmless where the command rejoins its arguments itself (`tmux new -d ...`).
+`ssh h find . -exec rm {} \;`), and a local default that holds a blank
+(`"${DIR:-/srv/my dir}"`), which is split whenever the variable is unset. It
+is info by default (`--severity info` shows it): on repositories read on first
+look, most rejoined words were harmless where the command rejoins its
+arguments itself (`tmux new -d ...`). A warning when the word is one of the
+environment assignments that start the command (`ssh h "A=$a" "B=x y" cmd`):
+an assignment never joins its words again, and the rest of its value becomes
+the command the remote shell runs.
 
 ## Why is this bad?
 ssh does not pass an argument vector to the remote side: it joins all the
@@ -31,7 +36,8 @@ argument quoted for it (`shlex.quote`, `printf %q`), and the whole string
 quoted once more for the local shell.
 
 ## Fix safety
-Unsafe: the fix quotes the offending words for the remote shell and passes
+Unsafe: the fix quotes the offending words for the remote shell (an
+assignment's value alone, its name left bare) and passes
 the command as one string, which is what the words ask for, but it guesses
 that no word was meant to be split remotely. When a word holds something the
 local shell expands (`"$dir"`), the fix is only displayed. Words that hold only
@@ -45,6 +51,7 @@ text is the one meant).
 from __future__ import annotations
 
 import functools
+import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -62,6 +69,9 @@ _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _QUOTES = frozenset("'\"`")
 _SPECIAL = frozenset(" \t\n;&|<>()'\"\\`#")
 _REPARSES = 3  # words found wrong after which the others are read alone
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# A local `${NAME:-text}` (or `-`, `:=`, `=`) whose default is plain text.
+_DEFAULTED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}$`\"'\\]*)\}")
 # What starts in a remote string: a word, a control operator, a redirection.
 ItemKind = Literal["word", "control", "redirect"]
 
@@ -208,6 +218,9 @@ def _problem(
         return None  # echo joins its arguments with one space again: the same output
     listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
     more = ", ..." if len(pieces) > 4 else ""
+    if index in _assignments(words):
+        assigned = quote_snippet(word.value.split(None, 1)[0], 30)
+        return f"`{shown}` assigns only `{assigned}`, and {listed}{more} start the remote command"
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"
 
 
@@ -225,9 +238,18 @@ def _remote_word(
             return value  # the command name, or remote shell syntax written on purpose
         if value.startswith("~") or any(c in value for c in "$`"):
             return value  # meant for the remote shell to expand
+    # An assignment keeps its name unquoted, or it is a command's name (`'A=b c'`).
+    name = _assignment_name(words, index)
+    value = value[len(name) :]
     if "'" in value and not any(c in value for c in '"$`\\!'):
-        return f'"{value}"'
-    return shlex.quote(value)
+        return f'{name}"{value}"'
+    return name + shlex.quote(value)
+
+
+def _assignment_name(words: Sequence[Word], index: int) -> str:
+    """`NAME=` when words[index] is one of the assignments that start the command."""
+    match = _ASSIGNMENT.match(words[index].value)
+    return match[0] if match and index in _assignments(words) else ""
 
 
 def _local_word(text: str, nested: bool) -> str:
@@ -255,7 +277,8 @@ def _fix(
             if any(c in w.value for c in "'\\") and not w.static:
                 return None
             text = _source_in_double_quotes(w)
-            pieces.append(f"'{text}'" if k in flagged else text)
+            name = _assignment_name(words, k)
+            pieces.append(f"{name}'{text[len(name) :]}'" if k in flagged else text)
         content = '"' + " ".join(pieces) + '"'
         applicability = Applicability.DISPLAY_ONLY
     return layer_fix(
@@ -293,15 +316,18 @@ def _judge(
     told = fates(child.script, words)
     problems: dict[int, str] = {}
     text = child.text
+    # Assignments given as separate words (`"A=$a" "B=$b" cmd`) are one word each, the
+    # first too: a blank in one starts the command early.
+    first = _first_judged(words)
     # Once a word holds a remote operator on purpose, the words are shell text.
-    shell_text = bool(told[0].texts("control"))
+    shell_text = first == 1 and bool(told[0].texts("control"))
     # A first word with blanks (`ssh h "eval "sudo $J" && mkdir x"`: `eval sudo`, then
     # `$J && mkdir x`) is a piece of a command line, not a command's name: an operator in a
     # later word continues that text, and the remote shell reads it as the author meant.
-    command_text = any(c in words[0].value for c in " \t\n")
+    command_text = first == 1 and any(c in words[0].value for c in " \t\n")
     # Found once: looking back over the words at each `;` was quadratic.
     first_exec = next((k for k, w in enumerate(words) if w.value in _FIND_EXEC), len(words))
-    for index in range(1, len(words)):
+    for index in range(first, len(words)):
         if len(problems) > _REPARSES:
             # Past a few words found wrong, each word is read alone: a parse per word
             # found wrong would cost quadratic time on a long command line.
@@ -309,6 +335,8 @@ def _judge(
         problem = _problem(words, told, index, text, first_exec)
         if problem is not None and command_text and told[index].texts("control"):
             problem = None
+        if problem is None:
+            problem = _problem_when_unset(words, index, first_exec)
         if problem is None:
             shell_text = shell_text or bool(told[index].texts("control"))
             continue
@@ -329,32 +357,86 @@ def _judge(
     return problems, told
 
 
+def _problem_when_unset(words: Sequence[Word], index: int, first_exec: int) -> str | None:
+    """What the remote shell does to words[index] when its variables are unset and the
+    local shell puts their defaults in the string."""
+    unset = _unset(words[index])
+    if unset is None:
+        return None
+    name, word = unset
+    shown = [*words[:index], word, *words[index + 1 :]]
+    fate = _alone(word, 0)
+    problem = _problem(shown, [fate] * (index + 1), index, word.value, first_exec)
+    return None if problem is None else f"with `{name}` unset, {problem}"
+
+
 def _plain(word: Word) -> bool:
     """A word that the remote shell reads back as itself, seen without parsing: not empty,
     and no blank, quote, backslash or operator outside its local expansions."""
     value = word.value
     for expansion in sorted(word.expansions, key=lambda e: e.start, reverse=True):
         value = value[: expansion.start] + "X" + value[expansion.end :]
-    return bool(value) and not _SPECIAL & set(value)
+    return bool(value) and not _SPECIAL & set(value) and _unset(word) is None
+
+
+def _unset(word: Word) -> tuple[str, Word] | None:
+    """`word` as the local shell leaves it when its variables are unset and each takes its
+    default (`"REASON=${REASON:-routine rollout}"`), with the first such variable's name:
+    when a default holds a blank or a metacharacter, and every expansion has one."""
+    pieces: list[str] = []
+    names: list[str] = []
+    last = 0
+    for expansion in sorted(word.expansions, key=lambda e: e.start):
+        match = _DEFAULTED.fullmatch(word.value, expansion.start, expansion.end)
+        if match is None:
+            return None
+        pieces += [word.value[last : expansion.start], match[2]]
+        if _SPECIAL & set(match[2]):
+            names.append(match[1])
+        last = expansion.end
+    if not names:
+        return None
+    text = "".join(pieces) + word.value[last:]
+    return names[0], Word(0, len(text), text, tuple(range(len(text) + 1)))
+
+
+def _assignments(words: Sequence[Word]) -> range:
+    """Which words are the environment assignments (`NAME=value`) that start the command,
+    or `env`'s."""
+    start = 1 if words[0].value == "env" else 0
+    end = next(
+        (k for k in range(start, len(words)) if not _ASSIGNMENT.match(words[k].value)), len(words)
+    )
+    return range(start, end)
+
+
+def _first_judged(words: Sequence[Word]) -> int:
+    """The first word that must reach the remote shell as one word: the second (the first
+    names the command, or is a piece of a command line), or the first of two or more
+    assignments given as separate words."""
+    run = _assignments(words)
+    return 0 if run.start == 0 and len(run) >= 2 else 1
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for command, invocation in layer.invocations:
         if invocation.ssh is None or len(invocation.words) < 2:
             continue
-        if all(_plain(w) for w in invocation.words[1:]):
+        if all(_plain(w) for w in invocation.words[_first_judged(invocation.words) :]):
             continue  # the common `ssh h sudo systemctl restart x`: no string to parse
         words = invocation.words
         problems, told = _judge(layer, command, invocation)
         if not problems:
             continue
         ssh_word = command.words[invocation.ssh.index]
-        first = next(iter(problems.values()))
+        index, first = next(iter(problems.items()))
         extra = f" (and {len(problems) - 1} more such word(s))" if len(problems) > 1 else ""
+        # An assignment never joins its words again, as a command may (`tmux new -d ...`).
+        split_assignment = index in _assignments(words) and index + 1 < len(words)
         yield finding(
             layer,
             "HL106",
-            "rejoined-word",
+            "split-assignment" if split_assignment else "rejoined-word",
             f"ssh joins the {len(words)} words of the remote command with spaces and the remote "
             f"shell splits the string again: {first}{extra}; pass the remote command as one "
             "quoted string with each argument quoted for the remote shell",
