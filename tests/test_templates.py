@@ -183,3 +183,28 @@ def test_a_heredoc_body_is_data_not_a_template(tmp_path: Path) -> None:
             "script-refused",
         )
         assert "template" not in f.message and "transcript" not in f.message
+
+
+@pytest.mark.parametrize(
+    "string",
+    [
+        'echo "Usage: $0 <query>"',  # a field's look in a usage message (dotfiles' scripts)
+        "stamp=`date +%d-%m-%Y_%H-%M-%S`",  # `%Y_%` is a date format, followed by a letter
+    ],
+)
+def test_a_script_bash_parses_is_no_template(string: str) -> None:
+    """Round x: valid scripts were called templates where tree-sitter failed elsewhere
+    (`do {` ... `} done`); bash, asked, parses them: tree-sitter's failure it is."""
+    text = f'#!/bin/bash\n{string}\nfor v in a b\ndo {{\nssh h "echo $v"\n}} done\n'
+    assert _bash_n(text).returncode == 0
+    (found,) = [f for f in _all(text) if f.code == "HL001"]
+    assert found.evidence == "bash-accepts"
+    assert "(bash can)" in found.message
+
+
+@pytest.mark.parametrize(("text", "field"), [("date +%Y_%H\n", None), ("cd %APPDATA%\n", True)])
+def test_a_percent_field_has_no_letter_after_it(text: str, field: bool | None) -> None:
+    from heredoc_lint.shell.templates import not_a_script
+
+    found = not_a_script(text, ())
+    assert (found and found.field) == field

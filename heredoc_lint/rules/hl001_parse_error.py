@@ -37,8 +37,9 @@ ssh web-1 "if true; then echo ok; fi"
 Where tree-sitter-bash fails on text that bash itself accepts (extglob
 patterns, `for i do`), checked with `bash -O extglob -n`, which parses without
 running anything, the finding is only `info`: that region was not checked, but
-it is not broken. The same holds for a string built from values known only at
-run time (`eval "$1=..."`).
+it is not broken, and no template either, whatever looks like a field in its
+strings (`echo "Usage: $0 <query>"`). The same holds for a string built from
+values known only at run time (`eval "$1=..."`).
 
 A file that holds nothing for the other rules to check (no `ssh`, `bash`,
 `eval`, `pkill`, `sudo`, `scp`, `<<`...) is not parsed at all, so a syntax
@@ -120,7 +121,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         for e in layer.local_expansions
     )
     string = _run_by_a_shell(layer, context)
-    template = not_a_script(layer.text, layer.script.heredocs)
+    reading = not_a_script(layer.text, layer.script.heredocs)
+    accepted = None  # what bash says of the text, asked once at most
+    if reading is not None and reading.field and not dynamic:
+        # A text that bash parses has no field to fill in, whatever `<option>` or `date
+        # +%Y_%H` its strings hold: tree-sitter failed elsewhere.
+        accepted = bash_accepts(layer.text)
+    template = None if reading is None or accepted else reading.what
     if template is None and context.kind == "markdown" and layer.depth == 0:
         program = _session(layer, layer.text.rfind("\n", 0, first.start) + 1)
         if program is not None:
@@ -137,7 +144,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             f"{place} looks like {template}, not a script to run: it does not parse "
             f"near `{shown}` and was not checked"
         )
-    elif bash_accepts(layer.text):
+    elif accepted if accepted is not None else bash_accepts(layer.text):
         kind = "bash-accepts"
         message = (
             f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "

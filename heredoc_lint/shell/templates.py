@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from heredoc_lint.shell.heredoc import Heredoc
 
 # Fields of templates (placeholders): `<<<PLACEHOLDER>>>`, `<<PROJECT_ID>>` (see
 # `field_heredoc`), `<VALUE>`, `<path/to/file.yaml>`, `<project-id/>` (not a `<<` nor a
-# `<(`), `{{ var }}` and `{% ... %}` (Jinja, Go, Helm), `%VAR%` (two characters at least:
-# `date +%Y%m` is no template).
+# `<(`), `{{ var }}` and `{% ... %}` (Jinja, Go, Helm), `%VAR%` (two characters at least,
+# no letter after: `date +%Y%m` and `date +%Y_%H` are no templates).
 _DOUBLE_ANGLE = r"<<[A-Za-z_][\w .-]*>>(?!>)"
 _PLACEHOLDER = re.compile(
     r"<<<\s*[A-Za-z_][\w .-]*>>>"
     r"|(?<![<\w])<[A-Za-z][\w./|-]*(?: [\w./|-]+)*/?>(?!>)"  # also `<cu128|cu129|...>`
     r"|\{\{-?\s*[A-Za-z_][^{}\n]*\}\}|\{%-?\s*[a-z]+[^{}\n]*%\}"
-    r"|%[A-Z_][A-Z0-9_]+%"
+    r"|%[A-Z_][A-Z0-9_]+%(?!\w)"
 )
 _FIELD_HEREDOC = re.compile(_DOUBLE_ANGLE)
 # Prompts of a console transcript at the start of a line: `[root@host dir]# `,
@@ -51,7 +52,14 @@ def field_heredoc(text: str, heredoc: Heredoc) -> str | None:
     return match.group()
 
 
-def not_a_script(text: str, heredocs: Iterable[Heredoc]) -> str | None:
+class NotAScript(NamedTuple):
+    what: str  # "a template (the field `<VALUE>`)", "a console transcript (...)"
+    # Whether it is a template's field: what bash would refuse, so that a text bash
+    # accepts has none (`echo "Usage: $0 <query>"`, `date +%Y_%H`).
+    field: bool
+
+
+def not_a_script(text: str, heredocs: Iterable[Heredoc]) -> NotAScript | None:
     """What makes `text` a template or a transcript rather than a script, if anything.
 
     Heredoc bodies are data (HTML, YAML with `{{ }}`...): they are not looked at."""
@@ -66,10 +74,10 @@ def not_a_script(text: str, heredocs: Iterable[Heredoc]) -> str | None:
         text = text[: heredoc.body_start] + blank + text[heredoc.body_end :]
     prompt = _PROMPT.search(text)
     if prompt is not None:
-        return f"a console transcript (the prompt `{prompt.group().strip()}`)"
+        return NotAScript(f"a console transcript (the prompt `{prompt.group().strip()}`)", False)
     placeholder = _PLACEHOLDER.search(text)
     if placeholder is not None:
         fields.append((placeholder.start(), placeholder.group()))
     if fields:
-        return f"a template (the field `{min(fields)[1][:40]}`)"
+        return NotAScript(f"a template (the field `{min(fields)[1][:40]}`)", True)
     return None
