@@ -375,6 +375,7 @@ ROWS = [
     ("watch -n 5 'echo a; echo b'", "watch", "echo a; echo b", False, "sh"),
     ("flock /tmp/lock -c 'echo a; echo b'", "flock -c", "echo a; echo b", False, "sh"),
     ("find . -maxdepth 0 -exec sh -c 'echo a; echo b' \\;", "sh -c", "echo a; echo b", False, "sh"),
+    ("adb -s emulator-5554 shell 'echo a; echo b'", "adb shell", "echo a; echo b", True, "sh"),
     ("pdsh -w web[1-3] 'echo a; echo b'", "pdsh", "echo a; echo b", True, "bash"),
     ("clush -w @web -b 'echo a; echo b'", "clush", "echo a; echo b", True, "bash"),
     ("parallel -j 4 'echo a; echo b' ::: 1", "parallel", "echo a; echo b", False, "bash"),

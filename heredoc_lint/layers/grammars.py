@@ -340,6 +340,19 @@ FORMS: tuple[Form, ...] = (
         optional=_names("-t --timing"),  # `-t[file]`, `--timing[=file]`
         shell="sh",
     ),
+    Form(
+        "adb",
+        ("shell",),
+        "adb --help (Android platform-tools): adb [-a] [-d] [-e] [-s SERIAL] [-t ID] [-H HOST] "
+        "[-P PORT] [-L SOCKET] shell [-e ESCAPE] [-n] [-Tt] [-x] [COMMAND...]: the words are "
+        "joined with spaces and the device's sh runs them",
+        _names("-s -t -H -P -L"),
+        # `-e` is the global flag (the emulator) far more often than shell's escape option
+        _names("-a -d -e -n -T -t -x"),
+        "words",
+        shell="sh",
+        remote=True,
+    ),
     # -- command strings run on many hosts -------------------------------------------------
     Form(
         "pdsh",
