@@ -71,8 +71,8 @@ def test_positive_anchor(text: str, needle: str, says: str) -> None:
 SPLIT_ASSIGNMENTS = [
     (
         'ssh h "A=x" "REASON=routine worker rollout" ./deploy\n',
-        "`REASON=routine worker rollout` assigns only `REASON=routine`, and `worker`, "
-        "`rollout` start the remote command",
+        "`REASON=routine worker rollout` assigns only `REASON=routine`: the rest (`worker`, "
+        "`rollout`) is read as the command",
     ),
     ('ssh h "REASON=routine worker rollout" "A=x" ./deploy\n', "assigns only `REASON=routine`"),
     ('ssh h env "REASON=routine worker rollout" ./deploy\n', "assigns only `REASON=routine`"),

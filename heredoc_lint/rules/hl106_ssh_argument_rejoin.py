@@ -24,11 +24,13 @@ written, often without an error.
 
 ## Example
 ```bash
-ssh host ls -l "/srv/my dir"
+ssh host "MODE=fast" "REASON=routine rollout" ./deploy.sh
 ```
+(`ssh host ls -l "/srv/my dir"` lists `/srv/my` and `dir`: info.)
 
 ## Use instead
 ```bash
+ssh host "MODE=fast REASON='routine rollout' ./deploy.sh"
 ssh host "ls -l '/srv/my dir'"
 ```
 Give ssh the remote command as one string, written for the remote shell: each
@@ -108,7 +110,11 @@ def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
         if command.in_substitution:
             continue  # a remote `$(...)` inside one word
         # Spans alone: de-quoting every remote word costs more than the parse.
-        items.extend((a, b, "word", "") for a, b in command.word_spans)
+        spans = command.word_spans
+        items.extend((a, b, "word", "") for a, b in spans)
+        if "=" in remote.text[command.start : spans[0][0] if spans else command.end]:
+            # `A=1 B=x y cmd`: the assignments before the name are remote words too
+            items.extend((w.start, w.end, "word", "") for w in command.assignments)
         if command.next_op is not None:  # its start is then the operator's offset (>= 0)
             start = command.next_op_start
             items.append((start, start + len(command.next_op), "control", command.next_op))
@@ -218,9 +224,13 @@ def _problem(
         return None  # echo joins its arguments with one space again: the same output
     listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
     more = ", ..." if len(pieces) > 4 else ""
-    if index in _assignments(words):
-        assigned = quote_snippet(word.value.split(None, 1)[0], 30)
-        return f"`{shown}` assigns only `{assigned}`, and {listed}{more} start the remote command"
+    if index in _assignments(words):  # the first piece is the assignment, cut short
+        rest = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[1:5])
+        more = ", ..." if len(pieces) > 5 else ""
+        assigned = quote_snippet(pieces[0], 30)
+        return (
+            f"`{shown}` assigns only `{assigned}`: the rest ({rest}{more}) is read as the command"
+        )
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"
 
 
