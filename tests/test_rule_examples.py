@@ -10,12 +10,13 @@ does not exist.
 things hold it to the docs and the code: the docstring's "Fix safety" section says "No fix"
 or "Display-only" exactly when the field says NONE, the Example's finding carries a fix
 that `--fix` can apply exactly when the rule is fixable, and the rule's
-tests/test_rule_*.py applies a fix exactly then.
+tests/test_rule_*.py or the fixed texts of its INVALID examples apply a fix exactly then.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,10 +144,13 @@ def _applies_a_fix(source: str) -> set[str]:
 def test_rule_tests_apply_a_fix_exactly_when_fixable(rule: Rule) -> None:
     path = TESTS / f"test_rule_{rule.code.lower()}.py"
     applying = _applies_a_fix(path.read_text(encoding="utf-8")) if path.exists() else set()
+    # tests/test_rule_lists.py applies the fix of each INVALID example that has a fixed text
+    listed = [e for e in getattr(sys.modules[rule.check.__module__], "INVALID", ()) if e.fixed]
     if rule.fixable:
-        assert applying, f"{rule.code} says it is fixable; {path.name} applies no fix"
+        assert applying or listed, f"{rule.code} says it is fixable; no test applies a fix"
     else:
         assert not applying, f"{rule.code} says it has no fix; {path.name}: {sorted(applying)}"
+        assert not listed, f"{rule.code} says it has no fix; its INVALID list fixes"
 
 
 def test_fix_detector_follows_module_helpers() -> None:

@@ -22,6 +22,7 @@ from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.rules.hl102_client_side_expansion import INVALID
 
 CODE = "HL102"
 
@@ -45,71 +46,36 @@ def only(found: list[Finding], text: str, needle: str, nth: int = 0) -> Finding:
     return hits[0]
 
 
-# -- errors, warnings and `special-parameter` (info by its first look, 2 TP / 1 FP / 2 debatable):
-# (script, anchor text, its occurrence, severity, message parts)
-POSITIVES = [
-    ('ssh h "x=1; echo $x"\n', "$x", 0, Severity.ERROR, ["binding of `x`", "write `\\$x`"]),
-    # A local literal of the same name changes nothing: the remote binding is meant.
-    ('x=0\nssh h "x=1; echo $x"\n', "$x", 0, Severity.ERROR, ["binding of `x`"]),
-    (
-        'ssh h "for f in /srv/*.log; do gzip $f; done"\n',
-        "$f",
-        0,
-        Severity.ERROR,
-        ["binding of `f`"],
-    ),
-    (
-        'ssh h "while read -r line; do echo $line; done < /etc/hosts"\n',
-        "$line",
-        0,
-        Severity.ERROR,
-        ["binding of `line`"],
-    ),
-    ('ssh h "mapfile -t ids < f; echo ${ids[0]}"\n', "${ids[0]}", 0, Severity.ERROR, ["`ids`"]),
-    (
-        "ssh h \"cat > run.sh << 'EOF'\nexec srv --port $1\nEOF\"\n",
-        "$1",
-        0,
-        Severity.ERROR,
-        ["quoted 'EOF' heredoc asks for it literally"],
-    ),
-    ('ssh h "kill $$"\n', "$$", 0, Severity.INFO, ["the local shell's own process id"]),
-    ('ssh h "false; echo $?"\n', "$?", 0, Severity.INFO, ["last exit status", "`\\$?`"]),
-    ('ssh h "sleep 9 & wait $!"\n', "$!", 0, Severity.INFO, ["last background job"]),
-    (  # layer 2: host a's login shell expands `$1`, and an ssh command string has no arguments
-        'ssh a "ssh b \\"echo \\$1\\""\n',
-        "$1",
-        0,
-        Severity.WARNING,
-        ["the shell of an ssh command string is run without arguments"],
-    ),
-]
+# Positives (errors, warnings, `special-parameter` and `machine-probe`, info by their first
+# looks), the intended local expansions (info), the escape fixes and awk's fields: INVALID
+# and VALID in the rule's module; what the list cannot say is checked here.
+def test_every_message_opens_with_its_anchor() -> None:
+    for example in INVALID:
+        (f,) = hl102(example.text)
+        assert f.message.startswith(f"`{example.at}`"), example
 
 
-@pytest.mark.parametrize(("text", "needle", "nth", "severity", "parts"), POSITIVES)
-def test_positive(text: str, needle: str, nth: int, severity: Severity, parts: list[str]) -> None:
-    f = kit.assert_single(hl102(text), at(text, needle, nth), severity)
-    assert f.message.startswith(f"`{needle}`")
-    for part in parts:
-        assert part in f.message
+def test_a_command_that_describes_the_machine_is_a_machine_probe() -> None:
+    """heredoc_lint/severities.py: first-look precision 0 TP / 6 FP; found and worded as
+    before."""
+    probes = [e for e in INVALID if "describes this machine" in e.says]
+    assert probes
+    for example in probes:
+        (f,) = hl102(example.text)
+        assert f.evidence == "machine-probe"
 
 
-# -- a command that describes the machine: evidence `machine-probe`, info by default ----------
-# (heredoc_lint/severities.py: first-look precision 0 TP / 6 FP); found and worded as before.
-MACHINE_PROBES = [
-    ('ssh h "echo $(hostname)"\n', "$(hostname)", 0, ["describes this machine"]),
-    ('ssh h "kill $(pgrep -f app)"\n', "$(pgrep -f app)", 0, ["this machine"]),
-    ('ssh h "echo `whoami`"\n', "`whoami`", 0, ["write `\\`whoami\\``"]),
-]
-
-
-@pytest.mark.parametrize(("text", "needle", "nth", "parts"), MACHINE_PROBES)
-def test_machine_probe(text: str, needle: str, nth: int, parts: list[str]) -> None:
-    f = kit.assert_single(hl102(text), at(text, needle, nth), Severity.INFO)
-    assert f.evidence == "machine-probe"
-    assert f.message.startswith(f"`{needle}`")
-    for part in parts:
-        assert part in f.message
+def test_every_fix_is_unsafe_but_the_heredoc_one() -> None:
+    """The escape guesses that the local value was not meant: unsafe, and `--fix` alone
+    leaves the text; inside a quoted heredoc HL101's fix is safe."""
+    fixed = [e for e in INVALID if e.fixed is not None]
+    for example in fixed:
+        safe = "<< 'EOF'" in example.text
+        wanted = Applicability.SAFE if safe else Applicability.UNSAFE
+        for f in hl102(example.text):
+            assert f.fix is not None and f.fix.applicability is wanted, example
+        assert kit.fix_text(example.text, CODE) == (example.fixed if safe else example.text)
+    assert any("<< 'EOF'" in e.text for e in fixed)
 
 
 def test_agent_command_line_has_no_positional_parameters() -> None:
@@ -126,33 +92,12 @@ def test_python_shell_string_has_no_positional_parameters() -> None:
 
 
 # -- intended local expansion (WILD pattern 1): info, with the scope named --------------------
-INTENDED = [
-    (  # a function's $1 is the function's argument
-        'deploy() { ssh "$HOST" "systemctl restart $1"; }\ndeploy api\n',
-        "$1",
-        "from the arguments of the function `deploy` around it",
-    ),
-    ('ssh "$h" "cd $PWD && make"\n', "$PWD", "this machine's value"),
-    ('ssh "$h" "echo $USER"\n', "$USER", "this machine's value"),
-    # (A literal value is put in the remote text itself: tests/test_layers.py.)
-    (
-        'version=$(cat VERSION)\nssh h "deploy $version"\n',
-        "$version",
-        "the local variable set on line 1",
-    ),
+# (The others are INVALID examples of the rule's module, those the fix leaves as they are.)
+INTENDED = [  # (text, the expansion, found at its last occurrence, a part of the message)
+    # the first `$h` is the host word, not the one in the string
     ('for h in a b; do ssh "$h" "echo $h"; done\n', "$h", "the local variable set on line 1"),
-    ('ssh h "echo $1"\n', "$1", "from this script's own arguments"),
-    ('ssh h "$@"\n', "$@", "from this script's own arguments"),
-    ('ssh h "$cmd"\n', "$cmd", "expanded by the local shell"),
+    # `$HOME` is reported too
     ('eval "echo $HOME $$"\n', "$$", "before `eval` runs the string"),
-    ('bash -c "kill $$"\n', "$$", "before `bash -c` runs the string"),
-    (
-        "ssh h \"tmux send-keys -t s 'cd $(hostname)' Enter\"\n",
-        "$(hostname)",
-        "inside `tmux send-keys`",
-    ),
-    ('ssh h "watch -n 1 cat /proc/$$/status"\n', "$$", "inside `watch`"),
-    ('ssh h "deploy $(date +%s)"\n', "$(date +%s)", "expanded by the local shell"),
 ]
 
 
@@ -163,6 +108,17 @@ def test_intended_local_expansion_is_info(text: str, needle: str, part: str) -> 
     assert part in f.message
     assert "the local script's argument" not in f.message
     assert f.fix is None  # nothing shows that the local value was not meant
+
+
+def test_an_intended_example_has_no_fix() -> None:
+    """The INVALID examples that the fix leaves as they are: nothing shows that the local
+    value was not meant, so no fix at all, not even one to show."""
+    intended = [e for e in INVALID if e.fixed is None]
+    assert intended
+    for example in intended:
+        (f,) = hl102(example.text)
+        assert "the local script's argument" not in f.message
+        assert f.fix is None
 
 
 def test_a_function_argument_is_not_called_the_script_argument() -> None:
@@ -204,12 +160,10 @@ def test_advice_names_the_escape_of_the_expansion_itself() -> None:
 
 
 # -- the unsafe escape fix (documented, and now offered) ------------------------------------
-FIXES = [
-    ('ssh h "x=1; echo $x"\n', 'ssh h "x=1; echo \\$x"\n'),
+# (With one finding each: INVALID examples of the rule's module.)
+FIXES = [  # two findings, both fixed
     ('ssh h "false; echo $? $!"\n', 'ssh h "false; echo \\$? \\$!"\n'),
     ('ssh h "echo $(hostname) `whoami`"\n', 'ssh h "echo \\$(hostname) \\`whoami\\`"\n'),
-    ("ssh h echo go\\; x=1\\; echo $x\n", "ssh h echo go\\; x=1\\; echo '$x'\n"),
-    ("ssh h \"kill $(cat '/run/app.pid')\"\n", "ssh h \"kill \\$(cat '/run/app.pid')\"\n"),
 ]
 
 
@@ -291,9 +245,7 @@ def test_runtime_function_argument_is_the_value_meant(sshd: SshServer, tmp_path:
     assert out.read_text() == "restarting api\n"
 
 
-AWK_FIELDS = [
-    ('ssh "$HOST" "awk \'{print $2}\' /etc/hosts"\n', "$2"),
-    ("ssh h \"ps aux | awk '{print $NF}'\"\n", "$NF"),
+AWK_FIELDS = [  # two fields: the others are INVALID examples of the rule's module
     ("ssh h \"gawk -F: '$3 > 999 {print $1}' /etc/passwd\"\n", "$3"),
 ]
 

@@ -22,6 +22,7 @@ from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.rules.hl103_pkill_self_match import INVALID, VALID
 
 CODE = "HL103"
 MARK = "hlzqmark"  # a word that no other process on this machine has on its command line
@@ -31,32 +32,50 @@ def hl103(text: str, path: str = "t.sh", *, command: bool = False) -> list[Findi
     return kit.findings(text, CODE, path=path, command=command)
 
 
-# -- positives: (text, the text at the anchor, severity) ----------------------------------
-POSITIVES = [
-    ("ssh h 'pkill -f sglang; sleep 2'\n", "pkill", Severity.ERROR),
-    ("ssh h 'pkill -9 -f sglang || true'\n", "pkill", Severity.ERROR),
-    ("ssh h 'pkill -9f sglang && echo'\n", "pkill", Severity.ERROR),
-    ("ssh h 'pgrep -af sglang; echo'\n", "pgrep", Severity.ERROR),
-    ("ssh h 'pkill --full sglang; echo'\n", "pkill", Severity.ERROR),
-    ("ssh h 'pkill -fu app sglang; echo'\n", "pkill", Severity.ERROR),  # -u's value after f
-    ("ssh h 'pkill -uroot -f sglang; echo'\n", "pkill", Severity.ERROR),  # attached value
-    ("ssh h 'pkill -u root -f sglang; echo'\n", "pkill", Severity.ERROR),
-    ("ssh h 'sudo pkill -f sglang; echo'\n", "pkill", Severity.ERROR),  # past the prefix
-    ("ssh h 'timeout 5 pkill -f sglang; echo'\n", "pkill", Severity.ERROR),
-    ("ssh h 'pkill -f \"python.*serve\"; ./serve'\n", "pkill", Severity.ERROR),  # ERE
-    ("ssh h 'pkill -f sglang 2>/dev/null'\n", "pkill", Severity.WARNING),  # bash keeps it
-    ("sh -c 'pkill -f sglang'\n", "pkill", Severity.WARNING),  # dash keeps its shell
-    ("ssh a \"ssh b 'pkill -f worker; echo'\"\n", "pkill", Severity.ERROR),  # layer 2
-    ("ssh h 'kill $(pgrep -f worker); echo'\n", "pgrep", Severity.ERROR),
-]
+# Positives, negatives and bracket fixes: INVALID and VALID in the rule's module.
+def test_every_message_names_its_tool() -> None:
+    for example in INVALID:
+        (f,) = hl103(example.text)
+        assert f"`{example.at} " in f.message, example
 
 
-@pytest.mark.parametrize(("text", "needle", "severity"), POSITIVES)
-def test_positive_anchor(text: str, needle: str, severity: Severity) -> None:
-    f = kit.assert_single(hl103(text), kit.span_of(text, needle), severity)
-    tool = needle
-    assert f"`{tool} -f" in f.message or f"`{tool} " in f.message
-    assert "matches the command line of its own shell" in f.message
+def test_examples_with_every_rule_on_and_as_run_sh() -> None:
+    """The examples hold with every rule on, and the VALID texts as a script `run.sh`."""
+    for example in INVALID:
+        found = [f for f in check_text(example.text, "shell", "t.sh") if f.code == CODE]
+        (f,) = found
+        assert (f.start, f.end) == kit.span_of(example.text, example.at)
+        assert not example.severity or f.severity.value == example.severity
+        assert example.says in f.message
+    for text in VALID:
+        assert [f for f in check_text(text, "shell", "t.sh") if f.code == CODE] == []
+        assert hl103(text, path="run.sh") == []
+
+
+def test_every_fix_is_safe_also_on_an_agent_command_line() -> None:
+    """The bracket fix is safe, and the same on an agent's command line: clean, applied
+    twice."""
+    fixed = [e for e in INVALID if e.fixed is not None]
+    assert fixed
+    for example in fixed:
+        assert example.fixed is not None
+        for f in (*hl103(example.text), *hl103(example.text, command=True)):
+            assert f.fix is not None and f.fix.applicability is Applicability.SAFE, example
+        (f,) = hl103(example.text, command=True)
+        assert (f.start, f.end) == kit.span_of(example.text, example.at)
+        assert fix_shell(example.text, command=True).text == example.fixed
+        assert fix_shell(example.fixed, command=True).text == example.fixed
+        assert hl103(example.fixed, command=True) == []
+
+
+def test_a_filled_in_pattern_has_no_fix() -> None:
+    """The value is not known: no bracket to place (the examples the fix leaves as they
+    are)."""
+    filled = [e for e in INVALID if e.fixed is None]
+    assert filled
+    for example in filled:
+        (f,) = [f for f in check_text(example.text, "shell", "t.sh") if f.code == CODE]
+        assert f.fix is None
 
 
 def test_message_says_what_happens() -> None:
@@ -78,45 +97,6 @@ def test_script_name_matches_pattern() -> None:
 def test_agent_command_is_on_its_own_command_line() -> None:
     (f,) = hl103("pkill -f sglang; sleep 1", command=True)
     assert f.severity is Severity.ERROR and (f.start, f.end) == (0, 5)
-
-
-# -- negatives -------------------------------------------------------------------------------
-NEGATIVES = [
-    "ssh h 'pkill -f sglang'\n",  # bash execs a lone simple command
-    "ssh h pkill -f sglang\n",
-    "ssh h \"pkill -f '[s]glang'; echo\"\n",  # cannot match its own text
-    "ssh h 'pkill -xf sglang; echo'\n",  # -x: the whole command line must be `sglang`
-    "ssh h 'pkill -f \"^python3 -m sglang\"; echo'\n",  # anchored: `bash -c ...` cannot match
-    "ssh h 'pkill sglang; echo'\n",  # without -f only process names are matched
-    "ssh h 'pkill -u sglang worker; echo'\n",  # `sglang` is -u's value, no -f
-    "ssh h 'pgrep -f \"$NAME\"; echo'\n",  # pattern not known before it runs
-    "pkill -f sglang\nsleep 1\n",  # a script whose name does not match
-    "ssh h 'cat <<EOF\npkill -f x; y\nEOF'\n",  # a heredoc body is data
-]
-
-
-@pytest.mark.parametrize("text", NEGATIVES)
-def test_negative(text: str) -> None:
-    assert hl103(text, path="run.sh") == []
-
-
-# -- fixes -------------------------------------------------------------------------------------
-BRACKET_FIXES = [
-    ('ssh h "pkill -f sglang; sleep 1"', "ssh h \"pkill -f '[s]'glang; sleep 1\""),
-    ("ssh h 'pkill -f sglang; sleep 1'", "ssh h 'pkill -f \\[s]glang; sleep 1'"),
-    ("ssh h 'pkill -f \"rq worker\"; sleep 1'", "ssh h 'pkill -f \"[r]q worker\"; sleep 1'"),
-    ("ssh h 'pkill -f -- -worker; echo'", "ssh h 'pkill -f -- -\\[w]orker; echo'"),
-]
-
-
-@pytest.mark.parametrize(("text", "fixed"), BRACKET_FIXES)
-def test_bracket_fix_is_safe_clean_and_idempotent(text: str, fixed: str) -> None:
-    (f,) = hl103(text, command=True)
-    assert f.fix is not None and f.fix.applicability is Applicability.SAFE
-    outcome = fix_shell(text, command=True)
-    assert outcome.text == fixed
-    assert fix_shell(fixed, command=True).text == fixed
-    assert hl103(fixed, command=True) == []
 
 
 def test_split_fix_when_the_word_appears_elsewhere_is_unsafe() -> None:
@@ -173,10 +153,8 @@ def test_pgrep_with_a_redirection_finds_its_own_shell(sshd: SshServer) -> None:
 
 
 # -- a pattern filled in before the shell starts (issue: runtime patterns) -------------------
+# (In shell: INVALID and VALID examples of the rule's module.)
 FILLED = [
-    ('ssh h "pkill -f $APP; ./start"\n', "shell", "pkill", Severity.ERROR),
-    ('ssh h "pkill -f ${APP}-worker || true"\n', "shell", "pkill", Severity.ERROR),
-    ('ssh h "pgrep -f $APP 2>/dev/null"\n', "shell", "pgrep", Severity.WARNING),
     ('c.exec_command(f"pkill -f {name} || true")\n', "python", "pkill", Severity.ERROR),
     ("c.exec_command(\"pkill -f '%s' 2>/dev/null\" % n)\n", "python", "pkill", Severity.WARNING),
     (
@@ -200,9 +178,6 @@ def test_filled_in_pattern_stands_on_the_command_line(
 
 
 FILLED_NEGATIVES = [
-    ('ssh h "pkill -f $APP"\n', "shell"),  # bash execs the lone command
-    ("ssh h 'pkill -f \"$APP\"; x'\n", "shell"),  # the remote shell expands it: `$APP` on its line
-    ('ssh h "pkill -f [${APP:0:1}]x; y"\n', "shell"),  # an expansion inside a bracket
     ("c.exec_command(\"pkill -f '[s]%s'; x\" % n)\n", "python"),  # cannot match its own text
     ('c.exec_command(f"pkill -xf {name}; x")\n', "python"),  # -x
 ]

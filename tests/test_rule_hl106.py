@@ -20,7 +20,7 @@ from heredoc_lint.engine import Settings, check_shell
 from heredoc_lint.layers.layer import file_layer, string_layer
 from heredoc_lint.layers.wrappers import resolve
 from heredoc_lint.model import Applicability, Finding, Severity
-from heredoc_lint.rules.hl106_ssh_argument_rejoin import fates
+from heredoc_lint.rules.hl106_ssh_argument_rejoin import INVALID, fates
 from heredoc_lint.shell.syntax import parse_script
 from heredoc_lint.shell.words import dequote
 
@@ -31,63 +31,30 @@ def hl106(text: str) -> list[Finding]:
     return kit.findings(text, CODE)
 
 
-# -- positives: (script, the text starting at the `ssh` word, what the message says) --------
-POSITIVES = [
-    ('ssh h ls "my dir"\n', "ssh h", "`my dir` arrives as 2 separate arguments (`my`, `dir`)"),
-    ("ssh h ls my\\ dir\n", "ssh h", "arrives as 2 separate arguments"),
-    ('ssh h git commit -m "fix the build"\n', "ssh h", "arrives as 3 separate arguments"),
-    ("ssh h find . -name '*.pyc' -exec rm {} \\;\n", "ssh h", "missing argument to -exec"),
-    ("ssh h find . -exec rm {} ';' -print\n", "ssh h", "find's `-exec`"),
-    ('ssh h echo "it\'s"\n', "ssh h", "opens a quote that never closes"),
-    ("ssh h echo '#x'\n", "ssh h", "becomes a comment"),
-    ('ssh h bash -c "echo a; echo b"\n', "ssh h", "the `;` in `echo a; echo b`"),
-    ('ssh h sh -c "cd /srv && make"\n', "ssh h", "the `&&`"),
-    ("ssh h echo 'a>b'\n", "ssh h", "the `>` in `a>b` becomes a redirection"),
-    ("ssh h printf '<%s>\\n' x\n", "ssh h", "the `<` in `<%s>\\n` becomes a redirection"),
-    ('ssh h echo "it\'s" \\; ls\n', "ssh h", "opens a quote"),
-    ("ssh h echo \\'a b\n", "ssh h", "`'a` opens a quote that never closes"),  # and `b` too
-    # each word judged with the ones found wrong before it set right
-    ("ssh h printf '<%s>' \"my dir\"\n", "ssh h", "(and 1 more such word(s))"),
-    ('ssh h grep "$pat x" file\n', "ssh h", "arrives as 2 separate arguments"),
-    ('ssh -p 2222 -o BatchMode=yes ops@h ls "my dir" other\n', "ssh -p", "`my dir`"),
-    ('sudo ssh h ls "my dir"\n', "ssh h", "`my dir`"),
-    ('for h in a b; do ssh "$h" touch "/srv/new file"; done\n', 'ssh "$h"', "`/srv/new file`"),
-    # nested: the inner ssh's words, inside the outer ssh string
-    ("ssh gw \"ssh inner ls 'my dir'\"\n", "ssh inner", "`my dir`"),
-    ("bash -c 'ssh h ls \"my dir\"'\n", "ssh h", "`my dir`"),
-]
+# Positives, negatives and fixes: INVALID and VALID in the rule's module.
+def test_every_example_says_that_ssh_rejoins_the_words() -> None:
+    for example in INVALID:
+        (f,) = hl106(example.text)
+        assert "ssh joins the" in f.message and "splits the string again" in f.message
 
 
-@pytest.mark.parametrize(("text", "needle", "says"), POSITIVES)
-def test_positive_anchor(text: str, needle: str, says: str) -> None:
-    f = kit.assert_single(hl106(text), kit.span_of(text, needle), Severity.INFO)
+# nested: the inner ssh's words, inside the outer ssh string (not the text's first `ssh`)
+NESTED = "ssh gw \"ssh inner ls 'my dir'\"\n"
+
+
+def test_positive_anchor_of_a_nested_ssh() -> None:
+    f = kit.assert_single(hl106(NESTED), kit.span_of(NESTED, "ssh inner"), Severity.INFO)
     assert "ssh joins the" in f.message and "splits the string again" in f.message
-    assert says in f.message
+    assert "`my dir`" in f.message
 
 
-# Assignments given as separate words: each is one assignment, and a blank in one starts
-# the remote command early (assembledhq/143's deploy.sh, `"DEPLOY_REASON=${...:-routine
-# worker rollout}"`); an assignment never joins its words again, so these are warnings.
-SPLIT_ASSIGNMENTS = [
-    (
-        'ssh h "A=x" "REASON=routine worker rollout" ./deploy\n',
-        "`REASON=routine worker rollout` assigns only `REASON=routine`: the rest (`worker`, "
-        "`rollout`) is read as the command",
-    ),
-    ('ssh h "REASON=routine worker rollout" "A=x" ./deploy\n', "assigns only `REASON=routine`"),
-    ('ssh h env "REASON=routine worker rollout" ./deploy\n', "assigns only `REASON=routine`"),
-    (
-        'ssh h "A=${A:-x}" "REASON=${REASON:-routine worker rollout}" ./deploy\n',
-        "with `REASON` unset, `REASON=routine worker rollout` assigns only `REASON=routine`",
-    ),
-]
-
-
-@pytest.mark.parametrize(("text", "says"), SPLIT_ASSIGNMENTS)
-def test_a_split_assignment_word_is_a_warning(text: str, says: str) -> None:
-    f = kit.assert_single(hl106(text), kit.span_of(text, "ssh h"), Severity.WARNING)
-    assert f.evidence == "split-assignment"
-    assert says in f.message
+def test_a_split_assignment_word_is_a_warning() -> None:
+    """Its INVALID examples (`assigns only`) are warnings of their own evidence."""
+    split = [e for e in INVALID if "assigns only" in e.says]
+    assert len(split) == 4
+    for example in split:
+        f = kit.assert_single(hl106(example.text), (0, 3), Severity.WARNING)
+        assert f.evidence == "split-assignment"
 
 
 def test_a_split_assignment_is_fixed_in_its_value_alone() -> None:
@@ -122,40 +89,9 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     assert item["fix"]["applicability"] == "unsafe"
 
 
-NEGATIVES = [
-    'ssh h "systemctl restart agent"\n',  # one word
-    "ssh h sudo systemctl restart x\n",  # no word with whitespace or metacharacters
-    'ssh h grep "$pat" file\n',  # a pure expansion: unknown
-    'ssh h "$@"\n',
-    'ssh h cmd "$1" "${2}" "$(date +%s)"\n',
-    "ssh h ls '*.log' '$HOME' '~/x'\n",  # meant for the remote shell to expand
-    "ssh h cat /etc/hosts '|' grep x\n",  # an operator passed on purpose
-    "ssh h cat log '| grep x'\n",
-    "ssh h ./run '2>&1' '>/dev/null'\n",  # redirections passed on purpose
-    "ssh h ./run '> \"my log\"'\n",
-    "ssh h nohup ./run '>' /dev/null '2>&1' '&'\n",
-    "ssh h bash -c \"'echo a; echo b'\"\n",  # pre-quoted for the remote shell
-    "ssh h echo \"'a b'\"\n",
-    'ssh h "cd /tmp;" "ls -l"\n',  # shell text across words
-    "ssh h cat \\'my file\\'\n",  # quotes for the remote shell, across words
-    'ssh h grep -r \\"a b\\" /etc\n',
-    'ssh h "ls -l" /tmp\n',  # the first word is the command string
-    'ssh h "FOO=1 make" install\n',  # an assignment, then the command, in one string
-    'ssh h "A=1" "B=${B:-x}" cmd\n',  # a default with no blank
-    'ssh h echo ""\n',
-    "ssh h printf '%s\\n' x\n",
-    "ssh h echo a=b --x=y,z\n",
-    "ssh -p 2222 h\n",
-    'scp "my file" h:/tmp/\n',
-    "ssh gw \"ssh inner 'ls my dir'\"\n",
-    kit.case_text("fanout.sh"),
-    kit.case_text("clean_ok.sh"),
-]
-
-
-@pytest.mark.parametrize("text", NEGATIVES)
-def test_negative(text: str) -> None:
-    assert hl106(text) == []
+@pytest.mark.parametrize("case", ["fanout.sh", "clean_ok.sh"])
+def test_negative_case(case: str) -> None:
+    assert hl106(kit.case_text(case)) == []
 
 
 def _fates(line: str) -> list[list[tuple[str, str]]]:
@@ -185,27 +121,19 @@ def test_fates_of_words() -> None:
     assert _fates("ssh h cat \\'my file\\'") == [[(w, "cat")], [(w, "my file")], []]
 
 
-# -- fixes ------------------------------------------------------------------------------
-FIXES = [
-    ('ssh h ls "my dir"\n', "ssh h \"ls 'my dir'\"\n"),
-    ('ssh h ls -l "/srv/my dir" /tmp\n', "ssh h \"ls -l '/srv/my dir' /tmp\"\n"),
-    ('ssh h git commit -m "fix the build"\n', "ssh h \"git commit -m 'fix the build'\"\n"),
-    (
-        "ssh h find . -name '*.pyc' -exec rm {} \\;\n",
-        "ssh h \"find . -name '*.pyc' -exec rm '{}' ';'\"\n",
-    ),
-    ('ssh h echo "it\'s"\n', 'ssh h "echo \\"it\'s\\""\n'),
-    ('ssh -p 2222 h bash -c "echo a; echo b"\n', "ssh -p 2222 h \"bash -c 'echo a; echo b'\"\n"),
-    ("ssh gw \"ssh inner ls 'my dir'\"\n", 'ssh gw "ssh inner \\"ls \'my dir\'\\""\n'),
-    ("bash -c 'ssh h ls \"my dir\"'\n", "bash -c 'ssh h \"ls '\\''my dir'\\''\"'\n"),
-]
+# -- fixes: the others are INVALID examples in the rule's module ------------------------
+def test_every_example_fix_is_unsafe() -> None:
+    """Each fixed INVALID example is fixed by `--unsafe-fixes` only: `--fix` leaves it."""
+    for example in INVALID:
+        if example.fixed is not None:
+            kit.single_fix(hl106(example.text), Applicability.UNSAFE)
+            assert kit.fix_text(example.text, CODE) == example.text
 
 
-@pytest.mark.parametrize(("text", "fixed"), FIXES)
-def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
-    kit.single_fix(hl106(text), Applicability.UNSAFE)
-    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True)
-    assert outcome == fixed
+def test_fix_of_a_nested_ssh_is_unsafe_clean_and_idempotent() -> None:
+    kit.single_fix(hl106(NESTED), Applicability.UNSAFE)
+    outcome = kit.assert_fixed_clean_and_idempotent(NESTED, CODE, unsafe=True)
+    assert outcome == 'ssh gw "ssh inner \\"ls \'my dir\'\\""\n'
 
 
 def test_fix_with_a_local_expansion_is_display_only() -> None:

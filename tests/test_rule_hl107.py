@@ -15,6 +15,8 @@ from sshd import SshServer, run_local
 
 from heredoc_lint.engine import Settings, check_shell, check_text
 from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.rules.base import Invalid
+from heredoc_lint.rules.hl107_unquoted_heredoc_to_remote import INVALID, VALID
 from heredoc_lint.severities import severity
 
 CODE = "HL107"
@@ -35,25 +37,30 @@ def single(found: list[Finding], span: tuple[int, int], evidence: str) -> Findin
     return f
 
 
-POSITIVES = [
-    ("ssh web-1 <<EOF\necho $USER\nEOF\n", "<<EOF"),
-    ('ssh web-1 bash -s <<EOF\ncd /srv && echo "on $(hostname)"\nEOF\n', "<<EOF"),
-    ("ssh -p 2022 ops@web-1 sh <<EOF\necho ${HOME}\nEOF\n", "<<EOF"),
-    ("ssh web-1 sudo bash -s -- a b <<EOF\necho $1\nEOF\n", "<<EOF"),
-    ("ssh web-1 'bash -s' <<EOF\necho `date`\nEOF\n", "<<EOF"),
-    ("ssh jump ssh web-1 <<EOF\necho $PWD\nEOF\n", "<<EOF"),
-    ("docker exec -i app sh <<EOF\necho $USER\nEOF\n", "<<EOF"),
-    ("kubectl exec -i pod -- bash <<EOF\necho $USER\nEOF\n", "<<EOF"),
-    ("ssh web-1 bash -s <<-EOF\n\techo $USER\n\tEOF\n", "<<-EOF"),
-    ("ssh web-1 bash -s << EOF 2>&1 | tee log\necho $?\nEOF\n", "<< EOF"),
-    ("if true; then\n  ssh web-1 <<END\nrm -rf $HOME/cache\nEND\nfi\n", "<<END"),
-]
+# Positives, negatives and fixes: INVALID and VALID in the rule's module, which run them
+# with HL107 alone; here with every rule on, as this file's tests are written.
+# With every rule on, this heredoc in an ssh string (HL101's too) is fixed otherwise (its
+# body sent as base64): only that the outcome is clean and a fixpoint is checked here.
+OTHER_OUTCOME = 'ssh a "ssh b <<EOF\necho \\$USER\nEOF"\n'
 
 
-@pytest.mark.parametrize(("text", "op"), POSITIVES)
-def test_positive_anchor(text: str, op: str) -> None:
-    f = single(hl107(text), kit.heredoc_span(text, op), REMOTE)
+@pytest.mark.parametrize("example", INVALID, ids=[e.text.split("\n")[0] for e in INVALID])
+def test_invalid_example_with_every_rule(example: Invalid) -> None:
+    """Remote-meaning at its `<<`; its unsafe fix (every rule on) gives the fixed text."""
+    start = example.text.index(example.at)
+    f = single(hl107(example.text), (start, start + len(example.at)), REMOTE)
     assert "expands" in f.message and "<<'" in f.message
+    kit.single_fix(hl107(example.text), Applicability.UNSAFE)
+    outcome = kit.assert_fixed_clean_and_idempotent(
+        example.text, CODE, unsafe=True, every_rule=True
+    )
+    if example.text != OTHER_OUTCOME:
+        assert outcome == example.fixed
+
+
+def test_valid_examples_with_every_rule() -> None:
+    for text in VALID:
+        assert hl107(text) == [], text
 
 
 def test_message_names_the_expansions() -> None:
@@ -94,59 +101,8 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     assert item["fix"]["applicability"] == "unsafe"
 
 
-NEGATIVES = [
-    "ssh web-1 bash -s <<'EOF'\necho \"deployed on $(hostname) as $USER\"\nEOF\n",
-    'ssh web-1 bash -s <<"EOF"\necho $x\nEOF\n',
-    "ssh web-1 bash -s <<\\EOF\necho $x\nEOF\n",
-    'ssh web-1 bash -s <<E"O"F\necho $x\nEOF\n',
-    "ssh web-1 <<EOF\necho \\$x \\`date\\` costs 5 $ and $\nEOF\n",  # escaped, or no expansion
-    "ssh web-1 <<EOF\nuptime\nEOF\n",
-    "ssh web-1 'cat > /etc/app.conf' <<EOF\nport=$port\nEOF\n",  # data for a command
-    "ssh web-1 tee /etc/app.conf <<EOF\nport=$port\nEOF\n",
-    "bash <<EOF\necho $x\nEOF\n",  # a local shell
-    "sudo -u app bash -s <<EOF\necho $x\nEOF\n",
-    "cat <<EOF | ssh web-1 'cat > f'\n$x\nEOF\n",
-    "ssh -n web-1 <<EOF\necho $x\nEOF\n",  # stdin is /dev/null: nothing is sent
-    "ssh web-1 'echo uptime | bash' <<EOF\necho $x\nEOF\n",  # bash reads the pipe
-    "ssh web-1 'bash -s < /tmp/x' <<EOF\necho $x\nEOF\n",
-    "docker exec -i app sh -c 'cat > f' <<EOF\n$x\nEOF\n",
-    "ssh web-1 bash -s < deploy.sh\n",
-    # Only on commented-out lines: the remote shell skips them.
-    "ssh web-1 bash <<EOF\ncd /srv\n  # was: rm -rf $(date +%F)/$OLD\n./run\nEOF\n",
-]
-
-
-@pytest.mark.parametrize("text", NEGATIVES)
-def test_negative(text: str) -> None:
-    assert hl107(text) == []
-
-
 def test_clean_case_file() -> None:
     assert hl107(kit.case_text("clean_ok.sh")) == []
-
-
-# -- fixes ------------------------------------------------------------------------------
-FIXES = [
-    ("ssh web-1 <<EOF\necho $USER\nEOF\n", "ssh web-1 <<'EOF'\necho $USER\nEOF\n"),
-    (
-        "ssh web-1 bash -s <<-EOF\n\techo $USER\n\tEOF\n",
-        "ssh web-1 bash -s <<-'EOF'\n\techo $USER\n\tEOF\n",
-    ),
-    # What already reached the remote shell stays the same: `\$` was `$`, `\\` was `\`.
-    (
-        "ssh web-1 bash -s << END\necho $USER \\$HOME a\\\\b \\`pwd\\`\nEND\n",
-        "ssh web-1 bash -s << 'END'\necho $USER $HOME a\\b `pwd`\nEND\n",
-    ),
-    ('ssh a "ssh b <<EOF\necho \\$USER\nEOF"\n', None),
-]
-
-
-@pytest.mark.parametrize(("text", "fixed"), FIXES)
-def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str | None) -> None:
-    kit.single_fix(hl107(text), Applicability.UNSAFE)
-    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True, every_rule=True)
-    if fixed is not None:
-        assert outcome == fixed
 
 
 def test_fix_in_a_double_quoted_ssh_string() -> None:

@@ -18,6 +18,7 @@ from sshd import SshServer
 
 from heredoc_lint.engine import Settings, check_shell, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
+from heredoc_lint.rules.hl110_local_operator_after_ssh import INVALID
 
 CODE = "HL110"
 
@@ -26,35 +27,13 @@ def hl110(text: str) -> list[Finding]:
     return kit.findings(text, CODE)
 
 
-# -- positives: (script, the text starting at the operator, what the message names) ---------
-POSITIVES = [
-    ("#!/bin/bash\nssh builder cd /src/project && make release\n", "&& make", "`cd`"),
-    ("ssh builder 'cd /src/project' && make release && make install\n", "&& make release", "`cd`"),
-    ("ssh -p 2222 ops@h export FOO=1; ./run.sh\n", "; ./run", "`export`"),
-    ("ssh h cd /srv || make\n", "|| make", "`cd`"),
-    ("ssh h FOO=1 && ./run\n", "&& ./run", "`FOO=1`"),
-    ("ssh h umask 022 | tee log\n", "| tee", "`umask`"),
-    ("ssh h source ~/.profile && ./deploy\n", "&& ./deploy", "`source`"),
-    ("ssh h . /etc/profile && ./deploy\n", "&& ./deploy", "`.`"),
-    ("ssh h ulimit -n 65536 && ./server\n", "&& ./server", "`ulimit`"),
-    ("ssh h pushd /srv && make\n", "&& make", "`pushd`"),
-    ("ssh h set -e && make\n", "&& make", "`set`"),
-    ("ssh h 'cd /srv && export X=1' && make\n", "&& make", "`cd`, `export`"),
-    ('ssh h cd "$dir" && make\n', "&& make", "`cd`"),
-    ("ssh h cd /x && { make; }\n", "&& {", "the next command"),
-    ("ssh h cd /x &&\n  make\n", "&&\n", "`cd`"),
-    ("sudo -u deploy ssh h cd /srv && make\n", "&& make", "`cd`"),
-    # nested layers: the operator inside a bash -c string, or inside an outer ssh string
-    ("bash -c 'ssh h cd /x && make all'\n", "&& make all", "`cd`"),
-    ('ssh gw "ssh inner cd /srv && make"\n', "&& make", "`cd`"),
-]
-
-
-@pytest.mark.parametrize(("text", "needle", "names"), POSITIVES)
-def test_positive_anchor(text: str, needle: str, names: str) -> None:
-    f = kit.assert_single(hl110(text), kit.span_of(text, needle), Severity.ERROR)
+# Positives, negatives and fixes: INVALID and VALID in the rule's module.
+def test_an_operator_after_a_quoted_operator_is_reported() -> None:
+    """The `&&` inside the quoted remote command comes first; the finding is on the next."""
+    text = "ssh h 'cd /srv && export X=1' && make\n"
+    f = kit.assert_single(hl110(text), kit.span_of(text, "&& make"), Severity.ERROR)
     assert "runs on this machine" in f.message
-    assert f"so the {names} is lost" in f.message or names == "the next command"
+    assert "so the `cd`, `export` is lost" in f.message
 
 
 def test_message_names_the_host_and_the_local_command() -> None:
@@ -72,64 +51,19 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     assert item["fix"]["applicability"] == "unsafe"
 
 
-NEGATIVES = [
-    "ssh h 'cd /srv && make'\n",
-    'ssh h "cd /x; make" && echo done\n',
-    "ssh h cd /srv\nmake\n",  # a new line: not the `&&` trap
-    "ssh h cd /srv;\nmake\n",
-    "if ssh h cd /srv/app; then echo exists; fi\n",  # `;` of the if: a check
-    "while ! ssh h cd /srv; do sleep 1; done\n",
-    "ssh h cd /srv || exit 1\n",  # a local fallback is meant to run locally
-    "ssh h cd /srv || true\n",
-    "ssh h cd /srv || { echo missing; exit 1; }\n",
-    "ssh h cd /srv &\n",
-    "ssh h set && echo\n",  # `set` alone prints
-    "ssh h export && echo\n",
-    "ssh h uptime && echo ok\n",
-    "ssh h ls /srv | grep x\n",
-    "ssh h 'x=$(hostname)' && echo\n",
-    "ssh -N -L 8080:localhost:80 h && echo\n",
-    "cd /srv && make\n",
-    "bash -c 'cd /x' && make\n",
-    'echo "ssh h cd /x && make"\n',
-    "ssh h && make\n",
-    kit.case_text("clean_ok.sh"),
-    kit.case_text("fanout.sh"),
-]
+@pytest.mark.parametrize("name", ["clean_ok.sh", "fanout.sh"])
+def test_clean_case_files(name: str) -> None:
+    assert hl110(kit.case_text(name)) == []
 
 
-@pytest.mark.parametrize("text", NEGATIVES)
-def test_negative(text: str) -> None:
-    assert hl110(text) == []
-
-
-# -- fixes ------------------------------------------------------------------------------
-FIXES = [
-    (
-        kit.case_text("build_remote.sh"),
-        "#!/bin/bash\nssh builder 'cd /src/project && make release'\n",
-    ),
-    (
-        "ssh builder 'cd /src/project' && make release && make install\n",
-        "ssh builder 'cd /src/project && make release && make install'\n",
-    ),
-    ("ssh -p 2222 ops@h export FOO=1; ./run.sh\n", "ssh -p 2222 ops@h 'export FOO=1; ./run.sh'\n"),
-    ("ssh h umask 022 | tee log\n", "ssh h 'umask 022 | tee log'\n"),
-    ("ssh h cd /srv && make; echo done\n", "ssh h 'cd /srv && make'; echo done\n"),
-    ("ssh h cd /srv && make &\n", "ssh h 'cd /srv && make' &\n"),
-    ("bash -c 'ssh h cd /x && make all'\n", "bash -c 'ssh h \"cd /x && make all\"'\n"),
-    (
-        "ssh h cd /srv && git log --format='%h %s'\n",
-        "ssh h \"cd /srv && git log --format='%h %s'\"\n",
-    ),
-]
-
-
-@pytest.mark.parametrize(("text", "fixed"), FIXES)
-def test_fix_is_unsafe_clean_and_idempotent(text: str, fixed: str) -> None:
-    kit.single_fix(hl110(text), Applicability.UNSAFE)
-    outcome = kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=True)
-    assert outcome == fixed
+def test_every_fix_is_unsafe() -> None:
+    """--fix alone leaves each fixable INVALID example as it is; the case file is the first."""
+    assert INVALID[0].text == kit.case_text("build_remote.sh")
+    for example in INVALID:
+        if example.fixed is not None:
+            kit.single_fix(hl110(example.text), Applicability.UNSAFE)
+            outcome = kit.assert_fixed_clean_and_idempotent(example.text, CODE, unsafe=True)
+            assert outcome == example.fixed
 
 
 @pytest.mark.parametrize(

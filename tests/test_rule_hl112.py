@@ -18,6 +18,7 @@ import rulekit as kit
 from heredoc_lint import severities
 from heredoc_lint.engine import Settings, fix_shell
 from heredoc_lint.model import Applicability, Finding
+from heredoc_lint.rules.hl112_heredoc_terminator import INVALID, VALID
 
 CODE = "HL112"
 EOF_WARNING = re.compile(r"here-document at line (\d+) delimited by end-of-file")
@@ -31,48 +32,36 @@ def bash(path: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return kit.run_script(["bash", "--norc", "--noprofile", str(path)], cwd, timeout=30)
 
 
-# (script, the operator, what the message says about the likely terminator)
-POSITIVES = [
-    (
-        "#!/bin/bash\ncat > /etc/motd <<EOF\nHello\n  EOF\necho done\n",
-        "<<EOF",
-        "line 4 `  EOF` is indented; without <<- the terminator must start the line",
-    ),
-    (
-        "cat <<-EOF\n\thi\n    EOF\necho done\n",
-        "<<-EOF",
-        "line 3 `    EOF` is indented with spaces; <<- strips only leading tabs",
-    ),
-    ("cat <<EOF\nhi\n\tEOF\necho done\n", "<<EOF", "line 3 `\tEOF` is indented"),
-    (
-        "cat <<EOF\nhi\nEOF  \necho done\n",
-        "<<EOF",
-        "line 3 `EOF  ` has trailing whitespace after the delimiter",
-    ),
-    ("cat <<EOF\nhi\nEOF\r\necho done\n", "<<EOF", "line 3 `EOF\\r` ends in a carriage return"),
-    (
-        "cat <<EOF\nhi\nEOF; echo done\necho more\n",
-        "<<EOF",
-        "line 3 `EOF; echo done` has `; echo done` after the delimiter",
-    ),
-    (
-        "cat << 'END' > f\nhi\nEND && echo ok\n",
-        "<< 'END'",
-        "line 3 `END && echo ok` has `&& echo ok` after the delimiter",
-    ),
-    ("cat <<EOF\nhi\nEOFX\necho done\n", "<<EOF", "no line is exactly `EOF`"),
-    ("echo start\ncat <<EOF", "<<EOF", "no line is exactly `EOF`"),
-]
+# Positives, negatives and fixes: INVALID and VALID in the rule's module, run there with
+# HL112 alone selected; here with every rule on, and each fix's applicability.
+def test_every_rule_on_each_invalid_example_is_reported_at_the_tables_severity() -> None:
+    for example in INVALID:
+        (f,) = hl112(example.text)
+        assert (f.start, f.end) == kit.occurrence_span(example.text, example.at)
+        # near-miss-terminator or never-terminated, at the measured table's severity
+        assert f.severity is severities.TABLE[("HL112", f.evidence)].severity
+        assert example.says in f.message
+        assert "never terminated" in f.message
 
 
-@pytest.mark.parametrize(("text", "op", "says"), POSITIVES)
-def test_positive_anchor_and_message(text: str, op: str, says: str) -> None:
-    (f,) = hl112(text)
-    assert (f.start, f.end) == kit.heredoc_span(text, op)
-    # near-miss-terminator or never-terminated, at the measured table's severity
-    assert f.severity is severities.TABLE[("HL112", f.evidence)].severity
-    assert says in f.message
-    assert "never terminated" in f.message
+def test_every_rule_on_each_valid_example_is_clean() -> None:
+    for text in VALID:
+        assert hl112(text) == []
+
+
+def test_fix_applicability_and_every_rule_on() -> None:
+    """Safe only for `<<-` indented with spaces (the Fix safety section), else unsafe."""
+    for example in INVALID:
+        if example.fixed is None:
+            continue
+        safe = "<<-" in example.text
+        f = kit.single_fix(
+            hl112(example.text), Applicability.SAFE if safe else Applicability.UNSAFE
+        )
+        edited = kit.apply_fix(example.text, f)
+        assert edited == example.fixed
+        assert hl112(edited) == []
+        kit.assert_fixed_clean_and_idempotent(example.text, CODE, unsafe=not safe, every_rule=True)
 
 
 def test_message_names_the_swallowed_commands() -> None:
@@ -99,58 +88,6 @@ def test_cli_json_line_and_column(tmp_path: Path) -> None:
     path.write_text(text)
     (item,) = [f for f in kit.cli_json(path) if f["code"] == CODE]
     kit.assert_json_position(item, text, kit.heredoc_span(text, "<<EOF"), (3, 21))
-
-
-NEGATIVES = [
-    "cat <<EOF\nhi\nEOF\necho done\n",
-    "cat <<-EOF\n\thi\n\tEOF\necho done\n",
-    "cat <<'EOF'\n  EOF is fine inside\nEOF\n",
-    "cat <<EOF\r\nhi\r\nEOF\r\necho done\r\n",  # CRLF throughout: the word ends in \r too
-    "x=$(cat <<EOF\nhi\nEOF\n)\n",
-    "cat <<EOF\nhi\nEOF",  # no final newline
-    "cat <<A <<B\na\nA\nb\nB\n",
-    'ssh web-1 "cat > f <<EOF\nhi\nEOF"\n',
-    "echo '<<EOF'\n",
-]
-
-
-@pytest.mark.parametrize("text", NEGATIVES)
-def test_negative(text: str) -> None:
-    assert hl112(text) == []
-
-
-# -- fixes ------------------------------------------------------------------------------
-FIXES = [
-    ("cat <<EOF\nhi\n  EOF\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
-    ("cat <<EOF\nhi\nEOF \t\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
-    ("cat <<EOF\nhi\nEOF\r\necho done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
-    ("cat <<EOF\nhi\nEOF; echo done\n", "cat <<EOF\nhi\nEOF\necho done\n", Applicability.UNSAFE),
-    (
-        "cat <<-EOF\n\thi\n    EOF\necho done\n",
-        "cat <<-EOF\n\thi\nEOF\necho done\n",
-        Applicability.SAFE,
-    ),
-    (
-        "if true; then\n\tcat <<-EOF\n\thi\n  EOF\nfi\n",
-        "if true; then\n\tcat <<-EOF\n\thi\n\tEOF\nfi\n",
-        Applicability.SAFE,
-    ),
-    (
-        'ssh h "cat > f <<EOF\nhi\n  EOF\necho ok"\n',
-        'ssh h "cat > f <<EOF\nhi\nEOF\necho ok"\n',
-        Applicability.UNSAFE,
-    ),
-]
-
-
-@pytest.mark.parametrize(("text", "fixed", "applicability"), FIXES)
-def test_fix(text: str, fixed: str, applicability: Applicability) -> None:
-    f = kit.single_fix(hl112(text), applicability)
-    edited = kit.apply_fix(text, f)
-    assert edited == fixed
-    assert hl112(edited) == []
-    unsafe = applicability is Applicability.UNSAFE
-    kit.assert_fixed_clean_and_idempotent(text, CODE, unsafe=unsafe, every_rule=True)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,8 @@ import rulekit as kit
 
 from heredoc_lint.engine import check_shell
 from heredoc_lint.model import Finding, Severity
+from heredoc_lint.rules.base import Invalid
+from heredoc_lint.rules.hl001_parse_error import INVALID as HL001_INVALID
 
 FENCE = "```"
 
@@ -74,21 +76,22 @@ def test_append_after_a_real_heredoc_keeps_its_error() -> None:
     assert _bash_n(terminated).returncode == 0 and _all(terminated) == []
 
 
-@pytest.mark.parametrize(
-    ("line", "field"),
-    [
-        ("kubectl apply -f <path/to/fio-benchmark.yaml>\n", "<path/to/fio-benchmark.yaml>"),
-        (
-            "gcloud compute ssh login-001 --project <walkthrough-project-id/>\n",
-            "<walkthrough-project-id/>",
-        ),
-    ],
-)
-def test_angle_field_with_a_path_is_a_template(line: str, field: str) -> None:
-    assert _bash_n(line).returncode != 0  # bash: syntax error
-    (found,) = _all(line)
+# The templates with a path in an angle field: INVALID examples of HL001's module.
+TEMPLATES = [e for e in HL001_INVALID if "looks like a template" in e.says]
+
+
+@pytest.mark.parametrize("example", TEMPLATES, ids=[e.text.split()[0] for e in TEMPLATES])
+def test_angle_field_with_a_path_is_a_template(example: Invalid) -> None:
+    """bash refuses each of HL001's template examples; with every rule run, HL001 is its
+    one finding (no HL112), at info, naming the field."""
+    assert _bash_n(example.text).returncode != 0  # bash: syntax error
+    (found,) = _all(example.text)
     assert (found.code, found.severity) == ("HL001", Severity.INFO)
-    assert f"looks like a template (the field `{field}`)" in found.message
+    assert example.says in found.message
+
+
+def test_hl001_has_its_two_template_examples() -> None:
+    assert [e.text.split()[0] for e in TEMPLATES] == ["kubectl", "gcloud"]
 
 
 def test_markdown_runbook_with_fields_is_clean_at_the_default_severity(tmp_path: Path) -> None:

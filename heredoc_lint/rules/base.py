@@ -6,6 +6,7 @@ import enum
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind, WrapperKind
@@ -29,6 +30,18 @@ class Context:
 
 
 Check = Callable[[Layer, Context], Iterable[Finding]]
+
+
+class Invalid(NamedTuple):
+    """A text the rule reports, declared beside it in its module's `INVALID` list (as
+    Fixit's lists and ShellCheck's `prop_` tests); tests/test_rule_lists.py runs them all,
+    the rule alone selected, and a module's `VALID` texts, in which it finds nothing."""
+
+    text: str  # a whole file, read as the module's EXAMPLES_KIND (shell by default)
+    at: str  # the one finding covers exactly the first occurrence of this text
+    fixed: str | None = None  # the text after `--fix --unsafe-fixes`; None: left as it is
+    severity: str = ""  # its default severity ("error", "warning", "info"); "": not checked
+    says: str = ""  # a part of its message
 
 
 class FixAvailability(enum.Enum):

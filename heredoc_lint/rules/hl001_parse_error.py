@@ -57,7 +57,7 @@ from collections.abc import Iterator
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.triggers import ALL_TRIGGERS, present_triggers
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, where
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule, where
 from heredoc_lint.shell.bash import bash_accepts
 from heredoc_lint.shell.templates import not_a_script
 
@@ -165,6 +165,52 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # At the very end of the text there is no character to point at: take the last one.
     start = max(0, min(first.start, len(layer.text) - 1))
     yield finding(layer, "HL001", kind, message, start, start + 1)
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+# The finding covers one character, the first one that does not parse. Each text was
+# checked with `bash -n` (the string a wrapper runs, with `bash -n -c`): bash refuses every
+# INVALID one and accepts every VALID one. tests/test_templates.py runs bash on the
+# templates.
+INVALID = (
+    Invalid(  # the ssh command string: `if` without `fi`
+        'ssh web-1 "if true; then echo ok"\n',
+        "i",
+        severity="info",
+        says="The ssh command string does not parse near `i`",
+    ),
+    Invalid(  # `do` without `done`
+        "bash -c 'for f in *.log; do gzip \"$f\"'\n",
+        "f",
+        severity="info",
+        says="The bash -c command string does not parse",
+    ),
+    Invalid(  # the script itself: bash finds no matching `"` before the end
+        'ssh h "echo $(( 1 + "\n',
+        '"',
+        severity="info",
+        says='This script does not parse near `"`',
+    ),
+    # a template's field to fill in, not a script to run
+    Invalid(
+        "kubectl apply -f <path/to/fio-benchmark.yaml>\n",
+        "\n",
+        severity="info",
+        says="looks like a template (the field `<path/to/fio-benchmark.yaml>`)",
+    ),
+    Invalid(
+        "gcloud compute ssh login-001 --project <walkthrough-project-id/>\n",
+        ">",
+        severity="info",
+        says="looks like a template (the field `<walkthrough-project-id/>`)",
+    ),
+)
+VALID = (
+    'ssh web-1 "if true; then echo ok; fi"\n',
+    "bash -c 'for f in *.log; do gzip \"$f\"; done'\n",
+    "ssh h 'echo \"Usage: $0 <query>\"'\n",  # a field's look in a string is no template
+    "cat <<'EOF' | ssh h bash\necho '<path/to/job.yaml>'\nEOF\n",
+)
 
 
 RULE = rule("HL001", "parse-error", check, fix=FixAvailability.NONE)

@@ -51,7 +51,15 @@ from collections.abc import Iterator
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.layers.layer import Layer, LocalExpansion
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, script_path, where
+from heredoc_lint.rules.base import (
+    Context,
+    FixAvailability,
+    Invalid,
+    finding,
+    rule,
+    script_path,
+    where,
+)
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 
@@ -170,6 +178,59 @@ def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
     single-quoted string without `'\\''`): no escape was written for the outer shell."""
     a, b = layer.file_span(start, end)
     return context.file_text[a:b] == layer.text[start:end]
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_PARSED = "parsed by the outer shell first"
+_AS_WRITTEN = "arrives as written"  # the file holds what the shell receives: test_rule_hl101
+INVALID = (
+    Invalid(
+        "ssh host \"cat > /srv/run.sh << 'EOF'\nexec python3 app.py --port \\$1\nEOF\"\n",
+        "<<",
+        'ssh host "printf %s ZXhlYyBweXRob24zIGFwcC5weSAtLXBvcnQgJDEK | base64 -d > /srv/run.sh"\n',
+        "warning",
+        _PARSED,
+    ),
+    Invalid(
+        "ssh h \"cat > /a << 'EOF'\n$x\nEOF\"\n",
+        "<<",
+        'ssh h "printf %s JHgK | base64 -d > /a"\n',
+        "warning",
+        _PARSED,
+    ),
+    Invalid(  # the '\\'' chain
+        "ssh h 'cat > /a <<EOF\nit'\\''s\nEOF'\n",
+        "<<",
+        "ssh h 'printf %s aXQncwo= | base64 -d > /a'\n",
+        "warning",
+        _PARSED,
+    ),
+    # an escape for the outer shell
+    Invalid('bash -c "cat > /a <<-EOF\n\t\\$x\n\tEOF"\n', "<<-", None, "warning", _PARSED),
+    Invalid("ssh gw \"ssh h 'cat > /a << EOF\n\\$HOME\nEOF'\"\n", "<<", None, "warning", _PARSED),
+    # Arriving as written: nothing in it is changed by the outer quoting.
+    Invalid(
+        "sudo bash -c 'cat << EOF > /etc/hosts\n127.0.0.1 localhost\nEOF'\n",
+        "<<",
+        "sudo bash -c 'printf %s MTI3LjAuMC4xIGxvY2FsaG9zdAo= | base64 -d > /etc/hosts\n'\n",
+        "info",
+        _AS_WRITTEN,
+    ),
+    Invalid(
+        "ssh h 'cat > /etc/app.conf <<EOF\nkey = \"value\"\nEOF\nsystemctl restart app'\n",
+        "<<",
+        "ssh h 'printf %s a2V5ID0gInZhbHVlIgo= | base64 -d > /etc/app.conf\n"
+        "systemctl restart app'\n",
+        "info",
+        _AS_WRITTEN,
+    ),
+    Invalid("eval 'cat <<_LTECHO_EOF\n$1\n_LTECHO_EOF'\n", "<<", None, "info", _AS_WRITTEN),
+)
+VALID = (
+    "printf %s 'ZXhlYyBweXRob24zIGFwcC5weSAtLXBvcnQgJDEK' | ssh host 'base64 -d > /srv/run.sh'\n",
+    "cat > /a << 'EOF'\n$x\nEOF\n",  # layer 0: no outer shell
+    "ssh h 'cat > /a' << 'EOF'\n$x\nEOF\n",  # fed to ssh on the local side
+)
 
 
 RULE = rule("HL101", "heredoc-in-remote-string", check, fix=FixAvailability.SOMETIMES)

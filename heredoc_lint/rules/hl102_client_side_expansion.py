@@ -79,7 +79,14 @@ from heredoc_lint.layers.grammars import FORMS
 from heredoc_lint.layers.layer import Call, Layer, LocalExpansion, calls
 from heredoc_lint.layers.wrappers import Role, command_name
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule, script_path
+from heredoc_lint.rules.base import (
+    Context,
+    FixAvailability,
+    Invalid,
+    finding,
+    rule,
+    script_path,
+)
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.spans import Spans, line_number
@@ -558,6 +565,165 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             index + 1,
             fix_at(index),
         )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+INVALID = (
+    # Errors, warnings and `special-parameter` (info by its first look, 2 TP / 1 FP / 2
+    # debatable).
+    Invalid(
+        'ssh h "x=1; echo $x"\n',
+        "$x",
+        'ssh h "x=1; echo \\$x"\n',
+        "error",
+        "binding of `x` in the same string exists: it gets the local value (usually empty); "
+        "write `\\$x`",
+    ),
+    # A local literal of the same name changes nothing: the remote binding is meant.
+    Invalid(
+        'x=0\nssh h "x=1; echo $x"\n',
+        "$x",
+        'x=0\nssh h "x=1; echo \\$x"\n',
+        "error",
+        "binding of `x`",
+    ),
+    Invalid(
+        'ssh h "for f in /srv/*.log; do gzip $f; done"\n',
+        "$f",
+        'ssh h "for f in /srv/*.log; do gzip \\$f; done"\n',
+        "error",
+        "binding of `f`",
+    ),
+    Invalid(
+        'ssh h "while read -r line; do echo $line; done < /etc/hosts"\n',
+        "$line",
+        'ssh h "while read -r line; do echo \\$line; done < /etc/hosts"\n',
+        "error",
+        "binding of `line`",
+    ),
+    Invalid(
+        'ssh h "mapfile -t ids < f; echo ${ids[0]}"\n',
+        "${ids[0]}",
+        'ssh h "mapfile -t ids < f; echo \\${ids[0]}"\n',
+        "error",
+        "`ids`",
+    ),
+    Invalid(  # HL101's fix, safe: the literal body
+        "ssh h \"cat > run.sh << 'EOF'\nexec srv --port $1\nEOF\"\n",
+        "$1",
+        'ssh h "printf %s ZXhlYyBzcnYgLS1wb3J0ICQxCg== | base64 -d > run.sh"\n',
+        "error",
+        "quoted 'EOF' heredoc asks for it literally",
+    ),
+    Invalid('ssh h "kill $$"\n', "$$", None, "info", "the local shell's own process id"),
+    Invalid(
+        'ssh h "false; echo $?"\n',
+        "$?",
+        'ssh h "false; echo \\$?"\n',
+        "info",
+        "last exit status, expanded by the local shell before ssh sends the command, not the "
+        "inner shell's; write `\\$?`",
+    ),
+    Invalid(
+        'ssh h "sleep 9 & wait $!"\n',
+        "$!",
+        'ssh h "sleep 9 & wait \\$!"\n',
+        "info",
+        "last background job",
+    ),
+    Invalid(  # layer 2: host a's login shell expands `$1`; an ssh command string has no arguments
+        'ssh a "ssh b \\"echo \\$1\\""\n',
+        "$1",
+        'ssh a "ssh b \\"echo \\\\\\$1\\""\n',
+        "warning",
+        "the shell of an ssh command string is run without arguments",
+    ),
+    # A command that describes the machine: evidence `machine-probe`, info by default.
+    Invalid(
+        'ssh h "echo $(hostname)"\n',
+        "$(hostname)",
+        'ssh h "echo \\$(hostname)"\n',
+        "info",
+        "describes this machine",
+    ),
+    Invalid(
+        'ssh h "kill $(pgrep -f app)"\n',
+        "$(pgrep -f app)",
+        'ssh h "kill \\$(pgrep -f app)"\n',
+        "info",
+        "describes this machine",
+    ),
+    Invalid(
+        'ssh h "echo `whoami`"\n',
+        "`whoami`",
+        'ssh h "echo \\`whoami\\`"\n',
+        "info",
+        "describes this machine, not the one that runs the string; write `\\`whoami\\``",
+    ),
+    # Intended local expansion: info, with the scope named, and no fix.
+    Invalid(  # a function's $1 is the function's argument
+        'deploy() { ssh "$HOST" "systemctl restart $1"; }\ndeploy api\n',
+        "$1",
+        None,
+        "info",
+        "from the arguments of the function `deploy` around it",
+    ),
+    Invalid('ssh "$h" "cd $PWD && make"\n', "$PWD", None, "info", "this machine's value"),
+    Invalid('ssh "$h" "echo $USER"\n', "$USER", None, "info", "this machine's value"),
+    # (A literal value is put in the remote text itself: tests/test_layers.py.)
+    Invalid(
+        'version=$(cat VERSION)\nssh h "deploy $version"\n',
+        "$version",
+        None,
+        "info",
+        "the local variable set on line 1",
+    ),
+    Invalid('ssh h "echo $1"\n', "$1", None, "info", "from this script's own arguments"),
+    Invalid('ssh h "$@"\n', "$@", None, "info", "from this script's own arguments"),
+    Invalid('ssh h "$cmd"\n', "$cmd", None, "info", "expanded by the local shell"),
+    Invalid('bash -c "kill $$"\n', "$$", None, "info", "before `bash -c` runs the string"),
+    Invalid(
+        "ssh h \"tmux send-keys -t s 'cd $(hostname)' Enter\"\n",
+        "$(hostname)",
+        None,
+        "info",
+        "inside `tmux send-keys`",
+    ),
+    Invalid('ssh h "watch -n 1 cat /proc/$$/status"\n', "$$", None, "info", "inside `watch`"),
+    Invalid(
+        'ssh h "deploy $(date +%s)"\n', "$(date +%s)", None, "info", "expanded by the local shell"
+    ),
+    # The escape fix (unsafe).
+    Invalid("ssh h echo go\\; x=1\\; echo $x\n", "$x", "ssh h echo go\\; x=1\\; echo '$x'\n"),
+    Invalid(
+        "ssh h \"kill $(cat '/run/app.pid')\"\n",
+        "$(cat '/run/app.pid')",
+        "ssh h \"kill \\$(cat '/run/app.pid')\"\n",
+    ),
+    # An awk field in single quotes: the author meant awk's field.
+    Invalid(
+        'ssh "$HOST" "awk \'{print $2}\' /etc/hosts"\n',
+        "$2",
+        'ssh "$HOST" "awk \'{print \\$2}\' /etc/hosts"\n',
+        "error",
+        "a field of the",
+    ),
+    Invalid(
+        "ssh h \"ps aux | awk '{print $NF}'\"\n",
+        "$NF",
+        "ssh h \"ps aux | awk '{print \\$NF}'\"\n",
+        "error",
+        "a field of the",
+    ),
+)
+VALID = (
+    "ssh host 'cat > run.sh' << 'EOF'\nexec server --port $1\nEOF\n"
+    'ssh host "for f in /srv/*.log; do gzip \\$f; done"\n',
+    "ssh h 'x=1; echo $x'\n",  # single quotes: the remote shell expands it
+    'ssh h "x=1; echo \\$x"\n',  # escaped for the remote shell
+    "ssh h \"awk '{print \\$2}' /etc/hosts\"\n",
+    'x=1\necho "$x"\n',  # no other shell
+)
 
 
 RULE = rule("HL102", "client-side-expansion", check, fix=FixAvailability.SOMETIMES)

@@ -69,7 +69,14 @@ from heredoc_lint.fixes.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers.layer import Layer, calls
 from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
+from heredoc_lint.rules.base import (
+    Context,
+    FixAvailability,
+    Invalid,
+    finding,
+    quote_snippet,
+    rule,
+)
 from heredoc_lint.shell.structure import last_simple_command
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
@@ -678,6 +685,147 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         yield finding(
             layer, "HL103", verdict.evidence, verdict.why, words[0].start, words[0].end, fix
         )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_OWN = "matches the command line of its own shell"
+_FILLED = "is put into the text before the shell runs it"
+INVALID = (
+    Invalid(
+        "ssh h 'pkill -f sglang; sleep 2'\n",
+        "pkill",
+        "ssh h 'pkill -f \\[s]glang; sleep 2'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'pkill -9 -f sglang || true'\n",
+        "pkill",
+        "ssh h 'pkill -9 -f \\[s]glang || true'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'pkill -9f sglang && echo'\n",
+        "pkill",
+        "ssh h 'pkill -9f \\[s]glang && echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'pgrep -af sglang; echo'\n",
+        "pgrep",
+        "ssh h 'pgrep -af \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'pkill --full sglang; echo'\n",
+        "pkill",
+        "ssh h 'pkill --full \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(  # -u's value after f
+        "ssh h 'pkill -fu app sglang; echo'\n",
+        "pkill",
+        "ssh h 'pkill -fu app \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(  # attached value
+        "ssh h 'pkill -uroot -f sglang; echo'\n",
+        "pkill",
+        "ssh h 'pkill -uroot -f \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'pkill -u root -f sglang; echo'\n",
+        "pkill",
+        "ssh h 'pkill -u root -f \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(  # past the prefix
+        "ssh h 'sudo pkill -f sglang; echo'\n",
+        "pkill",
+        "ssh h 'sudo pkill -f \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'timeout 5 pkill -f sglang; echo'\n",
+        "pkill",
+        "ssh h 'timeout 5 pkill -f \\[s]glang; echo'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(  # ERE
+        "ssh h 'pkill -f \"python.*serve\"; ./serve'\n",
+        "pkill",
+        "ssh h 'pkill -f \"[p]ython.*serve\"; ./serve'\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(  # bash keeps its shell
+        "ssh h 'pkill -f sglang 2>/dev/null'\n",
+        "pkill",
+        "ssh h 'pkill -f \\[s]glang 2>/dev/null'\n",
+        "warning",
+        _OWN,
+    ),
+    Invalid(  # dash keeps its shell
+        "sh -c 'pkill -f sglang'\n",
+        "pkill",
+        "sh -c 'pkill -f \\[s]glang'\n",
+        "warning",
+        _OWN,
+    ),
+    Invalid(  # layer 2
+        "ssh a \"ssh b 'pkill -f worker; echo'\"\n",
+        "pkill",
+        "ssh a \"ssh b 'pkill -f \\\\[w]orker; echo'\"\n",
+        "error",
+        _OWN,
+    ),
+    Invalid(
+        "ssh h 'kill $(pgrep -f worker); echo'\n",
+        "pgrep",
+        "ssh h 'kill $(pgrep -f \\[w]orker); echo'\n",
+        "error",
+        _OWN,
+    ),
+    # The bracket fix (safe), also on an agent's command line: tests/test_rule_hl103.py.
+    Invalid('ssh h "pkill -f sglang; sleep 1"', "pkill", "ssh h \"pkill -f '[s]'glang; sleep 1\""),
+    Invalid("ssh h 'pkill -f sglang; sleep 1'", "pkill", "ssh h 'pkill -f \\[s]glang; sleep 1'"),
+    Invalid(
+        "ssh h 'pkill -f \"rq worker\"; sleep 1'",
+        "pkill",
+        "ssh h 'pkill -f \"[r]q worker\"; sleep 1'",
+    ),
+    Invalid("ssh h 'pkill -f -- -worker; echo'", "pkill", "ssh h 'pkill -f -- -\\[w]orker; echo'"),
+    # A pattern filled in before the shell starts: no bracket to place, no fix.
+    Invalid('ssh h "pkill -f $APP; ./start"\n', "pkill", None, "error", _FILLED),
+    Invalid('ssh h "pkill -f ${APP}-worker || true"\n', "pkill", None, "error", _FILLED),
+    Invalid('ssh h "pgrep -f $APP 2>/dev/null"\n', "pgrep", None, "warning", _FILLED),
+)
+VALID = (
+    "ssh h 'pkill -f sglang'\n",  # bash execs a lone simple command
+    "ssh h pkill -f sglang\n",
+    "ssh h \"pkill -f '[s]glang'; echo\"\n",  # cannot match its own text
+    "ssh h 'pkill -xf sglang; echo'\n",  # -x: the whole command line must be `sglang`
+    "ssh h 'pkill -f \"^python3 -m sglang\"; echo'\n",  # anchored: `bash -c ...` cannot match
+    "ssh h 'pkill sglang; echo'\n",  # without -f only process names are matched
+    "ssh h 'pkill -u sglang worker; echo'\n",  # `sglang` is -u's value, no -f
+    "ssh h 'pgrep -f \"$NAME\"; echo'\n",  # pattern not known before it runs
+    "pkill -f sglang\nsleep 1\n",  # a script whose name does not match
+    "ssh h 'cat <<EOF\npkill -f x; y\nEOF'\n",  # a heredoc body is data
+    # A pattern filled in before the shell starts, where it cannot match:
+    'ssh h "pkill -f $APP"\n',  # bash execs the lone command
+    "ssh h 'pkill -f \"$APP\"; x'\n",  # the remote shell expands it: `$APP` on its line
+    'ssh h "pkill -f [${APP:0:1}]x; y"\n',  # an expansion inside a bracket
+)
 
 
 RULE = rule(

@@ -62,7 +62,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.structure import (
     AndOr,
@@ -470,6 +470,232 @@ def _channel(root: Layer) -> Wait:
     from heredoc_lint.frontends.python.waits import channel_wait
 
     return channel_wait(root.origin)
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_SAYS = "ssh does not return until this job exits"
+_QUIET = "> /dev/null 2>&1 < /dev/null &"  # what the fix adds where nothing is redirected
+INVALID = (
+    Invalid(
+        '#!/bin/bash\nssh web-1 "nohup tail -f /var/log/nginx/access.log &"\n',
+        "nohup",
+        f'#!/bin/bash\nssh web-1 "nohup tail -f /var/log/nginx/access.log {_QUIET}"\n',
+        "warning",
+        _SAYS,
+    ),
+    Invalid("ssh h 'sleep 3 &'\n", "sleep", f"ssh h 'sleep 3 {_QUIET}'\n", "warning", _SAYS),
+    Invalid(
+        "ssh h 'setsid ./server --port 8080 &'\n",
+        "setsid",
+        f"ssh h 'setsid ./server --port 8080 {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # stderr still on the session
+        "ssh h 'nohup ./srv > srv.log &'\n",
+        "nohup",
+        "ssh h 'nohup ./srv > srv.log 2>&1 < /dev/null &'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h 'nohup ./srv > /dev/null &'\n",
+        "nohup",
+        "ssh h 'nohup ./srv > /dev/null 2>&1 < /dev/null &'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # 2>&1 first: stderr is the session
+        "ssh h './srv 2>&1 > /dev/null &'\n",
+        "./srv",
+        "ssh h './srv 2>&1 > /dev/null 2>&1 < /dev/null &'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h 'nohup ./srv 2> err.log &'\n",
+        "nohup",
+        "ssh h 'nohup ./srv 2> err.log > /dev/null < /dev/null &'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # a list: the last command holds; the fix redirects the group
+        "ssh h 'cd /srv && nohup ./run &'\n",
+        "nohup",
+        f"ssh h '{{ cd /srv && nohup ./run; }} {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # a compound: its opening token
+        "ssh h '(cd /srv && ./run) &'\n",
+        "(",
+        f"ssh h '(cd /srv && ./run) {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h 'for i in 1 2; do ./w $i; done &'\n",
+        "for",
+        f"ssh h 'for i in 1 2; do ./w $i; done {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # ./a's stderr
+        "ssh h './a | ./b > out.log 2>&1 &'\n",
+        "./a",
+        f"ssh h '{{ ./a | ./b > out.log 2>&1; }} {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh -p 2222 -i key ops@h 'echo start; nohup ./srv &\necho started'\n",
+        "nohup",
+        f"ssh -p 2222 -i key ops@h 'echo start; nohup ./srv {_QUIET}\necho started'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        'ssh h "sudo -u app nohup ./srv &"\n',
+        "sudo",
+        f'ssh h "sudo -u app nohup ./srv {_QUIET}"\n',
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h <<'EOF'\ncd /srv\nnohup ./srv &\nEOF\n",
+        "nohup",
+        f"ssh h <<'EOF'\ncd /srv\nnohup ./srv {_QUIET}\nEOF\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h bash -s <<'EOF'\nnohup ./srv &\nEOF\n",
+        "nohup",
+        f"ssh h bash -s <<'EOF'\nnohup ./srv {_QUIET}\nEOF\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # a login shell of su reading the heredoc is the session's child too
+        "ssh h \"su - deploy <<'EOF'\nnohup ./srv &\nEOF\"\n",
+        "nohup",
+        "ssh h \"su - deploy <<'EOF'\nnohup ./srv > /dev/null 2>&1 &\nEOF\"\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # autossh waits as ssh does
+        "autossh -M 0 h 'nohup ./srv &'\n",
+        "nohup",
+        f"autossh -M 0 h 'nohup ./srv {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    # nested: layer 2 of ssh-in-ssh, and a bash -c inside the ssh string
+    Invalid(
+        "ssh gw \"ssh inner 'nohup ./srv &'\"\n",
+        "nohup",
+        f"ssh gw \"ssh inner 'nohup ./srv {_QUIET}'\"\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h \"bash -c 'nohup ./srv &'\"\n",
+        "nohup",
+        f"ssh h \"bash -c 'nohup ./srv {_QUIET}'\"\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh h \"sudo sh -c 'cd /x; nohup ./srv &'\"\n",
+        "nohup",
+        f"ssh h \"sudo sh -c 'cd /x; nohup ./srv {_QUIET}'\"\n",
+        "warning",
+        _SAYS,
+    ),
+    # the ssh behind a prefix, and inside a local bash -c
+    Invalid(
+        "timeout 10 ssh h 'nohup ./srv &'\n",
+        "nohup",
+        f"timeout 10 ssh h 'nohup ./srv {_QUIET}'\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "bash -c \"ssh h 'nohup ./srv &'\"\n",
+        "nohup",
+        f"bash -c \"ssh h 'nohup ./srv {_QUIET}'\"\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # a subshell waited for, then a job after it: the ssh is in no job
+        "(ssh h 'nohup ./srv &'); echo x &\n",
+        "nohup",
+        f"(ssh h 'nohup ./srv {_QUIET}'); echo x &\n",
+        "warning",
+        _SAYS,
+    ),
+    # fixes: an existing redirection is kept, the missing ones are added
+    Invalid(
+        'ssh web-1 "nohup tail -f /var/log/nginx/access.log &"\n',
+        "nohup",
+        f'ssh web-1 "nohup tail -f /var/log/nginx/access.log {_QUIET}"\n',
+    ),
+    Invalid(
+        "ssh h 'nohup ./srv > x.log &'\n",
+        "nohup",
+        "ssh h 'nohup ./srv > x.log 2>&1 < /dev/null &'\n",
+    ),
+    Invalid(
+        "ssh h './srv 2> e.log &'\n", "./srv", "ssh h './srv 2> e.log > /dev/null < /dev/null &'\n"
+    ),
+    Invalid("ssh h './srv < in &'\n", "./srv", "ssh h './srv < in > /dev/null 2>&1 &'\n"),
+    Invalid(  # the `&` of a word of ssh's argv
+        "ssh h nohup ./srv \\&\n",
+        "nohup",
+        "ssh h nohup ./srv' > /dev/null 2>&1 < /dev/null' \\&\n",
+    ),
+    Invalid(
+        "ssh h <<'EOF'\nnohup ./srv &\nEOF\n",
+        "nohup",
+        f"ssh h <<'EOF'\nnohup ./srv {_QUIET}\nEOF\n",
+    ),
+    Invalid(  # a list whose last command is redirected: the group is redirected
+        "ssh worker-1 'cd /srv/jobs && nohup rq worker default > rq.log 2>&1 &'\n",
+        "cd",
+        f"ssh worker-1 '{{ cd /srv/jobs && nohup rq worker default > rq.log 2>&1; }} {_QUIET}'\n",
+    ),
+)
+VALID = (
+    "ssh h 'sleep 3 > /dev/null 2>&1 &'\n",
+    "ssh h 'nohup ./srv > srv.log 2>&1 < /dev/null &'\n",
+    "ssh h 'sleep 3 &> /dev/null &'\n",
+    "ssh h 'sleep 3 >& /dev/null &'\n",
+    "ssh h 'sleep 3 > /dev/null 2> /dev/null &'\n",
+    "ssh h 'sleep 3 >&- 2>&- &'\n",
+    "ssh h '(./run > /dev/null 2>&1) &'\n",  # bash execs the lone command of the subshell
+    "ssh h '{ ./a; ./b; } > /dev/null 2>&1 &'\n",
+    "ssh h '(cd /srv && ./run) > run.log 2>&1 &'\n",
+    "ssh h './a 2>/dev/null | ./b > out.log 2>&1 &'\n",
+    "ssh h 'exec > /srv/log 2>&1; nohup ./srv &'\n",
+    "ssh h './a & ./b & wait'\n",  # the session is meant to wait
+    "ssh h 'tail -f log & sleep 5; kill $!'\n",
+    "ssh h 'x=$(./a &); echo $x'\n",
+    "ssh h 'echo $(( 6 & 3 ))'\n",
+    "ssh h 'cd /srv && ./build'\n",
+    "ssh -tt h 'nohup ./srv &'\n",  # a tty: the job gets SIGHUP, ssh returns
+    "ssh -f h 'nohup ./srv &'\n",  # -f: the caller does not wait
+    "autossh -M 0 -f h 'nohup ./srv &'\n",  # autossh's own -f: the same
+    "ssh h \"bash -c 'nohup ./srv &' > /dev/null 2>&1\"\n",
+    "ssh h 'nohup ./srv &' &\n",  # local background: no remote hold reported twice
+    # ... and a local job around it: nothing waits for that ssh (round t, `(ssh ...)&`)
+    "(ssh h 'nohup ./srv &')&\n",
+    "(cd /srv && ssh h 'nohup ./srv &') &\n",
+    "{ ssh h 'nohup ./srv &'; } &\n",
+    "for h in a b; do ssh $h 'nohup ./srv &'; done &\n",
+    "nohup ./local-server &\n",  # layer 0: no ssh session
+    "bash -c 'sleep 3 &'\n",
+    "docker exec c sh -c 'nohup ./srv &'\n",
+    "ssh h \"echo 'a & b'\"\n",
+)
 
 
 RULE = rule("HL104", "remote-background-holds-session", check, fix=FixAvailability.SOMETIMES)

@@ -54,7 +54,7 @@ from heredoc_lint.fixes.edits import lift
 from heredoc_lint.layers.layer import Layer, calls, calls_behind, string_layer
 from heredoc_lint.layers.wrappers import Invocation, SshCall, basename
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.names import SHELLS
 from heredoc_lint.shell.syntax import Command, Loop, Script
@@ -482,6 +482,127 @@ def _function_calls(
             word.start,
             word.end,
         )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_SAYS = "the loop ends after the first line and the other entries are never processed; use `ssh -n`"
+INVALID = (
+    Invalid(
+        'while read -r node; do\n  ssh "$node" "systemctl restart agent"\ndone < nodes.txt\n',
+        "ssh",
+        'while read -r node; do\n  ssh -n "$node" "systemctl restart agent"\ndone < nodes.txt\n',
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while read -r h; do ssh $h uptime; done < hosts\n",
+        "ssh",
+        "while read -r h; do ssh -n $h uptime; done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while IFS= read -r h; do ssh $h uptime; done < hosts\n",
+        "ssh",
+        "while IFS= read -r h; do ssh -n $h uptime; done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while IFS=, read -r h port; do ssh -p $port $h uptime; done < hosts.csv\n",
+        "ssh",
+        "while IFS=, read -r h port; do ssh -n -p $port $h uptime; done < hosts.csv\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "cat hosts | while read h; do ssh -o BatchMode=yes $h uptime; done\n",
+        "ssh",
+        "cat hosts | while read h; do ssh -n -o BatchMode=yes $h uptime; done\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while read h; do out=$(ssh $h hostname); echo $out; done < hosts\n",
+        "ssh",
+        "while read h; do out=$(ssh -n $h hostname); echo $out; done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while read h; do timeout 5 ssh $h uptime || echo fail; done < hosts\n",
+        "ssh",
+        "while read h; do timeout 5 ssh -n $h uptime || echo fail; done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while read h; do for c in a b; do ssh $h $c; done; done < hosts\n",
+        "ssh",
+        "while read h; do for c in a b; do ssh -n $h $c; done; done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "until ! read h; do ssh $h uptime; done < hosts\n",
+        "ssh",
+        "until ! read h; do ssh -n $h uptime; done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        "while read h; do\n  if true; then\n    ssh -tq $h uptime\n  fi\ndone\n",
+        "ssh",
+        "while read h; do\n  if true; then\n    ssh -n -tq $h uptime\n  fi\ndone\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # the loop inside a remote layer
+        "bash -c 'while read h; do ssh $h uptime; done' < hosts\n",
+        "ssh",
+        "bash -c 'while read h; do ssh -n $h uptime; done' < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # `&` inside a substitution: its job keeps the loop's stdin
+        "while read h; do x=$(ssh $h uptime &); done < hosts\n",
+        "ssh",
+        "while read h; do x=$(ssh -n $h uptime &); done < hosts\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # `-n` goes right after `ssh`, before its other options
+        "while read h; do timeout 5 ssh -p 2222 $h uptime; done < hosts\n",
+        "ssh",
+        "while read h; do timeout 5 ssh -n -p 2222 $h uptime; done < hosts\n",
+    ),
+)
+VALID = (
+    'while read -r node; do ssh -n "$node" uptime; done < nodes.txt\n',
+    "while read -r h; do ssh -nT $h uptime; done < hosts\n",
+    "while read -r h; do ssh -f -N -L 8080:localhost:80 $h; done < hosts\n",
+    "while read -r h; do ssh -o StdinNull=yes $h uptime; done < hosts\n",
+    "while read -u 3 h; do ssh $h uptime; done 3< hosts\n",
+    "while read -r h <&3; do ssh $h uptime; done 3< hosts\n",
+    "while read -r h < /dev/tty; do ssh $h uptime; done\n",
+    "for h in a b c; do ssh $h uptime; done\n",
+    "for h in $(cat hosts); do ssh $h uptime; done\n",
+    "while true; do ssh h uptime; sleep 5; done\n",
+    "while read -r h; do ssh $h uptime < /dev/null; done < hosts\n",
+    "while read -r h; do ssh $h 'cat > f' < local.txt; done < hosts\n",
+    "while read -r h; do echo hi | ssh $h cat; done < hosts\n",
+    "while read -r h; do ssh $h bash -s <<'EOF'\nuptime\nEOF\ndone < hosts\n",
+    "while read -r h; do ssh $h cat <<< data; done < hosts\n",
+    "while read -r h; do ssh $h uptime & done < hosts\n",  # async: stdin is /dev/null
+    "while read -r h; do (ssh $h uptime) & done < hosts\n",  # so is a subshell's, `&`
+    "while read -r h; do { ssh $h uptime; } & done < hosts\n",
+    "while read -r h; do ssh $h uptime && echo ok & done < hosts\n",
+    "while read -r h; do\n  while read -r x; do :; done < other\n  true\ndone < hosts\n",
+    "while read -r h; do scp f $h:/tmp; done < hosts\n",
+    "ssh h uptime\n",
+    # an inner loop fed by a file that nothing else reads
+    "for h in a b; do while sleep 1; do ssh $h uptime; done < /dev/null; done\n",
+)
 
 
 RULE = rule("HL105", "ssh-swallows-loop-stdin", check, fix=FixAvailability.SOMETIMES)

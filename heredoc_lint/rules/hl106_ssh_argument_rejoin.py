@@ -63,7 +63,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer, LocalExpansion, string_layer, without_local_regions
 from heredoc_lint.layers.wrappers import Invocation
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import Command, Script, parse_script
 from heredoc_lint.shell.words import Word, dequote
 
@@ -454,6 +454,184 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             ssh_word.end,
             _fix(layer, words, told, set(problems)),
         )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_MY_DIR = "`my dir` arrives as 2 separate arguments (`my`, `dir`)"
+_ROLLOUT = "assigns only `REASON=routine`"
+_TWO = "arrives as 2 separate arguments"
+INVALID = (
+    Invalid('ssh h ls "my dir"\n', "ssh", "ssh h \"ls 'my dir'\"\n", "info", _MY_DIR),
+    Invalid("ssh h ls my\\ dir\n", "ssh", "ssh h \"ls 'my dir'\"\n", "info", _TWO),
+    Invalid(
+        'ssh h git commit -m "fix the build"\n',
+        "ssh",
+        "ssh h \"git commit -m 'fix the build'\"\n",
+        "info",
+        "arrives as 3 separate arguments",
+    ),
+    Invalid(
+        "ssh h find . -name '*.pyc' -exec rm {} \\;\n",
+        "ssh",
+        "ssh h \"find . -name '*.pyc' -exec rm '{}' ';'\"\n",
+        "info",
+        "missing argument to -exec",
+    ),
+    Invalid(
+        "ssh h find . -exec rm {} ';' -print\n",
+        "ssh",
+        "ssh h \"find . -exec rm '{}' ';' -print\"\n",
+        "info",
+        "find's `-exec`",
+    ),
+    Invalid(
+        'ssh h echo "it\'s"\n',
+        "ssh",
+        'ssh h "echo \\"it\'s\\""\n',
+        "info",
+        "opens a quote that never closes",
+    ),
+    Invalid("ssh h echo '#x'\n", "ssh", "ssh h \"echo '#x'\"\n", "info", "becomes a comment"),
+    Invalid(
+        'ssh h bash -c "echo a; echo b"\n',
+        "ssh",
+        "ssh h \"bash -c 'echo a; echo b'\"\n",
+        "info",
+        "the `;` in `echo a; echo b`",
+    ),
+    Invalid(
+        'ssh h sh -c "cd /srv && make"\n',
+        "ssh",
+        "ssh h \"sh -c 'cd /srv && make'\"\n",
+        "info",
+        "the `&&`",
+    ),
+    Invalid(
+        "ssh h echo 'a>b'\n",
+        "ssh",
+        "ssh h \"echo 'a>b'\"\n",
+        "info",
+        "the `>` in `a>b` becomes a redirection",
+    ),
+    Invalid(
+        "ssh h printf '<%s>\\n' x\n",
+        "ssh",
+        "ssh h \"printf '<%s>\\\\n' x\"\n",
+        "info",
+        "the `<` in `<%s>\\n` becomes a redirection",
+    ),
+    Invalid(
+        'ssh h echo "it\'s" \\; ls\n',
+        "ssh",
+        'ssh h "echo \\"it\'s\\" ; ls"\n',
+        "info",
+        "opens a quote",
+    ),
+    Invalid(  # and `b` too
+        "ssh h echo \\'a b\n",
+        "ssh",
+        'ssh h "echo \\"\'a\\" b"\n',
+        "info",
+        "`'a` opens a quote that never closes",
+    ),
+    Invalid(  # each word judged with the ones found wrong before it set right
+        "ssh h printf '<%s>' \"my dir\"\n",
+        "ssh",
+        "ssh h \"printf '<%s>' 'my dir'\"\n",
+        "info",
+        "(and 1 more such word(s))",
+    ),
+    Invalid(  # a local expansion: the fix is only displayed
+        'ssh h grep "$pat x" file\n', "ssh", None, "info", _TWO
+    ),
+    Invalid(
+        'ssh -p 2222 -o BatchMode=yes ops@h ls "my dir" other\n',
+        "ssh",
+        "ssh -p 2222 -o BatchMode=yes ops@h \"ls 'my dir' other\"\n",
+        "info",
+        "`my dir`",
+    ),
+    Invalid('sudo ssh h ls "my dir"\n', "ssh", "sudo ssh h \"ls 'my dir'\"\n", "info", "`my dir`"),
+    Invalid(
+        'for h in a b; do ssh "$h" touch "/srv/new file"; done\n',
+        "ssh",
+        'for h in a b; do ssh "$h" "touch \'/srv/new file\'"; done\n',
+        "info",
+        "`/srv/new file`",
+    ),
+    Invalid(  # the inner ssh's words, inside a bash -c string
+        "bash -c 'ssh h ls \"my dir\"'\n",
+        "ssh",
+        "bash -c 'ssh h \"ls '\\''my dir'\\''\"'\n",
+        "info",
+        "`my dir`",
+    ),
+    Invalid('ssh h ls -l "/srv/my dir" /tmp\n', "ssh", "ssh h \"ls -l '/srv/my dir' /tmp\"\n"),
+    Invalid(
+        'ssh -p 2222 h bash -c "echo a; echo b"\n',
+        "ssh",
+        "ssh -p 2222 h \"bash -c 'echo a; echo b'\"\n",
+    ),
+    # Assignments given as separate words: each is one assignment, and a blank in one starts
+    # the remote command early (assembledhq/143's deploy.sh, `"DEPLOY_REASON=${...:-routine
+    # worker rollout}"`); an assignment never joins its words again, so these are warnings.
+    Invalid(
+        'ssh h "A=x" "REASON=routine worker rollout" ./deploy\n',
+        "ssh",
+        "ssh h \"A=x REASON='routine worker rollout' ./deploy\"\n",
+        "warning",
+        "`REASON=routine worker rollout` assigns only `REASON=routine`: the rest (`worker`, "
+        "`rollout`) is read as the command",
+    ),
+    Invalid(
+        'ssh h "REASON=routine worker rollout" "A=x" ./deploy\n',
+        "ssh",
+        "ssh h \"REASON='routine worker rollout' A=x ./deploy\"\n",
+        "warning",
+        _ROLLOUT,
+    ),
+    Invalid(
+        'ssh h env "REASON=routine worker rollout" ./deploy\n',
+        "ssh",
+        "ssh h \"env REASON='routine worker rollout' ./deploy\"\n",
+        "warning",
+        _ROLLOUT,
+    ),
+    Invalid(
+        'ssh h "A=${A:-x}" "REASON=${REASON:-routine worker rollout}" ./deploy\n',
+        "ssh",
+        None,
+        "warning",
+        "with `REASON` unset, `REASON=routine worker rollout` assigns only `REASON=routine`",
+    ),
+)
+VALID = (
+    'ssh h "systemctl restart agent"\n',  # one word
+    "ssh h sudo systemctl restart x\n",  # no word with whitespace or metacharacters
+    'ssh h grep "$pat" file\n',  # a pure expansion: unknown
+    'ssh h "$@"\n',
+    'ssh h cmd "$1" "${2}" "$(date +%s)"\n',
+    "ssh h ls '*.log' '$HOME' '~/x'\n",  # meant for the remote shell to expand
+    "ssh h cat /etc/hosts '|' grep x\n",  # an operator passed on purpose
+    "ssh h cat log '| grep x'\n",
+    "ssh h ./run '2>&1' '>/dev/null'\n",  # redirections passed on purpose
+    "ssh h ./run '> \"my log\"'\n",
+    "ssh h nohup ./run '>' /dev/null '2>&1' '&'\n",
+    "ssh h bash -c \"'echo a; echo b'\"\n",  # pre-quoted for the remote shell
+    "ssh h echo \"'a b'\"\n",
+    'ssh h "cd /tmp;" "ls -l"\n',  # shell text across words
+    "ssh h cat \\'my file\\'\n",  # quotes for the remote shell, across words
+    'ssh h grep -r \\"a b\\" /etc\n',
+    'ssh h "ls -l" /tmp\n',  # the first word is the command string
+    'ssh h "FOO=1 make" install\n',  # an assignment, then the command, in one string
+    'ssh h "A=1" "B=${B:-x}" cmd\n',  # a default with no blank
+    'ssh h echo ""\n',
+    "ssh h printf '%s\\n' x\n",
+    "ssh h echo a=b --x=y,z\n",
+    "ssh -p 2222 h\n",
+    'scp "my file" h:/tmp/\n',
+    "ssh gw \"ssh inner 'ls my dir'\"\n",
+)
 
 
 RULE = rule("HL106", "ssh-argument-rejoin", check, fix=FixAvailability.SOMETIMES)

@@ -82,7 +82,7 @@ from heredoc_lint.fixes.edits import Quote, layer_fix, quote_states
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import Invocation, resolve
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
 from heredoc_lint.shell.syntax import Command, Script, parse_script
@@ -420,6 +420,120 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 heredoc.op_start + width,
                 _fix(layer, heredoc, escapes, intended=kind == "local-meaning"),
             )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_SAYS = "quote the delimiter (<<'"
+INVALID = (
+    Invalid(
+        "ssh web-1 <<EOF\necho $USER\nEOF\n",
+        "<<",
+        "ssh web-1 <<'EOF'\necho $USER\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        'ssh web-1 bash -s <<EOF\ncd /srv && echo "on $(hostname)"\nEOF\n',
+        "<<",
+        "ssh web-1 bash -s <<'EOF'\ncd /srv && echo \"on $(hostname)\"\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh -p 2022 ops@web-1 sh <<EOF\necho ${HOME}\nEOF\n",
+        "<<",
+        "ssh -p 2022 ops@web-1 sh <<'EOF'\necho ${HOME}\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh web-1 sudo bash -s -- a b <<EOF\necho $1\nEOF\n",
+        "<<",
+        "ssh web-1 sudo bash -s -- a b <<'EOF'\necho $1\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh web-1 'bash -s' <<EOF\necho `date`\nEOF\n",
+        "<<",
+        "ssh web-1 'bash -s' <<'EOF'\necho `date`\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh jump ssh web-1 <<EOF\necho $PWD\nEOF\n",
+        "<<",
+        "ssh jump ssh web-1 <<'EOF'\necho $PWD\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "docker exec -i app sh <<EOF\necho $USER\nEOF\n",
+        "<<",
+        "docker exec -i app sh <<'EOF'\necho $USER\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "kubectl exec -i pod -- bash <<EOF\necho $USER\nEOF\n",
+        "<<",
+        "kubectl exec -i pod -- bash <<'EOF'\necho $USER\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh web-1 bash -s <<-EOF\n\techo $USER\n\tEOF\n",
+        "<<-",
+        "ssh web-1 bash -s <<-'EOF'\n\techo $USER\n\tEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh web-1 bash -s << EOF 2>&1 | tee log\necho $?\nEOF\n",
+        "<<",
+        "ssh web-1 bash -s << 'EOF' 2>&1 | tee log\necho $?\nEOF\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "if true; then\n  ssh web-1 <<END\nrm -rf $HOME/cache\nEND\nfi\n",
+        "<<",
+        "if true; then\n  ssh web-1 <<'END'\nrm -rf $HOME/cache\nEND\nfi\n",
+        "info",
+        _SAYS,
+    ),
+    # What already reached the remote shell stays the same: `\$` was `$`, `\\` was `\`.
+    Invalid(
+        "ssh web-1 bash -s << END\necho $USER \\$HOME a\\\\b \\`pwd\\`\nEND\n",
+        "<<",
+        "ssh web-1 bash -s << 'END'\necho $USER $HOME a\\b `pwd`\nEND\n",
+    ),
+    Invalid(  # in a double-quoted ssh string: its `\$` is the local shell's, and stays
+        'ssh a "ssh b <<EOF\necho \\$USER\nEOF"\n',
+        "<<",
+        "ssh a \"ssh b <<'EOF'\necho \\$USER\nEOF\"\n",
+    ),
+)
+VALID = (
+    "ssh web-1 bash -s <<'EOF'\necho \"deployed on $(hostname) as $USER\"\nEOF\n",
+    'ssh web-1 bash -s <<"EOF"\necho $x\nEOF\n',
+    "ssh web-1 bash -s <<\\EOF\necho $x\nEOF\n",
+    'ssh web-1 bash -s <<E"O"F\necho $x\nEOF\n',
+    "ssh web-1 <<EOF\necho \\$x \\`date\\` costs 5 $ and $\nEOF\n",  # escaped, or no expansion
+    "ssh web-1 <<EOF\nuptime\nEOF\n",
+    "ssh web-1 'cat > /etc/app.conf' <<EOF\nport=$port\nEOF\n",  # data for a command
+    "ssh web-1 tee /etc/app.conf <<EOF\nport=$port\nEOF\n",
+    "bash <<EOF\necho $x\nEOF\n",  # a local shell
+    "sudo -u app bash -s <<EOF\necho $x\nEOF\n",
+    "cat <<EOF | ssh web-1 'cat > f'\n$x\nEOF\n",
+    "ssh -n web-1 <<EOF\necho $x\nEOF\n",  # stdin is /dev/null: nothing is sent
+    "ssh web-1 'echo uptime | bash' <<EOF\necho $x\nEOF\n",  # bash reads the pipe
+    "ssh web-1 'bash -s < /tmp/x' <<EOF\necho $x\nEOF\n",
+    "docker exec -i app sh -c 'cat > f' <<EOF\n$x\nEOF\n",
+    "ssh web-1 bash -s < deploy.sh\n",
+    # Only on commented-out lines: the remote shell skips them.
+    "ssh web-1 bash <<EOF\ncd /srv\n  # was: rm -rf $(date +%F)/$OLD\n./run\nEOF\n",
+)
 
 
 RULE = rule("HL107", "unquoted-heredoc-to-remote", check, fix=FixAvailability.SOMETIMES)

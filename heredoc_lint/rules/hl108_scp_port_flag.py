@@ -45,7 +45,7 @@ from heredoc_lint.layers.forwarders import with_literals
 from heredoc_lint.layers.layer import Layer, calls
 from heredoc_lint.layers.wrappers import OPTION_GRAMMARS
 from heredoc_lint.model import Applicability, Finding
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
 from heredoc_lint.shell.words import Word
 
 # scp(1)'s options that take an argument; every other letter is a flag.
@@ -173,6 +173,48 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 at + 1,
                 fix,
             )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_SAYS = "the port flag of scp is `-P`"
+INVALID = (
+    Invalid(
+        "#!/bin/bash\nscp -p 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+        "-p",
+        "#!/bin/bash\nscp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+        "error",
+        "`2022` becomes a source file",
+    ),
+    Invalid("scp -rp 2022 a h:/b\n", "-rp", "scp -rP 2022 a h:/b\n", "error", _SAYS),
+    Invalid("scp -p2022 a h:/b\n", "-p", "scp -P2022 a h:/b\n", "error", _SAYS),
+    Invalid("scp -q -p 2222 a h:/b\n", "-p", "scp -q -P 2222 a h:/b\n", "error", _SAYS),
+    Invalid("sudo scp -i key -p 2022 a h:/b\n", "-p", "sudo scp -i key -P 2022 a h:/b\n"),
+    Invalid(
+        "timeout 60 scp -C -p 10022 a h:/b && echo ok\n",
+        "-p",
+        "timeout 60 scp -C -P 10022 a h:/b && echo ok\n",
+        "error",
+    ),
+    Invalid("/usr/bin/scp -p 2022 a h:/b\n", "-p", "/usr/bin/scp -P 2022 a h:/b\n"),
+    Invalid('ssh jump "scp -p 2022 a h:/b"\n', "-p", 'ssh jump "scp -P 2022 a h:/b"\n'),
+    Invalid("ssh jump 'scp -rp 2022 a h:/b'\n", "-rp", "ssh jump 'scp -rP 2022 a h:/b'\n"),
+    Invalid("ssh jump 'scp -p 2022 a h:/b'\n", "-p", "ssh jump 'scp -P 2022 a h:/b'\n"),
+    Invalid('scp -p "$port" f h:/tmp\n', "-p", 'scp -P "$port" f h:/tmp\n', says="`$port`"),
+)
+VALID = (
+    "scp -P 2022 dist/app.tgz ops@edge-1:/opt/app/\n",
+    "scp -P2022 a h:/b\n",
+    "scp -p file.txt h:/b\n",  # -p preserving times, no number
+    "scp -rp dir h:/b\n",
+    "scp -P 22 -p 2022 h:/b\n",  # a port is given: 2022 may be a real file
+    "scp -o Port=22 -p 2022 h:/b\n",
+    "scp -i -p 2022 h:/b\n",  # `-p` is the argument of -i
+    "scp -p 70000 h:/b\n",  # not a port number
+    "scp a h:/b -p 2022\n",  # scp stops at the first operand
+    "ssh -p 2022 ops@edge-1 uptime\n",
+    "sftp -p 2022 h\n",
+    "echo scp -p 2022 a h:/b\n",
+)
 
 
 RULE = rule(

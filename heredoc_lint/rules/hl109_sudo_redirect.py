@@ -98,7 +98,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Call, Layer, calls, calls_behind, calls_behind_variable
 from heredoc_lint.layers.wrappers import SshCall, command_name
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.definitions import assigned_values
 from heredoc_lint.shell.syntax import Command, Redirect
@@ -511,6 +511,138 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 op_end,
                 None if glued else _fix(layer, call, redirect, sudo, path),
             )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_SAYS = "is opened by the calling shell"
+INVALID = (
+    Invalid(
+        "#!/bin/bash\nsudo echo 1 > /proc/sys/net/ipv4/ip_forward\n",
+        ">",
+        "#!/bin/bash\necho 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "sudo cat > /etc/motd << EOF\nWelcome\nEOF\n",
+        ">",
+        "sudo tee /etc/motd > /dev/null << EOF\nWelcome\nEOF\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "sudo cat << EOF > /etc/motd\nWelcome\nEOF\n",
+        ">",
+        "sudo tee /etc/motd << EOF > /dev/null\nWelcome\nEOF\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid("sudo echo x >> f\n", ">>", "echo x | sudo tee -a f > /dev/null\n", "error", _SAYS),
+    Invalid(
+        "sudo printf '%s\\n' x >> /srv/notes\n",
+        ">>",
+        "printf '%s\\n' x | sudo tee -a /srv/notes > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "sudo grep -v old /etc/hosts > /etc/hosts.new\n",
+        ">",
+        "sudo grep -v old /etc/hosts | sudo tee /etc/hosts.new > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "sudo -u www printf '%s\\n' a >> \"/etc/a b\" && echo ok\n",
+        ">>",
+        "printf '%s\\n' a | sudo -u www tee -a \"/etc/a b\" > /dev/null && echo ok\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "sudo systemctl status nginx &> /var/log/status.log\n",
+        "&>",
+        "sudo systemctl status nginx 2>&1 | sudo tee /var/log/status.log > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid("sudo apt-get install -y x 2> /var/log/apt-errors\n", "2>", None, "error", _SAYS),
+    Invalid(
+        "sudo -E env FOO=1 sed s/a/b/ /etc/a > /etc/b\n",
+        ">",
+        "sudo -E env FOO=1 sed s/a/b/ /etc/a | sudo -E env FOO=1 tee /etc/b > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "x | sudo cat >> /etc/hosts\n",
+        ">>",
+        "x | sudo tee -a /etc/hosts > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "doas echo 1 > /sys/class/leds/x/brightness\n",
+        ">",
+        "echo 1 | doas tee /sys/class/leds/x/brightness > /dev/null\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        'ssh web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
+        ">",
+        'ssh web-1 "echo 1 | sudo tee /proc/sys/vm/drop_caches > /dev/null"\n',
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "ssh ops@web-1 'sudo cat > /etc/app.conf' < app.conf\n",
+        ">",
+        "ssh ops@web-1 'sudo tee /etc/app.conf > /dev/null' < app.conf\n",
+        "error",
+        _SAYS,
+    ),
+    Invalid(
+        "sudo echo 1 > /proc/sys/net/ipv4/ip_forward\n",
+        ">",
+        "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n",
+    ),
+    Invalid(
+        "sudo cat >> /etc/motd << 'EOF'\n$x\nEOF\n",
+        ">>",
+        "sudo tee -a /etc/motd > /dev/null << 'EOF'\n$x\nEOF\n",
+    ),
+    Invalid(
+        "sudo grep -v old /etc/hosts > /etc/hosts.new 2>/dev/null; echo next\n",
+        ">",
+        "sudo grep -v old /etc/hosts 2>/dev/null"
+        " | sudo tee /etc/hosts.new > /dev/null; echo next\n",
+    ),
+)
+VALID = (
+    # a redundant sudo before echo into the caller's own files: the redirection works
+    "sudo printf '%s\\n' x >> ~/notes\n",
+    "sudo echo a > /home/pi/app/.mode\n",
+    "sudo echo a > $HOME/.mode\n",
+    "echo 1 | sudo tee /proc/sys/net/ipv4/ip_forward > /dev/null\n",
+    "sudo tee /etc/motd > /dev/null << EOF\nhi\nEOF\n",
+    "sudo apt-get update > /dev/null 2>&1\n",
+    "sudo systemctl restart app 2>&1\n",
+    "sudo make install >&2\n",
+    "sudo cmd > /dev/stderr\n",
+    "sudo grep root < /etc/shadow\n",
+    "sudo sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'\n",
+    "sudo bash -c \"cat > /etc/motd\" <<'EOF'\nhi\nEOF\n",
+    "sudo journalctl -u app > app.log\n",  # root-only output saved to one's own file
+    "sudo cat /root/report.txt > /tmp/report.txt\n",
+    "sudo tar czf - /etc > /home/ops/etc.tgz\n",
+    "echo 1 > /proc/sys/net/ipv4/ip_forward\n",  # no sudo: another problem
+    'ssh root@web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',  # the caller is root
+    'ssh -l root web-1 "sudo echo 1 > /proc/sys/vm/drop_caches"\n',
+    "sudo bash -c 'sudo echo 1 > /proc/sys/vm/drop_caches'\n",
+    "{ sudo echo x; } > out.txt\n",
+    "sudo -u postgres pg_dump app > /var/backups/app.sql\n",  # dropping privileges
+)
 
 
 RULE = rule(

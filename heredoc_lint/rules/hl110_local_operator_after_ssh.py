@@ -42,7 +42,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import Invocation, SshCall
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell.syntax import STATE_BUILTINS, Command, Script, parse_script
 
 OPERATORS = frozenset({"&&", "||", ";", "|", "|&"})
@@ -200,6 +200,161 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             command.next_op_start + len(op),
             _fix(layer, command, invocation, remote),
         )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+INVALID = (
+    Invalid(
+        "#!/bin/bash\nssh builder cd /src/project && make release\n",
+        "&&",
+        "#!/bin/bash\nssh builder 'cd /src/project && make release'\n",
+        "error",
+        "so the `cd` is lost and `make release` runs on this machine",
+    ),
+    Invalid(
+        "ssh builder 'cd /src/project' && make release && make install\n",
+        "&&",
+        "ssh builder 'cd /src/project && make release && make install'\n",
+        "error",
+        "so the `cd` is lost and `make release` runs on this machine",
+    ),
+    Invalid(
+        "ssh -p 2222 ops@h export FOO=1; ./run.sh\n",
+        ";",
+        "ssh -p 2222 ops@h 'export FOO=1; ./run.sh'\n",
+        "error",
+        "so the `export` is lost and `./run.sh` runs on this machine",
+    ),
+    Invalid(
+        "ssh h cd /srv || make\n",
+        "||",
+        "ssh h 'cd /srv || make'\n",
+        "error",
+        "so the `cd` is lost and `make` runs on this machine",
+    ),
+    Invalid(
+        "ssh h FOO=1 && ./run\n",
+        "&&",
+        "ssh h 'FOO=1 && ./run'\n",
+        "error",
+        "so the `FOO=1` is lost and `./run` runs on this machine",
+    ),
+    Invalid(
+        "ssh h umask 022 | tee log\n",
+        "|",
+        "ssh h 'umask 022 | tee log'\n",
+        "error",
+        "so the `umask` is lost and `tee log` runs on this machine",
+    ),
+    Invalid(
+        "ssh h source ~/.profile && ./deploy\n",
+        "&&",
+        None,
+        "error",
+        "so the `source` is lost and `./deploy` runs on this machine",
+    ),
+    Invalid(
+        "ssh h . /etc/profile && ./deploy\n",
+        "&&",
+        "ssh h '. /etc/profile && ./deploy'\n",
+        "error",
+        "so the `.` is lost and `./deploy` runs on this machine",
+    ),
+    Invalid(
+        "ssh h ulimit -n 65536 && ./server\n",
+        "&&",
+        "ssh h 'ulimit -n 65536 && ./server'\n",
+        "error",
+        "so the `ulimit` is lost and `./server` runs on this machine",
+    ),
+    Invalid(
+        "ssh h pushd /srv && make\n",
+        "&&",
+        "ssh h 'pushd /srv && make'\n",
+        "error",
+        "so the `pushd` is lost and `make` runs on this machine",
+    ),
+    Invalid(
+        "ssh h set -e && make\n",
+        "&&",
+        "ssh h 'set -e && make'\n",
+        "error",
+        "so the `set` is lost and `make` runs on this machine",
+    ),
+    Invalid(
+        'ssh h cd "$dir" && make\n',
+        "&&",
+        None,
+        "error",
+        "so the `cd` is lost and `make` runs on this machine",
+    ),
+    Invalid(
+        "ssh h cd /x && { make; }\n",
+        "&&",
+        None,
+        "error",
+        "so the `cd` is lost and the next command runs on this machine",
+    ),
+    Invalid(
+        "ssh h cd /x &&\n  make\n",
+        "&&",
+        "ssh h 'cd /x && make'\n",
+        "error",
+        "so the `cd` is lost and `make` runs on this machine",
+    ),
+    Invalid(
+        "sudo -u deploy ssh h cd /srv && make\n",
+        "&&",
+        "sudo -u deploy ssh h 'cd /srv && make'\n",
+        "error",
+        "so the `cd` is lost and `make` runs on this machine",
+    ),
+    # nested layers: the operator inside a bash -c string, or inside an outer ssh string
+    Invalid(
+        "bash -c 'ssh h cd /x && make all'\n",
+        "&&",
+        "bash -c 'ssh h \"cd /x && make all\"'\n",
+        "error",
+        "so the `cd` is lost and `make all` runs on this machine",
+    ),
+    Invalid(
+        'ssh gw "ssh inner cd /srv && make"\n',
+        "&&",
+        'ssh gw "ssh inner \\"cd /srv && make\\""\n',
+        "error",
+        "so the `cd` is lost and `make` runs on this machine",
+    ),
+    # fixes: what follows the moved command stays local; quotes inside it are kept
+    Invalid("ssh h cd /srv && make; echo done\n", "&&", "ssh h 'cd /srv && make'; echo done\n"),
+    Invalid("ssh h cd /srv && make &\n", "&&", "ssh h 'cd /srv && make' &\n"),
+    Invalid(
+        "ssh h cd /srv && git log --format='%h %s'\n",
+        "&&",
+        "ssh h \"cd /srv && git log --format='%h %s'\"\n",
+    ),
+)
+VALID = (
+    "ssh h 'cd /srv && make'\n",
+    'ssh h "cd /x; make" && echo done\n',
+    "ssh h cd /srv\nmake\n",  # a new line: not the `&&` trap
+    "ssh h cd /srv;\nmake\n",
+    "if ssh h cd /srv/app; then echo exists; fi\n",  # `;` of the if: a check
+    "while ! ssh h cd /srv; do sleep 1; done\n",
+    "ssh h cd /srv || exit 1\n",  # a local fallback is meant to run locally
+    "ssh h cd /srv || true\n",
+    "ssh h cd /srv || { echo missing; exit 1; }\n",
+    "ssh h cd /srv &\n",
+    "ssh h set && echo\n",  # `set` alone prints
+    "ssh h export && echo\n",
+    "ssh h uptime && echo ok\n",
+    "ssh h ls /srv | grep x\n",
+    "ssh h 'x=$(hostname)' && echo\n",
+    "ssh -N -L 8080:localhost:80 h && echo\n",
+    "cd /srv && make\n",
+    "bash -c 'cd /x' && make\n",
+    'echo "ssh h cd /x && make"\n',
+    "ssh h && make\n",
+)
 
 
 RULE = rule("HL110", "local-operator-after-ssh", check, fix=FixAvailability.SOMETIMES)

@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from heredoc_lint.layers.layer import Layer, child_layers
 from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, FixAvailability, at_file, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, at_file, rule
 
 ESCAPE_CHAINS = ("'\\''", '\\\\\\"')
 
@@ -171,6 +171,56 @@ def _source_span(layer: Layer, file_text: str) -> tuple[int, int]:
     while a > 0 and file_text[a - 1] == "\\":
         a -= 1
     return a, b
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+_ESCAPED = "written with escapes"
+_AS_WRITTEN = "arrives as written"
+INVALID = (
+    Invalid("ssh gateway \"ssh db 'systemctl status pg'\"\n", "ssh", None, "warning", "`ssh -J`"),
+    Invalid("ssh h 'echo '\\''quoted'\\'' done'\n", "ssh", None, "warning", "`'\\''` escape chain"),
+    # Three shells, written with escapes for the outer ones: escaped right, it is no bug (on
+    # real code read on first look, none was); info, as each later edit must keep the escapes.
+    Invalid("ssh h \"bash -c 'echo \\$HOME; date'\"\n", "ssh", None, "info", _ESCAPED),
+    Invalid('ssh h "sudo sh -c \'echo \\"$n\\" > /proc/x\'"\n', "ssh", None, "info", _ESCAPED),
+    Invalid('ssh h "bash -c \\"echo \\\\\\"x\\\\\\"\\""\n', "ssh", None, "info", _ESCAPED),
+    Invalid('ssh h "bash -lc \'test -x \\"$D/bin\\"\'"\n', "ssh", None, "info", _ESCAPED),
+    # Evidence before a warning: no shell outside changes the innermost string (info).
+    Invalid(  # a substituted value is HL102's to judge
+        "ssh h \"sudo sh -c 'echo $n > /proc/x'\"\n", "ssh", None, "info", _AS_WRITTEN
+    ),
+    Invalid(  # eval: the same shell
+        "eval 'as_fn_append ()\n{\n  eval $1+=\\$2\n}'\n", "eval", None, "info", _AS_WRITTEN
+    ),
+    Invalid("ssh h \"bash -c 'echo hi; date'\"\n", "ssh", None, "info", _AS_WRITTEN),
+    Invalid(
+        'ssh -n "$h" "sh -c \'cd ~; nohup ./app >/dev/null 2>&1 &\'"\n',
+        "ssh",
+        None,
+        "info",
+        _AS_WRITTEN,
+    ),
+    Invalid(  # eval's purpose
+        "sudo -u app bash -c 'eval \"$(rbenv init - bash)\"; bundle install'\n",
+        "bash",
+        None,
+        "info",
+        _AS_WRITTEN,
+    ),
+    Invalid(  # a local middle shell: no hop for `ssh -J` to make
+        "bash -c \"ssh h 'uptime; df'\"\n", "bash", None, "info", _AS_WRITTEN
+    ),
+    Invalid(  # watch re-runs it here, on purpose
+        "watch -n1 'ssh sw \"show x\" | grep y'\n", "watch", None, "info", _AS_WRITTEN
+    ),
+)
+VALID = (
+    "ssh h 'systemctl status pg'\n",  # one remote shell
+    "ssh -J gateway db 'systemctl status pg'\n",  # the jump host runs no shell
+    "bash -c 'echo hi'\n",
+    'ssh h "echo \\"quoted\\""\n',  # one level of escaping
+    "ssh h 'cat' <<'EOF'\nbash -c 'x'\nEOF\n",  # a heredoc on local stdin: data for cat
+)
 
 
 RULE = rule("HL111", "nested-quoting-depth", check, fix=FixAvailability.NONE)

@@ -59,7 +59,15 @@ from dataclasses import dataclass
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Applicability, Finding, Fix
-from heredoc_lint.rules.base import Context, FixAvailability, finding, quote_snippet, rule, where
+from heredoc_lint.rules.base import (
+    Context,
+    FixAvailability,
+    Invalid,
+    finding,
+    quote_snippet,
+    rule,
+    where,
+)
 from heredoc_lint.shell.heredoc import Heredoc, scan_heredocs
 from heredoc_lint.shell.templates import field_heredoc
 
@@ -288,6 +296,96 @@ def _finding(
         heredoc.op_start + width,
         _fix(layer, heredoc, candidate),
     )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+INVALID = (
+    Invalid(
+        "#!/bin/bash\ncat > /etc/motd <<EOF\nHello\n  EOF\necho done\n",
+        "<<",
+        "#!/bin/bash\ncat > /etc/motd <<EOF\nHello\nEOF\necho done\n",
+        "error",
+        "never terminated: line 4 `  EOF` is indented; "
+        "without <<- the terminator must start the line",
+    ),
+    Invalid(
+        "cat <<-EOF\n\thi\n    EOF\necho done\n",
+        "<<-",
+        "cat <<-EOF\n\thi\nEOF\necho done\n",
+        "error",
+        "never terminated: line 3 `    EOF` is indented with spaces; <<- strips only leading tabs",
+    ),
+    Invalid(
+        "cat <<EOF\nhi\n\tEOF\necho done\n",
+        "<<",
+        "cat <<EOF\nhi\nEOF\necho done\n",
+        "error",
+        "never terminated: line 3 `\tEOF` is indented",
+    ),
+    Invalid(
+        "cat <<EOF\nhi\nEOF  \necho done\n",
+        "<<",
+        "cat <<EOF\nhi\nEOF\necho done\n",
+        "error",
+        "never terminated: line 3 `EOF  ` has trailing whitespace after the delimiter",
+    ),
+    Invalid(
+        "cat <<EOF\nhi\nEOF\r\necho done\n",
+        "<<",
+        "cat <<EOF\nhi\nEOF\necho done\n",
+        "error",
+        "never terminated: line 3 `EOF\\r` ends in a carriage return",
+    ),
+    Invalid(
+        "cat <<EOF\nhi\nEOF; echo done\necho more\n",
+        "<<",
+        "cat <<EOF\nhi\nEOF\necho done\necho more\n",
+        "error",
+        "never terminated: line 3 `EOF; echo done` has `; echo done` after the delimiter",
+    ),
+    Invalid(
+        "cat << 'END' > f\nhi\nEND && echo ok\n",
+        "<<",
+        None,
+        "error",
+        "never terminated: line 3 `END && echo ok` has `&& echo ok` after the delimiter",
+    ),
+    Invalid(
+        "cat <<EOF\nhi\nEOFX\necho done\n",
+        "<<",
+        None,
+        "info",
+        "never terminated: no line is exactly `EOF`",
+    ),
+    Invalid(
+        "echo start\ncat <<EOF", "<<", None, "info", "never terminated: no line is exactly `EOF`"
+    ),
+    # fixes: the terminator the author meant, written right
+    Invalid("cat <<EOF\nhi\n  EOF\necho done\n", "<<", "cat <<EOF\nhi\nEOF\necho done\n"),
+    Invalid("cat <<EOF\nhi\nEOF \t\necho done\n", "<<", "cat <<EOF\nhi\nEOF\necho done\n"),
+    Invalid("cat <<EOF\nhi\nEOF; echo done\n", "<<", "cat <<EOF\nhi\nEOF\necho done\n"),
+    Invalid(
+        "if true; then\n\tcat <<-EOF\n\thi\n  EOF\nfi\n",
+        "<<-",
+        "if true; then\n\tcat <<-EOF\n\thi\n\tEOF\nfi\n",
+    ),
+    Invalid(
+        'ssh h "cat > f <<EOF\nhi\n  EOF\necho ok"\n',
+        "<<",
+        'ssh h "cat > f <<EOF\nhi\nEOF\necho ok"\n',
+    ),
+)
+VALID = (
+    "cat <<EOF\nhi\nEOF\necho done\n",
+    "cat <<-EOF\n\thi\n\tEOF\necho done\n",
+    "cat <<'EOF'\n  EOF is fine inside\nEOF\n",
+    "cat <<EOF\r\nhi\r\nEOF\r\necho done\r\n",  # CRLF throughout: the word ends in \r too
+    "x=$(cat <<EOF\nhi\nEOF\n)\n",
+    "cat <<EOF\nhi\nEOF",  # no final newline
+    "cat <<A <<B\na\nA\nb\nB\n",
+    'ssh web-1 "cat > f <<EOF\nhi\nEOF"\n',
+    "echo '<<EOF'\n",
+)
 
 
 RULE = rule(

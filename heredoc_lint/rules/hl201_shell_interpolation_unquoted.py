@@ -115,7 +115,7 @@ from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import resolve, unwrap_prefixes
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
 from heredoc_lint.shell.syntax import Command
 from heredoc_lint.shell.words import Word
 
@@ -402,6 +402,279 @@ def _evidence_words(evidence: str, kind: str) -> str:
     if evidence:
         return f"{evidence}, which is no evidence of outside text here"
     return "nothing in this file shows where the value comes from"
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+# Python files. The evidence each INVALID example names is checked, with every rule run, by
+# tests/test_rule_hl201.py (EVIDENCE, in this order).
+EXAMPLES_KIND = "python"
+_SAYS = "nothing in this file shows where the value comes from"
+_RENDER = 'import os\n\n\ndef render(path):\n    os.system(f"lame {path} out.mp3")\n\n\n'
+_RENDER_FIXED = (
+    "import os\nimport shlex\n\n\n"
+    'def render(path):\n    os.system(f"lame {shlex.quote(str(path))} out.mp3")\n\n\n'
+)
+INVALID = (
+    # argv, options, the environment, configuration, input(), an HTTP request and a
+    # parameter named as a path are info: their first look on real code was mostly
+    # debatable (heredoc_lint/severities.py); a parameter named as a host is a warning.
+    Invalid(
+        "import os, sys\nos.system(f'ls -l {sys.argv[1]}')\n",
+        "{sys.argv[1]}",
+        "import os, sys\nimport shlex\nos.system(f'ls -l {shlex.quote(sys.argv[1])}')\n",
+        "info",
+        "`sys.argv`",
+    ),
+    Invalid(
+        "import argparse, os\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n"
+        "os.system(f'du -sh {args.dir}')\n",
+        "{args.dir}",
+        "import argparse, os\nimport shlex\nparser = argparse.ArgumentParser()\n"
+        "args = parser.parse_args()\nos.system(f'du -sh {shlex.quote(str(args.dir))}')\n",
+        "info",
+        "command-line option",
+    ),
+    Invalid(
+        "import os\nos.system('ls ' + os.environ['DATA_DIR'])\n",
+        "os.environ['DATA_DIR']",
+        "import os\nimport shlex\nos.system('ls ' + shlex.quote(os.environ['DATA_DIR']))\n",
+        "info",
+        "environ",
+    ),
+    Invalid(
+        "import os\nos.system(f\"rm -rf {os.getenv('BUILD_DIR')}/out\")\n",
+        "{os.getenv('BUILD_DIR')}",
+        "import os\nimport shlex\n"
+        "os.system(f\"rm -rf {shlex.quote(str(os.getenv('BUILD_DIR')))}/out\")\n",
+        "info",
+        "`os.getenv`",
+    ),
+    Invalid(
+        "import json, os\ncfg = json.load(open('c.json'))\nos.system(f\"cp a {cfg['dest']}\")\n",
+        "{cfg['dest']}",
+        "import json, os\nimport shlex\ncfg = json.load(open('c.json'))\n"
+        "os.system(f\"cp a {shlex.quote(str(cfg['dest']))}\")\n",
+        "info",
+        "it comes from configuration",
+    ),
+    Invalid(
+        "import os\nname = input()\nos.system(f'id {name}')\n",
+        "{name}",
+        "import os\nimport shlex\nname = input()\nos.system(f'id {shlex.quote(str(name))}')\n",
+        "info",
+        "`input()`",
+    ),
+    Invalid(
+        "import os\nfrom flask import request\ndef view():\n"
+        "    os.system(f\"convert {request.args.get('f')} out.png\")\n",
+        "{request.args.get('f')}",
+        "import os\nimport shlex\nfrom flask import request\ndef view():\n"
+        "    os.system(f\"convert {shlex.quote(str(request.args.get('f')))} out.png\")\n",
+        "info",
+        "HTTP request",
+    ),
+    Invalid(
+        "import os\ndef clean(path):\n    os.system(f'rm -rf {path}')\n",
+        "{path}",
+        "import os\nimport shlex\ndef clean(path):\n"
+        "    os.system(f'rm -rf {shlex.quote(str(path))}')\n",
+        "info",
+        "parameter of the public function `clean`",
+    ),
+    Invalid(
+        "class Box:\n    def push(self, client, path):\n"
+        "        client.exec_command(f'cat {path}')\n",
+        "{path}",
+        "import shlex\n\nclass Box:\n    def push(self, client, path):\n"
+        "        client.exec_command(f'cat {shlex.quote(str(path))}')\n",
+        "info",
+        "public function `push`",
+    ),
+    Invalid(  # a parameter rebound from itself keeps its origin
+        "import os\ndef clean(path):\n    path = path.rstrip('/')\n"
+        "    os.system(f'rm -r {path}')\n",
+        "{path}",
+        "import os\nimport shlex\ndef clean(path):\n    path = path.rstrip('/')\n"
+        "    os.system(f'rm -r {shlex.quote(str(path))}')\n",
+        "info",
+        "public function `clean`",
+    ),
+    Invalid(  # named as a host: the one parameter still a warning
+        "import os\ndef restart(host):\n    os.system(f'ssh {host} systemctl restart app')\n",
+        "{host}",
+        "import os\nimport shlex\ndef restart(host):\n"
+        "    os.system(f'ssh {shlex.quote(str(host))} systemctl restart app')\n",
+        "warning",
+        "parameter of the public function `restart`",
+    ),
+    Invalid(
+        "class Box:\n    def push(self, client, host):\n"
+        "        client.exec_command(f'ping -c1 {host}')\n",
+        "{host}",
+        "import shlex\n\nclass Box:\n    def push(self, client, host):\n"
+        "        client.exec_command(f'ping -c1 {shlex.quote(str(host))}')\n",
+        "warning",
+        "public function `push`",
+    ),
+    # info: nothing shows where the value comes from
+    Invalid(  # a private function
+        "import os\ndef _clean(path):\n    os.system(f'rm -rf {path}')\n",
+        "{path}",
+        "import os\nimport shlex\ndef _clean(path):\n"
+        "    os.system(f'rm -rf {shlex.quote(str(path))}')\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(  # names from a directory listing: internal to the program
+        "import os\ndef gz(d):\n    for name in os.listdir(d):\n"
+        "        os.system(f'gzip {name}')\n",
+        "{name}",
+        "import os\nimport shlex\ndef gz(d):\n    for name in os.listdir(d):\n"
+        "        os.system(f'gzip {shlex.quote(str(name))}')\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(
+        "import os\nos.system(f'ping -c1 {node}')\n",
+        "{node}",
+        "import os\nimport shlex\nos.system(f'ping -c1 {shlex.quote(str(node))}')\n",
+        "info",
+        _SAYS,
+    ),
+    Invalid(  # a nested function: its callers are in the file
+        "import os\ndef outer():\n    def inner(p):\n        os.system(f'ls {p}')\n",
+        "{p}",
+        "import os\nimport shlex\ndef outer():\n    def inner(p):\n"
+        "        os.system(f'ls {shlex.quote(str(p))}')\n",
+        "info",
+        _SAYS,
+    ),
+    # a parameter's evidence is what the file's own calls pass (argv, environment and
+    # input() are info)
+    Invalid(
+        _RENDER + "import sys\nrender(sys.argv[1])\n",
+        "{path}",
+        _RENDER_FIXED + "import sys\nrender(sys.argv[1])\n",
+        "info",
+        "`sys.argv`), passed to `render()` on line 9",
+    ),
+    Invalid(
+        _RENDER + "render(path=os.environ['SRC'])\n",
+        "{path}",
+        _RENDER_FIXED + "render(path=os.environ['SRC'])\n",
+        "info",
+        "`os.environ`), passed to `render()` on line 8",
+    ),
+    Invalid(  # one call with outside data is enough, whatever the others pass
+        _RENDER + 'render("a.wav")\nrender(input())\n',
+        "{path}",
+        _RENDER_FIXED + 'render("a.wav")\nrender(input())\n',
+        "info",
+        "`input()`), passed to `render()` on line 9",
+    ),
+    Invalid(  # the file does not show what `*args` holds: the parameter stays evidence
+        _RENDER + 'names = ["a.wav"]\nrender(*names)\n',
+        "{path}",
+        _RENDER_FIXED + 'names = ["a.wav"]\nrender(*names)\n',
+        "info",
+        "a parameter of the public function `render`",
+    ),
+    Invalid(  # never called here: called from outside the file
+        _RENDER,
+        "{path}",
+        _RENDER_FIXED,
+        "info",
+        "a parameter of the public function `render`",
+    ),
+    # calls that pass only the program's own values are no evidence: a literal in the
+    # program's own function (the same at the module's top level is an example of use and
+    # stays evidence: tests/test_hl201_lost_bugs.py), a literal list, the program's pid
+    Invalid(
+        _RENDER + 'def main():\n    render("/home/erik/Downloads/lastdance.mp3")\n',
+        "{path}",
+        _RENDER_FIXED + 'def main():\n    render("/home/erik/Downloads/lastdance.mp3")\n',
+        "info",
+    ),
+    Invalid(
+        _RENDER + 'for name in ["a", "b"]:\n    render(name + ".wav")\n',
+        "{path}",
+        _RENDER_FIXED + 'for name in ["a", "b"]:\n    render(name + ".wav")\n',
+        "info",
+    ),
+    Invalid(
+        _RENDER + 'render("out-" + str(os.getpid()) + ".wav")\n',
+        "{path}",
+        _RENDER_FIXED + 'render("out-" + str(os.getpid()) + ".wav")\n',
+        "info",
+    ),
+    Invalid(  # a method's parameter stays evidence: its callers are objects
+        "import os\n\n\nclass Player:\n    def play(self, path):\n"
+        '        os.system(f"mpg123 {path}")\n\n\nPlayer().play("a.mp3")\n',
+        "{path}",
+        "import os\nimport shlex\n\n\nclass Player:\n    def play(self, path):\n"
+        '        os.system(f"mpg123 {shlex.quote(str(path))}")\n\n\nPlayer().play("a.mp3")\n',
+        "info",
+        "a parameter of the public function `play`",
+    ),
+    Invalid(  # a helper of the file's own made it from an option
+        "import argparse, os\np = argparse.ArgumentParser()\np.add_argument('--tmp')\n"
+        "args = p.parse_args()\ntmp = get_dir(args.tmp)\nos.system(f'rm -r {tmp}')\n",
+        "{tmp}",
+        "import argparse, os\nimport shlex\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--tmp')\nargs = p.parse_args()\ntmp = get_dir(args.tmp)\n"
+        "os.system(f'rm -r {shlex.quote(str(tmp))}')\n",
+        "info",
+        "through `get_dir()`",
+    ),
+    Invalid(  # the message names the Python call
+        "import subprocess\n\n"
+        "def f(path: str) -> None:\n"
+        '    subprocess.run(f"rm {path}", shell=True)\n',
+        "{path}",
+        "import shlex\nimport subprocess\n\n"
+        "def f(path: str) -> None:\n"
+        '    subprocess.run(f"rm {shlex.quote(path)}", shell=True)\n',
+        says="is put into the shell command of `subprocess.run`",
+    ),
+)
+# One safe word, or shell text on purpose (WILD pattern 6). Every value is built from a
+# parameter of a public function or from argv where a value is needed, so that only the
+# shape of the value keeps it from being reported.
+_HEAD = (
+    "import os, pipes, random, shlex, socket, subprocess, sys, uuid\n"
+    "PORT = 8000\n"
+    "def run(d, ns, name, count, quick, sock, p):\n"
+)
+VALID = (
+    _HEAD + "    os.system(f'nc -l {PORT + 1}')\n",  # a module constant and arithmetic
+    _HEAD + "    os.system(f'nc -l {sock.getsockname()[1]}')\n",
+    _HEAD + "    os.system(f'sleep {random.randint(1, 5)}')\n",
+    _HEAD
+    + "    os.system(f'mkdir /tmp/{uuid.uuid4()} /tmp/{str(uuid.uuid4())}"
+    + " /tmp/{uuid.uuid4().hex}')\n",
+    _HEAD + "    os.system(f'kill {os.getpid()} {len(sys.argv) * 2}')\n",
+    _HEAD + "    for svc in ['api', 'worker']:\n        os.system(f'systemctl restart {svc}')\n",
+    _HEAD + "    mode = 'fast' if quick else 'full'\n    os.system(f'make {mode}')\n",
+    _HEAD + "    os.system(f\"make {'-j8' if quick else ''}\")\n",
+    _HEAD + "    os.system(f'ls {shlex.quote(p)} {pipes.quote(p)}')\n",
+    _HEAD + "    q = shlex.quote(p)\n    os.system('ls ' + q)\n",
+    _HEAD + "    os.system(f'rm -f {os.path.join(d, \"*.tmp\")}')\n",  # a glob
+    _HEAD + "    opt = '-n ' + ns\n    os.system(f'kubectl get pods {opt}')\n",  # an option string
+    _HEAD
+    + "    extra = ''\n    if quick:\n        extra = ' count=0'\n"
+    + "    os.system('dd of=/tmp/z' + extra)\n",
+    _HEAD + "    dest = '~/' + name\n    os.system(f'cp a {dest}')\n",  # `~` for the shell
+    _HEAD + "    os.system(f'ls {os.path.join(\"~\", name)}')\n",
+    _HEAD + "    target = '$HOME/' + name\n    os.system(f'cp a {target}')\n",  # `$VAR`
+    _HEAD + "    q = \"'\" + p + \"'\"\n    os.system(f'ls {q}')\n",  # quoted by hand already
+    _HEAD + "    os.system(f'timeout 10 {sys.argv[1]}')\n",  # a whole command
+    _HEAD + "    cmd = sys.argv[1]\n    subprocess.run(f'nice {cmd}', shell=True)\n",
+    (  # a method named `quote` of the project
+        "class Remote:\n"
+        "    def ls(self, path):\n"
+        "        self.client.exec_command(f'ls {self._shell.quote(path)}')\n"
+    ),
+)
 
 
 RULE = rule(

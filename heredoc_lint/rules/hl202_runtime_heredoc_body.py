@@ -48,7 +48,7 @@ from collections.abc import Iterator
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding
-from heredoc_lint.rules.base import Context, FixAvailability, finding, rule
+from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -103,6 +103,95 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             heredoc.op_start + width,
             fix,
         )
+
+
+# -- examples (tests/test_rule_lists.py) ---------------------------------------------------
+# Python files. tests/test_rule_hl202.py checks, with every rule run, that the message says
+# `$`, backticks and backslashes are expanded exactly where the delimiter is unquoted, and
+# that HL101 says nothing of a heredoc the Python string itself holds.
+EXAMPLES_KIND = "python"
+_HEAD = "import subprocess\ndef push(c, h, body):\n"
+_FIXED = (
+    "import base64\nimport subprocess\ndef push(c, h, body):\n"
+    '    body_b64 = base64.b64encode((str(body) + "\\n").encode()).decode()\n'
+)
+_SAYS = "filled in at run time from `body`: a value holding the line `EOF`"
+INVALID = (
+    Invalid(
+        _HEAD + "    c.exec_command(f\"cat > /a << 'EOF'\\n{body}\\nEOF\")\n",
+        "<<",
+        _FIXED + '    c.exec_command(f"printf %s {body_b64} | base64 -d > /a")\n',
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        _HEAD + "    c.exec_command(f\"cat > /a << 'EOF'\\n{body}EOF\")\n",
+        "<<",
+        "import base64\n"
+        + _HEAD
+        + '    c.exec_command(f"printf %s {base64.b64encode(str(body).encode()).decode()}'
+        + ' | base64 -d > /a")\n',
+        "warning",
+        "filled in at run time from `body`: the terminator `EOF` is not on a line of its own "
+        "unless the value ends",
+    ),
+    Invalid(
+        _HEAD + '    c.exec_command(f"cat > /a <<EOF\\n{body}\\nEOF")\n',
+        "<<",
+        _FIXED + '    c.exec_command(f"printf %s {body_b64} | base64 -d > /a")\n',
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        _HEAD + '    c.exec_command("tee /a << \'END\'\\n" + body + "\\nEND")\n',
+        "<<",
+        _FIXED + '    c.exec_command(f"printf %s {body_b64} | base64 -d | tee /a")\n',
+        "warning",
+        "filled in at run time from `body`: a value holding the line `END`",
+    ),
+    Invalid(
+        _HEAD + "    subprocess.run(['ssh', h, f\"cat > /a << 'EOF'\\n{body}\\nEOF\"])\n",
+        "<<",
+        _FIXED + "    subprocess.run(['ssh', h, f\"printf %s {body_b64} | base64 -d > /a\"])\n",
+        "warning",
+        _SAYS,
+    ),
+    Invalid(
+        _HEAD + "    subprocess.run(f\"cat > /a << 'EOF'\\n{body}\\nEOF\", shell=True)\n",
+        "<<",
+        _FIXED + '    subprocess.run(f"printf %s {body_b64} | base64 -d > /a", shell=True)\n',
+        "warning",
+        _SAYS,
+    ),
+    Invalid(  # in the quotes of an ssh in the shell string (no fix is offered there)
+        "import subprocess\n\n"
+        "def f(body: str) -> None:\n"
+        "    subprocess.run(f\"ssh h 'cat > f << EOF\\n{body}\\nEOF'\", shell=True)\n",
+        "<<",
+        says="is filled in at run time from `body`:",
+    ),
+    Invalid(  # two values, one of them twice: each named once, in their order
+        "def push(c, head, body):\n"
+        "    c.exec_command(f\"cat > /a << 'EOF'\\n{head}\\n{body}\\n{head}\\nEOF\")\n",
+        "<<",
+        "import base64\n\ndef push(c, head, body):\n"
+        '    head_b64 = base64.b64encode((str(head) + "\\n" + str(body) + "\\n" + str(head)'
+        ' + "\\n").encode()).decode()\n'
+        '    c.exec_command(f"printf %s {head_b64} | base64 -d > /a")\n',
+        "warning",
+        "is filled in at run time from `head`, `body`: a value holding the line `EOF`",
+    ),
+)
+_NEGATIVE = "import subprocess\ndef push(c, h, body, path):\n"
+VALID = (
+    _NEGATIVE  # nothing at run time
+    + "    c.exec_command(\"cat > /a << 'EOF'\\nconstant\\nEOF\")\n",
+    _NEGATIVE  # the value is outside the body
+    + "    c.exec_command(f\"cat > {path} << 'EOF'\\nconstant\\nEOF\")\n",
+    _NEGATIVE + '    c.exec_command(f"printf %s {body} | base64 -d > /a")\n',  # no heredoc
+    _NEGATIVE  # stdin, locally
+    + "    subprocess.run(['ssh', h, 'cat > /a'], input=body, text=True)\n",
+)
 
 
 RULE = rule(
