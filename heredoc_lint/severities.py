@@ -85,7 +85,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL101", "body-parsed-by-outer-shell"): Row(
         WARNING,
         "the outer shell changes the body",
-        FirstLook(1, 19, 0),
+        FirstLook(2, 22, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
     ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
@@ -93,7 +93,7 @@ TABLE: dict[tuple[str, str], Row] = {
     # HL102 client-side-expansion
     ("HL102", "quoted-delimiter"): Row(ERROR, "inside a quoted-delimiter heredoc"),
     ("HL102", "quoted-delimiter-binding"): Row(
-        ERROR, "inside a quoted-delimiter heredoc, bound outside", FirstLook(0, 3, 0)
+        INFO, "inside a quoted-delimiter heredoc, bound outside", FirstLook(0, 7, 0)
     ),
     ("HL102", "continuation-in-quoted-heredoc"): Row(
         ERROR, "a backslash-newline in a quoted heredoc"
@@ -141,7 +141,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL104", "background-command"): Row(
         WARNING,
         "a background command keeps the session's output",
-        FirstLook(6, 4, 3),
+        FirstLook(12, 5, 3),
         held="the shared case tail_logs.sh (`nohup tail -f ... &` over ssh)",
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
@@ -153,7 +153,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ),
     ("HL104", "channel-unwaited"): Row(INFO, "nothing shown waits for the channel"),
     # HL105 ssh-swallows-loop-stdin
-    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(7, 0, 3)),
+    ("HL105", "ssh-in-read-loop"): Row(WARNING, "ssh reads the loop's input", FirstLook(7, 0, 5)),
     ("HL105", "function-in-read-loop"): Row(
         WARNING, "a function that runs ssh reads it", FirstLook(2, 1, 0)
     ),
@@ -174,7 +174,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(28, 91, 19),
+        FirstLook(36, 91, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),

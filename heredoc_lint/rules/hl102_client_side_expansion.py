@@ -14,18 +14,22 @@ shell was meant to expand it:
 
 - error: inside a heredoc of the inner string whose delimiter is quoted
   (`<< 'EOF'` asks for a literal body, yet the remote file receives the local
-  values, and every backslash-newline is deleted); and a name that the inner
+  values, and every backslash-newline is deleted), unless the local script
+  binds the name (below); and a name that the inner
   string binds before it (`ssh h "x=1; echo $x"`, `for f in ...; do ... $f`,
   `read line; ... $line`): it is expanded before that binding exists, usually
   to nothing; and an awk field (`$2`, `$NF`) in the single-quoted program of
   an `awk` in the inner string (`ssh h "awk '{print $2}' f"`): the quotes were
   written for awk, but the local shell fills in its own `$2` first;
-- warning, in strings run on another host: `$?`, `$!` and `$$` (the local
-  shell's status and process ids; `$$` where it names the process: `kill $$`,
-  `echo $$ > app.pid`, `/proc/$$`); and positional
-  parameters of a shell that has none (an agent's command line, a workflow
-  step, a Python `shell=True` string, an ssh command string);
-- info: command substitutions that ask about the machine (`$(hostname)`,
+- warning: positional parameters of a shell that has none (an agent's command
+  line, a workflow step, a Python `shell=True` string, an ssh command string);
+- info (measured on code read on first look, see heredoc_lint/severities.py):
+  `$?`, `$!` and `$$` in strings run on another host (the local shell's status
+  and process ids; `$$` where it names the process: `kill $$`, `echo $$ >
+  app.pid`, `/proc/$$`); a name the local script binds, inside a quoted-delimiter
+  heredoc of the inner string (`ssh h "sudo su <<\EOF ... cd $dir ... EOF"`:
+  the author fills the remote shell's script with local values);
+  command substitutions that ask about the machine (`$(hostname)`,
   `$(whoami)`, `$(pgrep -f app)`), named as such in the message (on real code
   read on first look they were meant: accounts the machines share); and
   everything else, which is usually meant: a function's `$1` (the
