@@ -267,6 +267,29 @@ def test_an_unquoted_body_filled_with_the_scripts_own_variables_is_info(tmp_path
         assert g.evidence == "body-parsed-by-outer-shell", changed
 
 
+def test_a_shells_quoted_script_filled_with_the_scripts_own_variables_is_info(
+    tmp_path: Path,
+) -> None:
+    """`ssh h "sudo su <<\\EOF ... cd $base_dir ... EOF"` (round y, a blockchain testnet's
+    scripts): the heredoc is the script of a shell that runs it at once, and the author
+    fills it with the local script's values; the quoted delimiter only keeps the remote
+    shell from expanding them again.  bash runs the body in the local directory."""
+    text = f'base_dir={tmp_path}\nbash -c "bash <<\\EOF\ncd $base_dir && pwd\nEOF"\n'
+    ran = kit.bash_with_path(text)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == f"{tmp_path}\n"
+    (f,) = kit.findings(text, CODE, every_rule=True)
+    assert (f.evidence, f.severity) == ("local-values", Severity.INFO)
+    # Not when the heredoc writes a file (its `$x` is for later), nor when the shell runs
+    # a `-c` string and not its stdin.
+    for changed in (
+        text.replace("bash <<", "cat > f <<"),
+        text.replace("bash <<", "bash -c 'cd /' <<"),
+    ):
+        (g,) = kit.findings(changed, CODE, every_rule=True)
+        assert g.evidence == "body-parsed-by-outer-shell", changed
+
+
 def test_a_runbook_block_filled_with_what_an_earlier_block_sets_is_info() -> None:
     """A runbook's blocks run in one terminal, in order (tfukui95/tor-experiment's
     ToyExperiment.md): a variable an earlier block sets is the one meant."""

@@ -11,7 +11,10 @@ A heredoc that arrives exactly as it is written in the file (a single-quoted
 string with no `'\''` in it) is info: nothing is wrong with it yet. So is an
 unquoted heredoc whose body the outer shell changes only by filling in
 variables that the script itself sets (`NAME=$(hostname -s)` above it, or in
-an earlier block of a runbook): that is what its author meant. A body filled
+an earlier block of a runbook): that is what its author meant; and so is a
+quoted one that a shell runs at once as its script (`ssh h "sudo su <<\EOF
+... cd $dir ... EOF"`): the quotes keep the remote shell from expanding the
+local values again. A body filled
 in at run time (an f-string field) is also HL202's; this rule reports what the
 outer shell does to the rest of the body, without a fix.
 
@@ -49,7 +52,7 @@ import re
 from collections.abc import Iterator
 
 from heredoc_lint.fixes.remote_heredoc import heredoc_fix
-from heredoc_lint.layers.layer import Layer, LocalExpansion
+from heredoc_lint.layers.layer import Layer, LocalExpansion, calls
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import (
     Context,
@@ -62,6 +65,11 @@ from heredoc_lint.rules.base import (
 )
 from heredoc_lint.shell import evidence
 from heredoc_lint.shell.heredoc import Heredoc
+from heredoc_lint.shell.names import SHELLS
+
+# What runs a heredoc's body at once as its script (`sudo su <<\EOF`, `bash <<'EOF'`).
+_BODY_RUNNERS = SHELLS | {"su"}
+_COMMAND_OPTION = re.compile(r"-[A-Za-z]*c[A-Za-z]*|--(?:session-)?command(?:=.*)?")  # no stdin
 
 
 def _changed(
@@ -114,9 +122,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             kind = "local-values"
             message = (
                 f"Heredoc inside {where(layer)}: the local shell fills in {local} in its "
-                "body, variables set before it (an unquoted delimiter: meant so, it "
-                "works); any other $, `, \\ or quote in the body must be escaped for that "
-                "shell too"
+                "body, variables set before it (meant so: it works); any other $, `, \\ or "
+                "quote in the body must be escaped for that shell too"
             )
         else:
             kind = "body-parsed-by-outer-shell"
@@ -153,7 +160,7 @@ def _local_values(
     `bash -c "cat > f <<EOL ... $HOST ..."`, or an earlier block of a runbook): what the
     author meant; "" otherwise."""
     parent = layer.parent
-    if heredoc.quoted or parent is None:
+    if parent is None or (heredoc.quoted and not _runs_the_body(layer, heredoc)):
         return ""
     # A variable set to literal text is in the text already, as its value (with_literal_text)
     filled = [
@@ -171,6 +178,18 @@ def _local_values(
         return ""
     names = [(e.start, layer.text[e.start : e.end].strip()) for e in inside]
     return ", ".join(dict.fromkeys(name for _, name in sorted([*names, *filled])))
+
+
+def _runs_the_body(layer: Layer, heredoc: Heredoc) -> bool:
+    """Whether the heredoc is the script of a shell that runs it at once (`ssh h "sudo su
+    <<\\EOF ... cd $dir ... EOF"`): its author fills it with the local script's values
+    whatever the delimiter (round y); a file it writes (`cat > f <<'EOF'`) keeps its `$x`
+    for later."""
+    for call in calls(layer, _BODY_RUNNERS):
+        ops = {r.start for r in call.command.redirects if r.op.startswith("<<")}
+        if heredoc.op_start in ops:
+            return not any(_COMMAND_OPTION.fullmatch(w.value) for w in call.words[1:])
+    return False
 
 
 def _as_written(layer: Layer, start: int, end: int, context: Context) -> bool:
