@@ -258,6 +258,16 @@ def test_a_finding_in_a_variables_value_is_anchored_on_the_assignment() -> None:
 # -- layers.py: a nested layer finds the run-time values of its root -----------------------
 
 
+def test_a_python_field_after_a_blank_in_an_ssh_string_is_no_local_expansion() -> None:
+    """Round y (a Django backup command): `'ssh %(host)s "rm %(a)s; ln -s %(b)s %(a)s"' %
+    d`, the last field after a blank inside the ssh string's double quotes."""
+    text = "import os\nd = dict(h='x', a='y', b='z')\n"
+    text += "os.system('ssh %(h)s \"rm %(a)s; ln -s %(b)s %(a)s\"' % d)\n"
+    found = check_text(text, "python", "t.py", Settings())
+    assert [f for f in found if f.code == "HL102"] == []
+    assert not any("__hl" in f.message for f in found)
+
+
 def test_a_python_field_in_an_ssh_string_is_no_local_expansion() -> None:
     """`os.system(f'ssh h "echo {name} $HOME"')`: the ssh string is a layer below the
     Python string; its `{name}` is filled in by Python (HL201's), not a `$` the local

@@ -389,6 +389,17 @@ def test_parsed_expansion_spans_are_what_bash_expands(source: str) -> None:
     _assert_reassembles(f"echo {source}\n", command.words[1])
 
 
+@pytest.mark.parametrize("source", ['"$y $z"', '"${y} ${z}"', '"${y}  $(date)"', '"a\n\t`b`"'])
+def test_an_expansion_after_a_blank_in_double_quotes_starts_at_its_dollar(source: str) -> None:
+    """tree-sitter starts such a node at the blank before it: the expansion (what a
+    message shows, what a fix replaces, where a Python value is looked up) is the `$...`."""
+    command = parse_script(f"echo {source}\n").commands[0]
+    word = command.words[1]
+    assert len(word.expansions) == 2 - source.startswith('"a')
+    assert all(word.value[e.start] in "$`" for e in word.expansions)
+    _assert_reassembles(f"echo {source}\n", word)
+
+
 @pytest.mark.parametrize("after", ["", "$", '"', "\\"])
 def test_dequote_reads_nothing_past_the_end_of_its_word(after: str) -> None:
     """A word cut inside double quotes right after a backslash (an unfinished line in an

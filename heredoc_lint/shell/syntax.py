@@ -504,6 +504,10 @@ class _Builder:
             current = stack.pop()
             if current.type in _EXPANSION_TYPES:
                 a, b = self.span(current)
+                # Inside double quotes tree-sitter starts an expansion after a blank at the
+                # blank (`"${y} ${z}"`): the expansion is what follows it.
+                while a < b and self.text[a] in " \t\n":
+                    a += 1
                 if current.type == "simple_expansion" and self.text[a + 1 : a + 2].isdigit():
                     # `$1y`, `$10`: bash takes one digit; the rest is text.
                     b = a + 2
