@@ -306,7 +306,7 @@ def test_a_star_width_takes_its_own_argument() -> None:
     program = _ECHO.format('"echo %s %*d" % args')
     found = python_findings_with_settings(program, "HL201")
     assert [(f.severity.value, program[f.start : f.end]) for f in found] == [("info", "%s")]
-    assert found[0].message.startswith("`?` is put into")
+    assert found[0].message.startswith("`%s` is put into")  # named by its field
     assert fix_kind(program, "python", "t.py", Settings(), unsafe=True).text == program
     template = "echo %s %*d"
     assert template % ("a", 3, 7) == "echo a   7"

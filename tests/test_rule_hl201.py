@@ -526,3 +526,17 @@ def test_hl201_names_the_command_or_command_string_the_value_is_put_into() -> No
         "`name` is put into the shell command of `subprocess.run`",
         "`name` is put into the `bash -c` command string",
     ]
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        ("'ssh %(host)s uptime' % settings", "%(host)s"),  # a mapping held in a variable
+        ("'ssh {host} uptime'.format(**settings)", "{host}"),
+    ],
+)
+def test_a_value_seen_only_by_its_field_is_named_by_it(call: str, field: str) -> None:
+    """Round y (a Django backup command): the message named such a value `?`."""
+    text = f"import os\n\ndef f(settings):\n    os.system({call})\n"
+    found = [f for f in check_text(text, "python", "t.py") if f.code == "HL201"]
+    assert found and all(f.message.startswith(f"`{field}` is put into") for f in found)

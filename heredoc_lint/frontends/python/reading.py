@@ -364,10 +364,17 @@ class Reader:
         return "", self.a.add_unit(Unit("spec", span[0], span[1], span[0], units[0].atom, index))
 
     def _argument(
-        self, node: ast.expr | None, scope: Scope, kind: InterpKind, conversion: str | None
+        self,
+        node: ast.expr | None,
+        scope: Scope,
+        kind: InterpKind,
+        conversion: str | None,
+        field: str = "?",
     ) -> Interp:
+        """The value `node` fills in; unseen (a key of a mapping held in a variable), it is
+        named by its `field` in the template (`%(host)s`)."""
         if node is None:
-            return Interp(kind, "?", None, (0, 0), conversion=conversion, spec="?")
+            return Interp(kind, field, None, (0, 0), conversion=conversion, spec="?")
         span = self.a.lines.span(node)
         safe, is_str = nature(node, scope, self.a.imports)
         return Interp(
@@ -427,7 +434,7 @@ class Reader:
             if known is not None:
                 out.extend(known)
                 continue
-            interp = self._argument(arg, scope, "percent", m.group("conv"))
+            interp = self._argument(arg, scope, "percent", m.group("conv"), m.group())
             if m.group("conv") in "diouxXeEfFgGc":
                 interp = replace(interp, safe=True)
             unit = self._spec_unit(elems, m.start(), m.end(), interp)
@@ -491,17 +498,17 @@ class Reader:
                 out.extend(known)
                 i = j
                 continue
-            unit = self._spec_unit(elems, i, j, self._format_interp(arg, rest, scope))
+            unit = self._spec_unit(elems, i, j, self._format_interp(arg, name, rest, scope))
             if unit is None:
                 return None
             out.append(unit)
             i = j
         return self._mark_shared(out, fields.uses, node)
 
-    def _format_interp(self, arg: ast.expr | None, rest: str, scope: Scope) -> Interp:
+    def _format_interp(self, arg: ast.expr | None, name: str, rest: str, scope: Scope) -> Interp:
         """The run-time value of a `{name...}` field whose text after the name is `rest`."""
         conversion = rest[1:2] if rest.startswith("!") else None
-        interp = self._argument(arg, scope, "format", conversion)
+        interp = self._argument(arg, scope, "format", conversion, f"{{{name}}}")
         spec = rest.split(":", 1)[1] if ":" in rest else None
         if rest and not rest.startswith(("!", ":")):
             # `{x.attr}`, `{x[0]}`: not the argument's value, and not one place to quote.
