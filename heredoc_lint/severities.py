@@ -98,7 +98,9 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL102", "continuation-in-quoted-heredoc"): Row(
         ERROR, "a backslash-newline in a quoted heredoc"
     ),
-    ("HL102", "binding-inside"): Row(ERROR, "the name is bound in the same string, later"),
+    ("HL102", "binding-inside"): Row(
+        ERROR, "the name is bound in the same string, later", FirstLook(1, 0, 0)
+    ),
     ("HL102", "awk-field"): Row(ERROR, "a field of an awk program", FirstLook(0, 0, 1)),
     ("HL102", "positional-empty"): Row(WARNING, "a positional parameter that is empty there"),
     ("HL102", "special-parameter"): Row(
@@ -119,7 +121,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "shares-string"): Row(
         ERROR,
         "other commands share the string",
-        FirstLook(5, 10, 6),
+        FirstLook(5, 10, 11),
         held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
     ),
     ("HL103", "script-last-command"): Row(WARNING, "a script keeps its process"),
@@ -189,13 +191,13 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "escape-chain"): Row(
         WARNING,
         "the string needs an escape chain",
-        FirstLook(0, 4, 1),
+        FirstLook(0, 5, 1),
         held="the shared case seed003.sh (`'\\''` in a heredoc of an ssh string)",
     ),
     ("HL111", "three-shells-changing"): Row(
         WARNING,
         "three shells, the middle one a remote shell that only starts ssh",
-        FirstLook(2, 13, 0),
+        FirstLook(2, 15, 0),
         held="the shared case jump.sh (`ssh gateway \"ssh internal-db '...'\"`)",
     ),
     ("HL111", "three-shells-escaped"): Row(
@@ -224,7 +226,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter-host"): Row(
         WARNING,
         "a parameter of a public function, named as a host",
-        FirstLook(0, 0, 6),
+        FirstLook(0, 8, 6),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "parameter-url"): Row(
