@@ -557,3 +557,35 @@ def test_what_a_route_or_a_request_object_gives_is_the_clients() -> None:
         in (messages["{service_name}"])
     )
     assert "it comes from an HTTP request (`request.POST`)" in messages["{deploy_id}"]
+
+
+# -- a method's parameter, by what its class's own `self.` calls pass (round z) -------------
+_METHOD = """import os
+import sys
+
+
+class Node:
+    def collect(self, host):
+        return self.extract(host)
+
+    def extract(self, host):
+        return os.popen("nc localhost 2006 | grep {}".format(host)).read()
+
+    def run(self):
+        return self.collect(VALUE)
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("'10.10.1.55'", NO_ORIGIN),  # its class only ever passes a literal address
+        ("sys.argv[1]", (Severity.INFO, "argv")),  # the command line, through `collect`
+        ("*sys.argv[1:]", HOST),  # not all in sight: the parameter is the evidence
+    ],
+)
+def test_a_method_parameter_is_judged_by_its_classs_own_calls(
+    value: str, expected: tuple[Severity, str]
+) -> None:
+    text = _METHOD.replace("VALUE", value)
+    assert evidences(text) == {"{}": expected}

@@ -37,11 +37,14 @@ class Callers:
             self._index, self._attributes = self._build()
         return self._index.get(function, [])
 
-    def passed(self, owner: Scope, name: str) -> list[tuple[ast.expr, Scope]]:
+    def passed(
+        self, owner: Scope, name: str, *, every: bool = False
+    ) -> list[tuple[ast.expr, Scope]]:
         """What the file's own calls of `owner`'s function pass for its parameter `name`,
         each with the scope of the call: the calls by name of a module function, and a
         plain method's calls `self.NAME(...)` in the methods of its class.  A call that
-        passes it through `*args`, or not at all, gives nothing."""
+        passes it through `*args`, or not at all, gives nothing; with `every`, a call
+        through `*args` makes it all nothing (what the calls pass is not all in sight)."""
         function = owner.node
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return []
@@ -67,6 +70,8 @@ class Callers:
         found = []
         for call, scope in sites:
             argument = argument_for(call, owner, name, bound)
+            if argument is UNKNOWN and every:
+                return []
             if argument is not None and argument is not UNKNOWN:
                 found.append((argument, scope))
         return found

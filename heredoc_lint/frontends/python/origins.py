@@ -443,8 +443,10 @@ def _parameter(
     those calls pass is the evidence, and a file whose calls pass only its own values
     (`render("/tmp/x.mp3")`) shows none, unless those calls are only examples of use at
     its top level. A function the file never calls is called from outside: its parameter
-    is outside data, unless its default shows it holds a quantity. Methods are called
-    through objects the file cannot follow: their parameters stay evidence."""
+    is outside data, unless its default shows it holds a quantity. A method's calls
+    through `self` in its class are read the same way (round z: `self.etx_extract(host)`
+    only ever given a literal address); a method the file calls only through objects it
+    cannot follow keeps its parameters as evidence."""
     owner = scope.owner(node.id)
     if owner is None or not owner.public or node.id not in owner.arguments:
         return ""
@@ -462,7 +464,9 @@ def _parameter(
     module_function = owner.parent is not None and owner.parent.parent is None
     sites = callers.of(owner.function) if callers is not None and module_function else []
     if not sites:
-        return parameter
+        if callers is None or module_function:
+            return parameter
+        return _passed_by_self(owner, node.id, imports, depth, seen, callers, parameter)
     examples: list[int] = []
     passing = 0
     for call, site_scope in sites:
@@ -480,6 +484,26 @@ def _parameter(
             examples.append(call.lineno)
     if examples and len(examples) == passing and parameter:
         return f"{parameter}{_EXAMPLE} {', '.join(map(str, examples))})"
+    return ""
+
+
+def _passed_by_self(
+    owner: Scope,
+    name: str,
+    imports: Mapping[str, str],
+    depth: int,
+    seen: dict[int, int],
+    callers: Callers,
+    parameter: str,
+) -> str:
+    """`_parameter` of a method, by what its class's own calls `self.NAME(...)` pass."""
+    passed = callers.passed(owner, name, every=True)
+    if not passed:
+        return parameter
+    for argument, site_scope in passed:
+        found = evidence(argument, site_scope, imports, depth + 1, seen, callers)
+        if found:
+            return f"{found}, passed to `{owner.function}()` on line {argument.lineno}"
     return ""
 
 
