@@ -134,6 +134,21 @@ def test_hl111_an_inner_ssh_that_reads_the_middle_hosts_files_is_no_hop(
     assert one.severity.value == severity
 
 
+@pytest.mark.parametrize(
+    ("entry", "evidence"),
+    [
+        ("docker exec C ", "three-shells-as-written"),  # that ssh runs in the container
+        ("kubectl exec pod -- ", "three-shells-as-written"),
+        ("sudo ", "three-shells-changing"),  # the middle host's own shell, as root
+    ],
+)
+def test_hl111_an_inner_ssh_in_a_container_is_no_hop(entry: str, evidence: str) -> None:
+    """`ssh h "docker exec C ssh g echo 'ok'"` (round z, a webhook setup testing the
+    container's own key): `ssh -J` would not start that ssh in the container."""
+    (one,) = kit.findings_selected(f"ssh h \"{entry}ssh g echo 'ok'\"\n", "HL111")
+    assert one.evidence == evidence
+
+
 # -- HL111: a string two shells down an argv -------------------------------------------------
 
 

@@ -142,6 +142,9 @@ class Invocation:
     # A command before it runs it apart from the caller, with none of its descriptors: a
     # unit of the service manager (`systemd-run bash -c S`).
     apart: bool = False
+    # A command before it enters another host or a container to run it (`docker exec c
+    # ssh h S`): the layer's wrapper does not run in the caller's own place.
+    entered: bool = False
     ssh: SshCall | None = None
     script_file: Word | None = None  # `bash <(...)`: the script is what the substitution prints
 
@@ -1213,6 +1216,7 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Inv
                     index=found.index if anchor is None else anchor,
                     remote=remote or found.remote,
                     apart=apart,
+                    entered=remote,
                 )
             if origin is not None:
                 # Indexes into words that are not the command's own: the anchor is the

@@ -74,8 +74,10 @@ def _outer_shells_change(layer: Layer, file_text: str) -> str | None:
 def _hop(outer: Layer, layer: Layer) -> bool:
     """`ssh a "ssh b '...'"`: a remote shell whose only work is to start another ssh, a
     hop that `ssh -J` makes without the middle shell. Not `watch 'ssh b "..."'` nor
-    `bash -c 'ssh b "..."'`: their middle shell runs here, and is there on purpose."""
-    ssh = outer.role is Role.SSH and layer.role is Role.SSH
+    `bash -c 'ssh b "..."'`: their middle shell runs here, and is there on purpose; nor
+    `ssh a "docker exec c ssh b '...'"`: that ssh runs in a container, with its keys."""
+    entered = layer.invocation is not None and layer.invocation.entered
+    ssh = outer.role is Role.SSH and layer.role is Role.SSH and not entered
     # More commands there (`ssh-copy-id`, a `while read` loop): it does work of its own.
     return ssh and len(outer.script.commands) == 1 and not _uses_the_middle_hosts_files(layer)
 
