@@ -378,6 +378,8 @@ ROWS = [
     ("adb -s emulator-5554 shell 'echo a; echo b'", "adb shell", "echo a; echo b", True, "sh"),
     ("pdsh -w web[1-3] 'echo a; echo b'", "pdsh", "echo a; echo b", True, "bash"),
     ("clush -w @web -b 'echo a; echo b'", "clush", "echo a; echo b", True, "bash"),
+    ("pssh -h hosts -i 'echo a; echo b'", "pssh", "echo a; echo b", True, "bash"),
+    ("parallel-ssh -H n1 -P 'echo a; echo b'", "parallel-ssh", "echo a; echo b", True, "bash"),
     ("parallel -j 4 'echo a; echo b' ::: 1", "parallel", "echo a; echo b", False, "bash"),
     ("ansible all -m shell -a 'echo a; echo b'", "ansible", "echo a; echo b", True, "sh"),
     ("ansible all -b -m raw -a 'echo a; echo b'", "ansible", "echo a; echo b", True, "bash"),

@@ -364,6 +364,25 @@ FORMS: tuple[Form, ...] = (
         shell="login",
         remote=True,
     ),
+    *(
+        Form(
+            name,
+            (),
+            f"{name} --help (pssh 2.3): {name} [OPTIONS] command [...]: the words are joined "
+            "and sent by ssh to each host's login shell",
+            _names(
+                "-h --hosts -H --host -l --user -p --par -o --outdir -e --errdir -t --timeout "
+                "-O --option -x --extra-args -X --extra-arg"
+            ),
+            _names(
+                "-v --verbose -A --askpass -i --inline --inline-stdout -I --send-input -P --print"
+            ),
+            "words",
+            shell="login",
+            remote=True,
+        )
+        for name in ("pssh", "parallel-ssh")  # the same program: Debian names it parallel-ssh
+    ),
     Form(
         "clush",
         (),
