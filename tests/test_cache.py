@@ -402,7 +402,8 @@ def test_same_size_edit_of_the_tool_invalidates_the_cache(tmp_path: Path) -> Non
     rule = tool / "heredoc_lint" / "rules" / "hl103_pkill_self_match.py"
     old, new = "matches the command line", "MATCHES THE COMMAND LINE"
     source = rule.read_text()
-    assert source.count(old) == 1 and len(old) == len(new)
+    # The message's text in the rule's code, before its examples (which quote it too).
+    assert source.index(old) < source.index("INVALID = (") and len(old) == len(new)
     script = tmp_path / "s.sh"
     script.write_text(PKILL)
     # cwd is tmp_path: `python -m` puts it first on sys.path, so the copy is the tool run.
@@ -420,7 +421,7 @@ def test_same_size_edit_of_the_tool_invalidates_the_cache(tmp_path: Path) -> Non
     assert list((tmp_path / "c").glob("findings-*.json"))
     assert old in run()  # warm: from the cache
     size, mtime = rule.stat().st_size, rule.stat().st_mtime_ns
-    rule.write_text(source.replace(old, new))
+    rule.write_text(source.replace(old, new, 1))
     os.utime(rule, ns=(mtime + 2_000_000_000, mtime + 2_000_000_000))
     assert rule.stat().st_size == size
     assert new in run()

@@ -56,23 +56,37 @@ def test_negative_case() -> None:
 
 
 @pytest.mark.parametrize(
-    ("loop_body", "lines_read"),
+    ("shell", "script", "lines_read"),
     [
-        ("cat > /dev/null; echo $h", ["a"]),  # the loop's stdin: the first line only
-        ("(cat > /dev/null; echo $h) &", ["a", "b", "c"]),  # a job: /dev/null
-        ("{ cat > /dev/null; echo $h; } &", ["a", "b", "c"]),
-        ("x=$(cat &); echo $h", ["a"]),  # a job inside $( ), waited for: the loop's stdin
+        # The body's command reads the loop's stdin: the next line.
+        ("bash", 'while read h; do read x; echo "$h:$x"; done < hosts', ["a:b", "c:d"]),
+        # A background job (waited for at once, so the order is fixed) in a loop fed by a
+        # redirection or a pipe: bash gives it that input, not /dev/null.
+        ("bash", 'while read h; do { read x; echo "$h:$x"; } & wait; done < hosts', ["a:b", "c:d"]),
+        (
+            "bash",
+            'cat hosts | while read h; do (read x; echo "$h:$x") & wait; done',
+            ["a:b", "c:d"],
+        ),
+        # With no loop feeding it, a job reads /dev/null; dash gives every job /dev/null.
+        ("bash", 'exec < hosts; read h; { read x; echo "$h:$x"; } & wait', ["a:"]),
+        (
+            "dash",
+            'while read h; do { read x; echo "$h:$x"; } & wait; done < hosts',
+            ["a:", "b:", "c:", "d:"],
+        ),
+        # A job inside $( ), waited for by the substitution: the loop's stdin.
+        ("bash", "while read h; do x=$(cat &); echo $h; done < hosts", ["a"]),
     ],
 )
-def test_bash_gives_a_job_dev_null_unless_in_a_substitution(
-    tmp_path: Path, loop_body: str, lines_read: list[str]
+def test_what_a_job_in_a_read_loop_reads(
+    tmp_path: Path, shell: str, script: str, lines_read: list[str]
 ) -> None:
-    """The oracle for HL105's background cases: which loops read every line of `hosts`
-    when their body's command reads stdin."""
-    (tmp_path / "hosts").write_text("a\nb\nc\n")
-    script = f"while read h; do {loop_body}; done < hosts; wait\n".replace("&;", "&")
-    ran = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
-    assert sorted(ran.stdout.split()) == lines_read, ran.stderr
+    """The oracle for HL105's background cases (round z: a backgrounded ssh in a `done <
+    file` loop was taken for one that reads /dev/null)."""
+    (tmp_path / "hosts").write_text("a\nb\nc\nd\n")
+    ran = subprocess.run([shell, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.stdout.split() == lines_read, ran.stderr
 
 
 # -- fixes: the rest are INVALID examples in the rule's module ---------------------------

@@ -8,7 +8,10 @@ script's own function counts at each call of it in such a loop (`deploy "$h"`,
 with `deploy() { ssh "$1" uptime; }`), and so does a function that calls such
 a function with the same input (`run() { deploy "$1"; }`, then `run "$h"`):
 the call is reported, without a fix, since the function may be called
-elsewhere for its input.
+elsewhere for its input. An ssh run in the background (`ssh "$h" x &`) in a loop
+fed by a redirection or a pipe is info: bash gives such a job the loop's input,
+not /dev/null, but ssh reads it only once connected, and by then a quick loop
+has usually read every line.
 
 ## Why is this bad?
 ssh forwards its standard input to the remote command, and it inherits the
@@ -355,7 +358,10 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if command.loop is None or invocation.ssh is None:
             continue
         ssh = invocation.ssh
-        if _stdin_null(ssh) or not command.reads_stdin:
+        if _stdin_null(ssh):
+            continue
+        job = not command.reads_stdin and _job_reads_loop_input(layer, command, loops)
+        if not command.reads_stdin and not job:
             continue
         loop = loops.swallowing(command)
         if loop is None:
@@ -378,20 +384,38 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 else Applicability.SAFE
             )
             fix = Fix((edit,), applicability, "Add `-n`: ssh reads its stdin from /dev/null")
-        yield finding(
-            layer,
-            "HL105",
-            "ssh-in-read-loop",
-            f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop reads the loop's standard "
-            "input: it swallows the lines that `read` has not read yet and sends them to "
-            "the remote command, so the loop ends after the first line and the other "
-            f"entries are never processed; use {cure}",
-            word.start,
-            word.end,
-            fix,
-        )
+        if job:
+            evidence = "job-in-read-loop"
+            message = (
+                f"`{word.value}` runs in the background inside this `{_CONDITION[loop.kind]}` "
+                "loop, whose input is redirected or piped into it: bash gives such a job the "
+                "loop's standard input, not /dev/null, so it swallows lines that `read` has "
+                "not read yet (which ones depends on timing) and those entries are never "
+                f"processed; use {cure}"
+            )
+        else:
+            evidence = "ssh-in-read-loop"
+            message = (
+                f"`{word.value}` inside this `{_CONDITION[loop.kind]}` loop reads the loop's "
+                "standard input: it swallows the lines that `read` has not read yet and "
+                "sends them to the remote command, so the loop ends after the first line "
+                f"and the other entries are never processed; use {cure}"
+            )
+        yield finding(layer, "HL105", evidence, message, word.start, word.end, fix)
 
     yield from _function_calls(layer, context, loops, reported)
+
+
+def _job_reads_loop_input(layer: Layer, command: Command, loops: _Loops) -> bool:
+    """Whether a background job keeps its loop's input: bash gives a job /dev/null only
+    where no loop around it is fed by a redirection or a pipe, so in `while read h; do
+    ssh $h x & done < hosts` the job reads `hosts` (measured, bash 5.2: `{ read x; } &
+    wait` in such a loop reads the next line; dash, an `sh -c` string's shell here,
+    gives /dev/null)."""
+    if not command.in_job or not command.reads_stdin_unless_job or layer.shell == "sh":
+        return False
+    loop = loops.swallowing(command)
+    return loop is not None and loop.stdin_redirected
 
 
 def _defined_in(layer: Layer, name: str) -> str:
@@ -571,6 +595,29 @@ INVALID = (
         "warning",
         _SAYS,
     ),
+    # A background job in a loop fed by a redirection or a pipe: bash gives it that input.
+    Invalid(
+        "while read -r h; do ssh $h uptime & done < hosts\n",
+        "ssh",
+        "while read -r h; do ssh -n $h uptime & done < hosts\n",
+        "info",
+        "bash gives such a job the loop's standard input, not /dev/null",
+    ),
+    Invalid(
+        "cat hosts | while read -r h; do (ssh $h uptime) & done\n",
+        "ssh",
+        "cat hosts | while read -r h; do (ssh -n $h uptime) & done\n",
+    ),
+    Invalid(
+        "while read -r h; do { ssh $h uptime; } & done < hosts\n",
+        "ssh",
+        "while read -r h; do { ssh -n $h uptime; } & done < hosts\n",
+    ),
+    Invalid(
+        "while read -r h; do ssh $h uptime && echo ok & done < hosts\n",
+        "ssh",
+        "while read -r h; do ssh -n $h uptime && echo ok & done < hosts\n",
+    ),
     Invalid(  # `-n` goes right after `ssh`, before its other options
         "while read h; do timeout 5 ssh -p 2222 $h uptime; done < hosts\n",
         "ssh",
@@ -593,10 +640,7 @@ VALID = (
     "while read -r h; do echo hi | ssh $h cat; done < hosts\n",
     "while read -r h; do ssh $h bash -s <<'EOF'\nuptime\nEOF\ndone < hosts\n",
     "while read -r h; do ssh $h cat <<< data; done < hosts\n",
-    "while read -r h; do ssh $h uptime & done < hosts\n",  # async: stdin is /dev/null
-    "while read -r h; do (ssh $h uptime) & done < hosts\n",  # so is a subshell's, `&`
-    "while read -r h; do { ssh $h uptime; } & done < hosts\n",
-    "while read -r h; do ssh $h uptime && echo ok & done < hosts\n",
+    'sh -c "while read h; do ssh \\$h x & done < hosts"\n',  # dash: a job reads /dev/null
     "while read -r h; do\n  while read -r x; do :; done < other\n  true\ndone < hosts\n",
     "while read -r h; do scp f $h:/tmp; done < hosts\n",
     "ssh h uptime\n",

@@ -206,8 +206,14 @@ class Command:
     def reads_stdin(self) -> bool:
         """Whether the command gets the standard input of the shell that runs it: not
         redirected (`< file`, a heredoc, a here-string), not the reading end of a pipe,
-        not in a background job (which bash, without job control, gives /dev/null)."""
-        if self.in_job or self._surroundings.piped_in:
+        not in a background job (which a shell without job control gives /dev/null; but
+        bash not inside a loop fed by a redirection or a pipe, which keeps that input)."""
+        return not self.in_job and self.reads_stdin_unless_job
+
+    @property
+    def reads_stdin_unless_job(self) -> bool:
+        """`reads_stdin`, whether or not the command is in a background job."""
+        if self._surroundings.piped_in:
             return False
         return not any(r.source_fd == 0 and (not r.writes or r.op == "<>") for r in self.redirects)
 
