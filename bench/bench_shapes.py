@@ -109,6 +109,11 @@ RULE_SHAPES: dict[str, tuple[int, Callable[[int], str]]] = {
     "pkill calls as words of one ssh": (1_000, lambda n: "ssh h " + "pkill -f sglang \\; " * n),
     "ssh string of `x=1; echo $x`s": (1_000, lambda n: 'ssh h "x=1; ' + "echo $x $1; " * n + '"'),
     "ssh statements with unquoted heredocs": (1_000, lambda n: "ssh h bash <<E\n$x\nE\n" * n),
+    # HL106 asks of every word whether it is one of the leading assignments: asked once.
+    "assignment words of one ssh": (
+        1_000,
+        lambda n: "ssh h " + "".join(f'"A{k}=1" ' for k in range(n)) + '"B=x y" cmd\n',
+    ),
     # Each HL107 fix (quote the delimiter) is lifted through the same long word: its lexer
     # states must be computed once, not once per edit (edits.py keeps them).
     "unquoted heredocs to ssh in one ssh string": (

@@ -92,6 +92,18 @@ def test_pkill_calls_as_words_of_one_ssh_command() -> None:
     assert "(`bash -c pkill -f sglang ; pkill -f sglang ; pkill -f sgla...`)" in result[0].message
 
 
+def test_assignment_words_of_one_ssh_command() -> None:
+    text = "ssh h " + "".join(f'"A{k}=1" ' for k in range(3)) + '"B=x y" cmd\n'
+    (finding,) = found(text)
+    assert (finding.code, finding.evidence, finding.severity) == (
+        "HL106",
+        "split-assignment",
+        Severity.WARNING,
+    )
+    assert finding.fix is not None
+    assert finding.fix.edits[0].content == "\"A0=1 A1=1 A2=1 B='x y' cmd\""
+
+
 def test_expansions_of_one_ssh_string_each_judged_on_its_own() -> None:
     text = "ssh h \"x=1; echo $x; eval echo $y; awk '{print $1}' f; echo $1\"\n"
     result = [f for f in found(text) if f.code == "HL102"]

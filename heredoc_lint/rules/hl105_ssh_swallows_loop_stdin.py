@@ -358,13 +358,11 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if command.loop is None or invocation.ssh is None:
             continue
         ssh = invocation.ssh
-        if _stdin_null(ssh):
-            continue
-        job = not command.reads_stdin and _job_reads_loop_input(layer, command, loops)
-        if not command.reads_stdin and not job:
+        job = not command.reads_stdin  # no input of its own but, maybe, its loop's
+        if _stdin_null(ssh) or (job and not _job_may_keep_input(layer, command)):
             continue
         loop = loops.swallowing(command)
-        if loop is None:
+        if loop is None or (job and not loop.stdin_redirected):
             continue
         reported.add(command.start)
         word = command.words[ssh.index]
@@ -406,16 +404,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     yield from _function_calls(layer, context, loops, reported)
 
 
-def _job_reads_loop_input(layer: Layer, command: Command, loops: _Loops) -> bool:
-    """Whether a background job keeps its loop's input: bash gives a job /dev/null only
-    where no loop around it is fed by a redirection or a pipe, so in `while read h; do
-    ssh $h x & done < hosts` the job reads `hosts` (measured, bash 5.2: `{ read x; } &
-    wait` in such a loop reads the next line; dash, an `sh -c` string's shell here,
-    gives /dev/null)."""
-    if not command.in_job or not command.reads_stdin_unless_job or layer.shell == "sh":
-        return False
-    loop = loops.swallowing(command)
-    return loop is not None and loop.stdin_redirected
+def _job_may_keep_input(layer: Layer, command: Command) -> bool:
+    """Whether a command with no input of its own is a background job that may keep its
+    loop's: bash gives a job /dev/null only where no loop around it is fed by a
+    redirection or a pipe, so in `while read h; do ssh $h x & done < hosts` the job reads
+    `hosts` (measured, bash 5.2: `{ read x; } & wait` in such a loop reads the next line;
+    dash, an `sh -c` string's shell here, gives /dev/null)."""
+    return command.in_job and command.reads_stdin_unless_job and layer.shell != "sh"
 
 
 def _defined_in(layer: Layer, name: str) -> str:

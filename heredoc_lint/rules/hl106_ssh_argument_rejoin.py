@@ -182,10 +182,16 @@ def _alone_static(value: str) -> tuple[tuple[tuple[int, int, ItemKind, str], ...
 
 
 def _problem(
-    words: Sequence[Word], fates: Sequence[Fate], index: int, remote: str, first_exec: int
+    words: Sequence[Word],
+    fates: Sequence[Fate],
+    index: int,
+    remote: str,
+    first_exec: int,
+    assignments: range,
 ) -> str | None:
     """What the remote shell does to words[index], if it does not get it back as one word.
-    `first_exec`: the index of the first of find's `-exec` words (len(words) if none)."""
+    `first_exec`: the index of the first of find's `-exec` words (len(words) if none);
+    `assignments`: the words that are the command's leading assignments (`_assignments`)."""
     word, fate = words[index], fates[index]
     if word.value == ";" and first_exec < index:
         return (
@@ -224,7 +230,7 @@ def _problem(
         return None  # echo joins its arguments with one space again: the same output
     listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
     more = ", ..." if len(pieces) > 4 else ""
-    if index in _assignments(words):  # the first piece is the assignment, cut short
+    if index in assignments:  # the first piece is the assignment, cut short
         rest = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[1:5])
         more = ", ..." if len(pieces) > 5 else ""
         assigned = quote_snippet(pieces[0], 30)
@@ -239,7 +245,7 @@ def _double_quoted(text: str) -> str:
 
 
 def _remote_word(
-    words: Sequence[Word], fates: Sequence[Fate], index: int, flagged: set[int]
+    words: Sequence[Word], fates: Sequence[Fate], index: int, flagged: set[int], assignments: range
 ) -> str:
     """A static word as the remote shell must read it to get the same argument."""
     value = words[index].value
@@ -249,17 +255,17 @@ def _remote_word(
         if value.startswith("~") or any(c in value for c in "$`"):
             return value  # meant for the remote shell to expand
     # An assignment keeps its name unquoted, or it is a command's name (`'A=b c'`).
-    name = _assignment_name(words, index)
+    name = _assignment_name(words[index], index in assignments)
     value = value[len(name) :]
     if "'" in value and not any(c in value for c in '"$`\\!'):
         return f'{name}"{value}"'
     return name + shlex.quote(value)
 
 
-def _assignment_name(words: Sequence[Word], index: int) -> str:
-    """`NAME=` when words[index] is one of the assignments that start the command."""
-    match = _ASSIGNMENT.match(words[index].value)
-    return match[0] if match and index in _assignments(words) else ""
+def _assignment_name(word: Word, assignment: bool) -> str:
+    """`NAME=` of a word that is one of the assignments that start the command."""
+    match = _ASSIGNMENT.match(word.value) if assignment else None
+    return match[0] if match else ""
 
 
 def _local_word(text: str, nested: bool) -> str:
@@ -273,10 +279,16 @@ def _local_word(text: str, nested: bool) -> str:
 
 
 def _fix(
-    layer: Layer, words: Sequence[Word], fates: Sequence[Fate], flagged: set[int]
+    layer: Layer,
+    words: Sequence[Word],
+    fates: Sequence[Fate],
+    flagged: set[int],
+    assignments: range,
 ) -> Fix | None:
     if all(w.static for w in words):
-        remote = " ".join(_remote_word(words, fates, k, flagged) for k in range(len(words)))
+        remote = " ".join(
+            _remote_word(words, fates, k, flagged, assignments) for k in range(len(words))
+        )
         content = _local_word(remote, layer.depth > 0)
         applicability = Applicability.UNSAFE
     else:
@@ -287,7 +299,7 @@ def _fix(
             if any(c in w.value for c in "'\\") and not w.static:
                 return None
             text = _source_in_double_quotes(w)
-            name = _assignment_name(words, k)
+            name = _assignment_name(w, k in assignments)
             pieces.append(f"{name}'{text[len(name) :]}'" if k in flagged else text)
         content = '"' + " ".join(pieces) + '"'
         applicability = Applicability.DISPLAY_ONLY
@@ -313,7 +325,7 @@ def _source_in_double_quotes(word: Word) -> str:
 
 
 def _judge(
-    layer: Layer, command: Command, invocation: Invocation
+    layer: Layer, command: Command, invocation: Invocation, assignments: range
 ) -> tuple[dict[int, str], list[Fate]]:
     """The words the remote shell does not get back as written, with what it does to each,
     and the fates of all words once those are set right.
@@ -328,7 +340,7 @@ def _judge(
     text = child.text
     # Assignments given as separate words (`"A=$a" "B=$b" cmd`) are one word each, the
     # first too: a blank in one starts the command early.
-    first = _first_judged(words)
+    first = _first_judged(assignments)
     # Once a word holds a remote operator on purpose, the words are shell text.
     shell_text = first == 1 and bool(told[0].texts("control"))
     # A first word with blanks (`ssh h "eval "sudo $J" && mkdir x"`: `eval sudo`, then
@@ -342,11 +354,11 @@ def _judge(
             # Past a few words found wrong, each word is read alone: a parse per word
             # found wrong would cost quadratic time on a long command line.
             told[index] = _alone(words[index], told[index].start)
-        problem = _problem(words, told, index, text, first_exec)
+        problem = _problem(words, told, index, text, first_exec, assignments)
         if problem is not None and command_text and told[index].texts("control"):
             problem = None
         if problem is None:
-            problem = _problem_when_unset(words, index, first_exec)
+            problem = _problem_when_unset(words, index, first_exec, assignments)
         if problem is None:
             shell_text = shell_text or bool(told[index].texts("control"))
             continue
@@ -367,7 +379,9 @@ def _judge(
     return problems, told
 
 
-def _problem_when_unset(words: Sequence[Word], index: int, first_exec: int) -> str | None:
+def _problem_when_unset(
+    words: Sequence[Word], index: int, first_exec: int, assignments: range
+) -> str | None:
     """What the remote shell does to words[index] when its variables are unset and the
     local shell puts their defaults in the string."""
     unset = _unset(words[index])
@@ -376,7 +390,7 @@ def _problem_when_unset(words: Sequence[Word], index: int, first_exec: int) -> s
     name, word = unset
     shown = [*words[:index], word, *words[index + 1 :]]
     fate = _alone(word, 0)
-    problem = _problem(shown, [fate] * (index + 1), index, word.value, first_exec)
+    problem = _problem(shown, [fate] * (index + 1), index, word.value, first_exec, assignments)
     return None if problem is None else f"with `{name}` unset, {problem}"
 
 
@@ -420,29 +434,29 @@ def _assignments(words: Sequence[Word]) -> range:
     return range(start, end)
 
 
-def _first_judged(words: Sequence[Word]) -> int:
+def _first_judged(assignments: range) -> int:
     """The first word that must reach the remote shell as one word: the second (the first
     names the command, or is a piece of a command line), or the first of two or more
     assignments given as separate words."""
-    run = _assignments(words)
-    return 0 if run.start == 0 and len(run) >= 2 else 1
+    return 0 if assignments.start == 0 and len(assignments) >= 2 else 1
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     for command, invocation in layer.invocations:
         if invocation.ssh is None or len(invocation.words) < 2:
             continue
-        if all(_plain(w) for w in invocation.words[_first_judged(invocation.words) :]):
-            continue  # the common `ssh h sudo systemctl restart x`: no string to parse
         words = invocation.words
-        problems, told = _judge(layer, command, invocation)
+        assignments = _assignments(words)  # once: asked of every word, it was quadratic
+        if all(_plain(w) for w in words[_first_judged(assignments) :]):
+            continue  # the common `ssh h sudo systemctl restart x`: no string to parse
+        problems, told = _judge(layer, command, invocation, assignments)
         if not problems:
             continue
         ssh_word = command.words[invocation.ssh.index]
         index, first = next(iter(problems.items()))
         extra = f" (and {len(problems) - 1} more such word(s))" if len(problems) > 1 else ""
         # An assignment never joins its words again, as a command may (`tmux new -d ...`).
-        split_assignment = index in _assignments(words) and index + 1 < len(words)
+        split_assignment = index in assignments and index + 1 < len(words)
         yield finding(
             layer,
             "HL106",
@@ -452,7 +466,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             "quoted string with each argument quoted for the remote shell",
             ssh_word.start,
             ssh_word.end,
-            _fix(layer, words, told, set(problems)),
+            _fix(layer, words, told, set(problems), assignments),
         )
 
 
