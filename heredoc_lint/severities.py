@@ -143,7 +143,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL104", "background-command"): Row(
         WARNING,
         "a background command keeps the session's output",
-        FirstLook(12, 5, 3),
+        FirstLook(14, 5, 3),
         held="the shared case tail_logs.sh (`nohup tail -f ... &` over ssh)",
     ),
     ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
@@ -179,7 +179,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(36, 91, 19),
+        FirstLook(36, 92, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
