@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from heredoc_lint.frontends import Fragment
+from heredoc_lint.frontends.python import channels
 from heredoc_lint.frontends.python.encode import encode_fragment_edit
 from heredoc_lint.frontends.python.model import Analysis, Elems, PyFragment, Session, Unit
 from heredoc_lint.frontends.python.reading import Reader, candidates
@@ -20,29 +21,8 @@ from heredoc_lint.layers.wrappers import Role, basename, resolve
 from heredoc_lint.model import Edit
 from heredoc_lint.shell.words import Expansion, OffsetRuns, Word
 
-_POPEN = frozenset(
-    f"subprocess.{name}" for name in ("run", "call", "check_call", "check_output", "Popen")
-)
-_SHELL_STRING = {
-    "os.system": "os.system",
-    "os.popen": "os.popen",
-    "subprocess.getoutput": "subprocess.getoutput",
-    "subprocess.getstatusoutput": "subprocess.getstatusoutput",
-    "asyncio.create_subprocess_shell": "create_subprocess_shell",
-    "asyncio.subprocess.create_subprocess_shell": "create_subprocess_shell",
-}
 # Calls whose exit status reaches the program only as their value (or `.wait()`'s).
-_STATUS_BY_VALUE = frozenset(
-    {"os.system", "subprocess.run", "subprocess.call", "subprocess.Popen"}
-)
-_EXEC_ARGV = frozenset(
-    {"asyncio.create_subprocess_exec", "asyncio.subprocess.create_subprocess_exec"}
-)
-_FABRIC1 = {
-    f"fabric.{module}.{name}": name
-    for module in ("api", "operations")
-    for name in ("run", "sudo", "local")
-}
+_STATUS_BY_VALUE = frozenset({"os.system", "subprocess.run", "subprocess.call", "subprocess.Popen"})
 _FABRIC_CONNECTIONS = frozenset(
     {
         "fabric.Connection",
@@ -60,15 +40,6 @@ _ASYNCSSH_CONNECT = frozenset({"asyncssh.connect", "asyncssh.connection.connect"
 _ASYNCSSH_CONNECTIONS = frozenset(
     {"asyncssh.SSHClientConnection", "asyncssh.connection.SSHClientConnection"}
 )
-_ASYNCSSH_METHODS = frozenset({"run", "create_process"})
-# pexpect's functions that start a program from a command line it splits itself (no
-# shell: "Pexpect does NOT interpret shell meta characters"), and whether the call waits
-# for the program to exit (`run` reads its output to the end; `spawn` returns at once).
-_PEXPECT = {
-    f"pexpect{module}.{name}": name in ("run", "runu")
-    for module in ("", ".pty_spawn", ".run")
-    for name in ("spawn", "spawnu", "run", "runu")
-}
 _FABRIC_NAMES = re.compile(r"(?:c|cxn|conn|connection|.*_conn|.*_connection|.*_cxn)\Z", re.I)
 _INVOKE_NAMES = re.compile(r"(?:c|ctx|context)\Z")
 # Commands whose argv alone some rule reads (HL108: scp's `-p`), wrapper or not.
@@ -135,11 +106,6 @@ def dotted(node: ast.expr) -> str:
     return "()"
 
 
-_BUILT_IN = frozenset(
-    {*_POPEN, *_SHELL_STRING, *_EXEC_ARGV, *_FABRIC1, *_PEXPECT, "invoke.run", "invoke.sudo"}
-)
-
-
 class Finder:
     def __init__(
         self, analysis: Analysis, builder: ScopeBuilder, wrappers: tuple[PyWrapper, ...] = ()
@@ -178,35 +144,35 @@ class Finder:
         wrapper = self._project_wrapper(func, name)
         if wrapper is not None:
             yield from self.project(call, scope, wrapper)
-        elif name in _POPEN:
+        elif name in channels.POPEN:
             yield from self.popen(call, scope, name.split(".")[-1])
-        elif name in _SHELL_STRING:
-            target = replace(_SH, wrapper=_SHELL_STRING[name])
+        elif name in channels.SHELL_STRING:
+            target = replace(_SH, wrapper=channels.SHELL_STRING[name])
             yield from self.string(_argument(call, 0, "cmd"), scope, target)
-        elif name in _EXEC_ARGV:
+        elif name in channels.EXEC_ARGV:
             if not any(isinstance(a, ast.Starred) for a in call.args):
                 yield from self.argv(list(call.args), scope, "create_subprocess_exec", False)
-        elif name in ("invoke.run", "invoke.sudo"):
+        elif name in channels.INVOKE:
             prefix = "sudo " if name == "invoke.sudo" else ""
             target = _Target(name, 0, False, "bash", "/bin/bash -c {text}", Role.SHELL, prefix)
             yield from self.string(_argument(call, 0, "command"), scope, target, func)
-        elif name in _FABRIC1:
-            kind = _FABRIC1[name]
+        elif name in channels.FABRIC1:
+            kind = channels.FABRIC1[name]
             if kind == "local":
                 target = replace(_SH, wrapper="fabric local")
             else:
                 cmdline = "/bin/bash -l -c {text}"
                 target = _Target(f"fabric {kind}", 1, True, "bash", cmdline, Role.CHANNEL)
             yield from self.string(_argument(call, 0, "command"), scope, target)
-        elif name in _PEXPECT:
-            yield from self.pexpect(call, scope, name, _PEXPECT[name])
+        elif name in channels.PEXPECT:
+            yield from self.pexpect(call, scope, name, channels.PEXPECT[name])
         elif isinstance(func, ast.Attribute):
             yield from self.method(call, func, scope)
 
     def _project_wrapper(self, func: ast.expr, name: str | None) -> PyWrapper | None:
         """The configured wrapper the call matches, as written or by its import path; a
         call of the library functions read above is theirs, whatever the patterns say."""
-        if not self.wrappers or name in _BUILT_IN:
+        if not self.wrappers or name in channels.FUNCTIONS:
             return None
         written = dotted(func)
         for wrapper in self.wrappers:
@@ -245,15 +211,19 @@ class Finder:
                 yield fragment
 
     def method(self, call: ast.Call, func: ast.Attribute, scope: Scope) -> Iterator[Fragment]:
-        if func.attr == "exec_command":
+        if func.attr == channels.EXEC_COMMAND:
             target = _Target("exec_command", 1, True, "bash", _LOGIN, Role.CHANNEL)
             yield from self.string(_argument(call, 0, "command"), scope, target)
             return
-        if func.attr in _ASYNCSSH_METHODS and self.asyncssh and self._asyncssh(func.value, scope):
+        if (
+            func.attr in channels.ASYNCSSH_METHODS
+            and self.asyncssh
+            and self._asyncssh(func.value, scope)
+        ):
             target = _Target(f"asyncssh {func.attr}", 1, True, "bash", _LOGIN, Role.CHANNEL)
             yield from self.string(_argument(call, 0, "command"), scope, target)
             return
-        if func.attr not in ("run", "sudo", "local") or not (self.fabric or self.invoke):
+        if func.attr not in channels.SESSION_METHODS or not (self.fabric or self.invoke):
             return
         kind = self._method_kind(func.value, scope)
         if kind is None:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from heredoc_lint.frontends import SourceError
+from heredoc_lint.frontends.python import channels
 from heredoc_lint.frontends.python.positions import Lines
-from heredoc_lint.frontends.python.prefilter import ANY_FUNCTION
 from heredoc_lint.run.memory import limited
 
 
@@ -210,9 +210,8 @@ def _raise(text: str, error: SyntaxError) -> NoReturn:
     raise SourceError(f"Python syntax error: {error.msg}", offset) from None
 
 
-# The subprocess/os/asyncio functions, paramiko's exec_command, fabric's sudo and local,
-# asyncssh's create_process, pexpect's spawn and runu (`run` is among the first).
-_HOT_CALLS = f"{ANY_FUNCTION}|exec_command|sudo|local|create_process|spawnu?|runu"
+# The last name of every call the finder reads.
+_HOT_CALLS = "|".join(sorted(channels.CALL_NAMES))
 _IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n(]*(?:\([^)]*\)|[^\n]*)", re.MULTILINE)
 _AS_NAME = re.compile(r"\bas\s+(\w+)")
 

@@ -5,24 +5,12 @@ from __future__ import annotations
 import bisect
 import re
 
+from heredoc_lint.frontends.python import channels
 from heredoc_lint.frontends.python.positions import Lines
 from heredoc_lint.layers.pywrappers import PyWrapper, last_names
 
-_FUNCTIONS = {
-    "subprocess": (
-        "run",
-        "call",
-        "check_call",
-        "check_output",
-        "Popen",
-        "getoutput",
-        "getstatusoutput",
-        "create_subprocess_shell",
-        "create_subprocess_exec",
-    ),
-    "os": ("system", "popen"),
-    "asyncio": ("create_subprocess_shell", "create_subprocess_exec"),
-}
+# The standard library's calls of interest, by the name written before them.
+_FUNCTIONS = channels.STANDARD_FUNCTIONS
 _DIRECT = tuple(f"{module}.{name}(" for module, names in _FUNCTIONS.items() for name in names)
 ANY_FUNCTION = "|".join(sorted({n for names in _FUNCTIONS.values() for n in names}))
 # The closing parentheses a call may put between the name and its `(`: Python calls
@@ -35,7 +23,7 @@ _ALIAS = re.compile(r"[ \t]+as[ \t]+(\w+)")
 _FROM_IMPORT = re.compile(
     r"from[ \t]+(?:subprocess|os|asyncio(?:\.subprocess)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
 )
-_LIBRARIES = ("fabric", "invoke", "asyncssh", "pexpect")  # read only in a file importing one
+_LIBRARIES = channels.LIBRARIES  # read only in a file importing one
 # An import of one of them: `import` or `from`, then only what an import statement holds
 # before a module's name (names, dots, commas, blanks, a backslash-newline), then the name.
 # So `import os, fabric`, `x = 1; import fabric` and `import \` + newline + `fabric` pass,
@@ -89,7 +77,7 @@ def interesting(text: str) -> bool:
     Substring tests first (each a fast scan); regular expressions only where those
     pass.  A superset: every file with a call the finder reads passes.
     """
-    if "exec_command" in text:
+    if channels.EXEC_COMMAND in text:
         return True
     if "subprocess" in text:
         if any(call in text for call in _DIRECT):
