@@ -52,20 +52,8 @@ def import_edit(analysis: Analysis, module: str) -> tuple[str, Edit | None] | No
     if module in analysis.names:
         return None  # the name means something else here
     body = analysis.tree.body
-    i = 0
-    if (
-        body
-        and isinstance(body[0], ast.Expr)
-        and isinstance(body[0].value, ast.Constant)
-        and isinstance(body[0].value.value, str)
-    ):
-        i = 1
-    top: list[ast.Import | ast.ImportFrom] = []
-    while i < len(body) and isinstance(body[i], (ast.Import, ast.ImportFrom)):
-        statement = body[i]
-        assert isinstance(statement, (ast.Import, ast.ImportFrom))
-        top.append(statement)
-        i += 1
+    docstring = _docstring(body)
+    top = _top_imports(body[1:] if docstring else body)
     line = f"import {module}\n"
     plain = [s for s in top if isinstance(s, ast.Import)]
     for statement in plain:
@@ -79,18 +67,43 @@ def import_edit(analysis: Analysis, module: str) -> tuple[str, Edit | None] | No
     if froms:
         at = _line_start(analysis, froms[0].lineno)
         return module, Edit(at, at, line + "\n")
-    if top or i:
+    if top or docstring:
         anchor = top[-1] if top else body[0]
         edit = _after(analysis, anchor)
         return module, Edit(edit.start, edit.end, edit.content + "\n" + line)
+    return module, _after_comments(analysis.text, line)
+
+
+def _docstring(body: list[ast.stmt]) -> bool:
+    """Whether the module's first statement is its docstring."""
+    return (
+        bool(body)
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    )
+
+
+def _top_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements that open `body`, up to its first other statement."""
+    top: list[ast.Import | ast.ImportFrom] = []
+    for statement in body:
+        if not isinstance(statement, (ast.Import, ast.ImportFrom)):
+            break
+        top.append(statement)
+    return top
+
+
+def _after_comments(text: str, line: str) -> Edit:
+    """The edit that writes `line` after the comment lines that open `text` (`#!`, a
+    coding line), with a blank line after it when more follows."""
     at = 0
-    text = analysis.text
     while text.startswith("#", at):
         newline = text.find("\n", at)
         if newline < 0:
-            return module, Edit(len(text), len(text), "\n" + line)
+            return Edit(len(text), len(text), "\n" + line)
         at = newline + 1
-    return module, Edit(at, at, line + "\n" if at < len(text) else line)
+    return Edit(at, at, line + "\n" if at < len(text) else line)
 
 
 # -- HL201: shlex.quote ----------------------------------------------------------------------------
@@ -193,33 +206,17 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
     Never in a file that may run under Python 2: it has no `shlex.quote`.
     """
     interp = frag.interp_at(start)
-    if layer.parent is not None or interp is None or frag.analysis.python2:
-        return None
-    if not frag.analysis.fixable:
-        return None
-    if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
-        return None
-    if interp.kind != "field" and interp.span is None:
+    if interp is None or not _quotable(layer, frag, interp):
         return None
     quoter = _shlex_quote(frag.analysis)
     found = _unquoted_span(layer.text, word, start, end)
     if quoter is None or found is None:
         return None
     function, import_change = quoter
-    state, (left, right, before, after) = found
+    state, marks = found
     value = interp.source.strip() if interp.is_str else f"str({interp.source.strip()})"
     quoted = f"{function}({value})"
-    direct: list[Edit] = []
-    if interp.kind == "field":
-        frag_edits: list[FragEdit] = [(left, right, [*before, Runtime(quoted), *after])]
-    else:
-        assert interp.span is not None
-        direct.append(Edit(interp.span[0], interp.span[1], quoted))
-        frag_edits = []
-        if left != start or before:
-            frag_edits.append((left, start, before))
-        if right != end or after:
-            frag_edits.append((end, right, after))
+    frag_edits, direct = _quote_edits(interp, quoted, start, end, marks)
     rendered = render(frag, frag_edits) if frag_edits else []
     if rendered is None:
         return None
@@ -235,6 +232,36 @@ def quote_fix(layer: Layer, frag: PyFragment, start: int, end: int, word: Word) 
         f"Quote the value with `{function}(...)`",
         "shlex-quote",
     )
+
+
+def _quotable(layer: Layer, frag: PyFragment, interp: Interp) -> bool:
+    """Whether `quote_fix` may wrap the value: in a root layer of a file it may edit that
+    runs under Python 3, a value written as it is (no conversion, no spec, not used by two
+    fields), an f-string field or an expression with a span of its own in the source."""
+    if layer.parent is not None or frag.analysis.python2 or not frag.analysis.fixable:
+        return False
+    if interp.conversion not in (None, "s") or interp.spec is not None or interp.shared:
+        return False
+    return interp.kind == "field" or interp.span is not None
+
+
+def _quote_edits(
+    interp: Interp, quoted: str, start: int, end: int, marks: _Marks
+) -> tuple[list[FragEdit], list[Edit]]:
+    """The edits of the fragment's text and of the source that put `quoted` in place of
+    the value at [start, end): an f-string field holds it in the text, another value's
+    expression is replaced in the source and only the quote marks go in the text."""
+    left, right, before, after = marks
+    if interp.kind == "field":
+        return [(left, right, [*before, Runtime(quoted), *after])], []
+    assert interp.span is not None
+    direct = [Edit(interp.span[0], interp.span[1], quoted)]
+    frag_edits: list[FragEdit] = []
+    if left != start or before:
+        frag_edits.append((left, start, before))
+    if right != end or after:
+        frag_edits.append((end, right, after))
+    return frag_edits, direct
 
 
 # -- HL202: run-time base64 ------------------------------------------------------------------------

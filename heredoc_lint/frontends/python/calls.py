@@ -265,12 +265,7 @@ class Finder:
     def _method_kind(self, receiver: ast.expr, scope: Scope) -> str | None:
         """ "fabric" (a Connection: remote), "invoke" (a Context: local) or None."""
         if isinstance(receiver, ast.Call):
-            name = qualname(receiver.func, self.a.imports)
-            if name in _FABRIC_CONNECTIONS:
-                return "fabric"
-            if name in _INVOKE_CONTEXTS:
-                return "invoke"
-            return None
+            return _class_kind(qualname(receiver.func, self.a.imports))
         last = receiver.attr if isinstance(receiver, ast.Attribute) else None
         if isinstance(receiver, ast.Name):
             last = receiver.id
@@ -279,26 +274,33 @@ class Finder:
                 return self._method_kind(bound[0], bound[1])
             annotation = scope.annotation(receiver.id)
             if annotation is not None:
-                name = qualname(annotation, self.a.imports)
-                if name in _FABRIC_CONNECTIONS:
-                    return "fabric"
-                if name in _INVOKE_CONTEXTS:
-                    return "invoke"
-            owner = scope.owner(receiver.id)
-            if owner is not None and owner.params[:1] == [receiver.id]:
-                for decorator in owner.decorators:
-                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-                    name = qualname(target, self.a.imports) or ""
-                    if name.startswith("fabric") and name.endswith("task"):
-                        return "fabric"
-                    if name.startswith("invoke") and name.endswith("task"):
-                        return "invoke"
+                kind = _class_kind(qualname(annotation, self.a.imports))
+                if kind is not None:
+                    return kind
+            kind = self._task_kind(receiver.id, scope)
+            if kind is not None:
+                return kind
         if last is None:
             return None
         if self.fabric and _FABRIC_NAMES.match(last):
             return "fabric"
         if self.invoke and not self.fabric and _INVOKE_NAMES.match(last):
             return "invoke"
+        return None
+
+    def _task_kind(self, name: str, scope: Scope) -> str | None:
+        """ "fabric" or "invoke" where `name` is the first parameter of a function that
+        library's `@task` decorates (its context); else None."""
+        owner = scope.owner(name)
+        if owner is None or owner.params[:1] != [name]:
+            return None
+        for decorator in owner.decorators:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            qualified = qualname(target, self.a.imports) or ""
+            if qualified.startswith("fabric") and qualified.endswith("task"):
+                return "fabric"
+            if qualified.startswith("invoke") and qualified.endswith("task"):
+                return "invoke"
         return None
 
     def popen(self, call: ast.Call, scope: Scope, function: str) -> Iterator[Fragment]:
@@ -644,44 +646,82 @@ def pexpect_words(elems: Iterable[tuple[str, int]]) -> list[str] | None:
     would split it into the same words; None when a character could be read otherwise
     (an operator, an expansion, a newline, a backslash in double quotes). A run-time
     value stands as one word part, `{}`."""
-    words: list[str] = []
-    word: str | None = None
-    quote = ""
-    escaped = False
+    split = _PexpectSplit()
     for char, _ in elems:
-        if not char:  # a run-time value
-            word = (word or "") + "{}"
-            continue
-        if escaped:
-            if char == "\n":
-                return None  # a shell drops backslash-newline, pexpect keeps the newline
-            word, escaped = (word or "") + char, False
-        elif quote:
-            if char == quote:
-                quote = ""
-            elif quote == '"' and char in _PEXPECT_DOUBLE:
-                return None
-            else:
-                word = (word or "") + char
-        elif char in "'\"":
-            quote, word = char, word or ""
-        elif char == "\\":
-            escaped = True
-        elif char in " \t":
-            if word is not None:
-                words.append(word)
-            word = None
-        elif char in _PEXPECT_OPERATORS or (char == "#" and word is None):
+        if not split.read(char):
             return None
+    return split.end()
+
+
+class _PexpectSplit:
+    """`pexpect_words` one character at a time: the words so far and the one being read."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+        self.word: str | None = None  # None: between words
+        self.quote = ""
+        self.escaped = False
+
+    def read(self, char: str) -> bool:
+        """Take `char` ("": a run-time value); False where a shell could read it otherwise."""
+        if not char:  # a run-time value
+            self.word = (self.word or "") + "{}"
+        elif self.escaped:
+            if char == "\n":
+                return False  # a shell drops backslash-newline, pexpect keeps the newline
+            self.word, self.escaped = (self.word or "") + char, False
+        elif self.quote:
+            return self._quoted(char)
         else:
-            word = (word or "") + char
-    if quote or escaped:
-        return None
-    if word:  # pexpect drops a last empty word (`''` at the end); a shell keeps it
-        words.append(word)
-    elif word is not None:
-        return None
-    return words
+            return self._unquoted(char)
+        return True
+
+    def _quoted(self, char: str) -> bool:
+        """`read` of a character inside `'...'` or `"..."`."""
+        if char == self.quote:
+            self.quote = ""
+        elif self.quote == '"' and char in _PEXPECT_DOUBLE:
+            return False
+        else:
+            self.word = (self.word or "") + char
+        return True
+
+    def _unquoted(self, char: str) -> bool:
+        """`read` of a character outside quotes."""
+        if char in "'\"":
+            self.quote, self.word = char, self.word or ""
+        elif char == "\\":
+            self.escaped = True
+        elif char in " \t":
+            if self.word is not None:
+                self.words.append(self.word)
+            self.word = None
+        elif char in _PEXPECT_OPERATORS or (char == "#" and self.word is None):
+            return False
+        else:
+            self.word = (self.word or "") + char
+        return True
+
+    def end(self) -> list[str] | None:
+        """The words, once the line is read; None if it ends inside quotes, in an escape or
+        with an empty word (pexpect drops it)."""
+        if self.quote or self.escaped:
+            return None
+        if self.word:  # pexpect drops a last empty word (`''` at the end); a shell keeps it
+            self.words.append(self.word)
+        elif self.word is not None:
+            return None
+        return self.words
+
+
+def _class_kind(name: str | None) -> str | None:
+    """ "fabric" for the qualified name of a fabric Connection, "invoke" for an invoke
+    Context's, else None."""
+    if name in _FABRIC_CONNECTIONS:
+        return "fabric"
+    if name in _INVOKE_CONTEXTS:
+        return "invoke"
+    return None
 
 
 def _unescaped(fragment: Fragment) -> Fragment:

@@ -54,28 +54,34 @@ def encode_literal(text: str, atom: Atom, fstring: bool) -> str | None:
             if ch in ("\\", quote, "\r") or (ch == "\n" and not triple):
                 return None
             piece = ch
-        elif ch == "\\":
-            piece = "\\\\"
-        elif ch == quote:
-            piece = "\\" + ch
-        elif ch == "\n":
-            piece = "\\n"
-        elif ch == "\r":
-            piece = "\\r"
-        elif ch == "\t":
-            piece = "\\t"
-        elif code < 0x20 or code == 0x7F:
-            piece = f"\\x{code:02x}"
-        elif 0xD800 <= code <= 0xDFFF:
-            piece = f"\\u{code:04x}"
         else:
-            piece = ch
+            piece = _escaped(ch, quote)
         if ch in "{}" and (fstring or atom.template == "format"):
             piece = ch * 2
         elif ch == "%" and atom.template == "%":
             piece = "%%"
         out.append(piece)
     return "".join(out)
+
+
+def _escaped(ch: str, quote: str) -> str:
+    """`ch` as written in a literal that is not raw, closed by `quote`."""
+    code = ord(ch)
+    if ch == "\\":
+        return "\\\\"
+    if ch == quote:
+        return "\\" + ch
+    if ch == "\n":
+        return "\\n"
+    if ch == "\r":
+        return "\\r"
+    if ch == "\t":
+        return "\\t"
+    if code < 0x20 or code == 0x7F:
+        return f"\\x{code:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return ch
 
 
 def encode_runtime(expr: str, atom: Atom) -> str | None:
@@ -159,24 +165,31 @@ class _Renderer:
                 self.gone_exprs.add(unit.atom)
         if not pieces:
             return True
-        spot: tuple[int, int] | None = None
-        heads = [units[u] for u in touched if self._token(units[u].atom)]
-        if heads:
-            spot = (heads[0].atom, heads[0].start)
-        else:
-            after = units[frag.unit_of[start]] if start < n else None
-            before = units[frag.unit_of[start - 1]] if start > 0 else None
-            if after is not None and self._token(after.atom) and not touched:
-                spot = (after.atom, after.start)
-            elif before is not None and self._token(before.atom):
-                spot = (before.atom, before.end)
-            elif after is not None and self._token(after.atom):
-                spot = (after.atom, after.start)
+        spot = self._insertion_spot(start, touched)
         if spot is None:
             return False
         self.groups.add(self.a.atoms[spot[0]].group)
         self.insertions.setdefault(spot[0], []).append((spot[1], pieces))
         return True
+
+    def _insertion_spot(self, start: int, touched: list[int]) -> tuple[int, int] | None:
+        """Where the text an edit inserts at `start` of the fragment goes, as (the literal,
+        its offset in the source): at the first character the edit removes from a literal,
+        else beside `start`, in the literal after it when the edit removes nothing, else in
+        the one before it, else in the one after it."""
+        frag, units = self.frag, self.a.units
+        heads = [units[u] for u in touched if self._token(units[u].atom)]
+        if heads:
+            return (heads[0].atom, heads[0].start)
+        after = units[frag.unit_of[start]] if start < len(frag.text) else None
+        before = units[frag.unit_of[start - 1]] if start > 0 else None
+        if after is not None and self._token(after.atom) and not touched:
+            return (after.atom, after.start)
+        if before is not None and self._token(before.atom):
+            return (before.atom, before.end)
+        if after is not None and self._token(after.atom):
+            return (after.atom, after.start)
+        return None
 
     def _atom_edits(self, index: int) -> list[Edit] | None:
         atom = self.a.atoms[index]
@@ -195,31 +208,16 @@ class _Renderer:
         for start, end in self.deletions.get(index, []):
             edits.append((start, end, ""))
         for spot, pieces in inserts:
-            out: list[str] = []
-            for piece in pieces:
-                encoded = (
-                    encode_runtime(piece.expr, atom)
-                    if isinstance(piece, Runtime)
-                    else encode_literal(piece, atom, fstring)
-                )
-                if encoded is None:
-                    return None
-                out.append(encoded)
-            edits.append((spot, spot, "".join(out)))
+            encoded = _encode_pieces(pieces, atom, fstring)
+            if encoded is None:
+                return None
+            edits.append((spot, spot, encoded))
         if convert:
             deleted = self.deletions.get(index, [])
             for k in range(atom.content_start, atom.content_end):
                 if self.source[k] in "{}" and not any(a <= k < b for a, b in deleted):
                     edits.append((k, k, self.source[k]))
-        edits.sort(key=lambda e: (e[0], e[1]))
-        merged: list[Edit] = []
-        for start, end, text in edits:
-            if merged and start <= merged[-1].end:
-                last = merged[-1]
-                merged[-1] = Edit(last.start, max(last.end, end), last.content + text)
-            else:
-                merged.append(Edit(start, end, text))
-        return merged
+        return _merged(edits)
 
     def _empty(self, index: int) -> bool:
         atom = self.a.atoms[index]
@@ -309,6 +307,35 @@ class _Renderer:
             if b.start < a.end:
                 return None
         return [e for e in out if e.start != e.end or e.content]
+
+
+def _encode_pieces(pieces: Sequence[Piece], atom: Atom, fstring: bool) -> str | None:
+    """Source for `pieces` inside the literal `atom` (an f-string when `fstring`), or None
+    when one of them cannot be written there."""
+    out: list[str] = []
+    for piece in pieces:
+        encoded = (
+            encode_runtime(piece.expr, atom)
+            if isinstance(piece, Runtime)
+            else encode_literal(piece, atom, fstring)
+        )
+        if encoded is None:
+            return None
+        out.append(encoded)
+    return "".join(out)
+
+
+def _merged(edits: list[tuple[int, int, str]]) -> list[Edit]:
+    """`edits` in order, those that touch or overlap joined into one."""
+    edits.sort(key=lambda e: (e[0], e[1]))
+    merged: list[Edit] = []
+    for start, end, text in edits:
+        if merged and start <= merged[-1].end:
+            last = merged[-1]
+            merged[-1] = Edit(last.start, max(last.end, end), last.content + text)
+        else:
+            merged.append(Edit(start, end, text))
+    return merged
 
 
 def render(frag: PyFragment, edits: Sequence[FragEdit]) -> list[Edit] | None:

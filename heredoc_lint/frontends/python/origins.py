@@ -154,19 +154,26 @@ def _parts(node: ast.expr, imports: Mapping[str, str]) -> list[ast.expr]:
     if isinstance(node, ast.IfExp):
         return [node.body, node.orelse]
     if isinstance(node, ast.Call):
-        name = qualname(node.func, imports) or ""
-        func = node.func
-        args = [*node.args, *(k.value for k in node.keywords)]
-        if name.startswith(("os.path.", "posixpath.")) or name in ("str", "pathlib.Path"):
-            return args
-        if isinstance(func, ast.Name) and func.id == "str" and func.id not in imports:
-            return args
-        if isinstance(func, ast.Attribute) and func.attr in ("join", "format"):
-            return [func.value, *args]
-        if isinstance(func, ast.Attribute) and func.attr == "replace":
-            return [func.value, *node.args[1:2]]  # the text put in, not the text taken out
-        if isinstance(func, ast.Attribute) and func.attr in _SAME_TEXT:
-            return [func.value]
+        return _call_parts(node, imports)
+    return []
+
+
+def _call_parts(node: ast.Call, imports: Mapping[str, str]) -> list[ast.expr]:
+    """`_parts` of a call that builds text: a path of its arguments, `str()`, `.join`,
+    `.format`, `.replace`, or a method that changes its receiver's text."""
+    name = qualname(node.func, imports) or ""
+    func = node.func
+    args = [*node.args, *(k.value for k in node.keywords)]
+    if name.startswith(("os.path.", "posixpath.")) or name in ("str", "pathlib.Path"):
+        return args
+    if isinstance(func, ast.Name) and func.id == "str" and func.id not in imports:
+        return args
+    if isinstance(func, ast.Attribute) and func.attr in ("join", "format"):
+        return [func.value, *args]
+    if isinstance(func, ast.Attribute) and func.attr == "replace":
+        return [func.value, *node.args[1:2]]  # the text put in, not the text taken out
+    if isinstance(func, ast.Attribute) and func.attr in _SAME_TEXT:
+        return [func.value]
     return []
 
 
@@ -358,25 +365,9 @@ def plain_text(
             plain_text(side, scope, imports, callers, more) for side in (node.left, node.right)
         )
     if isinstance(node, ast.JoinedStr):
-        return all(
-            plain_text(part, scope, imports, callers, more)
-            if isinstance(part, ast.Constant)
-            else isinstance(part, ast.FormattedValue)
-            and part.conversion == -1
-            and part.format_spec is None
-            and plain_text(part.value, scope, imports, callers, more)
-            for part in node.values
-        )
+        return all(_plain_part(part, scope, imports, callers, more) for part in node.values)
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
-        (argument,) = node.args
-        if isinstance(node.func, ast.Name) and node.func.id == "str":
-            return plain_text(argument, scope, imports, callers, more)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "join":
-            parts = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else None
-            return parts is not None and all(
-                plain_text(p, scope, imports, callers, more) for p in [node.func.value, *parts]
-            )
-        return False
+        return _plain_call(node, scope, imports, callers, more)
     if isinstance(node, (ast.Name, ast.IfExp)):
         found = choices(node, scope, more)
         return found is not None and all(
@@ -385,8 +376,48 @@ def plain_text(
     return False
 
 
+def _plain_part(
+    part: ast.expr, scope: Scope, imports: Mapping[str, str], callers: Callers | None, depth: int
+) -> bool:
+    """`plain_text` of a part of an f-string: its literal text, or a field of a plain
+    value with no conversion and no format spec."""
+    if isinstance(part, ast.Constant):
+        return plain_text(part, scope, imports, callers, depth)
+    return (
+        isinstance(part, ast.FormattedValue)
+        and part.conversion == -1
+        and part.format_spec is None
+        and plain_text(part.value, scope, imports, callers, depth)
+    )
+
+
+def _plain_call(
+    node: ast.Call, scope: Scope, imports: Mapping[str, str], callers: Callers | None, depth: int
+) -> bool:
+    """`plain_text` of a call of one argument: `str()` of a plain value, or a `join` of a
+    list of plain values with a plain separator."""
+    (argument,) = node.args
+    if isinstance(node.func, ast.Name) and node.func.id == "str":
+        return plain_text(argument, scope, imports, callers, depth)
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "join":
+        parts = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else None
+        return parts is not None and all(
+            plain_text(p, scope, imports, callers, depth) for p in [node.func.value, *parts]
+        )
+    return False
+
+
 def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -> str:
     """The sources that show in the expression itself: argv, environ, input, config..."""
+    found = _source_read(node, imports)
+    if not found and isinstance(node, ast.Call):
+        found = _source_called(node, imports)
+    return found
+
+
+def _source_read(node: ast.expr, imports: Mapping[str, str]) -> str:
+    """`_direct_evidence` of what the expression reads: `sys.argv`, `os.environ[...]`,
+    `sys.stdin`, a request's parts, a configuration's keys."""
     target = node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else node
     name = qualname(target, imports) or ""
     if name == "sys.argv":
@@ -404,8 +435,12 @@ def _direct_evidence(node: ast.expr, scope: Scope, imports: Mapping[str, str]) -
             return f"it comes from an HTTP request (`{receiver}.{node.attr}`)"
     if isinstance(node, ast.Subscript) and _CONFIG_NAMES.search(_name(node.value)):
         return f"it comes from configuration (`{_name(node.value)}[...]`)"
-    if not isinstance(node, ast.Call):
-        return ""
+    return ""
+
+
+def _source_called(node: ast.Call, imports: Mapping[str, str]) -> str:
+    """`_direct_evidence` of what the call returns: the environment's, configuration's,
+    input's, the network's or the command line's text."""
     called = qualname(node.func, imports) or ""
     last = _name(node.func)
     if called in _ENVIRONMENT_CALLS:
@@ -467,10 +502,24 @@ def _parameter(
         if callers is None or module_function:
             return parameter
         return _passed_by_self(owner, node.id, imports, depth, seen, callers, parameter)
+    return _passed_by_calls(owner, node.id, sites, imports, depth, seen, callers, parameter)
+
+
+def _passed_by_calls(
+    owner: Scope,
+    name: str,
+    sites: list[tuple[ast.Call, Scope]],
+    imports: Mapping[str, str],
+    depth: int,
+    seen: dict[int, int],
+    callers: Callers | None,
+    parameter: str,
+) -> str:
+    """`_parameter` of a module's function, by what the file's calls of it (`sites`) pass."""
     examples: list[int] = []
     passing = 0
     for call, site_scope in sites:
-        argument = argument_for(call, owner, node.id)
+        argument = argument_for(call, owner, name)
         if argument is UNKNOWN:
             return parameter  # `f(*args)`: the file does not show what it passes
         if argument is None:

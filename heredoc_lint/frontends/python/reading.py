@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from types import ModuleType
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from heredoc_lint.frontends.python.callers import Callers
 from heredoc_lint.frontends.python.literals import PREFIX, decode, scan_tokens
@@ -36,6 +36,9 @@ from heredoc_lint.frontends.python.values import (
     word_list,
 )
 from heredoc_lint.run import memory
+
+if TYPE_CHECKING:
+    import libcst
 
 # What a `str.format` template reads one element at a time: a brace, a placeholder ("\0").
 _FORMAT_SPECIAL = re.compile(r"[{}\0]")
@@ -186,47 +189,61 @@ class Reader:
             elif isinstance(part, libcst.FormattedStringExpression):
                 if not fields:
                     return False
-                value = fields.pop(0)
-                expression = code(part.expression)
-                expr_start = pos + 1 + len(code(part.whitespace_before_expression))
-                spec: str | None = None
-                if part.format_spec is not None:
-                    nested = any(
-                        isinstance(p, libcst.FormattedStringExpression) for p in part.format_spec
-                    )
-                    spec = "?" if nested else "".join(code(p) for p in part.format_spec)
-                if part.equal is not None:
-                    spec = "?"
-                if spec is None and part.conversion is None:
-                    known = self.constant(value.value, scope)
-                    if known is not None:
-                        elems.extend(known)
-                        pos += len(source)
-                        continue
-                safe, is_str = nature(value.value, scope, self.a.imports)
-                if spec is not None and spec != "?" and NUMERIC_SPEC.match(spec):
-                    safe = True
-                interp = self.a.add_interp(
-                    Interp(
-                        "field",
-                        expression,
-                        (expr_start, expr_start + len(expression)),
-                        (pos, pos + len(source)),
-                        safe=safe,
-                        is_str=is_str and part.conversion in (None, "s"),
-                        conversion=part.conversion,
-                        spec=spec,
-                        escaped=escaped_chars(value.value),
-                        words=word_list(value.value),
-                        **self._origin(value.value, scope),
-                    )
-                )
-                unit = self.a.add_unit(Unit("field", pos, pos + len(source), pos, atom, interp))
-                elems.append(("", unit))
+                span = (pos, pos + len(source))
+                self._fstring_field(atom, part, fields.pop(0), span, code, scope, elems)
             else:
                 return False
             pos += len(source)
         return pos == content[1]
+
+    def _fstring_field(
+        self,
+        atom: int,
+        part: libcst.FormattedStringExpression,
+        value: ast.FormattedValue,
+        span: tuple[int, int],
+        code: Callable[[libcst.CSTNode], str],
+        scope: Scope,
+        elems: Elems,
+    ) -> None:
+        """The elements of the f-string field `part`, at `span` in the file, which ast reads
+        as `value`: the characters of a constant it names, else a placeholder."""
+        import libcst  # loaded by `fstring`
+
+        start, end = span
+        expression = code(part.expression)
+        expr_start = start + 1 + len(code(part.whitespace_before_expression))
+        spec: str | None = None
+        if part.format_spec is not None:
+            nested = any(isinstance(p, libcst.FormattedStringExpression) for p in part.format_spec)
+            spec = "?" if nested else "".join(code(p) for p in part.format_spec)
+        if part.equal is not None:
+            spec = "?"
+        if spec is None and part.conversion is None:
+            known = self.constant(value.value, scope)
+            if known is not None:
+                elems.extend(known)
+                return
+        safe, is_str = nature(value.value, scope, self.a.imports)
+        if spec is not None and spec != "?" and NUMERIC_SPEC.match(spec):
+            safe = True
+        interp = self.a.add_interp(
+            Interp(
+                "field",
+                expression,
+                (expr_start, expr_start + len(expression)),
+                span,
+                safe=safe,
+                is_str=is_str and part.conversion in (None, "s"),
+                conversion=part.conversion,
+                spec=spec,
+                escaped=escaped_chars(value.value),
+                words=word_list(value.value),
+                **self._origin(value.value, scope),
+            )
+        )
+        unit = self.a.add_unit(Unit("field", start, end, start, atom, interp))
+        elems.append(("", unit))
 
     # -- expressions -----------------------------------------------------------------------
     def string(self, node: ast.expr, scope: Scope, depth: int = 0) -> Elems | None:
@@ -395,19 +412,7 @@ class Reader:
         if elems is None:
             return None
         text = elems.text("\0")
-        matches = [m for m in _PERCENT.finditer(text) if m.group("conv") != "%"]
-        args = node.right
-        positional: list[ast.expr] | None = None
-        if isinstance(args, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in args.elts):
-            positional = list(args.elts)
-        elif not isinstance(args, (ast.Tuple, ast.Dict)):
-            needed = sum(1 + (m.group("width") == "*") + (m.group("prec") == "*") for m in matches)
-            positional = [args] if needed == 1 else None
-        keyed: dict[str, ast.expr] = {}
-        if isinstance(args, ast.Dict):
-            for key, value in zip(args.keys, args.values, strict=True):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    keyed[key.value] = value
+        positional, keyed = _percent_arguments(node.right, text)
         out = Elems()
         counter = 0
         uses: dict[int, int] = {}
@@ -522,6 +527,26 @@ class Reader:
 def _parse_one(libcst: ModuleType) -> None:
     """The native parser's own first-use work (memory.imported_outside_the_limit)."""
     libcst.parse_expression('f"{a}"')
+
+
+def _percent_arguments(
+    args: ast.expr, text: str
+) -> tuple[list[ast.expr] | None, dict[str, ast.expr]]:
+    """The values `% args` gives the fields of the template `text`: by position (None when
+    not known), and by key (`% {"host": h}`)."""
+    matches = [m for m in _PERCENT.finditer(text) if m.group("conv") != "%"]
+    positional: list[ast.expr] | None = None
+    if isinstance(args, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in args.elts):
+        positional = list(args.elts)
+    elif not isinstance(args, (ast.Tuple, ast.Dict)):
+        needed = sum(1 + (m.group("width") == "*") + (m.group("prec") == "*") for m in matches)
+        positional = [args] if needed == 1 else None
+    keyed: dict[str, ast.expr] = {}
+    if isinstance(args, ast.Dict):
+        for key, value in zip(args.keys, args.values, strict=True):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                keyed[key.value] = value
+    return positional, keyed
 
 
 def _field_end(text: str, i: int) -> int | None:

@@ -234,22 +234,10 @@ class ScopeBuilder:
             return
         self.parents[id(node)] = parent
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.bind(scope, node.name, None)
-            for child in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
-                if child is not None:
-                    self.visit(child, node, scope)
-            inner = self.function_scope(node, scope)
-            for stmt in node.body:
-                self.visit(stmt, node, inner)
+            self.visit_function(node, scope)
             return
         if isinstance(node, ast.ClassDef):
-            self.bind(scope, node.name, None)
-            children: list[ast.AST] = [*node.decorator_list, *node.bases, *node.keywords]
-            for item in children:
-                self.visit(item, node, scope)
-            inner = Scope(scope, is_class=True)
-            for stmt in node.body:
-                self.visit(stmt, node, inner)
+            self.visit_class(node, scope)
             return
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             self.bind_statement(node, scope)
@@ -268,6 +256,26 @@ class ScopeBuilder:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             self.record_import(node, scope)
         self.visit_body(node, scope)
+
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        """Its decorators and defaults in `scope`, its body in a scope of its own."""
+        self.bind(scope, node.name, None)
+        for child in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
+            if child is not None:
+                self.visit(child, node, scope)
+        inner = self.function_scope(node, scope)
+        for stmt in node.body:
+            self.visit(stmt, node, inner)
+
+    def visit_class(self, node: ast.ClassDef, scope: Scope) -> None:
+        """Its decorators, bases and keywords in `scope`, its body in a class scope."""
+        self.bind(scope, node.name, None)
+        children: list[ast.AST] = [*node.decorator_list, *node.bases, *node.keywords]
+        for item in children:
+            self.visit(item, node, scope)
+        inner = Scope(scope, is_class=True)
+        for stmt in node.body:
+            self.visit(stmt, node, inner)
 
     def visit_expression(self, node: ast.expr, parent: ast.AST, scope: Scope) -> None:
         self.parents[id(node)] = parent

@@ -111,17 +111,7 @@ def _nature(
     if isinstance(node, ast.JoinedStr):
         return False, True
     if isinstance(node, ast.Call):
-        name = qualname(node.func, imports)
-        if name in QUOTERS or _encoded(node, imports):
-            return True, True
-        if isinstance(node.func, ast.Name) and node.func.id not in imports:
-            if node.func.id in NUMBERS:
-                return True, False
-            if node.func.id == "str":
-                return False, True
-        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
-            return False, True
-        return False, bool(name and name.startswith(("os.path.", "posixpath.")))
+        return _call_nature(node, imports)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
         left = node.left
         is_str = isinstance(left, (ast.JoinedStr, ast.Constant)) and not isinstance(
@@ -138,6 +128,22 @@ def _nature(
         if isinstance(annotation, ast.Name):
             return annotation.id in ("int", "float"), annotation.id == "str"
     return False, False
+
+
+def _call_nature(node: ast.Call, imports: Mapping[str, str]) -> tuple[bool, bool]:
+    """`_nature` of a call's value: a quoter's or an encoder's, a number's, `str()`'s, a
+    str method's or a path's."""
+    name = qualname(node.func, imports)
+    if name in QUOTERS or _encoded(node, imports):
+        return True, True
+    if isinstance(node.func, ast.Name) and node.func.id not in imports:
+        if node.func.id in NUMBERS:
+            return True, False
+        if node.func.id == "str":
+            return False, True
+    if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
+        return False, True
+    return False, bool(name and name.startswith(("os.path.", "posixpath.")))
 
 
 def _encoded(node: ast.Call, imports: Mapping[str, str]) -> bool:

@@ -104,6 +104,39 @@ def _names(name: str, aliases: dict[str, list[str]]) -> set[str]:
     return found
 
 
+def _channel_call(call: ast.Call, imports: dict[str, str]) -> bool:
+    """`exec_command(...)`, `run(...)` or `sudo(...)` with an argument, called on an
+    object, not on a module (`subprocess.run`)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("exec_command", *_FABRIC)
+        and bool(call.args or call.keywords)
+        and not (isinstance(func.value, ast.Name) and func.value.id in imports)
+    )
+
+
+def _places(
+    calls: list[ast.Call],
+    spans: dict[str, list[tuple[int, int]]],
+    aliases: dict[str, list[str]],
+    lines: Lines,
+) -> list[tuple[int, int, int]]:
+    """`_Index.places`: the spans of each call's command string (`calls[number]`), written
+    in the call or assigned to the name it is given (`spans` of each name, by `aliases`)."""
+    places = []
+    for number, call in enumerate(calls):
+        argument = _command(call)
+        if argument is None:
+            continue  # no command the finder reads either
+        places.append((*lines.span(argument), number))
+        if isinstance(argument, ast.Name):
+            for name in _names(argument.id, aliases):
+                places += [(a, b, number) for a, b in spans.get(name, [])]
+    places.sort()
+    return places
+
+
 @dataclass(frozen=True)
 class _Index:
     """The channel calls of one module and where their command strings are, read once:
@@ -139,24 +172,9 @@ class _Index:
                     spans.setdefault(target.id, []).append(lines.span(node.value))
                     if isinstance(node.value, ast.Name):
                         aliases.setdefault(target.id, []).append(node.value.id)
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("exec_command", *_FABRIC)
-                and (node.args or node.keywords)
-                and not (isinstance(node.func.value, ast.Name) and node.func.value.id in imports)
-            ):
+            elif isinstance(node, ast.Call) and _channel_call(node, imports):
                 calls.append(node)
-        places = []
-        for number, call in enumerate(calls):
-            argument = _command(call)
-            if argument is None:
-                continue  # no command the finder reads either
-            places.append((*lines.span(argument), number))
-            if isinstance(argument, ast.Name):
-                for name in _names(argument.id, aliases):
-                    places += [(a, b, number) for a, b in spans.get(name, [])]
-        places.sort()
+        places = _places(calls, spans, aliases, lines)
         reach, end = [], -1
         for _, b, _ in places:
             end = max(end, b)
