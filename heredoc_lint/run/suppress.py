@@ -361,21 +361,9 @@ def apply(
     if not found:
         return list(findings)
     index = LineIndex(text)
-    # For each line, the first and last line of the innermost statement around it: inner
-    # statements start later, so painting in order of start leaves the innermost on top.
-    first_of: dict[int, int] = {}
-    last_of: dict[int, int] = {}
-    for a, b in sorted(statements):
-        first, last = index.position(a)[0], index.position(max(a, b - 1))[0]
-        for line in range(first, last + 1):
-            first_of[line], last_of[line] = first, last
-    by_line: dict[int, list[Directive]] = {}
+    first_of, last_of = _statement_lines(index, statements)
     whole_file = [d for d in found if d.whole_file]
-    for directive in found:
-        if not directive.whole_file:
-            by_line.setdefault(
-                directive.line + 1 if directive.alone else directive.line, []
-            ).append(directive)
+    by_line = _by_line(found)
     used: set[Directive] = set()
     kept: list[Finding] = []
     for finding in findings:
@@ -389,18 +377,51 @@ def apply(
         else:
             used.add(hit)
     if report_unused:
-        for directive in found:
-            ours = directive.codes == _ALL or any(c.startswith("HL") for c in directive.codes)
-            if directive not in used and ours and not directive.foreign:
-                codes = ",".join(sorted(directive.codes))
-                kept.append(
-                    Finding(
-                        "HL002",
-                        severities.severity("HL002", "unused"),
-                        f"This suppression ({codes}) silences no finding",
-                        directive.start,
-                        directive.end,
-                        evidence="unused",
-                    )
-                )
+        kept += _unused(found, used)
     return kept
+
+
+def _statement_lines(
+    index: LineIndex, statements: Iterable[tuple[int, int]]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """For each line, the first and last line of the innermost statement around it: inner
+    statements start later, so painting in order of start leaves the innermost on top."""
+    first_of: dict[int, int] = {}
+    last_of: dict[int, int] = {}
+    for a, b in sorted(statements):
+        first, last = index.position(a)[0], index.position(max(a, b - 1))[0]
+        for line in range(first, last + 1):
+            first_of[line], last_of[line] = first, last
+    return first_of, last_of
+
+
+def _by_line(found: list[Directive]) -> dict[int, list[Directive]]:
+    """The directives not for the whole file, by the line they cover: their own, or the
+    next when alone on theirs."""
+    by_line: dict[int, list[Directive]] = {}
+    for directive in found:
+        if not directive.whole_file:
+            by_line.setdefault(
+                directive.line + 1 if directive.alone else directive.line, []
+            ).append(directive)
+    return by_line
+
+
+def _unused(found: list[Directive], used: set[Directive]) -> list[Finding]:
+    """An HL002 for each directive of ours (not another tool's) that silenced nothing."""
+    unused: list[Finding] = []
+    for directive in found:
+        ours = directive.codes == _ALL or any(c.startswith("HL") for c in directive.codes)
+        if directive not in used and ours and not directive.foreign:
+            codes = ",".join(sorted(directive.codes))
+            unused.append(
+                Finding(
+                    "HL002",
+                    severities.severity("HL002", "unused"),
+                    f"This suppression ({codes}) silences no finding",
+                    directive.start,
+                    directive.end,
+                    evidence="unused",
+                )
+            )
+    return unused
