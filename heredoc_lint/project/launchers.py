@@ -246,19 +246,9 @@ def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
     """The scripts that `words[k]` (sudo or doas) runs as root, each with the words that
     say so: the path it is given, or with a shell and no path, a repository's raw file
     piped or given to that shell (`curl -fsSL URL | sudo bash`)."""
-    j = k + 1
-    while j < len(words) and words[j].startswith("-"):
-        option, _, value = words[j].partition("=")
-        if option in _USER_OPTIONS:
-            user = value or (words[j + 1] if not value and j + 1 < len(words) else "")
-            if user not in _ROOT:
-                return  # `sudo -u www-data ./x.sh`: not root
-            j += 0 if value else 1
-        elif option in _VALUE_OPTIONS and not value:
-            j += 1
-        j += 1
-    while j < len(words) and (words[j] == "env" or _ASSIGNMENT.match(words[j])):
-        j += 1
+    j = _command_start(words, k + 1)
+    if j is None:
+        return  # `sudo -u www-data ./x.sh`: not root
     shell = j < len(words) and os.path.basename(words[j]) in _SHELLS
     if shell:
         j += 1
@@ -269,6 +259,25 @@ def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
     elif shell:
         for url in (w for w in words if _RAW_FILE.match(w) or "://" in w and "/raw/" in w):
             yield url, f"{' '.join(words[k:j])} {url}"
+
+
+def _command_start(words: list[str], j: int) -> int | None:
+    """Where the command that sudo or doas runs starts, its options starting at
+    `words[j]`: past them, an `env` and assignments.  None when an option names a user
+    other than root."""
+    while j < len(words) and words[j].startswith("-"):
+        option, _, value = words[j].partition("=")
+        if option in _USER_OPTIONS:
+            user = value or (words[j + 1] if not value and j + 1 < len(words) else "")
+            if user not in _ROOT:
+                return None
+            j += 0 if value else 1
+        elif option in _VALUE_OPTIONS and not value:
+            j += 1
+        j += 1
+    while j < len(words) and (words[j] == "env" or _ASSIGNMENT.match(words[j])):
+        j += 1
+    return j
 
 
 def _looks_like_script(word: str) -> bool:
