@@ -104,34 +104,11 @@ def _block_scalar(text: str, start: int, parent_indent: int) -> tuple[str, tuple
     out = TextBuilder()
     r = _Reader(text, start + 1, out)
     folded = text[start] == ">"
-    chomping: bool | None = None
-    increment: int | None = None
-    for _ in range(2):
-        c = r.peek()
-        if c in "+-" and chomping is None:
-            chomping = c == "+"
-            r.pos += 1
-        elif c.isdigit() and increment is None:
-            increment = int(c)
-            r.pos += 1
-    while r.peek() in " \t":
-        r.pos += 1
-    if r.peek() == "#":
-        while r.peek() not in _BREAKS + "\0":
-            r.pos += 1
-    r.line_break()
+    chomping, increment = _block_indicators(r)
+    _block_ignored_line(r)
     min_indent = max(parent_indent + 1, 1)
-    breaks: list[tuple[str, int]] = []
     if increment is None:
-        max_indent = 0
-        while r.peek() in " " + _BREAKS:
-            if r.peek() == " ":
-                r.pos += 1
-                max_indent = max(max_indent, r.column())
-            else:
-                found = r.line_break()
-                assert found is not None
-                breaks.append(found)
+        breaks, max_indent = _block_indentation(r)
         indent = max(min_indent, max_indent)
     else:
         indent = min_indent + increment - 1
@@ -162,6 +139,48 @@ def _block_scalar(text: str, start: int, parent_indent: int) -> tuple[str, tuple
             out.add_char(char, at)
     value, offsets = out.finish(r.pos)
     return value, offsets, indent
+
+
+def _block_indicators(r: _Reader) -> tuple[bool | None, int | None]:
+    """The chomping (True keep, False strip, None clip) and the indentation increment
+    of a block scalar's header, in either order (`|+2`, `>-`, `|1-`)."""
+    chomping: bool | None = None
+    increment: int | None = None
+    for _ in range(2):
+        c = r.peek()
+        if c in "+-" and chomping is None:
+            chomping = c == "+"
+            r.pos += 1
+        elif c.isdigit() and increment is None:
+            increment = int(c)
+            r.pos += 1
+    return chomping, increment
+
+
+def _block_ignored_line(r: _Reader) -> None:
+    """The rest of the header's line: blanks, a comment and the line break."""
+    while r.peek() in " \t":
+        r.pos += 1
+    if r.peek() == "#":
+        while r.peek() not in _BREAKS + "\0":
+            r.pos += 1
+    r.line_break()
+
+
+def _block_indentation(r: _Reader) -> tuple[list[tuple[str, int]], int]:
+    """The line breaks before a block scalar's first line of text, and the widest
+    indentation of those lines, when no indicator gives the indentation."""
+    breaks: list[tuple[str, int]] = []
+    max_indent = 0
+    while r.peek() in " " + _BREAKS:
+        if r.peek() == " ":
+            r.pos += 1
+            max_indent = max(max_indent, r.column())
+        else:
+            found = r.line_break()
+            assert found is not None
+            breaks.append(found)
+    return breaks, max_indent
 
 
 def _block_breaks(r: _Reader, indent: int) -> list[tuple[str, int]]:
