@@ -348,37 +348,17 @@ def _statement_line_end(layer: Layer, offset: int) -> int | None:
 
 def stdin_fix(site: HeredocSite) -> Fix | None:
     """Feed the body to the ssh command from the local side: `ssh h 'cat > P' <<'EOF'`."""
-    if not site.literal or not site.heredoc.terminated:
+    if not site.literal or not site.heredoc.terminated or not _stdin_free(site):
         return None
     layer, parent, ssh_command = site.layer, site.layer.parent, site.layer.command
-    invocation = layer.invocation
-    if (
-        parent is None
-        or parent.depth != 0
-        or ssh_command is None
-        or invocation is None
-        or invocation.ssh is None
-        or invocation.ssh.has_flag("n")
-        # `-tt` forces a terminal: the body would go through it and cat never sees its end.
-        or sum(1 for letter, _, _ in invocation.ssh.options if letter == "t") > 1
-        or ssh_command.in_substitution
-        or any(r.source_fd == 0 and not r.writes for r in ssh_command.redirects)
-        or len(layer.script.heredocs) != 1
-        or any(_reads_stdin(layer, c) for c in layer.script.commands if c is not site.command)
-    ):
-        return None
+    assert parent is not None and ssh_command is not None  # checked by _stdin_free
     last = ssh_command.words[-1]
     line_end = _statement_line_end(parent, last.end)
     line_start = parent.text.rfind("\n", 0, ssh_command.start) + 1
     if line_end is None or any(line_start <= h.op_start < line_end for h in parent.script.heredocs):
         return None  # another heredoc on the line: its body comes first
     body = site.body
-    delimiter = "EOF"
-    lines = set(body.split("\n"))
-    n = 0
-    while delimiter in lines:
-        n += 1
-        delimiter = f"EOF_{n}"
+    delimiter = _free_delimiter(body)
     removal = _lift_all(layer, site.removals())
     if removal is None:
         return None
@@ -396,6 +376,39 @@ def stdin_fix(site: HeredocSite) -> Fix | None:
         "Feed the body to ssh from the local side (`ssh host 'cat > P' <<'EOF'`)",
         "stdin",
     )
+
+
+def _stdin_free(site: HeredocSite) -> bool:
+    """Whether the stdin of the site's ssh command can carry the body: an ssh that the
+    file's own shell runs (not in a substitution), whose stdin nothing else takes: no
+    `-n` or `-tt`, no input redirection, no other heredoc or reader in the remote string."""
+    layer, parent, ssh_command = site.layer, site.layer.parent, site.layer.command
+    invocation = layer.invocation
+    return not (
+        parent is None
+        or parent.depth != 0
+        or ssh_command is None
+        or invocation is None
+        or invocation.ssh is None
+        or invocation.ssh.has_flag("n")
+        # `-tt` forces a terminal: the body would go through it and cat never sees its end.
+        or sum(1 for letter, _, _ in invocation.ssh.options if letter == "t") > 1
+        or ssh_command.in_substitution
+        or any(r.source_fd == 0 and not r.writes for r in ssh_command.redirects)
+        or len(layer.script.heredocs) != 1
+        or any(_reads_stdin(layer, c) for c in layer.script.commands if c is not site.command)
+    )
+
+
+def _free_delimiter(body: str) -> str:
+    """`EOF`, or `EOF_1`, `EOF_2`...: the first that no line of the body is."""
+    delimiter = "EOF"
+    lines = set(body.split("\n"))
+    n = 0
+    while delimiter in lines:
+        n += 1
+        delimiter = f"EOF_{n}"
+    return delimiter
 
 
 def heredoc_fix(
