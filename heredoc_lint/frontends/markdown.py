@@ -456,26 +456,8 @@ def _open_quotes(text: str) -> bool:
     while i < n:
         c = text[i]
         top = stack[-1] if stack else ""
-        if top == '"':
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                stack.pop()
-            elif c == "`":
-                stack.append("`")
-            elif text.startswith("$(", i):
-                stack.append(")")
-                i += 1
-            i += 1
-            continue
-        if top == "`":
-            if c == "\\":
-                i += 2
-                continue
-            if c == "`":
-                stack.pop()
-            i += 1
+        if top in ('"', "`"):
+            i = _through_quotes(text, i, stack)
             continue
         # unquoted, or inside $( ... )
         if c == "#" and word_start:
@@ -487,12 +469,10 @@ def _open_quotes(text: str) -> bool:
             word_start = False
             continue
         if c == "'" or text.startswith("$'", i):
-            i += 1 if c == "'" else 2
-            while i < n and text[i] != "'":
-                i += 2 if c == "$" and text[i] == "\\" else 1
-            if i >= n:
+            end = _single_quoted_end(text, i)
+            if end is None:
                 return True
-            i += 1
+            i = end
             word_start = False
             continue
         if c == '"':
@@ -508,6 +488,41 @@ def _open_quotes(text: str) -> bool:
         word_start = c in " \t\n;&|()<>"
         i += 1
     return bool(stack)
+
+
+def _through_quotes(text: str, i: int, stack: list[str]) -> int:
+    """Read on from `i` while the innermost open quote (the top of `stack`) is a double
+    quote or a backtick, opening and closing them on `stack`: where the text is next
+    unquoted or inside a `$(`, or its end."""
+    n = len(text)
+    while i < n and stack and stack[-1] in ('"', "`"):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if stack[-1] == '"':
+            if c == '"':
+                stack.pop()
+            elif c == "`":
+                stack.append("`")
+            elif text.startswith("$(", i):
+                stack.append(")")
+                i += 1
+        elif c == "`":
+            stack.pop()
+        i += 1
+    return i
+
+
+def _single_quoted_end(text: str, i: int) -> int | None:
+    """The offset after the `'...'` or `$'...'` string that starts at `i` (in `$'...'` a
+    backslash escapes the next character, a quote too); None when it does not end."""
+    dollar = text[i] == "$"
+    i += 2 if dollar else 1
+    n = len(text)
+    while i < n and text[i] != "'":
+        i += 2 if dollar and text[i] == "\\" else 1
+    return i + 1 if i < n else None
 
 
 def needs_more(command: str) -> bool:
