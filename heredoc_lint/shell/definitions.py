@@ -159,8 +159,30 @@ def _holds_start(starts: tuple[int, ...], node: Node) -> bool:
 def _literals(script: Script) -> dict[str, Literal]:
     """Each name assigned once, at the top level, a value with no expansion in it, and
     bound by no other command."""
-    assert script.tree is not None
     assigned = collections.Counter(name for name, _ in script.assigned)
+    candidates = _literal_assignments(script, assigned)
+    if not candidates:
+        return {}  # most scripts: the binding commands need no de-quoting then
+    rebound = _rebound(script)
+    split_at_ifs = "IFS" in assigned or "IFS" in rebound
+    literals: dict[str, Literal] = {}
+    for label, node, value in candidates:
+        if label in rebound:
+            continue
+        words = _value_words(script, value, split_at_ifs)
+        if words is not None and all(w is not None for w in words):
+            end = script.char(node.end_byte)
+            kept = tuple(w for w in words if w)
+            literals[label] = Literal(label, end, kept, value.type == "array")
+    return literals
+
+
+def _literal_assignments(
+    script: Script, assigned: collections.Counter[str]
+) -> list[tuple[str, Node, Node]]:
+    """The top-level assignments (name, assignment, value) with `=` of a name assigned
+    once, of a value with no expansion in it."""
+    assert script.tree is not None
     candidates: list[tuple[str, Node, Node]] = []
     for node in script.tree.root_node.children:
         if node.type != "variable_assignment":
@@ -177,27 +199,20 @@ def _literals(script: Script) -> dict[str, Literal]:
         if _source(script, node)[len(label) : len(label) + 1] != "=":
             continue  # `A+=x`: appends to a value set elsewhere
         candidates.append((label, node, value))
-    if not candidates:
-        return {}  # most scripts: the binding commands need no de-quoting then
-    # A look at each head before de-quoting: most commands are never de-quoted at all.
-    rebound = {
+    return candidates
+
+
+def _rebound(script: Script) -> set[str]:
+    """The names that a binding command (`read`, `local`, `unset`...) may bind: its static
+    words, up to an `=`.  A look at each head before de-quoting: most commands are never
+    de-quoted at all."""
+    return {
         word.value.partition("=")[0]
         for command in script.commands
         if command.may_be(_BINDERS) and command.name in _BINDERS
         for word in command.words[1:]
         if word.static
     }
-    split_at_ifs = "IFS" in assigned or "IFS" in rebound
-    literals: dict[str, Literal] = {}
-    for label, node, value in candidates:
-        if label in rebound:
-            continue
-        words = _value_words(script, value, split_at_ifs)
-        if words is not None and all(w is not None for w in words):
-            end = script.char(node.end_byte)
-            kept = tuple(w for w in words if w)
-            literals[label] = Literal(label, end, kept, value.type == "array")
-    return literals
 
 
 def _value_words(script: Script, value: Node, split_at_ifs: bool) -> tuple[Word | None, ...] | None:
