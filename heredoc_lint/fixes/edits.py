@@ -90,24 +90,23 @@ def _quote_states(text: str, word: Word) -> dict[int, Quote]:
             elif c == "\\" and nxt:
                 states[i + 1] = Quote.INSIDE
                 step = 2
-        elif state is Quote.SINGLE:
-            if c == "'":
-                state = Quote.UNQUOTED
-        elif state is Quote.DOUBLE:
-            if c == '"':
-                state = Quote.UNQUOTED
-            elif c == "\\" and nxt in ("$", "`", '"', "\\", "\n"):
-                states[i + 1] = Quote.INSIDE
-                step = 2
-        elif state is Quote.ANSI:
-            if c == "'":
-                state = Quote.UNQUOTED
-            elif c == "\\" and nxt:
-                states[i + 1] = Quote.INSIDE
-                step = 2
+        elif c == ('"' if state is Quote.DOUBLE else "'"):  # the quote that closes it
+            state = Quote.UNQUOTED
+        elif c == "\\" and _escapes(state, nxt):
+            states[i + 1] = Quote.INSIDE
+            step = 2
         i += step
     states[word.end] = state
     return states
+
+
+def _escapes(state: Quote, nxt: str) -> bool:
+    """Whether a backslash inside quotes of `state` escapes `nxt`, the character after it
+    ("" at the word's end): in double quotes only `$`, a backtick, `"`, a backslash and a
+    newline; in `$'...'` any; in single quotes none."""
+    if state is Quote.DOUBLE:
+        return nxt in ("$", "`", '"', "\\", "\n")
+    return state is Quote.ANSI and bool(nxt)
 
 
 def encode(content: str, state: Quote) -> str:
