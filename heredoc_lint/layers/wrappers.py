@@ -771,18 +771,25 @@ def read_form(words: Sequence[Word], i: int, form: Form, wrappers: Mapping[str, 
         else:
             break
         j += 1
-    if matched < len(form.path) or (form.dashdash and not dashdash) or operands > 0:
-        return None
-    if not _form_holds(words, j, form, seen, dashdash):
+    if not _form_holds(words, j, form, seen, matched, operands, dashdash):
         return None
     return _form_layer(words, i, j, form, seen, wrappers)
 
 
 def _form_holds(
-    words: Sequence[Word], j: int, form: Form, seen: Mapping[str, Word | None], dashdash: bool
+    words: Sequence[Word],
+    j: int,
+    form: Form,
+    seen: Mapping[str, Word | None],
+    matched: int,
+    operands: int,
+    dashdash: bool,
 ) -> bool:
-    """The checks a form makes once its command's place is found: no option of the tool
-    after it, no forbidden option, every needed option with an allowed value."""
+    """The checks a form makes once its command's place is found: every subcommand word
+    and operand read (`matched`, `operands` left), the `--` it needs, no option of the
+    tool after it, no forbidden option, every needed option with an allowed value."""
+    if matched < len(form.path) or (form.dashdash and not dashdash) or operands > 0:
+        return False
     if (
         form.interspersed
         and not dashdash
@@ -1209,20 +1216,7 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Inv
             return None
         if isinstance(step, Invocation):
             found = _reads_script(step, extra) if deep else step
-            if labels:
-                found = replace(
-                    found,
-                    wrapper=" ".join((*labels, found.wrapper)),
-                    index=found.index if anchor is None else anchor,
-                    remote=remote or found.remote,
-                    apart=apart,
-                    entered=remote,
-                )
-            if origin is not None:
-                # Indexes into words that are not the command's own: the anchor is the
-                # word they came from, and ssh's option places are not known.
-                found = replace(found, index=origin[found.index], ssh=None)
-            return found
+            return _chained(found, labels, anchor, remote, apart, origin)
         if step.label is not None:
             labels.append(step.label)
             anchor = start if anchor is None else anchor
@@ -1243,6 +1237,34 @@ def _resolve(words: Sequence[Word], extra: Mapping[str, str], deep: bool) -> Inv
             return None  # a resolver that does not move on would loop
         start = step.start
     return None
+
+
+def _chained(
+    found: Invocation,
+    labels: list[str],
+    anchor: int | None,
+    remote: bool,
+    apart: bool,
+    origin: list[int] | None,
+) -> Invocation:
+    """The invocation that ends a chain of rows, as the whole command's: the labels of
+    the rows before it joined to its wrapper, the outermost row's word its anchor, remote
+    and apart as those rows make it; its indexes those of the words as given when a row
+    spliced words in."""
+    if labels:
+        found = replace(
+            found,
+            wrapper=" ".join((*labels, found.wrapper)),
+            index=found.index if anchor is None else anchor,
+            remote=remote or found.remote,
+            apart=apart,
+            entered=remote,
+        )
+    if origin is not None:
+        # Indexes into words that are not the command's own: the anchor is the
+        # word they came from, and ssh's option places are not known.
+        found = replace(found, index=origin[found.index], ssh=None)
+    return found
 
 
 def _reads_script(found: Invocation, extra: Mapping[str, str]) -> Invocation:
