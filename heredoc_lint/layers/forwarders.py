@@ -191,14 +191,10 @@ def _call(
             kept.add(id(word))
 
     for word in function.command.words:
-        forwards = [e for e in word.expansions if e.kind in ("positional", "special")]
-        forwards = [e for e in forwards if e.kind == "positional" or e.name in ("@", "*", "#")]
-        if not forwards:
+        e = _forwarding(word)
+        if e is None:
             put(word, 0, False)
             continue
-        e = forwards[0]
-        if len(word.expansions) != 1 or e.start or e.end != len(word.value) or e.name == "#":
-            raise _Unknown  # `"cd /x && $1"`, `"$1$2"`, `$#`: the function's own use
         first, every, joined = _selection(word, e)
         picked = [(a, first + k + 1) for k, a in enumerate(args[first:])]
         if not every:
@@ -216,6 +212,19 @@ def _call(
                 for piece in _split(arg):
                     put(piece, index, id(arg) in own)
     return out, origin, kept
+
+
+def _forwarding(word: Word) -> Expansion | None:
+    """The expansion of the call's arguments that a word of the body is (`"$@"`, `$1`,
+    `"$*"`), or None for a word that uses none; _Unknown for one that uses them otherwise."""
+    forwards = [e for e in word.expansions if e.kind in ("positional", "special")]
+    forwards = [e for e in forwards if e.kind == "positional" or e.name in ("@", "*", "#")]
+    if not forwards:
+        return None
+    e = forwards[0]
+    if len(word.expansions) != 1 or e.start or e.end != len(word.value) or e.name == "#":
+        raise _Unknown  # `"cd /x && $1"`, `"$1$2"`, `$#`: the function's own use
+    return e
 
 
 def _selection(word: Word, e: Expansion) -> tuple[int, bool, bool]:
