@@ -308,17 +308,7 @@ def _explain_layer(
     report.add(_title(layer))
     report.add(RULE)
     if layer.parent is None:
-        report.add("source:", 2)
-        first = min(_file_lines(layer, c, places)[0] for c in commands)
-        last = max(_file_lines(layer, c, places)[1] for c in commands)
-        width = len(str(last))
-        for number in range(first, last + 1):
-            report.add(f"{number:>{width}} │ {places.index.line_text(number)}", 4)
-        if layer.offsets is not None and not layer.verbatim:
-            start = min(c.start for c in commands)
-            end = max(_command_end(c) for c in commands)
-            report.add("the text the shell receives (the file's escapes undone):", 2)
-            report.block(layer.text[start:end])
+        _explain_source(report, layer, places, commands)
     else:
         _explain_received(report, layer, places)
     if layer.script.errors:
@@ -329,6 +319,34 @@ def _explain_layer(
             2,
         )
     report.add("")
+    _explain_commands(report, layer, places, commands)
+    _explain_pkills(report, layer, places, commands)
+    _explain_heredocs(report, layer, places, commands)
+
+
+def _explain_source(
+    report: _Report, layer: Layer, places: _Places, commands: Sequence[Command]
+) -> None:
+    """The file's lines that hold the commands of a layer read from the file, and the
+    text the shell receives when the file's escapes are undone (a fragment's)."""
+    report.add("source:", 2)
+    first = min(_file_lines(layer, c, places)[0] for c in commands)
+    last = max(_file_lines(layer, c, places)[1] for c in commands)
+    width = len(str(last))
+    for number in range(first, last + 1):
+        report.add(f"{number:>{width}} │ {places.index.line_text(number)}", 4)
+    if layer.offsets is not None and not layer.verbatim:
+        start = min(c.start for c in commands)
+        end = max(_command_end(c) for c in commands)
+        report.add("the text the shell receives (the file's escapes undone):", 2)
+        report.block(layer.text[start:end])
+
+
+def _explain_commands(
+    report: _Report, layer: Layer, places: _Places, commands: Sequence[Command]
+) -> None:
+    """The commands the layer's shell splits the text into: words, redirections, the
+    operator after each, and HL103's mark on a `pkill -f` that matches its own shell."""
     shell = "the local shell" if layer.depth == 0 else f"the layer-{layer.depth} shell"
     if layer.parent is None and layer.depth:
         shell = "the remote shell" if layer.remote else f"`{layer.wrapper or layer.shell}`"
@@ -344,8 +362,6 @@ def _explain_layer(
         if id(command) in matches:
             parts.append(f"✗ HL103: {matches[id(command)].call.tool} matches its own shell")
         report.add("  ".join(parts), 4)
-    _explain_pkills(report, layer, places, commands)
-    _explain_heredocs(report, layer, places, commands)
 
 
 def _explain_received(report: _Report, layer: Layer, places: _Places) -> None:
