@@ -718,24 +718,10 @@ def _piped_layer(parent: Layer, command: Command, invocation: Invocation) -> Lay
     writer = _pipe_writer(parent, command)
     if writer is None or not writer.words or not all(w.static for w in writer.words):
         return None
-    words = writer.words
-    name = command_name(words[0])
-    newline = True
-    if name == "echo":
-        k = 1
-        while k < len(words) and re.fullmatch(r"-[neE]+", words[k].value):
-            newline = newline and "n" not in words[k].value
-            k += 1
-        printed = words[k:]
-        escapes = any("e" in w.value for w in words[1:k]) or parent.shell in ("sh", "dash")
-        if escapes and any("\\" in w.value for w in printed):
-            return None
-    elif name == "printf" and len(words) >= 3 and words[1].value == "%s\\n":
-        if len(words) != 3:
-            return None  # one line per argument: not the words joined
-        printed = words[2:]
-    else:
+    found = _printed(writer.words, parent.shell)
+    if found is None:
         return None
+    printed, newline = found
     if not printed:
         return None
     text, offsets, expansions, continuations = _join_words(printed)
@@ -751,6 +737,30 @@ def _piped_layer(parent: Layer, command: Command, invocation: Invocation) -> Lay
         source_words=printed,
     )
     return layer
+
+
+def _printed(words: tuple[Word, ...], shell: str) -> tuple[tuple[Word, ...], bool] | None:
+    """The words that a static `echo` or `printf '%s\\n' S`, run by `shell`, prints (joined
+    by spaces), and whether a newline follows them; None for any other command, or for a
+    backslash that an `echo -e` (or dash's echo) would read."""
+    name = command_name(words[0])
+    newline = True
+    if name == "echo":
+        k = 1
+        while k < len(words) and re.fullmatch(r"-[neE]+", words[k].value):
+            newline = newline and "n" not in words[k].value
+            k += 1
+        printed = words[k:]
+        escapes = any("e" in w.value for w in words[1:k]) or shell in ("sh", "dash")
+        if escapes and any("\\" in w.value for w in printed):
+            return None
+    elif name == "printf" and len(words) >= 3 and words[1].value == "%s\\n":
+        if len(words) != 3:
+            return None  # one line per argument: not the words joined
+        printed = words[2:]
+    else:
+        return None
+    return printed, newline
 
 
 def _pipe_writer(layer: Layer, command: Command) -> Command | None:
