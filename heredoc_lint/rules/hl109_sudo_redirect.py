@@ -438,6 +438,41 @@ def _behind_variable(layer: Layer) -> Iterator[Call]:
     return calls_behind_variable(layer, names) if names else iter(())
 
 
+def _reported_writes(
+    layer: Layer, command: Command, pointless: bool
+) -> Iterator[tuple[Redirect, Word, int, str, int]]:
+    """The redirections of `command` that write a file HL109 reports, each with its target
+    word, the end of its operator, the file's name and the end of its target: past a
+    placeholder that continues the name (`> /etc/<file>`), which the parser leaves out."""
+    fields = _placeholders(layer.text, command.start, _command_end(layer.text, command))
+    for redirect in command.redirects:
+        op_end = _anchor_end(layer, redirect)
+        if any(redirect.start <= p < op_end for span in fields for p in (span[0], span[1] - 1)):
+            continue  # the `<` or `>` of a placeholder: `cp /tmp/app-<VERSION>/app ...`
+        path, target = _offending(redirect), redirect.target
+        if path is None or target is None:
+            continue
+        target_end = _glued_end(layer.text, target.end, fields)
+        if target_end > target.end:
+            path = layer.text[target.start : target_end]
+        if _system_path(path) or pointless and not _users_own(path):
+            yield redirect, target, op_end, path, target_end
+
+
+def _why_it_works(
+    root: tuple[str, str] | None, writable: str | None, target_src: str
+) -> tuple[str, str] | None:
+    """The evidence kind and words of why the calling shell's write works all the same:
+    that shell is root, or the script hands it the file (`writable`: where)."""
+    if root is not None:
+        kind, why = root
+        return kind, f"{why}, so that shell is root and the write works"
+    if writable is not None:
+        why = f"the script hands `{target_src}` to {writable}, so that shell may write it"
+        return "target-made-writable", why
+    return None
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # sudo is a prefix (behind env, nohup... too): only a command named as one can hold it.
     found = [(c, c.behind(PRIVILEGE)) for c in calls_behind(layer, PRIVILEGE)]
@@ -458,37 +493,18 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             # `sudo -u postgres pg_dump > /var/backups/db.sql`: dropping privileges, often
             # from a root script whose own shell is meant to write the file.
             continue
-        fields = _placeholders(layer.text, command.start, _command_end(layer.text, command))
-        for redirect in command.redirects:
-            op_end = _anchor_end(layer, redirect)
-            if any(redirect.start <= p < op_end for span in fields for p in (span[0], span[1] - 1)):
-                continue  # the `<` or `>` of a placeholder: `cp /tmp/app-<VERSION>/app ...`
-            path = _offending(redirect)
-            if path is None or redirect.target is None:
-                continue
-            # `> /etc/<file>`: the placeholder is part of the file's name
-            target_end = _glued_end(layer.text, redirect.target.end, fields)
-            glued = target_end > redirect.target.end
-            if glued:
-                path = layer.text[redirect.target.start : target_end]
-            if not (_system_path(path) or pointless and not _users_own(path)):
-                continue
+        for redirect, target, op_end, path, target_end in _reported_writes(
+            layer, command, pointless
+        ):
             tool = command.words[sudo].value
             name = real_words[0].value
             shown = layer.text[redirect.start : max(redirect.end, target_end)]
-            target_src = layer.text[redirect.target.start : target_end]
+            target_src = layer.text[target.start : target_end]
             append = " -a" if redirect.op in (">>", "&>>") else ""
             root = _root_shown(layer, context, guard, root_work)
-            writable = made_writable.where(target_src)
-            if root is not None or writable is not None:
-                if root is not None:
-                    kind, why = root
-                    why = f"{why}, so that shell is root and the write works"
-                else:
-                    kind = "target-made-writable"
-                    why = (
-                        f"the script hands `{target_src}` to {writable}, so that shell may write it"
-                    )
+            works = _why_it_works(root, made_writable.where(target_src), target_src)
+            if works is not None:
+                kind, why = works
                 message = (
                     f"`{shown}` is opened by the calling shell, not by {tool}; {why}. "
                     f"`{tool} tee{append} {target_src} > /dev/null` would not depend on it"
@@ -502,6 +518,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                     f"the file is unchanged; elsewhere the file is written as the caller. Use "
                     f"`{tool} tee{append} {target_src} > /dev/null`"
                 )
+            glued = target_end > target.end  # `> /etc/<file>`: no fix
             yield finding(
                 layer,
                 "HL109",
