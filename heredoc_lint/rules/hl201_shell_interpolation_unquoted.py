@@ -203,6 +203,30 @@ def _escaped_for(state: Quote, escaped: str) -> bool:
     return False
 
 
+def _word_here(layer: Layer, words: _Words, start: int, end: int, context: Context) -> Word | None:
+    """The word holding the value at layer.text[start:end], where this layer reports it:
+    not in a heredoc body (HL202's), nor in a word that a child layer reads (that layer
+    reports it), nor a whole command."""
+    if layer.heredoc_at(start) is not None:
+        return None
+    located = words.locate(start, end)
+    if located is None:
+        return None
+    command, word = located
+    if _passed_down(layer, command, word, context) or _whole_command(command, word, start, end):
+        return None
+    return word
+
+
+def _quote_state(text: str, word: Word, start: int, end: int) -> Quote | None:
+    """How the value at text[start:end] stands quoted in `word`."""
+    states = quote_states(text, word)
+    state = states.get(start)
+    if state is Quote.INSIDE and end - start > 1 and _escaped(text, start):
+        state = states.get(start + 1)  # `\{p}`: a backslash escapes the first character alone
+    return state
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     # Only Python fragments hold these values (their root's interpolations): the frontend
     # is imported for them alone, never for a shell script every rule reads.
@@ -223,13 +247,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         return  # an argv list: no shell reads its words (the layers below it are shells)
     words = _Words(layer)
     for start, end in spans:
-        if layer.heredoc_at(start) is not None:
-            continue  # a heredoc body: HL202
-        located = words.locate(start, end)
-        if located is None:
-            continue
-        command, word = located
-        if _passed_down(layer, command, word, context) or _whole_command(command, word, start, end):
+        word = _word_here(layer, words, start, end, context)
+        if word is None:
             continue
         index = root_index(layer, start)
         interp = frag.interp_at(index) if index is not None else None
@@ -237,10 +256,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             continue  # one safe word, or several words on purpose
         if interp.shell_text and not free_text(interp.evidence):
             continue  # shell text on purpose (a glob, options, `~`) and nothing worse in it
-        states = quote_states(layer.text, word)
-        state = states.get(start)
-        if state is Quote.INSIDE and end - start > 1 and _escaped(layer.text, start):
-            state = states.get(start + 1)  # `\{p}`: a backslash escapes the first character alone
+        state = _quote_state(layer.text, word, start, end)
         if state is None or state is Quote.INSIDE or _escaped_for(state, interp.escaped):
             continue
         fix = None
@@ -249,9 +265,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
 
             fix = quote_fix(layer, frag, start, end, word)
         pattern = _GLOB.search(layer.text[word.start : start] + layer.text[end : word.end])
-        held: str | None = content(interp.source)
-        if held in (None, "host") and _host_part(layer.text, start):
-            held = "host-part"  # its place says what it holds, whatever its name
+        held = _held(content(interp.source), layer.text, start)
         kind = _evidence_kind(interp.evidence, state, context.path, pattern is None, held)
         yield finding(
             layer,
@@ -306,6 +320,14 @@ def _in_private_module(path: str) -> bool:
 
 # The characters that make a word a pattern for the shell to expand (`{stem}*.mp3`).
 _GLOB = re.compile(r"[*?\[]")
+
+
+def _held(named: str | None, text: str, start: int) -> str | None:
+    """What the value at text[start] holds (frontends.python.content of its name): a host
+    part where its place says so, whatever its name."""
+    if named in (None, "host") and _host_part(text, start):
+        return "host-part"
+    return named
 
 
 def _host_part(text: str, start: int) -> bool:
