@@ -568,15 +568,7 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
         cmdline = cmdline if cmdline is not None else own_cmdline(layer, path)
         if cmdline is None:
             return
-        pattern = call.pattern
-        if call.filled_in:
-            found: tuple[tuple[int, int], ...] = ()
-        elif pattern in matches:
-            found = matches[pattern]
-        else:
-            regex = to_python_regex(pattern)
-            found = () if regex is None else tuple(m.span() for m in regex.finditer(cmdline))
-            matches[pattern] = found
+        found = _self_matches(call, cmdline, matches)
         if not found and not call.filled_in:
             why = "the pattern does not match the command line of the shell running it"
             yield SelfMatch(call, cmdline, (), None, why)
@@ -591,54 +583,82 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             continue
         if call.tool == "pgrep" and _oldest_first(layer, call):
             kind = "oldest-first"
-        owner = (
-            f"the script `{path}`"
-            if layer.depth == 0 and layer.cmdline is None
-            else f"its own shell (`{(shown := shown or quote_snippet(cmdline))}`)"
-        )
+        shown = shown or quote_snippet(cmdline)
         directory = _only_in_directory(layer, path, found)
-        if directory:
-            owner += f" when it is started by a path through `{directory}` (`./` does not)"
-        kills = "kills that shell: the commands after it never run"
-        if layer.kind == "stdin":
-            owner = f"the shell that feeds it this script (`{shown}`), which waits for it,"
-            kills = "kills that shell: its commands after this script never run"
-        status = "137/255" if _kills_outright(call) else "143/255"
-        ending = f"{kills} and the exit status is {status}"
-        if kind not in ("fed-by-stdin", "shares-string"):  # pkill is the shell's only command
-            ending = f"kills that shell: it dies with exit status {status} instead of pkill's"
-        if kind == "last-command":
-            ending = (
-                "kills that shell where it keeps its process for its last command (dash, "
-                "bash before 5.2; bash 5.2 runs the command in its place): it then dies with "
-                f"exit status {status} instead of pkill's"
-            )
-        effect = (
-            ending
-            if call.tool == "pkill"
-            else "always finds that shell, so it reports a match that is not the process you mean"
-        )
-        if kind == "oldest-first":
-            effect = (
-                "finds that shell too; it asks for the oldest match, which is the process you "
-                "mean while it runs (it is older than this shell), and this shell when it does not"
-            )
-        if call.filled_in:
-            word = call.words[call.pattern_index]
-            a, b = layer.file_span(word.start, word.end)
-            source = context.file_text[a:b] or pattern
-            message = (
-                f"`{call.tool} -f {source}`: the value of `{source}` is put into the text "
-                f"before the shell runs it, so it stands on the command line of {owner} too; "
-                f"unless that value is a regex that cannot match its own text, {call.tool} "
-                f"{effect}"
-            )
-        else:
-            message = (
-                f"`{call.tool} -f {shlex.quote(pattern)}` matches the command line of {owner} "
-                f"and {effect}"
-            )
+        owner = _owner(layer, path, shown, directory)
+        message = _message(layer, context, call, owner, _effect(layer, call, kind))
         yield SelfMatch(call, cmdline, found, "path-directory" if directory else kind, message)
+
+
+def _self_matches(
+    call: PkillCall, cmdline: str, matches: dict[str, tuple[tuple[int, int], ...]]
+) -> tuple[tuple[int, int], ...]:
+    """Where the call's pattern matches `cmdline`, searched once per pattern (`matches`
+    keeps them); none for a pattern filled in, whose value is not known."""
+    if call.filled_in:
+        return ()
+    pattern = call.pattern
+    if pattern not in matches:
+        regex = to_python_regex(pattern)
+        matches[pattern] = () if regex is None else tuple(m.span() for m in regex.finditer(cmdline))
+    return matches[pattern]
+
+
+def _owner(layer: Layer, path: str | None, shown: str, directory: str) -> str:
+    """Whose command line the pattern matches, in the message's words (`shown`: that
+    command line, quoted; `directory`: see _only_in_directory)."""
+    if layer.kind == "stdin":
+        return f"the shell that feeds it this script (`{shown}`), which waits for it,"
+    if layer.depth == 0 and layer.cmdline is None:
+        owner = f"the script `{path}`"
+    else:
+        owner = f"its own shell (`{shown}`)"
+    if directory:
+        owner += f" when it is started by a path through `{directory}` (`./` does not)"
+    return owner
+
+
+def _effect(layer: Layer, call: PkillCall, kind: str) -> str:
+    """What the call does to the shell its pattern matches, by the evidence `kind`."""
+    if kind == "oldest-first":
+        return (
+            "finds that shell too; it asks for the oldest match, which is the process you "
+            "mean while it runs (it is older than this shell), and this shell when it does not"
+        )
+    if call.tool != "pkill":
+        return "always finds that shell, so it reports a match that is not the process you mean"
+    status = "137/255" if _kills_outright(call) else "143/255"
+    if kind == "last-command":
+        return (
+            "kills that shell where it keeps its process for its last command (dash, "
+            "bash before 5.2; bash 5.2 runs the command in its place): it then dies with "
+            f"exit status {status} instead of pkill's"
+        )
+    if kind not in ("fed-by-stdin", "shares-string"):  # pkill is the shell's only command
+        return f"kills that shell: it dies with exit status {status} instead of pkill's"
+    if layer.kind == "stdin":
+        kills = "kills that shell: its commands after this script never run"
+    else:
+        kills = "kills that shell: the commands after it never run"
+    return f"{kills} and the exit status is {status}"
+
+
+def _message(layer: Layer, context: Context, call: PkillCall, owner: str, effect: str) -> str:
+    """The finding's message, for a pattern written out or filled in."""
+    if call.filled_in:
+        word = call.words[call.pattern_index]
+        a, b = layer.file_span(word.start, word.end)
+        source = context.file_text[a:b] or call.pattern
+        return (
+            f"`{call.tool} -f {source}`: the value of `{source}` is put into the text "
+            f"before the shell runs it, so it stands on the command line of {owner} too; "
+            f"unless that value is a regex that cannot match its own text, {call.tool} "
+            f"{effect}"
+        )
+    return (
+        f"`{call.tool} -f {shlex.quote(call.pattern)}` matches the command line of {owner} "
+        f"and {effect}"
+    )
 
 
 def _only_in_directory(layer: Layer, path: str | None, found: Sequence[tuple[int, int]]) -> str:
