@@ -43,12 +43,17 @@ runs `ssh` are reported without a fix.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
+from heredoc_lint.shell.heredoc import Heredoc
+
+if TYPE_CHECKING:
+    from heredoc_lint.frontends.python.model import Interp
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
@@ -73,21 +78,6 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         interps = [frag.interp_at(i) if i is not None else None for i in indexes]
         if heredoc.terminated and all(i is not None and i.plain for i in interps):
             continue  # numbers and the like: no line to end the body, nothing to expand
-        names = [f"`{i.source.strip()}`" for i in interps if i is not None]
-        source = ", ".join(dict.fromkeys(names)) or "a run-time value"
-        delimiter = heredoc.delimiter
-        if heredoc.terminated:
-            effect = (
-                f"a value holding the line `{delimiter}` ends the body early and the rest "
-                "of it runs as shell commands"
-            )
-        else:
-            effect = (
-                f"the terminator `{delimiter}` is not on a line of its own unless the value "
-                "ends with a newline, so the body runs to the end of the command"
-            )
-        if not heredoc.quoted:
-            effect += ", and `$`, backticks and backslashes in it are expanded"
         fix = None
         if layer.parent is None:
             from heredoc_lint.fixes.python_fixes import runtime_base64_fix
@@ -98,11 +88,36 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             layer,
             "HL202",
             "runtime-body",
-            f"The body of this heredoc is filled in at run time from {source}: {effect}",
+            f"The body of this heredoc is filled in at run time from {_source(interps)}: "
+            + _effect(heredoc),
             heredoc.op_start,
             heredoc.op_start + width,
             fix,
         )
+
+
+def _source(interps: Sequence[Interp | None]) -> str:
+    """The values filled into the body, each named once, for the message."""
+    names = [f"`{i.source.strip()}`" for i in interps if i is not None]
+    return ", ".join(dict.fromkeys(names)) or "a run-time value"
+
+
+def _effect(heredoc: Heredoc) -> str:
+    """What a value filled into the body may do, by the heredoc's delimiter."""
+    delimiter = heredoc.delimiter
+    if heredoc.terminated:
+        effect = (
+            f"a value holding the line `{delimiter}` ends the body early and the rest "
+            "of it runs as shell commands"
+        )
+    else:
+        effect = (
+            f"the terminator `{delimiter}` is not on a line of its own unless the value "
+            "ends with a newline, so the body runs to the end of the command"
+        )
+    if not heredoc.quoted:
+        effect += ", and `$`, backticks and backslashes in it are expanded"
+    return effect
 
 
 # -- examples (tests/test_rule_lists.py) ---------------------------------------------------
