@@ -105,32 +105,8 @@ class Fate:
 def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
     """For each word of ssh's remote command, what the remote shell's parse of the
     joined string (the child layer) makes of it."""
-    items: list[tuple[int, int, ItemKind, str]] = []
-    for command in remote.commands:
-        if command.in_substitution:
-            continue  # a remote `$(...)` inside one word
-        # Spans alone: de-quoting every remote word costs more than the parse.
-        spans = command.word_spans
-        items.extend((a, b, "word", "") for a, b in spans)
-        if "=" in remote.text[command.start : spans[0][0] if spans else command.end]:
-            # `A=1 B=x y cmd`: the assignments before the name are remote words too
-            items.extend((w.start, w.end, "word", "") for w in command.assignments)
-        if command.next_op is not None:  # its start is then the operator's offset (>= 0)
-            start = command.next_op_start
-            items.append((start, start + len(command.next_op), "control", command.next_op))
-        for r in command.redirects:
-            items.append((r.start, r.end, "redirect", f"{r.fd if r.fd is not None else ''}{r.op}"))
-    items = sorted(set(items))
-    # Where a quote opens that never closes: tree-sitter's error starts at it, or at the
-    # blank before it.
-    quotes = []
-    for error in remote.errors:
-        at = error.start
-        while at < error.end and remote.text[at : at + 1] in (" ", "\t", "\n"):
-            at += 1
-        if remote.text[at : at + 1] in _QUOTES:
-            quotes.append(at)
-    quotes.sort()
+    items = _remote_items(remote)
+    quotes = _unclosed_quotes(remote)
     found = []
     base = k = q = 0
     for word in words:  # the words' ranges and the items both in order: one sweep
@@ -149,6 +125,41 @@ def fates(remote: Script, words: Sequence[Word]) -> list[Fate]:
         found.append(Fate(base, end, tuple(own), unclosed))
         base = end + 1
     return found
+
+
+def _remote_items(remote: Script) -> list[tuple[int, int, ItemKind, str]]:
+    """The remote words, control operators and redirections of the remote string, in
+    order (see Fate.items)."""
+    items: list[tuple[int, int, ItemKind, str]] = []
+    for command in remote.commands:
+        if command.in_substitution:
+            continue  # a remote `$(...)` inside one word
+        # Spans alone: de-quoting every remote word costs more than the parse.
+        spans = command.word_spans
+        items.extend((a, b, "word", "") for a, b in spans)
+        if "=" in remote.text[command.start : spans[0][0] if spans else command.end]:
+            # `A=1 B=x y cmd`: the assignments before the name are remote words too
+            items.extend((w.start, w.end, "word", "") for w in command.assignments)
+        if command.next_op is not None:  # its start is then the operator's offset (>= 0)
+            start = command.next_op_start
+            items.append((start, start + len(command.next_op), "control", command.next_op))
+        for r in command.redirects:
+            items.append((r.start, r.end, "redirect", f"{r.fd if r.fd is not None else ''}{r.op}"))
+    return sorted(set(items))
+
+
+def _unclosed_quotes(remote: Script) -> list[int]:
+    """Where a quote opens that never closes, in order: tree-sitter's error starts at it,
+    or at the blank before it."""
+    quotes = []
+    for error in remote.errors:
+        at = error.start
+        while at < error.end and remote.text[at : at + 1] in (" ", "\t", "\n"):
+            at += 1
+        if remote.text[at : at + 1] in _QUOTES:
+            quotes.append(at)
+    quotes.sort()
+    return quotes
 
 
 def _shifted(fate: Fate, by: int) -> Fate:
@@ -206,16 +217,8 @@ def _problem(
         if word.value.lstrip().startswith("#"):
             return f"`{shown}` becomes a comment on the remote side"
         return None  # an empty word just disappears, or one a comment before it took
-    if kinds == ["word"]:
-        return None  # one word again: a pre-quoted or a remote-expanded word
-    if kinds[0] == "control" or kinds[-1] == "control":
-        return None  # shell syntax written for the remote shell on purpose: `'| grep x'`
-    if (
-        "control" not in kinds
-        and "word" not in kinds
-        and (len(kinds) == 1 or any(c in word.value for c in " \t"))
-    ):
-        return None  # a redirection passed on purpose: `'>'`, `'2>&1'`, `'> /dev/null 2>&1'`
+    if _on_purpose(word, kinds):
+        return None
     controls = fate.texts("control")
     if controls:
         return (
@@ -225,11 +228,31 @@ def _problem(
     redirects = fate.texts("redirect")
     if redirects:
         return f"the `{redirects[0]}` in `{shown}` becomes a redirection of the remote shell"
-    pieces = fate.words(remote)
-    if words[0].value == "echo" and " ".join(pieces) == word.value:
+    return _pieces_problem(words, index, fate.words(remote), shown, assignments)
+
+
+def _on_purpose(word: Word, kinds: list[ItemKind]) -> bool:
+    """Whether what the remote shell reads in `word` (`kinds`: its items, at least one) is
+    what the word was written for: one word again, or shell syntax for the remote shell."""
+    if kinds == ["word"]:
+        return True  # one word again: a pre-quoted or a remote-expanded word
+    if kinds[0] == "control" or kinds[-1] == "control":
+        return True  # shell syntax written for the remote shell on purpose: `'| grep x'`
+    # a redirection passed on purpose: `'>'`, `'2>&1'`, `'> /dev/null 2>&1'`
+    return (
+        "control" not in kinds
+        and "word" not in kinds
+        and (len(kinds) == 1 or any(c in word.value for c in " \t"))
+    )
+
+
+def _pieces_problem(
+    words: Sequence[Word], index: int, pieces: list[str], shown: str, assignments: range
+) -> str | None:
+    """What the remote shell does to words[index] by reading it as the words `pieces`
+    (`shown`: the word in the message)."""
+    if words[0].value == "echo" and " ".join(pieces) == words[index].value:
         return None  # echo joins its arguments with one space again: the same output
-    listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
-    more = ", ..." if len(pieces) > 4 else ""
     if index in assignments:  # the first piece is the assignment, cut short
         rest = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[1:5])
         more = ", ..." if len(pieces) > 5 else ""
@@ -237,6 +260,8 @@ def _problem(
         return (
             f"`{shown}` assigns only `{assigned}`: the rest ({rest}{more}) is read as the command"
         )
+    listed = ", ".join(f"`{quote_snippet(p, 20)}`" for p in pieces[:4])
+    more = ", ..." if len(pieces) > 4 else ""
     return f"`{shown}` arrives as {len(pieces)} separate arguments ({listed}{more})"
 
 
