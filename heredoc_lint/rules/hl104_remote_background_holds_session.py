@@ -62,6 +62,7 @@ from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Applicability, Finding, Fix
+from heredoc_lint.project.launchers import Launcher
 from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell.definitions import function_bodies
 from heredoc_lint.shell.structure import (
@@ -364,18 +365,47 @@ def _fix(layer: Layer, edits: tuple[tuple[int, int, str], ...]) -> Fix | None:
     )
 
 
+def _start_state(layer: Layer, launcher: Launcher | None) -> dict[int, str] | None:
+    """The descriptors the layer's shell starts with, if it runs in an ssh session: a
+    command inside ssh's string, or a script that another file of the project runs as
+    ssh's command (`launcher`, launchers.py), which starts with the session as its own."""
+    if launcher is not None:
+        return dict(_START)
+    if not layer.remote or layer.depth == 0:
+        return None
+    return session_state(layer)
+
+
+def _held(
+    job: Job, note: str, launcher: Launcher | None, root: Layer | None, channel: Wait | None
+) -> tuple[str, str, str]:
+    """The finding's evidence kind, what the job still has (in the message's words), and
+    what it keeps waiting: the ssh session and ssh, or the channel of the Python call
+    that runs the layer (`root`) and the program."""
+    if channel is None or root is None:
+        shell = "the remote shell" if launcher is None else "the script"
+        held = (
+            f"the ssh session as its {_attached(job.state)}: {shell} exits, but "
+            f"ssh does not return until this job exits{note}"
+        )
+        if launcher is not None:
+            held += f" ({launcher.why})"
+        return job.evidence, held, "ssh return"
+    kind = job.evidence if channel.waits else "channel-unwaited"
+    waits = channel.waits or "the file does not show that anything waits for it"
+    held = (
+        f"the channel of `{root.wrapper}` as its {_attached(job.state)}: the remote "
+        f"shell exits, but the channel stays open until this job exits{note}, and "
+        f"{waits}"
+    )
+    return kind, held, "the program go on"
+
+
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if "&" not in layer.text:
         return
-    # A script that another file of the project runs as ssh's command (launchers.py)
-    # starts with the session as its descriptors, as a command inside ssh's string does.
     launcher = context.ssh_launcher if layer.depth == 0 else None
-    if launcher is not None:
-        base: dict[int, str] | None = dict(_START)
-    elif not layer.remote or layer.depth == 0:
-        return
-    else:
-        base = session_state(layer)
+    base = _start_state(layer, launcher)
     if base is None:
         return
     root = _channel_root(layer)
@@ -397,25 +427,7 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         snippet = quote_snippet(source, 50)
         detach = next((w for w in ("nohup", "setsid", "disown") if w in source), None)
         note = f" (`{detach}` does not detach it from the session)" if detach else ""
-        if channel is None or root is None:
-            kind = job.evidence
-            shell = "the remote shell" if launcher is None else "the script"
-            held = (
-                f"the ssh session as its {_attached(job.state)}: {shell} exits, but "
-                f"ssh does not return until this job exits{note}"
-            )
-            if launcher is not None:
-                held += f" ({launcher.why})"
-            goes_on = "ssh return"
-        else:
-            kind = job.evidence if channel.waits else "channel-unwaited"
-            waits = channel.waits or "the file does not show that anything waits for it"
-            held = (
-                f"the channel of `{root.wrapper}` as its {_attached(job.state)}: the remote "
-                f"shell exits, but the channel stays open until this job exits{note}, and "
-                f"{waits}"
-            )
-            goes_on = "the program go on"
+        kind, held, goes_on = _held(job, note, launcher, root, channel)
         yield finding(
             layer,
             "HL104",
