@@ -102,24 +102,36 @@ def scan_scp(words: tuple[Word, ...]) -> tuple[list[PortFlag], bool]:
                 if not attached and i + 1 < len(words):
                     arg = _static(words[i + 1]) or ""
                     consumed_next = True
-                if letter == "P" or (
-                    letter == "o" and arg.lower().replace(" ", "=").startswith("port=")
-                ):
-                    has_port = True
+                has_port = has_port or _gives_port(letter, arg)
                 break
-            if letter == "p":
-                rest = value[k + 1 :]
-                if rest and _is_port(rest):
-                    found.append(PortFlag(words[i], k, rest, True))
-                    break
-                if not rest and i + 1 < len(words):
-                    number = _static(words[i + 1])
-                    if number is not None and _is_port(number):
-                        found.append(PortFlag(words[i], k, number, False))
-                    elif _port_variable(words[i + 1]):
-                        found.append(PortFlag(words[i], k, words[i + 1].value, False, True))
+            flag = _port_flag(words, i, k) if letter == "p" else None
+            if flag is not None:
+                found.append(flag)
+                break
         i += 2 if consumed_next else 1
     return found, has_port
+
+
+def _gives_port(letter: str, arg: str) -> bool:
+    """Whether scp's option `letter` with its argument `arg` sets the port: `-P 2022`,
+    `-o Port=2022`."""
+    return letter == "P" or (letter == "o" and arg.lower().replace(" ", "=").startswith("port="))
+
+
+def _port_flag(words: tuple[Word, ...], i: int, k: int) -> PortFlag | None:
+    """The port meant by the `-p` at letter `k` of words[i] (a static word): the digits
+    after it (`-p2022`), or the next word (`-p 2022`, `-p "$port"`)."""
+    rest = words[i].value[k + 1 :]
+    if rest:
+        return PortFlag(words[i], k, rest, True) if _is_port(rest) else None
+    if i + 1 >= len(words):
+        return None
+    number = _static(words[i + 1])
+    if number is not None and _is_port(number):
+        return PortFlag(words[i], k, number, False)
+    if _port_variable(words[i + 1]):
+        return PortFlag(words[i], k, words[i + 1].value, False, True)
+    return None
 
 
 def _message(flag: PortFlag) -> str:
