@@ -265,14 +265,12 @@ def _judge(
     for e in found:
         shown = text[e.start : e.end]
         if shown.startswith("`") or shown.startswith("$("):
-            command = shown[1:-1] if shown.startswith("`") else shown[2:-1]
-            if not shown.startswith("$((") and evidence.probes_machine(command):
+            if _probes_machine(shown):
                 judged.remote.append((shown, "asks about the machine it runs on"))
             else:
                 judged.other.append(shown)
             continue
-        match = _SIMPLE.match(shown)
-        name = match.group(1) if match else ""
+        name = _simple_name(shown)
         if name in _EVERY_SHELLS and _single_quoted(body, e.start - heredoc.body_start):
             why = "stands inside single quotes in the body, to reach the remote shell as written"
             judged.remote.append((shown, why))
@@ -287,20 +285,36 @@ def _judge(
         else:
             judged.other.append(shown)
     if judged.other:
-        # A variable that the script also reads outside the heredoc, on its own command
-        # lines (`scp f "$USER@$IP:$DEPLOY_PATH"`), is a value of the script: set by its
-        # caller, and meant for the body the same way.
-        read_here = read_locally()
-        still: list[str] = []
-        for shown in judged.other:
-            match = _SIMPLE.match(shown)
-            name = match.group(1) if match else ""
-            local_value = name not in REMOTE_NAMES and (
-                name in read_here or _set_in_another_block(context, name)
-            )
-            (judged.local if local_value else still).append(shown)
-        judged.other[:] = still
+        _move_script_values(judged, context, read_locally())
     return judged
+
+
+def _probes_machine(shown: str) -> bool:
+    """Whether the command substitution `shown` (`$(...)`, a backtick one) asks about the
+    machine it runs on; an arithmetic `$((...))` runs no command."""
+    command = shown[1:-1] if shown.startswith("`") else shown[2:-1]
+    return not shown.startswith("$((") and evidence.probes_machine(command)
+
+
+def _simple_name(shown: str) -> str:
+    """The name of the expansion `shown` (`$x`, `${x...}`, `$1`, `$?`), or ""."""
+    match = _SIMPLE.match(shown)
+    return match.group(1) if match else ""
+
+
+def _move_script_values(judged: _Judged, context: Context, read_here: frozenset[str]) -> None:
+    """Move to judged.local each of judged.other that is a value of the script. A variable
+    that the script also reads outside the heredoc, on its own command lines (`scp f
+    "$USER@$IP:$DEPLOY_PATH"`, `read_here`), is one: set by its caller, and meant for the
+    body the same way."""
+    still: list[str] = []
+    for shown in judged.other:
+        name = _simple_name(shown)
+        local_value = name not in REMOTE_NAMES and (
+            name in read_here or _set_in_another_block(context, name)
+        )
+        (judged.local if local_value else still).append(shown)
+    judged.other[:] = still
 
 
 def _single_quoted(body: Script, at: int) -> bool:
@@ -322,8 +336,7 @@ def _telling(shown: str) -> bool:
     A plain variable (`$DEPLOY_DIR`, `$x`) shows nothing: a CI setting, an export."""
     if shown.startswith(("`", "$(")):
         return not shown.startswith("$((")
-    match = _SIMPLE.match(shown)
-    name = match.group(1) if match else ""
+    name = _simple_name(shown)
     return name in REMOTE_NAMES or name[:1].isdigit() or name in ("@", "*", "#")
 
 
@@ -375,42 +388,12 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         if invocation is None or not invocation.remote:
             continue
         for heredoc in heredocs:
-            found, escapes = body_expansions(layer.text, heredoc.body_start, heredoc.body_end)
-            # `$x` that the parent shell already expanded is HL102's: this layer never sees it.
-            found = [e for e in found if not layer.in_local_expansion(e.start)]
-            # On a line that starts with `#`, the value changes a comment: one the remote
-            # shell skips, or one of a file a heredoc inside the body writes.
-            found = [e for e in found if not _on_comment_line(layer.text, e.start)]
+            found, escapes = _expanded_here(layer, heredoc)
             if not found:
                 continue
             judged = _judge(layer, invocation, heredoc, found, context, read_locally)
-            wrapper = invocation.wrapper
+            kind, message = _message(layer, heredoc, invocation.wrapper, judged)
             width = 3 if heredoc.strip_tabs else 2
-            quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
-            # A variable nothing here sets or reads is no evidence either way (a CI
-            # setting, a caller's export): info; a command run locally is.
-            telling = [t for t in judged.other if _telling(t)]
-            if judged.remote or telling:
-                texts = [t for t, _ in judged.remote] + judged.other
-                evidence_note = "".join(
-                    f"; `{quote_snippet(t, 30)}` {why}" for t, why in judged.remote[:2]
-                )
-                kind = "remote-meaning"
-                message = (
-                    f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
-                    + _effect(layer, wrapper, _names(texts))
-                    + f"{evidence_note}; {quote}"
-                )
-            else:
-                kind = "local-meaning"
-                message = (
-                    f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
-                    f"that runs {wrapper} expands {_names(judged.local + judged.other)} in "
-                    "the body first: "
-                    "values of this script or of its environment (variables it sets, reads or "
-                    "is given), which are usually meant to be sent; "
-                    f"if not, {quote}"
-                )
             yield finding(
                 layer,
                 "HL107",
@@ -420,6 +403,42 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 heredoc.op_start + width,
                 _fix(layer, heredoc, escapes, intended=kind == "local-meaning"),
             )
+
+
+def _expanded_here(layer: Layer, heredoc: Heredoc) -> tuple[list[BodyExpansion], list[int]]:
+    """The expansions of the body that this layer's shell makes (body_expansions), and
+    the escapes."""
+    found, escapes = body_expansions(layer.text, heredoc.body_start, heredoc.body_end)
+    # `$x` that the parent shell already expanded is HL102's: this layer never sees it.
+    found = [e for e in found if not layer.in_local_expansion(e.start)]
+    # On a line that starts with `#`, the value changes a comment: one the remote
+    # shell skips, or one of a file a heredoc inside the body writes.
+    found = [e for e in found if not _on_comment_line(layer.text, e.start)]
+    return found, escapes
+
+
+def _message(layer: Layer, heredoc: Heredoc, wrapper: str, judged: _Judged) -> tuple[str, str]:
+    """The finding's evidence kind and message, by what the code shows of the intent."""
+    quote = f"quote the delimiter (<<'{heredoc.delimiter}') to send the body as written"
+    # A variable nothing here sets or reads is no evidence either way (a CI
+    # setting, a caller's export): info; a command run locally is.
+    telling = [t for t in judged.other if _telling(t)]
+    if judged.remote or telling:
+        texts = [t for t, _ in judged.remote] + judged.other
+        evidence_note = "".join(f"; `{quote_snippet(t, 30)}` {why}" for t, why in judged.remote[:2])
+        return "remote-meaning", (
+            f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so "
+            + _effect(layer, wrapper, _names(texts))
+            + f"{evidence_note}; {quote}"
+        )
+    return "local-meaning", (
+        f"The heredoc delimiter `{heredoc.delimiter}` is unquoted, so the shell "
+        f"that runs {wrapper} expands {_names(judged.local + judged.other)} in "
+        "the body first: "
+        "values of this script or of its environment (variables it sets, reads or "
+        "is given), which are usually meant to be sent; "
+        f"if not, {quote}"
+    )
 
 
 # -- examples (tests/test_rule_lists.py) ---------------------------------------------------
