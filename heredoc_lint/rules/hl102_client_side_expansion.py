@@ -303,16 +303,22 @@ def _container_here(layer: Layer) -> bool:
     names = [command_name(w, layer.wrappers) for w in before]
     hops = _REMOTE_HOPS | {name for name, kind in layer.wrappers.items() if kind == "ssh"}
     tool = next((k for k, name in enumerate(names) if name in _CONTAINER_TOOLS), None)
-    if tool is None or any(name in hops for name in names):
+    if tool is None or any(name in hops for name in names) or _daemon_option(before[tool + 1 :]):
         return False
-    for word in before[tool + 1 :]:
-        if not word.static or not word.value.startswith("-"):
-            break  # the subcommand (`run`, `exec`), or options of unknown count
-        if word.value.startswith(_DAEMON_OPTIONS):
-            return False
     assigned = {w.value.partition("=")[0] for w in (*command.assignments, *before)}
     exported = {name for name, _ in parent.script.assigned}
     return not (assigned | exported) & _DAEMON_VARIABLES
+
+
+def _daemon_option(options: list[Word]) -> bool:
+    """Whether the options after docker or podman, up to its subcommand, choose a daemon
+    (`-H ssh://h`, `--context c`)."""
+    for word in options:
+        if not word.static or not word.value.startswith("-"):
+            break  # the subcommand (`run`, `exec`), or options of unknown count
+        if word.value.startswith(_DAEMON_OPTIONS):
+            return True
+    return False
 
 
 def _line_of(layer: Layer, index: int, context: Context) -> int:
