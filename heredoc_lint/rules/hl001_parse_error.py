@@ -113,14 +113,12 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     first = errors[0]
     bad = layer.text[first.start : first.start + 1]
     shown = repr(bad)[1:-1] if bad else "end of text"
-    place = where(layer).capitalize()
     # A `$` just before a value makes a name of it at run time (`eval echo "\$$(echo
     # $name)"` runs `echo $HOST`): the text as written is not what the shell parses.
     dynamic = any(
         e.start <= first.start or (e.start == first.start + 1 and bad == "$")
         for e in layer.local_expansions
     )
-    string = _run_by_a_shell(layer, context)
     reading = not_a_script(layer.text, layer.script.heredocs)
     accepted = None  # what bash says of the text, asked once at most
     if reading is not None and reading.field and not dynamic:
@@ -132,39 +130,49 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         program = _session(layer, layer.text.rfind("\n", 0, first.start) + 1)
         if program is not None:
             template = f"a session of `{program}` (the lines after it are typed into it)"
-    if dynamic:
-        kind = "runtime-built"
-        message = (
-            f"{place} is built from values known only at run time and does not parse "
-            f"as written near `{shown}`; that region was not checked"
-        )
-    elif template is not None:
-        kind = "not-a-script"
-        message = (
-            f"{place} looks like {template}, not a script to run: it does not parse "
-            f"near `{shown}` and was not checked"
-        )
-    elif accepted if accepted is not None else bash_accepts(layer.text):
-        kind = "bash-accepts"
-        message = (
-            f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
-            "that region was not checked"
-        )
-    elif string:
-        kind = "shell-string-refused"
-        message = (
-            f"{place} does not parse near `{shown}`: the shell that runs it refuses it "
-            "with a syntax error; the rest was checked, this region was not"
-        )
-    else:
-        kind = "script-refused" if _holds_checked(layer) else "script-without-checked"
-        message = (
-            f"{place} does not parse near `{shown}`: the shell that runs it stops with "
-            "a syntax error; the rest was checked, this region was not"
-        )
+    kind, message = _verdict(layer, context, shown, dynamic, template, accepted)
     # At the very end of the text there is no character to point at: take the last one.
     start = max(0, min(first.start, len(layer.text) - 1))
     yield finding(layer, "HL001", kind, message, start, start + 1)
+
+
+def _verdict(
+    layer: Layer,
+    context: Context,
+    shown: str,
+    dynamic: bool,
+    template: str | None,
+    accepted: bool | None,
+) -> tuple[str, str]:
+    """The evidence kind and message of a text that does not parse near `shown`: built at
+    run time, not a script (`template`: what it looks like), or one that bash accepts
+    (`accepted`, when already asked) or refuses."""
+    place = where(layer).capitalize()
+    if dynamic:
+        return "runtime-built", (
+            f"{place} is built from values known only at run time and does not parse "
+            f"as written near `{shown}`; that region was not checked"
+        )
+    if template is not None:
+        return "not-a-script", (
+            f"{place} looks like {template}, not a script to run: it does not parse "
+            f"near `{shown}` and was not checked"
+        )
+    if accepted if accepted is not None else bash_accepts(layer.text):
+        return "bash-accepts", (
+            f"tree-sitter-bash cannot parse {where(layer)} near `{shown}` (bash can); "
+            "that region was not checked"
+        )
+    if _run_by_a_shell(layer, context):
+        return "shell-string-refused", (
+            f"{place} does not parse near `{shown}`: the shell that runs it refuses it "
+            "with a syntax error; the rest was checked, this region was not"
+        )
+    kind = "script-refused" if _holds_checked(layer) else "script-without-checked"
+    return kind, (
+        f"{place} does not parse near `{shown}`: the shell that runs it stops with "
+        "a syntax error; the rest was checked, this region was not"
+    )
 
 
 # -- examples (tests/test_rule_lists.py) ---------------------------------------------------
