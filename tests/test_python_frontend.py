@@ -365,6 +365,15 @@ def test_syntax_error_is_hl001() -> None:
     assert LineIndex(text).position(findings[0].start)[0] == 3
 
 
+@pytest.mark.parametrize("end", ["", "\n"])
+def test_an_unparsable_last_line_without_a_newline_is_hl001(end: str) -> None:
+    # The tokenizer puts the NEWLINE of a last line without one on the row after it.
+    text = 'import subprocess\nsubprocess.run(f"echo {}", shell=True)' + end
+    findings = check_text(text, "python")
+    assert [f.code for f in findings] == ["HL001"]
+    assert LineIndex(text).position(findings[0].start)[0] == 2
+
+
 def test_libcst_only_for_fstrings() -> None:
     probe = (
         "import sys\n"

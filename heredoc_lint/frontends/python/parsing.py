@@ -168,11 +168,17 @@ def _statements(source: str) -> list[_Statement]:
         if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
             end = token.start
             opens = any(t.type == tokenize.INDENT for t in tokens[k + 1 : k + 2])
-            offset = lines.starts[start[0] - 1] + start[1]
-            end_offset = lines.starts[end[0] - 1] + end[1]
+            offset, end_offset = _offset(lines, source, start), _offset(lines, source, end)
             found.append(_Statement(offset, end_offset, start[0], end[0], opens))
             start = None
     return found
+
+
+def _offset(lines: Lines, source: str, position: tuple[int, int]) -> int:
+    """The offset of tokenize's (row, column): past a last line without a newline, the
+    tokenizer puts its NEWLINE and ENDMARKER on a row after the text's last one."""
+    row, column = position
+    return lines.starts[row - 1] + column if row <= len(lines.starts) else len(source)
 
 
 def unread_message(unread: tuple[Unread, ...]) -> str:
