@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import rulekit as kit
+from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, check_text, fix_shell
 from heredoc_lint.model import Applicability, Finding, Severity
@@ -55,6 +56,7 @@ UNSAFE_FIXES = (
     "sudo grep -v old /etc/hosts > /etc/hosts.new 2>/dev/null; echo next\n",
     "sudo systemctl status nginx &> /var/log/status.log\n",
     "sudo -E env FOO=1 sed s/a/b/ /etc/a > /etc/b\n",
+    'ssh h "cd /etc/apt && sudo echo deb x > x.list"\n',
 )
 
 
@@ -321,7 +323,8 @@ def test_runtime_the_guard_stops_a_user_and_root_writes_the_file(
 
 
 @pytest.mark.parametrize(
-    "text", ["sudo echo > OUT hello\n", 'ssh h "sudo echo > OUT hello"\n', "sudo echo >> OUT a b\n"]
+    "text",
+    ["sudo echo > OUT hello\n", 'ssh h "sudo echo > $PWD/OUT hello"\n', "sudo echo >> OUT a b\n"],
 )
 def test_no_fix_when_words_follow_the_target(text: str, tmp_path: Path) -> None:
     """bash gives the words after `> OUT` to the command (`echo > OUT hello` writes hello),
@@ -789,3 +792,22 @@ def test_hl109_dup_like_file_target_is_a_write() -> None:
     text = "sudo echo x >& /etc/log-\n"
     (f,) = kit.findings(text, "HL109", every_rule=True)
     assert (f.start, f.end) == kit.occurrence_span(text, ">&")
+
+
+# -- a relative file in a remote login shell's command is in the login's home --------------
+
+
+def test_a_login_shell_starts_in_the_logins_home(sshd: SshServer) -> None:
+    """Why `ssh h "sudo echo x > x.list"` is not reported: sshd starts the login shell in
+    the login's home, where the file is the caller's own, as `~/x.list` is."""
+    name = "hl109-relative-target.txt"
+    home = Path(pwd.getpwnam(sshd.user).pw_dir)
+    proc = run_local(f'ssh node-1 "echo staged > {name}; pwd"\n', sshd)
+    try:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == str(home)
+        assert (home / name).read_text() == "staged\n"
+    finally:
+        (home / name).unlink(missing_ok=True)
+    assert hl109(f'ssh node-1 "sudo echo staged > {name}"\n') == []
+    assert hl109(f'ssh node-1 "cd /etc && sudo echo staged > {name}"\n') != []

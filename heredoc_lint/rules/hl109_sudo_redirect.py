@@ -18,7 +18,8 @@ may, the file is created and owned by the caller instead of root.
 `sudo echo`, `sudo printf` and `sudo cat` reading stdin need no privilege at
 all, so with them any redirected file is reported, except one in the caller's
 own areas (`~/`, `$HOME/`, `/home/`, `/tmp/`), where the write works and the
-sudo is only redundant. With other commands only a
+sudo is only redundant; so is a relative file in a remote login shell's command
+before any `cd` (sshd starts that shell in the login's home). With other commands only a
 file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
 `/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
 save root-only output to one's own file, as is a documentation's stand-in
@@ -44,7 +45,9 @@ After such a guard (or anywhere in a function, which runs when called) the
 finding is only info; so it is in a script that runs, without sudo, what only
 root may do (`apt-get install`, `systemctl restart`, `useradd`, `rm` or
 `mkdir` under /etc, /usr, /boot): run as
-anyone else it fails there anyway; and in a script that another file of the
+anyone else it fails there anyway (not when the script runs that same program
+with sudo elsewhere: `sudo systemctl stop a`, then `systemctl start b`, is a sudo
+left out, not a root shell); and in a script that another file of the
 project runs as root (looked for in the script's directory and those above it,
 up to the project's `.git`): a Vagrant shell provisioner, which runs as root
 unless told `privileged: false` (`path: "files/" + name`, `inline: "bash
@@ -96,7 +99,7 @@ from dataclasses import dataclass
 
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Call, Layer, calls, calls_behind, calls_behind_variable
-from heredoc_lint.layers.wrappers import SshCall, command_name
+from heredoc_lint.layers.wrappers import Role, SshCall, command_name
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
 from heredoc_lint.shell import evidence
@@ -114,6 +117,8 @@ STAND_IN_PATHS = ("/path/to/",)
 # Commands that hand a file to its writer: a script that gives the target to one of them
 # keeps that file writable for its caller (`sudo chmod 777 f; sudo echo x > f`).
 OWNERSHIP = frozenset({"chmod", "chown"})
+# Commands that change the shell's working directory (a relative path is then elsewhere).
+DIRECTORY_CHANGES = frozenset({"cd", "pushd"})
 # sudo options that change the target user (the write is then not root's either).
 USER_OPTIONS = frozenset({"-u", "--user"})
 STDOUT_WRITES = frozenset({">", ">>", ">|"})
@@ -210,6 +215,20 @@ def _users_own(value: str) -> bool:
     """A path in the caller's own areas (`~/x`, `$HOME/x`, `/home/pi/x`, `/tmp/x`): a
     redirection there works without root, and the sudo before `echo` is only redundant."""
     return value.startswith(("~", "$HOME", "${HOME}", *USER_AREAS))
+
+
+def _in_login_home(layer: Layer, command: Command, value: str) -> bool:
+    """A relative path in a remote login shell's command before any `cd`: sshd starts
+    that shell in the login's home, so the file is the caller's own, as `~/x` is
+    (`ssh h "sudo echo deb ... > x.list && sudo mv x.list /etc/apt/..."`, round aa)."""
+    invocation = layer.invocation
+    if invocation is None or invocation.role not in (Role.SSH, Role.CHANNEL):
+        return False
+    if value.startswith(("/", "~", "$")):
+        return False
+    return not any(
+        c.name in DIRECTORY_CHANGES and c.start < command.start for c in layer.script.commands
+    )
 
 
 def _stdin_cat(call: Call) -> bool:
@@ -455,7 +474,9 @@ def _reported_writes(
         target_end = _glued_end(layer.text, target.end, fields)
         if target_end > target.end:
             path = layer.text[target.start : target_end]
-        if _system_path(path) or pointless and not _users_own(path):
+        if _system_path(path) or (
+            pointless and not _users_own(path) and not _in_login_home(layer, command, path)
+        ):
             yield redirect, target, op_end, path, target_end
 
 
@@ -480,7 +501,8 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
     if not any(r.writes for c, _ in found for r in c.command.redirects):
         return
     # What the file's shell does without sudo, read once for all its calls.
-    root_work = evidence.root_by_action(layer.script) if layer.depth == 0 else None
+    with_sudo = frozenset(c.name for c, _ in found)
+    root_work = evidence.root_by_action(layer.script, with_sudo) if layer.depth == 0 else None
     made_writable = _made_writable(layer, context)
     for call, sudo in found:
         command, real_words = call.command, call.words
@@ -635,6 +657,21 @@ INVALID = (
         "sudo grep -v old /etc/hosts 2>/dev/null"
         " | sudo tee /etc/hosts.new > /dev/null; echo next\n",
     ),
+    Invalid(  # after a `cd`, the relative file is no longer in the login's home
+        'ssh h "cd /etc/apt && sudo echo deb x > x.list"\n',
+        ">",
+        'ssh h "cd /etc/apt && echo deb x | sudo tee x.list > /dev/null"\n',
+        "error",
+        _SAYS,
+    ),
+    Invalid(  # `systemctl start` without sudo, but `sudo systemctl` above: no root shell
+        "sudo systemctl stop a\nsudo cat > /etc/b.conf << EOF\nx\nEOF\nsystemctl start b\n",
+        ">",
+        "sudo systemctl stop a\nsudo tee /etc/b.conf > /dev/null << EOF\nx\nEOF\n"
+        "systemctl start b\n",
+        "error",
+        _SAYS,
+    ),
 )
 VALID = (
     # a redundant sudo before echo into the caller's own files: the redirection works
@@ -659,6 +696,8 @@ VALID = (
     "sudo bash -c 'sudo echo 1 > /proc/sys/vm/drop_caches'\n",
     "{ sudo echo x; } > out.txt\n",
     "sudo -u postgres pg_dump app > /var/backups/app.sql\n",  # dropping privileges
+    # a relative file of a remote login shell is in the login's home (staged, then moved)
+    'ssh h "sudo echo deb x > x.list && sudo mv x.list /etc/apt/sources.list.d/"\n',
 )
 
 

@@ -323,15 +323,19 @@ def _changes_root_files(name: str, words: list[str]) -> bool:
     )
 
 
-def root_by_action(script: Script) -> Command | None:
+def root_by_action(script: Script, with_sudo: frozenset[str] = frozenset()) -> Command | None:
     """The first command of `script` that only root may run, run without sudo at its
     top level or in a function: `apt-get install -y nginx`, `systemctl restart nginx`
     (not `systemctl --user`), `useradd app`, `rm -rf /etc/yum.repos.d/ceph*`. None
-    where there is none."""
+    where there is none.  A program of `with_sudo` (those the script runs with sudo
+    elsewhere) is no evidence: `sudo systemctl stop a` then `systemctl start b` is a
+    sudo left out by a user, not a root shell (round aa: a Pi runbook's dnsmasq step)."""
     for command in script.commands:
         if command.in_substitution or not command.words:
             continue
         name = command.words[0].value.rsplit("/", 1)[-1] if command.words[0].static else ""
+        if name in with_sudo:
+            continue
         rest = [w.value for w in command.words[1:] if w.static]
         if _changes_root_files(name, rest):
             return command
