@@ -13,6 +13,8 @@ lines are looked at.
 from __future__ import annotations
 
 import subprocess
+import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -326,6 +328,25 @@ def test_the_last_bare_command_of_a_bash_string_replaces_its_shell(
     else:
         assert (f.evidence, f.severity) == ("last-command", Severity.INFO)
         assert "bash 5.2 runs the command in its place" in f.message
+
+
+def test_a_pkill_followed_only_by_itself_loses_only_the_status() -> None:
+    """`pkill -f P ; pkill -f P`: the first kills its shell and P's process, and what is
+    lost is the same pkill again: only the status (143) changes, so it is info."""
+    string = f"pkill -f {MARK} ; pkill -f {MARK}"
+    target = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", MARK])
+    time.sleep(0.5)  # started: its command line holds the mark
+    try:
+        done = subprocess.run(["bash", "-c", string], capture_output=True, timeout=30)
+        assert done.returncode in (-15, 143), done
+        assert target.wait(timeout=10) == -15  # the process meant is killed all the same
+    finally:
+        target.kill()
+    f = hl103(f'ssh h "{string}"\n')[0]
+    assert (f.evidence, f.severity) == ("repeat-lost", Severity.INFO)
+    for lost in ("./start", "true"):  # `|| true` or `; true` keeps the status: it is lost
+        f = hl103(f'ssh h "{string}; {lost}"\n')[0]
+        assert (f.evidence, f.severity) == ("shares-string", Severity.ERROR)
 
 
 def test_a_pkill_that_ends_an_eval_does_not_end_the_string() -> None:

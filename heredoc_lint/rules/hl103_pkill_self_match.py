@@ -26,9 +26,10 @@ for the oldest match: the process meant while it runs, the shell only when it
 does not (info). bash 5.2 runs the last bare command of a string
 in place of its shell too (`ssh h "cd /srv && pkill -f worker"`): where the
 pkill ends the string, older shells lose only their exit status, and that is
-reported at info. A lone pkill in a call whose status the program
-drops (a bare `os.system(...)`, `subprocess.run(...)` without `check=True`) is
-reported at info: the processes it meant die all the same. So is a pattern
+reported at info; so is a pkill followed only by itself again (`pkill -f app ;
+pkill -f app`), which loses nothing but the status. A lone pkill in a call whose
+status the program drops (a bare `os.system(...)`, `subprocess.run(...)` without
+`check=True`) is reported at info: the processes it meant die all the same. So is a pattern
 that matches only the directory of a script's path (`pkill -f code-server` in
 code-server/stop.sh): bash shows the path it was started by, and `./stop.sh`
 from that directory does not hold it. `pgrep -af P | grep -v grep` is not reported:
@@ -207,7 +208,23 @@ def _alone_here(layer: Layer, command: Command) -> bool:
     return alone and command.next_op in (None, ";", "\n")
 
 
-def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
+def _followed_by_itself(layer: Layer) -> set[int]:
+    """The commands of `layer` (by id) after which the string runs only the same command
+    again: `pkill -f app ; pkill -f app` loses only a repeat of what already ran (round z:
+    mahi-mahi's kill_instances), so killing the shell changes only its status.  Not one
+    with a `|| true` after it: the status it was there to keep is what the self-kill
+    changes.  Read from the end, once per layer: one pass however many calls it holds."""
+    texts = [layer.text[c.start : c.end] for c in layer.script.commands]
+    found: set[int] = set()
+    # From the end: a command qualifies while it equals the next one, which qualifies too.
+    for k in range(len(texts) - 2, -1, -1):
+        if texts[k] != texts[k + 1]:
+            break
+        found.add(id(layer.script.commands[k]))
+    return found
+
+
+def _evidence(layer: Layer, command: Command, repeated: set[int]) -> tuple[str | None, str]:
     """What keeps the shell alive for pkill to kill it (a kind of the HL103 rows of
     heredoc_lint.severities), or None and why the shell is gone before pkill runs."""
     if layer.kind == "stdin":
@@ -215,6 +232,8 @@ def _evidence(layer: Layer, command: Command) -> tuple[str | None, str]:
     if not _alone(layer, command):
         if _replaces_its_shell(layer, command):
             return "last-command", "bash runs the string's last bare command in its place"
+        if id(command) in repeated:
+            return "repeat-lost", "only the same command again comes after it"
         return "shares-string", "other commands share the string"
     if layer.depth == 0 and layer.cmdline is None:
         return "script-last-command", "a script keeps its process for its last command too"
@@ -564,6 +583,7 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
     # call was quadratic in a string of n `pkill -f` calls.  Once per pattern.
     matches: dict[str, tuple[tuple[int, int], ...]] = {}
     shown: str | None = None
+    repeated: set[int] | None = None
     for call in pkill_calls(layer):
         cmdline = cmdline if cmdline is not None else own_cmdline(layer, path)
         if cmdline is None:
@@ -573,7 +593,9 @@ def decide(layer: Layer, context: Context) -> Iterator[SelfMatch]:
             why = "the pattern does not match the command line of the shell running it"
             yield SelfMatch(call, cmdline, (), None, why)
             continue
-        kind, reason = _evidence(layer, call.command)
+        if repeated is None:
+            repeated = _followed_by_itself(layer)
+        kind, reason = _evidence(layer, call.command, repeated)
         if kind is None:
             yield SelfMatch(call, cmdline, found, None, reason)
             continue
