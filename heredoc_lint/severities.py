@@ -85,7 +85,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL101", "body-parsed-by-outer-shell"): Row(
         WARNING,
         "the outer shell changes the body",
-        FirstLook(2, 22, 0),
+        FirstLook(2, 23, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
     ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
@@ -99,7 +99,7 @@ TABLE: dict[tuple[str, str], Row] = {
         ERROR, "a backslash-newline in a quoted heredoc"
     ),
     ("HL102", "binding-inside"): Row(
-        ERROR, "the name is bound in the same string, later", FirstLook(1, 0, 0)
+        ERROR, "the name is bound in the same string, later", FirstLook(2, 0, 0)
     ),
     ("HL102", "awk-field"): Row(ERROR, "a field of an awk program", FirstLook(0, 0, 1)),
     ("HL102", "positional-empty"): Row(WARNING, "a positional parameter that is empty there"),
@@ -121,7 +121,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL103", "shares-string"): Row(
         ERROR,
         "other commands share the string",
-        FirstLook(5, 10, 8),
+        FirstLook(5, 10, 10),
         held="the shared cases seed000.sh, seed003.sh, reload_workers.sh, remote_py.py",
     ),
     # Split from shares-string on 2026-12-07: round z's three `pkill -f X ; pkill -f X`.
@@ -183,7 +183,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(36, 92, 19),
+        FirstLook(38, 94, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -198,7 +198,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "escape-chain"): Row(
         WARNING,
         "the string needs an escape chain",
-        FirstLook(0, 5, 1),
+        FirstLook(0, 7, 1),
         held="the shared case seed003.sh (`'\\''` in a heredoc of an ssh string)",
     ),
     ("HL111", "three-shells-changing"): Row(
