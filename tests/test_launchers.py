@@ -119,6 +119,45 @@ def test_a_script_nothing_runs_as_root_is_reported(tmp_path: Path, files: dict[s
     assert hl109(script) == [("error", "unprivileged-redirect")]
 
 
+PROGRAM = "import os\n\nos.system(\"sudo echo 'nameserver 10.0.0.2' > /etc/resolv.conf\")\n"
+
+
+@pytest.mark.parametrize(
+    ("caller", "root"),
+    [
+        ("sudo python3 bin/dns.py\n", True),
+        ("sudo -E python3 -u ./bin/dns.py --fast\n", True),
+        ("sudo /home/vagrant/repo/bin/dns.py\n", True),
+        ("python3 bin/dns.py\n", False),
+        ("sudo python3 bin/other.py\n", False),
+        ("sudo -u www python3 bin/dns.py\n", False),
+    ],
+)
+def test_a_python_program_run_as_root_runs_its_shells_as_root(
+    tmp_path: Path, caller: str, root: bool
+) -> None:
+    """The shell of `os.system` is the program's child: root when the program is run
+    with sudo (round ab: a lab's `sudo /home/vagrant/data/executables/x.py`)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "setup.sh").write_text("#!/bin/bash\n" + caller)
+    program = tmp_path / "bin" / "dns.py"
+    program.write_text(PROGRAM)
+    launcher = runs_as_root_by("python", str(program), PROGRAM)
+    assert (launcher is not None and launcher.evidence == "root-by-caller") is root
+    found = [
+        (f.severity.value, f.evidence)
+        for f in check_text(PROGRAM, "python", str(program))
+        if f.code == "HL109"
+    ]
+    assert found == ([("info", "root-by-caller")] if root else [("error", "unprivileged-redirect")])
+
+
+def test_a_vagrant_provisioner_runs_shell_scripts_not_python(tmp_path: Path) -> None:
+    script = vagrant_project(tmp_path, 'config.vm.provision "shell", path: "files/dns.py"\n')
+    assert runs_as_root_by("python", str(script.with_suffix(".py")), PROGRAM) is None
+
+
 def test_the_message_names_the_file_and_line(tmp_path: Path) -> None:
     script = project(tmp_path, {"README.md": "# Setup\n\n    sudo ./bin/dns.sh\n"})
     [found] = [f for f in check_text(SCRIPT, "shell", str(script)) if f.code == "HL109"]
@@ -136,7 +175,7 @@ def test_the_project_top_ends_the_search(tmp_path: Path) -> None:
 def test_text_without_sudo_needs_no_answer(tmp_path: Path) -> None:
     script = project(tmp_path, {"README.md": "sudo ./bin/dns.sh\n"})
     assert runs_as_root_by("shell", str(script), "echo hi > /tmp/x\n") is None
-    assert runs_as_root_by("python", str(script), SCRIPT) is None
+    assert runs_as_root_by("markdown", str(script), SCRIPT) is None
 
 
 def test_a_relative_path_searches_from_the_working_directory(

@@ -63,10 +63,12 @@ _DOCUMENT_NAMES = re.compile(
 _DOCKERFILE = re.compile(r"(?:Dockerfile|Containerfile)\b[\w.-]*|[\w.-]+\.(?:docker|container)file")
 _LARGEST = 256 * 1024  # a README or a driver script is a few pages; larger files are data
 _MOST_FILES = 400  # a directory with more documents than this is a data directory
-_SCRIPT_SUFFIXES = (".sh", ".bash")
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
 # A word of a command line: what separators, quotes and operators leave (`"sudo",` too).
 _WORD = re.compile(r"""[^\s;&|()<>`'",\[\]{}]+""")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+# Interpreters given a script's path: `sudo python3 x.py` runs x.py as root.
+_INTERPRETERS = _SHELLS | {"python", "python2", "python3"}
 _USER_OPTIONS = frozenset({"-u", "--user"})
 _VALUE_OPTIONS = frozenset({"-g", "--group", "-C", "--close-from", "-p", "--prompt", "-h", "-D"})
 _ROOT = frozenset({"root", "0", "#0"})
@@ -105,11 +107,15 @@ class Launcher:
 
 
 def runs_as_root_by(kind: SourceKind, path: str | None, text: str) -> Launcher | None:
-    """What another file of the project says runs the script at `path` as root; None for
-    other kinds, text without a path, and text that names neither sudo nor doas."""
-    if kind != "shell" or path is None or not any(name in text for name in PRIVILEGE):
+    """What another file of the project says runs the script or Python program at `path`
+    as root; None for other kinds, text without a path, and text that names neither sudo
+    nor doas."""
+    if kind not in ("shell", "python") or path is None:
         return None
-    vagrantfile = provisioned_by(path)
+    if not any(name in text for name in PRIVILEGE):
+        return None
+    # A Python program run as root runs its shells (`os.system`, `shell=True`) as root.
+    vagrantfile = provisioned_by(path) if kind == "shell" else None
     if vagrantfile is not None:
         why = f"{vagrantfile} runs it with a shell provisioner, as root by default"
         return Launcher("root-by-provisioner", why)
@@ -249,12 +255,13 @@ def _run_by(words: list[str], k: int) -> Iterator[tuple[str, str]]:
     j = _command_start(words, k + 1)
     if j is None:
         return  # `sudo -u www-data ./x.sh`: not root
-    shell = j < len(words) and os.path.basename(words[j]) in _SHELLS
-    if shell:
+    interpreter = j < len(words) and os.path.basename(words[j]) in _INTERPRETERS
+    shell = interpreter and os.path.basename(words[j]) in _SHELLS
+    if interpreter:
         j += 1
         while j < len(words) and words[j].startswith("-") and words[j] != "-c":
             j += 1
-    if j < len(words) and words[j] != "-c" and (shell or _looks_like_script(words[j])):
+    if j < len(words) and words[j] != "-c" and (interpreter or _looks_like_script(words[j])):
         yield words[j], " ".join(words[k : j + 1])
     elif shell:
         for url in (w for w in words if _RAW_FILE.match(w) or "://" in w and "/raw/" in w):

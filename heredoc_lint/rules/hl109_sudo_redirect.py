@@ -54,7 +54,9 @@ unless told `privileged: false` (`path: "files/" + name`, `inline: "bash
 /vagrant/files/x.sh"`); a command run with sudo (`sudo ./install.sh` in a
 README, `ssh "$NODE" sudo ./bench/server.sh` in a driver script, `curl -fsSL
 https://raw.githubusercontent.com/o/r/main/x.sh | sudo bash`); a Dockerfile's
-`RUN`, `CMD` or `ENTRYPOINT` with no `USER` before it. It is info too when the
+`RUN`, `CMD` or `ENTRYPOINT` with no `USER` before it. So is a Python program's
+shell (`os.system`, `shell=True`) when another file runs the program with sudo
+(`sudo python3 bin/x.py`, `sudo /opt/lab/x.py`). It is info too when the
 script hands the same file to `chmod` or `chown` (`sudo chmod 777 f` before
 the write, or `sudo chown pi f` after it): the script keeps that file writable
 for its caller.
