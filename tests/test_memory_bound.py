@@ -100,7 +100,10 @@ def test_a_file_over_the_bound_is_refused_with_one_line(tmp_path: Path) -> None:
     assert run_cli("--no-cache", "--format", "json", "big.py", cwd=tmp_path).stdout == "[]\n"
     # And the run kept to the bound while it found that out.
     cli = [*CLI, "--no-cache"]
-    grown = peak_growth([*cli, "big.py"], [*cli, "plain.py"], tmp_path)
+    # The least of three: a loaded machine adds megabytes to one run's peak (CI on
+    # 2026-12-07: 74.2 MiB once, 71.8 MiB each time alone, against 73.5 allowed), while a
+    # worker that outgrew the bound would do so in every run.
+    grown = min(peak_growth([*cli, "big.py"], [*cli, "plain.py"], tmp_path) for _ in range(3))
     assert 0 < grown <= memory.allowed(size), grown
 
 
