@@ -8,11 +8,11 @@ from heredoc_lint import severities
 from heredoc_lint.fixes.fixer import FixOutcome, fix_text
 from heredoc_lint.frontends import SourceError, fragments
 from heredoc_lint.kinds import SourceKind, WrapperKind
+from heredoc_lint.layers.grammars import LAYER_COMMANDS
 from heredoc_lint.layers.layer import Layer, root_layer, walk_layers
 from heredoc_lint.layers.pywrappers import PyWrapper
 from heredoc_lint.layers.triggers import holds_trigger, present_triggers
 from heredoc_lint.layers.triggers import trigger_pattern as trigger_pattern  # part of the API
-from heredoc_lint.layers.wrappers import LAYER_COMMANDS
 from heredoc_lint.model import Finding, Severity
 from heredoc_lint.project import sourcing
 from heredoc_lint.project.launchers import runs_as_root_by, runs_over_ssh_by

@@ -3,7 +3,8 @@
 A command is found by the program bash runs for it: its name without a directory,
 de-quoted as bash de-quotes it (`$'pkill'`), behind prefix commands (`sudo`, `env A=1`,
 `timeout 5`), and, when asked, with its words split at an unquoted `$IFS`.  Each rule that
-finds its commands this way names them once: its `triggers` are that declaration.
+finds its commands this way names them once, in `layers.triggers`: its `triggers` are
+that declaration.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 
 from heredoc_lint.engine import check_text
 from heredoc_lint.layers.layer import calls, calls_behind, file_layer
+from heredoc_lint.layers.triggers import PRIVILEGE, SELF_MATCHING
 from heredoc_lint.rules import hl103_pkill_self_match as hl103
 from heredoc_lint.rules import hl109_sudo_redirect as hl109
 
@@ -56,7 +58,7 @@ def test_split_ifs_reads_the_words_bash_runs() -> None:
 
 def test_calls_behind_a_prefix() -> None:
     layer = file_layer("sudo tee f; env A=1 doas -u x cat > f; tee g; nice sudo -n ls\n")
-    found = [(c.name, c.behind(hl109.PRIVILEGE)) for c in calls_behind(layer, hl109.PRIVILEGE)]
+    found = [(c.name, c.behind(PRIVILEGE)) for c in calls_behind(layer, PRIVILEGE)]
     # `behind`: the index in argv of the sudo/doas word
     assert found == [("tee", 0), ("cat", 2), ("ls", 1)]
 
@@ -75,8 +77,8 @@ def test_dollar_quoted_pkill_is_a_self_match() -> None:
 
 
 def test_triggers_are_the_declared_commands() -> None:
-    assert hl103.RULE.triggers == hl103.TOOLS == {"pkill", "pgrep"}
-    assert hl109.RULE.triggers == hl109.PRIVILEGE == {"sudo", "doas"}
+    assert hl103.RULE.triggers == SELF_MATCHING == {"pkill", "pgrep"}
+    assert hl109.RULE.triggers == PRIVILEGE == {"sudo", "doas"}
 
 
 # The shell rules of this list find their commands with `calls`; none does it by hand.

@@ -17,11 +17,14 @@ from rulekit import (
 )
 
 from heredoc_lint.engine import Settings, check_text, trigger_pattern
+from heredoc_lint.layers.grammars import FORMS, LAYER_COMMANDS, READERS
 from heredoc_lint.layers.pywrappers import PyWrapper
-from heredoc_lint.layers.triggers import ALL_TRIGGERS
+from heredoc_lint.layers.triggers import ALL_TRIGGERS, RULE_TRIGGERS, holds_trigger
+from heredoc_lint.layers.wrappers import PREFIXES, WRAPPERS
 from heredoc_lint.model import Severity
 from heredoc_lint.report.lines import LineIndex
 from heredoc_lint.rules import RULES, triggers
+from heredoc_lint.shell.names import SHELLS
 
 HERE = Path(__file__).parent
 EXTRA = sorted((HERE / "cases").glob("*.sh")) + sorted((HERE.parent / "fixtures").rglob("*.sh"))
@@ -34,11 +37,26 @@ def _key(text: str, settings: Settings) -> list[tuple[str, int, int, str]]:
     ]
 
 
-def test_the_hooks_copy_of_the_triggers_is_the_rules_own() -> None:
-    derived = triggers(RULES)
-    assert derived == ALL_TRIGGERS, (
-        f"set heredoc_lint.layers.triggers.ALL_TRIGGERS to {sorted(derived)}"
-    )
+def test_the_hooks_triggers_are_the_rules_own() -> None:
+    """The hook reads ALL_TRIGGERS without importing a rule: it must be what the rules'
+    own triggers make (a rule with triggers of its own left out of RULE_TRIGGERS, or the
+    layer commands left out of ALL_TRIGGERS, would let its commands pass unchecked)."""
+    assert triggers(RULES) == ALL_TRIGGERS
+
+
+def test_rule_triggers_name_real_rules() -> None:
+    """A code mistyped in RULE_TRIGGERS would leave its rule on the layer commands."""
+    assert RULE_TRIGGERS.keys() <= {rule.code for rule in RULES}
+    for code, needed in RULE_TRIGGERS.items():
+        assert next(r for r in RULES if r.code == code).triggers == needed
+
+
+def test_a_new_wrapper_is_a_trigger_without_another_list() -> None:
+    """The commands of every row and reader of the wrapper table are triggers, and so are
+    those the hook finds: a row for a new tool needs nothing else."""
+    assert {form.command for form in FORMS} | READERS.keys() | SHELLS <= ALL_TRIGGERS
+    assert WRAPPERS.keys() - PREFIXES == LAYER_COMMANDS
+    assert holds_trigger("incus exec c -- sh -c 'x'", ALL_TRIGGERS)
 
 
 def test_prefilter_changes_no_finding_on_the_corpus() -> None:

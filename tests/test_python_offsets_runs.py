@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from heredoc_lint.engine import check_text
-from heredoc_lint.frontends import PYTHON_PLACEHOLDER, fragments
+from heredoc_lint.frontends import fragments
 from heredoc_lint.frontends.python.model import Elems
+from heredoc_lint.layers.triggers import PYTHON_PLACEHOLDER
 from heredoc_lint.shell.words import Offsets
 
 # --- Elems against a list --------------------------------------------------------------

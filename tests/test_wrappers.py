@@ -23,9 +23,10 @@ import rulekit as kit
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, check_text
-from heredoc_lint.layers.grammars import FORMS
+from heredoc_lint.layers.grammars import FORMS, READERS
 from heredoc_lint.layers.layer import child_layers, file_layer
 from heredoc_lint.layers.wrappers import (
+    _READERS,
     OPTION_GRAMMARS,
     Invocation,
     Role,
@@ -451,6 +452,12 @@ def test_operand_of_unknown_count(line: str, wrapper: str) -> None:
     before a static word that is no container name."""
     (child,) = child_layers(file_layer(line + "\n"))
     assert (child.wrapper, child.text) == (wrapper, "echo a; echo b")
+
+
+def test_every_reader_is_named_in_the_table() -> None:
+    """grammars.READERS names each tool that a reader of wrappers.py reads; a reader that
+    no command names is dead code, a name without a reader fails at import."""
+    assert set(READERS.values()) == _READERS.keys()
 
 
 def test_every_form_has_an_example() -> None:

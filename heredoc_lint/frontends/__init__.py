@@ -53,11 +53,6 @@ class Fragment:
     root_spans: tuple[tuple[int, int], ...] = ()
 
 
-# How every run-time value of a Python string starts in its fragment's text (`${__hl_3}`):
-# here, so that the Python rules can name it without importing the Python frontend.
-PYTHON_PLACEHOLDER = "${__hl_"
-
-
 class SourceError(Exception):
     """The file is not valid in its own format (a Python syntax error...): reported as HL001."""
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from heredoc_lint.shell.names import SHELLS
+
 Takes = Literal["argv", "words", "option"]
 
 
@@ -444,6 +446,28 @@ FORMS: tuple[Form, ...] = (
         needs=((_names("-m --module-name"), _names("raw ansible.builtin.raw")),),
     ),
 )
+
+
+# Tools that run a command in a shape no row can hold (ssh's option letters and its host,
+# `su -c`, `find -exec ... ;`, tmux's subcommands ...), each with the name of its reader in
+# wrappers.py: named here so that this module lists every command that starts a layer.
+READERS: dict[str, str] = {
+    "ssh": "ssh",
+    "autossh": "autossh",
+    "gcloud": "gcloud",  # gcloud compute ssh --command
+    "vagrant": "vagrant",  # vagrant ssh -c
+    "eval": "eval",
+    "su": "su",
+    "runuser": "su",
+    "flock": "flock",
+    "find": "find",
+    "tmux": "tmux",
+    "watch": "watch",
+}
+
+# The commands that start a layer themselves: the rows', the readers' and the shells'.
+# (The prefixes of wrappers.py, `sudo`, `env`, `xargs` ..., look through to one of these.)
+LAYER_COMMANDS = frozenset(READERS) | frozenset(form.command for form in FORMS) | SHELLS
 
 
 def forms_by_command() -> dict[str, tuple[Form, ...]]:

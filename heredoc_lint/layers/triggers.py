@@ -1,7 +1,7 @@
 """Trigger tokens: a text without one of a rule's triggers gives that rule nothing to do.
 
-Light on purpose (only `re`): the agent hook lets a command with no trigger at all pass
-without importing the parser or the rules.
+Light on purpose (`re`, and the tables of commands): the agent hook lets a command with no
+trigger at all pass without importing the parser or the rules.
 """
 
 from __future__ import annotations
@@ -10,57 +10,33 @@ import fnmatch
 import functools
 import re
 
-# The triggers of every rule, as `rules.triggers(RULES)` derives them from the rules
-# (which the engine uses), copied here so that the hook need not import the rules to know
-# them; tests/test_prefilter.py fails when the two differ.
-ALL_TRIGGERS = frozenset(
-    {
-        "${__hl_",
-        "<<",
-        "adb",
-        "ansible",
-        "ash",
-        "autossh",
-        "bash",
-        "clush",
-        "dash",
-        "doas",
-        "docker",
-        "docker-compose",
-        "eval",
-        "find",
-        "flock",
-        "gcloud",
-        "incus",
-        "ksh",
-        "kubectl",
-        "lxc",
-        "mksh",
-        "mosh",
-        "nsenter",
-        "oc",
-        "parallel",
-        "parallel-ssh",
-        "pdsh",
-        "pgrep",
-        "pkill",
-        "podman",
-        "podman-compose",
-        "pssh",
-        "runuser",
-        "scp",
-        "script",
-        "sh",
-        "ssh",
-        "su",
-        "sudo",
-        "systemd-run",
-        "tmux",
-        "vagrant",
-        "watch",
-        "zsh",
-    }
-)
+from heredoc_lint.layers.grammars import LAYER_COMMANDS
+
+# How every run-time value of a Python string starts in its fragment's text (`${__hl_3}`):
+# the Python frontend writes it, and HL201 and HL202 have work only where it stands.
+PYTHON_PLACEHOLDER = "${__hl_"
+
+# The commands that a rule finds by name, each set declared once, here: the rule reads it
+# (and `project.launchers` reads PRIVILEGE), and the hook knows it without importing a rule.
+SELF_MATCHING = frozenset({"pkill", "pgrep"})  # HL103: `-f` matches their own shell
+COPYING = frozenset({"scp"})  # HL108
+PRIVILEGE = frozenset({"sudo", "doas"})  # HL109: the prefixes that run a command as root
+
+# The triggers of the rules that have work only where one of these stands (the others
+# have it wherever a layer starts: LAYER_COMMANDS).  `rules.base.rule` reads a rule's
+# own here, so that this module, which imports no rule, knows them all.
+RULE_TRIGGERS: dict[str, frozenset[str]] = {
+    "HL002": frozenset(),  # reported by the suppression filter, which always runs
+    "HL103": SELF_MATCHING,
+    "HL108": COPYING,
+    "HL109": PRIVILEGE,
+    "HL112": frozenset({"<<"}),
+    "HL201": frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
+    "HL202": frozenset({PYTHON_PLACEHOLDER}),
+}
+
+# The triggers of every rule: the agent hook lets a command without any pass unparsed.
+ALL_TRIGGERS = LAYER_COMMANDS.union(*RULE_TRIGGERS.values())
 
 
 def present_triggers(text: str, needed: frozenset[str]) -> frozenset[str]:
@@ -251,7 +227,7 @@ def _expand(word: str) -> list[str] | None:
 
 
 # Triggers that also count as the value of an assignment: sudo kept in a variable.
-ASSIGNED = frozenset({"sudo", "doas"})
+ASSIGNED = PRIVILEGE
 
 
 @functools.lru_cache(maxsize=256)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from heredoc_lint.layers.grammars import Form, forms_by_command
+from heredoc_lint.layers.grammars import READERS, Form, forms_by_command
 from heredoc_lint.shell.names import MULTICALL, SHELLS
 from heredoc_lint.shell.words import Quoting, Word
 
@@ -1159,25 +1159,26 @@ def _options_and_a_user(values: Sequence[str | None]) -> bool:
 
 Resolver = Callable[[Sequence[Word], int, Mapping[str, str]], Step]
 
-WRAPPERS: dict[str, Resolver] = {
+# The readers that grammars.READERS names, for the tools no row can hold.
+_READERS: dict[str, Resolver] = {
     "ssh": _ssh,
-    "eval": _eval,
-    "su": _su,
-    "runuser": _su,
+    "autossh": _autossh,
     "gcloud": _gcloud,
     "vagrant": _vagrant,
-    "tmux": _tmux,
-    "find": _find,
-    "watch": _watch,
+    "eval": _eval,
+    "su": _su,
     "flock": _flock,
-    "autossh": _autossh,
+    "find": _find,
+    "tmux": _tmux,
+    "watch": _watch,
+}
+
+WRAPPERS: dict[str, Resolver] = {
+    **{name: _READERS[reader] for name, reader in READERS.items()},
     **{name: _by_forms(forms) for name, forms in forms_by_command().items()},
     **{name: _shell for name in SHELLS},
     **{name: _prefix for name in _PREFIX_ARG_OPTIONS},
 }
-
-# Commands that start a layer themselves; the prefixes only look through to one of these.
-LAYER_COMMANDS = frozenset(name for name in WRAPPERS if name not in _PREFIX_ARG_OPTIONS)
 PREFIXES = frozenset(_PREFIX_ARG_OPTIONS)  # sudo, env, nohup, timeout...: run the next word
 
 # What a user-configured wrapper may behave like (`wrappers = {myssh = "ssh"}`).

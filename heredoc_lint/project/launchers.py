@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from heredoc_lint.layers.triggers import PRIVILEGE  # HL109's: text without them needs no answer
 from heredoc_lint.project.directories import directories_up
 from heredoc_lint.project.provisioning import provisioned_by
 
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 
     from heredoc_lint.kinds import SourceKind
 
-PRIVILEGE = ("sudo", "doas")  # the names HL109 reads: text without them needs no answer
 _DOCUMENT_SUFFIXES = frozenset(
     {".md", ".markdown", ".txt", ".rst", ".adoc", ".sh", ".bash", ".py", ".yml", ".yaml", ".mk"}
 )

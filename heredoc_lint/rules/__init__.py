@@ -34,7 +34,7 @@ RULES: tuple[Rule, ...] = tuple(
 
 def triggers(rules: tuple[Rule, ...], wrappers: frozenset[str] = frozenset()) -> frozenset[str]:
     """Substrings one of which a text must hold for any of `rules` to find something in it."""
-    from heredoc_lint.layers.wrappers import LAYER_COMMANDS
+    from heredoc_lint.layers.grammars import LAYER_COMMANDS
 
     found: set[str] = set()
     for rule in rules:

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from heredoc_lint import severities
 from heredoc_lint.kinds import SourceKind, WrapperKind
 from heredoc_lint.layers.layer import Layer
+from heredoc_lint.layers.triggers import RULE_TRIGGERS
 from heredoc_lint.model import Finding, Fix, Severity, Strategy
 from heredoc_lint.project.launchers import Launcher
 from heredoc_lint.rules.docstring import RuleDoc, read
@@ -93,13 +94,14 @@ def rule(
     check: Check,
     *,
     fix: FixAvailability,
-    triggers: frozenset[str] | None = None,
 ) -> Rule:
     """The `RULE` of a rule module: its documentation and summary come from the docstring
-    of the module that defines `check`; a docstring without its summary or one of its
-    sections raises RuleDocError when the module is imported."""
+    of the module that defines `check`, its triggers from `triggers.RULE_TRIGGERS` (none
+    there: the layer commands); a docstring without its summary or one of its sections
+    raises RuleDocError when the module is imported."""
     module = sys.modules[check.__module__]
-    return Rule(code, name, check, triggers, fix, read(module.__doc__, f"{code} {name}"))
+    doc = read(module.__doc__, f"{code} {name}")
+    return Rule(code, name, check, RULE_TRIGGERS.get(code), fix, doc)
 
 
 def finding(

@@ -68,6 +68,7 @@ from dataclasses import dataclass
 from heredoc_lint import severities
 from heredoc_lint.fixes.edits import Quote, encode, lift, quote_states
 from heredoc_lint.layers.layer import Layer, calls
+from heredoc_lint.layers.triggers import SELF_MATCHING
 from heredoc_lint.layers.wrappers import Role
 from heredoc_lint.model import Applicability, Edit, Finding, Fix, Severity
 from heredoc_lint.rules.base import (
@@ -506,9 +507,6 @@ class PkillCall:
         return word.value if self.filled_in else word.received()
 
 
-TOOLS = frozenset({"pkill", "pgrep"})  # the commands HL103 reads (and its triggers)
-
-
 def _filled_in(layer: Layer, word: Word) -> bool:
     """Whether the word's value is text with values put into it before this shell starts
     (by the outer shell, or a Python f-string), standing as written on the command line,
@@ -540,7 +538,7 @@ def pkill_calls(layer: Layer) -> Iterator[PkillCall]:
         return  # a script read from stdin is on no command line
     # `pkill${IFS}-f${IFS}x` is `pkill -f x` where the layer leaves IFS as it came.
     split_ifs = "IFS" in layer.text and not _SETS_IFS.search(layer.text)
-    for call in calls(layer, TOOLS, split_ifs=split_ifs):
+    for call in calls(layer, SELF_MATCHING, split_ifs=split_ifs):
         command, words, tool = call.command, call.words, call.name
         full, exact, pattern_index = parse_pkill(words)
         if not full or exact or pattern_index is None:
@@ -875,5 +873,4 @@ RULE = rule(
     "pkill-self-match",
     check,
     fix=FixAvailability.SOMETIMES,
-    triggers=TOOLS,
 )

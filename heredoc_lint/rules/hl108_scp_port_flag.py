@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.forwarders import with_literals
 from heredoc_lint.layers.layer import Layer, calls
+from heredoc_lint.layers.triggers import COPYING
 from heredoc_lint.layers.wrappers import OPTION_GRAMMARS
 from heredoc_lint.model import Applicability, Finding
 from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
@@ -50,7 +51,6 @@ from heredoc_lint.shell.words import Word
 
 # scp(1)'s options that take an argument; every other letter is a flag.
 SCP_ARG_OPTIONS = OPTION_GRAMMARS["scp"].values
-_SCP = frozenset({"scp"})
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def _message(flag: PortFlag) -> str:
 
 
 def check(layer: Layer, context: Context) -> Iterator[Finding]:
-    for call in calls(layer, _SCP):
+    for call in calls(layer, COPYING):
         # `scp "${OPTS[@]}" f h:` with `OPTS=(-p 2222)` set once before: its words
         words, origin = with_literals(layer.definitions, call.command.start, call.words)
         flags, has_port = scan_scp(words)
@@ -234,5 +234,4 @@ RULE = rule(
     "scp-port-flag",
     check,
     fix=FixAvailability.SOMETIMES,
-    triggers=_SCP,
 )

@@ -101,6 +101,7 @@ from dataclasses import dataclass
 
 from heredoc_lint.fixes.edits import layer_fix
 from heredoc_lint.layers.layer import Call, Layer, calls, calls_behind, calls_behind_variable
+from heredoc_lint.layers.triggers import PRIVILEGE
 from heredoc_lint.layers.wrappers import Role, SshCall, command_name
 from heredoc_lint.model import Applicability, Finding, Fix
 from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, quote_snippet, rule
@@ -109,7 +110,6 @@ from heredoc_lint.shell.definitions import assigned_values
 from heredoc_lint.shell.syntax import Command, Redirect
 from heredoc_lint.shell.words import Word
 
-PRIVILEGE = frozenset({"sudo", "doas"})  # the prefixes HL109 reads (and its triggers)
 # Commands that need no privilege: with them, sudo can only have been meant for the write.
 NO_PRIVILEGE_NEEDED = frozenset({"echo", "printf", "yes"})
 HARMLESS_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
@@ -708,5 +708,4 @@ RULE = rule(
     "sudo-redirect",
     check,
     fix=FixAvailability.SOMETIMES,
-    triggers=PRIVILEGE,
 )

@@ -393,5 +393,4 @@ RULE = rule(
     "heredoc-terminator",
     check,
     fix=FixAvailability.SOMETIMES,
-    triggers=frozenset({"<<"}),
 )

@@ -111,7 +111,6 @@ from collections.abc import Iterator
 from itertools import accumulate
 
 from heredoc_lint.fixes.edits import Quote, quote_states
-from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.layers.wrappers import resolve, unwrap_prefixes
 from heredoc_lint.model import Finding
@@ -704,5 +703,4 @@ RULE = rule(
     "shell-interpolation-unquoted",
     check,
     fix=FixAvailability.SOMETIMES,
-    triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

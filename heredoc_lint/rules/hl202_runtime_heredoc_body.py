@@ -46,7 +46,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.layers.layer import Layer
 from heredoc_lint.model import Finding
 from heredoc_lint.rules.base import Context, FixAvailability, Invalid, finding, rule
@@ -214,5 +213,4 @@ RULE = rule(
     "runtime-heredoc-body",
     check,
     fix=FixAvailability.SOMETIMES,
-    triggers=frozenset({PYTHON_PLACEHOLDER}),  # every run-time value of a Python fragment
 )

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.frontends.python.model import Analysis, Atom, PyFragment
+from heredoc_lint.layers.triggers import PYTHON_PLACEHOLDER
 from heredoc_lint.model import Edit
 
 

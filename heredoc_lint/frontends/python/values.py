@@ -6,8 +6,8 @@ import ast
 import re
 from collections.abc import Mapping
 
-from heredoc_lint.frontends import PYTHON_PLACEHOLDER
 from heredoc_lint.frontends.python.scopes import LoopValue, Scope, follow
+from heredoc_lint.layers.triggers import PYTHON_PLACEHOLDER
 
 QUOTERS = frozenset({"shlex.quote", "shlex.join", "pipes.quote"})
 NUMBERS = frozenset({"int", "len", "float", "round", "abs", "ord", "hash", "id", "sum", "max"})
