@@ -87,13 +87,14 @@ def _write(path: Path, text: str, mode: int = 0o600) -> Path:
     return path
 
 
-def _client_config(port: int, user: str, key: Path, proxy: bool) -> str:
+def _client_config(port: int, user: str, key: Path | None, proxy: str | None) -> str:
+    """`Host *` reaching the server; with `proxy`, through that ProxyCommand."""
     lines = [
         "Host *",
         "  HostName 127.0.0.1",
         f"  Port {port}",
         f"  User {user}",
-        f"  IdentityFile {key}",
+        *([f"  IdentityFile {key}"] if key else []),
         "  IdentitiesOnly yes",
         "  StrictHostKeyChecking no",
         "  UserKnownHostsFile /dev/null",
@@ -105,7 +106,7 @@ def _client_config(port: int, user: str, key: Path, proxy: bool) -> str:
         "  ConnectTimeout 10",
     ]
     if proxy:
-        lines.append(f"  ProxyCommand {NC} 127.0.0.1 {port}")
+        lines.append(f"  ProxyCommand {proxy}")
     return "\n".join(lines) + "\n"
 
 
@@ -201,9 +202,10 @@ def start_sshd(workdir: Path, startup_timeout: float = 15.0) -> Iterator[SshServ
         raise RuntimeError(f"sshd did not start on 127.0.0.1:\n{log_text}")
 
     try:
-        config = _write(workdir / "ssh_config", _client_config(port, user, key, proxy=False))
+        config = _write(workdir / "ssh_config", _client_config(port, user, key, None))
         proxy_config = _write(
-            workdir / "ssh_config.proxy", _client_config(port, user, key, proxy=True)
+            workdir / "ssh_config.proxy",
+            _client_config(port, user, key, f"{NC} 127.0.0.1 {port}"),
         )
         bin_dir = workdir / "bin"
         bin_dir.mkdir(exist_ok=True)
@@ -249,6 +251,36 @@ def multiplexed(server: SshServer, directory: Path) -> Iterator[SshServer]:
                 timeout=30,
                 check=False,
             )
+
+
+# What a user's network and sshd check that the shared server's config fills in for any
+# command: the port (only those the server listens on answer), the user and the key.
+NO_SUCH_USER = "heredoc-lint-nobody"
+
+
+def strict(server: SshServer, directory: Path, ports: Sequence[int]) -> SshServer:
+    """`server` as a real network and sshd see a command: a connection answers only on
+    `ports` (any other, 22 included unless listed, is refused as by a closed port), the
+    login is the user the command names (the default is a user sshd does not know), and
+    the key is the one it names with `-i` or IdentityFile (there is no default key)."""
+    listening = " ".join(map(str, ports))
+    gate = _write(
+        directory / "port-gate",  # the ProxyCommand, given the port and host ssh dials
+        "#!/bin/sh\n"
+        f'case " {listening} " in *" $1 "*) exec {NC} 127.0.0.1 {server.port} ;; esac\n'
+        'echo "ssh: connect to host $2 port $1: Connection refused" >&2\n'
+        "exit 1\n",
+        0o755,
+    )
+    config = _write(
+        directory / "ssh_config", _client_config(22, NO_SUCH_USER, None, f"{gate} %p %h")
+    )
+    bin_dir = directory / "bin"
+    bin_dir.mkdir()
+    for name, real in (("ssh", SSH), ("scp", SCP)):
+        script = f'#!/bin/sh\nexec {real} -F {shlex.quote(str(config))} "$@"\n'
+        _write(bin_dir / name, script, 0o755)
+    return replace(server, bin_dir=bin_dir, proxy_config=config)
 
 
 def _check_round_trip(server: SshServer) -> None:

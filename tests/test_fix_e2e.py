@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import CLI
-from sshd import SshServer, run_local
+from sshd import SshServer, run_local, strict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 STRATEGIES = ("base64", "scp", "stdin")
@@ -434,6 +434,108 @@ def test_scp_carries_port_identity_and_options(sshd: SshServer, tmp_path: Path) 
         [f"{sshd.user}@deploy-host", f"mkdir -p {remote}"],
         [f"{sshd.user}@deploy-host", "echo copied"],
     ]
+
+
+# --- the port, the user and the key reach a server that checks them ------------------------
+
+# Each spelling names a port other than 22, the user and the key: the strict server
+# (sshd.strict) answers only on that port, knows no default user and has no default key,
+# so a fix that drops or misplaces one of them fails as it would for a user.
+SPELLINGS = {
+    "short": "-p {port} -i {key} {user}@deploy-host",
+    "attached": "-l {user} -p{port} -i{key} deploy-host",
+    "config": "-o Port={port} -o User={user} -o IdentityFile={key} deploy-host",
+    "uri": "-i {key} ssh://{user}@deploy-host:{port}",
+}
+PORT = 2222
+
+
+def fixed_run_strictly(
+    sshd: SshServer, script: Path, code: str, *options: str
+) -> tuple[str, subprocess.CompletedProcess[str]]:
+    """`script` after `--fix OPTIONS` of rule `code` alone (nothing left to report), and
+    its run against the strict server listening on PORT.  The rule alone, as an editor's
+    quick fix applies it: with every rule, another rule's fix could mend what it wrote."""
+    lint = heredoc_lint("--fix", "--select", code, *options, str(script), cwd=script.parent)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    fixed = script.read_text()
+    proc = run_local(script, strict(sshd, script.parent.parent, [PORT]))
+    assert proc.returncode == 0, (proc.stderr, fixed)
+    return fixed, proc
+
+
+def test_the_strict_server_refuses_what_a_real_one_would(sshd: SshServer, tmp_path: Path) -> None:
+    server = strict(sshd, tmp_path, [PORT])
+    key, user = sshd.key, sshd.user
+
+    def runs(command: str) -> bool:
+        return run_local(command, server).returncode == 0
+
+    assert runs(f"ssh -p {PORT} -i {key} {user}@h true")
+    assert not runs(f"ssh -i {key} {user}@h true")  # port 22: closed
+    assert not runs(f"ssh -p {PORT + 1} -i {key} {user}@h true")
+    assert not runs(f"ssh -p {PORT} -i {key} h true")  # no user named: not one sshd knows
+    assert not runs(f"ssh -p {PORT} {user}@h true")  # no key
+    assert not runs(f"scp -p {PORT} -i {key} /etc/hostname {user}@h:{tmp_path}/x")  # -p: times
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_fix_keeps_port_user_and_key(
+    sshd: SshServer, tmp_path: Path, strategy: str, spelling: str
+) -> None:
+    root = checked_root(tmp_path)
+    remote = root / "remote/opts"
+    options = SPELLINGS[spelling].format(port=PORT, key=sshd.key, user=sshd.user)
+    text = OPTIONS_CASE.replace("-p 2222 -i {key} -o BatchMode=yes {user}@deploy-host", options)
+    local = root / "local"
+    local.mkdir()
+    script = local / "deploy.sh"
+    script.write_text(text.format(remote=remote))
+
+    fixed, proc = fixed_run_strictly(sshd, script, "HL101", "--fix-strategy", strategy)
+
+    assert proc.stdout == "copied\n", fixed
+    assert (remote / "app.conf").read_bytes() == OPTIONS_INTENDED, fixed
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_loop_fix_keeps_port_user_and_key(sshd: SshServer, tmp_path: Path, spelling: str) -> None:
+    """HL105's `-n` goes beside the options the command has: every line is read."""
+    root = checked_root(tmp_path)
+    options = SPELLINGS[spelling].format(port=PORT, key=sshd.key, user=sshd.user)
+    log = root / "log"
+    script = root / "local/t.sh"
+    script.parent.mkdir()
+    script.write_text(
+        f"printf 'a\\nb\\n' | while read -r x; do ssh {options} \"echo $x >> {log}\"; done\n"
+    )
+
+    fixed, _ = fixed_run_strictly(sshd, script, "HL105")
+
+    assert log.read_text() == "a\nb\n", fixed
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        "-p {port} -i {key} {source} {user}@h:{target}",
+        "-i{key} -p{port} -o User={user} {source} h:{target}",
+    ],
+)
+def test_scp_port_fix_reaches_the_port(sshd: SshServer, tmp_path: Path, options: str) -> None:
+    """HL108: scp's port is `-P`; `-p` keeps the times and leaves the port at 22."""
+    root = checked_root(tmp_path)
+    source, target = root / "source.txt", root / "target.txt"
+    source.write_text("payload\n")
+    words = options.format(port=PORT, key=sshd.key, user=sshd.user, source=source, target=target)
+    script = root / "local/t.sh"
+    script.parent.mkdir()
+    script.write_text(f"scp {words}\n")
+
+    fixed, _ = fixed_run_strictly(sshd, script, "HL108")
+
+    assert target.read_text() == "payload\n", fixed
 
 
 # --- the scp path is relative to the script, not to the working directory ------------------

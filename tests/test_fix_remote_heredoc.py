@@ -33,6 +33,19 @@ def test_scp_fix_puts_the_body_beside_a_shell_script() -> None:
     assert command.new_files == ()
 
 
+def test_scp_fix_names_an_ssh_uri_host_as_an_scp_uri() -> None:
+    """`ssh ssh://u@h:2222` copies to `scp://u@h:2222//PATH`: after the host's `/` the
+    path is the home's and percent-decoded (tests/test_fix_e2e.py delivers it); with
+    `-l` beside the URI, whose user wins is not written down: no scp fix."""
+    text = "#!/bin/bash\nssh ssh://root@h:2222 \"cat > /srv/a%b.conf << 'EOF'\nx=\\$1\nEOF\"\n"
+    outcome = fix_shell(text, "deploy.sh", Settings(fix_strategy="scp"))
+    assert outcome.text == (
+        '#!/bin/bash\nscp "$(dirname "$0")/deploy.sh.d/a%b.conf" scp://root@h:2222//srv/a%25b.conf\n'
+    )
+    with_user = text.replace("ssh://root@h", "-l root ssh://h")
+    assert fix_shell(with_user, "deploy.sh", Settings(fix_strategy="scp")).text == with_user
+
+
 # -- fixes/remote_heredoc.py: the stdin fix beside the script's other heredocs ---------------
 
 

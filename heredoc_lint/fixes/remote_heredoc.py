@@ -273,6 +273,22 @@ def _runs_something(word: Word) -> bool:
     return any(e.kind in ("command", "backtick", "process", "arithmetic") for e in word.expansions)
 
 
+_SSH_URI = "ssh://"  # ssh's destination as a URI: ssh://[user@]host[:port]
+
+
+def _scp_target(host: str, host_word: Word, user: str, path: str) -> str | None:
+    """scp's name for the absolute `path` on the host that ssh reached as `host` (the
+    word's text): `[user@]host:path`; for an ssh URI, `ssh://[user@]host[:port]`, the scp
+    URI, where the path after the host's `/` is relative to the home (so an absolute one
+    is `//path`) and percent-decoded (so `%` is `%25`)."""
+    if not host_word.value.startswith(_SSH_URI):
+        return f"{user}{host}:{path}"
+    if user or not host_word.static or "/" in host_word.value[len(_SSH_URI) :]:
+        return None  # `-l` beside a URI, or a URI known only at run time or with a path
+    authority = host_word.value[len(_SSH_URI) :]
+    return encode(f"scp://{authority}/{path.replace('%', '%25')}", Quote.UNQUOTED)
+
+
 def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     """Write the body beside the script and copy it with scp between the ssh halves."""
     if not site.literal or not site.heredoc.terminated or script_path is None:
@@ -297,11 +313,11 @@ def scp_fix(site: HeredocSite, script_path: str | None) -> Fix | None:
     host_word = ssh_command.words[ssh.host_index]
     if _runs_something(host_word):
         return None
-    host = parent.text[host_word.start : host_word.end]
+    target = _scp_target(parent.text[host_word.start : host_word.end], host_word, user, split.path)
+    if target is None:
+        return None
     quoted_local = encode(local, Quote.DOUBLE)
-    scp = " ".join(
-        ["scp", *options, f'"$(dirname "$0")/{quoted_local}"', f"{user}{host}:{split.path}"]
-    )
+    scp = " ".join(["scp", *options, f'"$(dirname "$0")/{quoted_local}"', target])
     pieces = []
     if pre:
         pieces += [f"{split.head} {pre}", "; " if split.join_before == ";" else " && "]
