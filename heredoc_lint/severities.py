@@ -99,7 +99,7 @@ TABLE: dict[tuple[str, str], Row] = {
         ERROR, "a backslash-newline in a quoted heredoc"
     ),
     ("HL102", "binding-inside"): Row(
-        ERROR, "the name is bound in the same string, later", FirstLook(2, 0, 0)
+        ERROR, "the name is bound in the same string, later", FirstLook(3, 0, 0)
     ),
     ("HL102", "awk-field"): Row(ERROR, "a field of an awk program", FirstLook(0, 0, 1)),
     ("HL102", "positional-empty"): Row(WARNING, "a positional parameter that is empty there"),
@@ -183,7 +183,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(38, 94, 19),
+        FirstLook(39, 99, 19),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
@@ -233,7 +233,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter-host"): Row(
         WARNING,
         "a parameter of a public function, named as a host",
-        FirstLook(0, 8, 6),
+        FirstLook(0, 8, 7),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "parameter-url"): Row(
