@@ -57,6 +57,7 @@ UNSAFE_FIXES = (
     "sudo systemctl status nginx &> /var/log/status.log\n",
     "sudo -E env FOO=1 sed s/a/b/ /etc/a > /etc/b\n",
     'ssh h "cd /etc/apt && sudo echo deb x > x.list"\n',
+    "sudo echo deb x > x.list\ncd /etc/apt\nsudo mv x.list sources.list.d/\n",
 )
 
 

@@ -346,6 +346,15 @@ def _positional_scope(layer: Layer, item: LocalExpansion, context: Context) -> t
     return "the outer shell's arguments", False
 
 
+def _outer_value(layer: Layer, name: str) -> str:
+    """What the outer shell puts in place of `$name`: a value it set before the command
+    (a loop's last, `for v in ...; do mnt=...; done`), or, as far as the text says, none."""
+    parent, command = layer.parent, layer.command
+    if parent and command and evidence.bound_before(parent.bindings, name, command.start):
+        return f"the value that shell gave `{name}` before this command"
+    return "the local value (usually empty)"
+
+
 def _escape_advice(text: str) -> str:
     if text.startswith("`"):
         return f"write `\\`{text[1:-1]}\\`` to run it on the other side"
@@ -386,8 +395,7 @@ def _classify(
         return Verdict(
             "binding-inside",
             f"`{text}` is expanded by {who} {before}, before the binding of `{name}` in "
-            f"the same string exists: it gets the local value (usually empty); "
-            + _escape_advice(text),
+            f"the same string exists: it gets {_outer_value(layer, name)}; " + _escape_advice(text),
             escape=True,
         )
     awk = facts.awk_field(item)
@@ -513,8 +521,26 @@ def _machine_probe(e: Expansion, text: str, facts: _Facts, how: _Expander) -> Ve
     )
 
 
-def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
-    """Make the parent shell pass the expansion on as written (`\\$x`).
+def _reopen_advice(text: str) -> str:
+    return (
+        f"write `'\\\"\\{text}\\\"'` (out of the inner single quotes) if the inner shell "
+        "should expand it"
+    )
+
+
+def _in_inner_single_quotes(layer: Layer, index: int) -> bool:
+    """Whether the inner shell reads `index` inside single quotes (`sed -i '\\|$x|d'` in
+    an ssh string): an escaped `\\$x` would stay `$x` there for good."""
+    for command in layer.script.commands:
+        for word in command.words:
+            if word.start <= index < word.end:
+                return quote_states(layer.text, word).get(index) is Quote.SINGLE
+    return False
+
+
+def _escape_fix(layer: Layer, item: LocalExpansion, reopen: bool) -> Fix | None:
+    """Make the parent shell pass the expansion on as written (`\\$x`), and with `reopen`
+    out of the inner shell's single quotes (`'\\"\\$x\\"'`: `'"$x"'` reaches it).
 
     The edit spans the expansion as the parent word holds it (with the blank that
     tree-sitter may have put before it), so that it ends where the word's expansion ends."""
@@ -525,11 +551,14 @@ def _escape_fix(layer: Layer, item: LocalExpansion) -> Fix | None:
         # `$(cat \"f\")`: the source text is no longer what the inner shell would get once
         # the `$` is escaped (the parent would now undo `\"`): no edit says it for sure.
         return None
+    if reopen:
+        blank = text[: len(text) - len(text.lstrip())]
+        text = f"{blank}'\"{text.lstrip()}\"'"
     return layer_fix(
         layer,
         [(item.start, item.end, text)],
         Applicability.UNSAFE,
-        f"Escape `{text.strip()}` so that the inner shell expands it",
+        f"Escape `{layer.text[item.start : item.end].strip()}` so that the inner shell expands it",
     )
 
 
@@ -556,11 +585,17 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
         ):
             continue
         start, end = _anchor(layer, item)
-        verdict = _classify(layer, item, layer.text[start:end], context, facts)
-        fix = fix_at(item.start)
+        text = layer.text[start:end]
+        verdict = _classify(layer, item, text, context, facts)
+        message, fix = verdict.message, fix_at(item.start)
+        # Only a variable the string binds is the inner shell's for sure; in its single
+        # quotes `\$2` is meant for the program (awk's field), and `\$2` gives it that.
+        reopen = verdict.evidence == "binding-inside" and _in_inner_single_quotes(layer, item.start)
+        if reopen:
+            message = message.replace(_escape_advice(text), _reopen_advice(text))
         if fix is None and verdict.escape:
-            fix = _escape_fix(layer, item)
-        yield finding(layer, "HL102", verdict.evidence, verdict.message, start, end, fix)
+            fix = _escape_fix(layer, item, reopen)
+        yield finding(layer, "HL102", verdict.evidence, message, start, end, fix)
     for index in layer.continuations:
         delimiter = _inside_quoted_heredoc(layer, index)
         if delimiter is None:
@@ -588,6 +623,14 @@ INVALID = (
         "error",
         "binding of `x` in the same string exists: it gets the local value (usually empty); "
         "write `\\$x`",
+    ),
+    Invalid(  # the local shell set `m` before: its value; in the inner single quotes, reopened
+        "m=/a\nssh h \"for m in /a /b; do sed -i '\\|$m|d' t; done\"\n",
+        "$m",
+        "m=/a\nssh h \"for m in /a /b; do sed -i '\\|'\\\"\\$m\\\"'|d' t; done\"\n",
+        "error",
+        "it gets the value that shell gave `m` before this command; write `'\\\"\\$m\\\"'` (out "
+        "of the inner single quotes)",
     ),
     # A local literal of the same name changes nothing: the remote binding is meant.
     Invalid(

@@ -19,8 +19,10 @@ may, the file is created and owned by the caller instead of root.
 all, so with them any redirected file is reported, except one in the caller's
 own areas (`~/`, `$HOME/`, `/home/`, `/tmp/`), where the write works and the
 sudo is only redundant; so is a relative file in a remote login shell's command
-before any `cd` (sshd starts that shell in the login's home). With other commands only a
-file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
+before any `cd` (sshd starts that shell in the login's home), and a relative file
+that the script then moves or copies into place with sudo, with no `cd` between
+(`sudo echo deb ... > x.list`, then `sudo mv x.list /etc/apt/`: staged on purpose).
+With other commands only a file under a system directory (`/etc`, `/proc`, `/sys`, `/usr`, `/var`,
 `/root`, ...) is reported: `sudo journalctl > out.txt` is a normal way to
 save root-only output to one's own file, as is a documentation's stand-in
 (`/path/to/file`); and with `sudo -u USER` (dropping
@@ -32,8 +34,8 @@ Nothing is reported for `/dev/null`, `/dev/stdout`, descriptor duplications
 
 A field of documentation for the reader to fill in is no redirection: in
 `sudo cp /tmp/app-<VERSION>/app /usr/local/bin` (a runbook's `<NAME>` glued
-inside a word, `/home/<user>/x`, `<name>.conf`) bash would read a file
-`VERSION` and write `/app`, which no author means, so its `<` and `>` are not
+inside a word, `/home/<user>/x`, `<name>.conf`, `<path to file>/x.tar.bz2`) bash
+would read a file `VERSION` and write `/app`, which no author means, so its `<` and `>` are not
 reported. A real redirection into a path that holds such a field,
 `sudo echo x > /etc/<file>`, is reported, with the whole name and no fix.
 
@@ -121,12 +123,15 @@ STAND_IN_PATHS = ("/path/to/",)
 OWNERSHIP = frozenset({"chmod", "chown"})
 # Commands that change the shell's working directory (a relative path is then elsewhere).
 DIRECTORY_CHANGES = frozenset({"cd", "pushd"})
+# Commands that put a file staged by the caller in place, run with sudo.
+STAGED_MOVES = frozenset({"mv", "cp", "install"})
 # sudo options that change the target user (the write is then not root's either).
 USER_OPTIONS = frozenset({"-u", "--user"})
 STDOUT_WRITES = frozenset({">", ">>", ">|"})
 BOTH_WRITES = frozenset({"&>", "&>>"})
-# A documentation placeholder `<VERSION>`, `<your-user>` (not `<VERSION>>`: an append).
-PLACEHOLDER = re.compile(r"<[A-Za-z_][\w-]*>(?!>)")
+# A documentation placeholder `<VERSION>`, `<your-user>`, `<path to file>` (a few words;
+# not `<VERSION>>`: an append).
+PLACEHOLDER = re.compile(r"<[A-Za-z_][\w-]*(?: [A-Za-z_][\w-]*){0,3}>(?!>)")
 # What may follow a placeholder inside its word: `<VERSION>/app`, `<name>.conf`, `<user>@h`.
 GLUED_AFTER = re.compile(r"[\w/.@:-]")
 METACHARS = frozenset(" \t\n;&|()<>")
@@ -231,6 +236,27 @@ def _in_login_home(layer: Layer, command: Command, value: str) -> bool:
     return not any(
         c.name in DIRECTORY_CHANGES and c.start < command.start for c in layer.script.commands
     )
+
+
+def _staged(layer: Layer, command: Command, value: str) -> bool:
+    """A relative file that a later command of the same shell moves or copies with sudo,
+    with no `cd` between (`sudo echo deb ... > x.list`, then `sudo mv x.list /etc/apt/`):
+    the caller writes it on purpose, in a place of its own, and root puts it in place."""
+    if value.startswith(("/", "~", "$")):
+        return False
+    name = value.removeprefix("./")
+    for call in calls_behind(layer, PRIVILEGE):
+        if call.command.start <= command.start or call.name not in STAGED_MOVES:
+            continue
+        if any(
+            c.name in DIRECTORY_CHANGES and command.start < c.start < call.command.start
+            for c in layer.script.commands
+        ):
+            return False
+        sources = [w.value.removeprefix("./") for w in call.words[1:-1] if w.static]
+        if name in sources:
+            return True
+    return False
 
 
 def _stdin_cat(call: Call) -> bool:
@@ -477,7 +503,10 @@ def _reported_writes(
         if target_end > target.end:
             path = layer.text[target.start : target_end]
         if _system_path(path) or (
-            pointless and not _users_own(path) and not _in_login_home(layer, command, path)
+            pointless
+            and not _users_own(path)
+            and not _in_login_home(layer, command, path)
+            and not _staged(layer, command, path)
         ):
             yield redirect, target, op_end, path, target_end
 
@@ -659,6 +688,13 @@ INVALID = (
         "sudo grep -v old /etc/hosts 2>/dev/null"
         " | sudo tee /etc/hosts.new > /dev/null; echo next\n",
     ),
+    Invalid(  # moved only after a `cd`: another file than the one written
+        "sudo echo deb x > x.list\ncd /etc/apt\nsudo mv x.list sources.list.d/\n",
+        ">",
+        "echo deb x | sudo tee x.list > /dev/null\ncd /etc/apt\nsudo mv x.list sources.list.d/\n",
+        "error",
+        _SAYS,
+    ),
     Invalid(  # after a `cd`, the relative file is no longer in the login's home
         'ssh h "cd /etc/apt && sudo echo deb x > x.list"\n',
         ">",
@@ -700,6 +736,10 @@ VALID = (
     "sudo -u postgres pg_dump app > /var/backups/app.sql\n",  # dropping privileges
     # a relative file of a remote login shell is in the login's home (staged, then moved)
     'ssh h "sudo echo deb x > x.list && sudo mv x.list /etc/apt/sources.list.d/"\n',
+    # a relative file staged by the caller, then put in place by root
+    "sudo echo deb x > sources.list\nsudo mv ./sources.list /etc/apt/\n",
+    # a documentation field of a few words glued to a path: no redirection meant
+    "sudo tar -xjf <path to file>/toolchain.tar.bz2\n",
 )
 
 
