@@ -4,6 +4,7 @@ corruption and concurrent runs, and a run it answers entirely never loads the en
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -13,13 +14,20 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from cli_process import CLI, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
 from probe import loaded_modules
 
 import heredoc_lint
+from heredoc_lint.kinds import WrapperKind
+from heredoc_lint.layers.pywrappers import RUNS, PyWrapper
+from heredoc_lint.model import Strategy
 from heredoc_lint.run.cache import _fingerprint
+from heredoc_lint.run.settings import Settings
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 BROKEN = 'ssh web-1 "pkill -f worker; x=1; echo $x"\n'  # HL103, and HL102 (binding inside)
@@ -237,39 +245,45 @@ def test_fixing_bypasses_the_cache(tmp_path: Path) -> None:
     assert after.stdout == lint(tmp_path, "--no-cache", "a.sh").stdout
 
 
-def test_every_settings_field_is_part_of_the_cache_key() -> None:
-    # A field that the key left out would let a run with other settings reuse findings.
-    import dataclasses
+# Each field of Settings, drawn from a few values so that two draws often share a part
+# (the same wrapper names with other kinds, the same codes in another order).
+_CODES = st.frozensets(st.sampled_from(["HL1", "HL101", "HL103", "HL2"]))
+_SETTINGS_FIELDS: dict[str, st.SearchStrategy[object]] = {
+    "select": st.none() | _CODES,
+    "ignore": _CODES,
+    "fix_strategy": st.sampled_from(get_args(Strategy)),
+    "wrappers": st.dictionaries(
+        st.sampled_from(["myssh", "run"]), st.sampled_from(get_args(WrapperKind)), max_size=2
+    ),
+    "python_wrappers": st.lists(
+        st.builds(
+            PyWrapper,
+            st.sampled_from(["proj.run", "*.execute"]),
+            st.sampled_from([0, 1, "cmd"]),
+            st.sampled_from(sorted(RUNS)),
+        ),
+        max_size=2,
+    ).map(tuple),
+    "warn_unused_suppressions": st.booleans(),
+    "prefilter": st.booleans(),
+    "directives": st.booleans(),
+}
 
-    from heredoc_lint.run.settings import Settings
 
-    base = Settings()
-    other_values: dict[type, object] = {
-        bool: None,  # flipped below
-        str: "scp",
-        frozenset: frozenset({"HL1"}),
-    }
-    for f in dataclasses.fields(Settings):
-        value = getattr(base, f.name)
-        if isinstance(value, bool):
-            changed: object = not value
-        elif f.name == "select":
-            changed = frozenset({"HL103"})
-        elif f.name == "wrappers":
-            changed = {"myssh": "ssh"}
-        elif f.name == "python_wrappers":
-            from heredoc_lint.layers.pywrappers import PyWrapper
+def test_the_settings_strategies_cover_every_field() -> None:
+    assert _SETTINGS_FIELDS.keys() == {f.name for f in dataclasses.fields(Settings)}
 
-            changed = (PyWrapper("myproj.remote.run", 0, "ssh"),)
-        else:
-            changed = other_values[type(value)]
-        variant = dataclasses.replace(base, **{f.name: changed})
-        assert variant.cache_key() != base.cache_key(), f.name
-    # Order does not matter: the same sets give the same key.
-    assert (
-        Settings(ignore=frozenset({"HL1", "HL2"})).cache_key()
-        == Settings(ignore=frozenset({"HL2", "HL1"})).cache_key()
-    )
+
+@given(st.fixed_dictionaries(_SETTINGS_FIELDS), st.data())
+def test_settings_share_a_cache_key_exactly_when_equal(
+    fields: dict[str, object], data: st.DataObject
+) -> None:
+    """One field drawn again (a mapping's value, a set in another order, a list of
+    wrappers): the key changes exactly when the settings do."""
+    base = Settings(**fields)
+    name = data.draw(st.sampled_from(sorted(_SETTINGS_FIELDS)))
+    other = dataclasses.replace(base, **{name: data.draw(_SETTINGS_FIELDS[name])})
+    assert (base.cache_key() == other.cache_key()) == (base == other), name
 
 
 # -- cache.py ----------------------------------------------------------------------------
@@ -388,6 +402,22 @@ def test_a_cache_key_that_cannot_be_kept_still_checks(tmp_path: Path) -> None:
 
 
 PKILL = 'ssh h "pkill -f x; y"\n'  # HL103 error at 7..12, whatever else changes
+
+
+def test_another_version_of_the_tool_has_another_fingerprint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A release whose files happen to have the same names, sizes and times (an install
+    from a wheel keeps the archive's times) is still another tool."""
+    from heredoc_lint.run import cache
+
+    before = _fingerprint()
+    monkeypatch.setattr(cache, "__version__", heredoc_lint.__version__ + ".post1")
+    _fingerprint.cache_clear()
+    try:
+        assert _fingerprint() != before
+    finally:
+        _fingerprint.cache_clear()
 
 
 def test_same_size_edit_of_the_tool_invalidates_the_cache(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ what the example means. Shapes the table cannot know make no layer. Here-strings
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -23,7 +25,7 @@ import rulekit as kit
 from sshd import SshServer, run_local
 
 from heredoc_lint.engine import check_shell, check_text
-from heredoc_lint.layers.grammars import FORMS, READERS
+from heredoc_lint.layers.grammars import FORMS, READERS, Form
 from heredoc_lint.layers.layer import child_layers, file_layer
 from heredoc_lint.layers.wrappers import (
     _READERS,
@@ -464,6 +466,117 @@ def test_every_form_has_an_example() -> None:
     lines = [parse_script(line).commands[0].words for line, *_ in ROWS]
     for form in FORMS:
         assert any(read_form(words, 0, form, {}) is not None for words in lines), form.label
+
+
+def _spellings(option: str, form: Form) -> list[str]:
+    """How a command line can give `option` (with the value `val` where it takes one).
+    An option listed both ways (adb's global `-t ID`, shell's `-t`) is read as taking one:
+    the position that tells them apart is not in the row."""
+    if option not in form.values | form.optional:
+        return [option]
+    attached = [f"{option}=val" if option.startswith("--") else f"{option}val"]
+    return attached if option in form.optional else [f"{option} val", *attached]
+
+
+def _exercised(form: Form) -> list[str]:
+    """The options of a row that a line can carry beside its example: not those that
+    select the form (`needs`), make it another (`forbids`) or hold the command (`option`)."""
+    needed = {name for names, _ in form.needs for name in names}
+    skipped = needed | form.forbids | form.option
+    return sorted((form.values | form.flags | form.optional) - skipped)
+
+
+def test_every_option_of_every_row_is_read_as_the_row_says() -> None:
+    """Each option of each row, inserted after the tool's name into the row's example:
+    a value-taking option consumes its value (`-w val`, `-wval`, `--workdir=val`), a flag
+    does not, and the example still makes the same layer.  An option the table lost, or
+    filed as a flag, moves the command or leaves no layer."""
+    checked = 0
+    for form in FORMS:
+        examples = [(line, wrapper, text) for line, wrapper, text, *_ in ROWS]
+        line, wrapper, text = next(
+            (line, wrapper, text)
+            for line, wrapper, text in examples
+            if line.split(" ", 1)[0] == form.command
+            and read_form(parse_script(line).commands[0].words, 0, form, {}) is not None
+        )
+        head, rest = line.split(" ", 1)
+        for option in _exercised(form):
+            for spelling in _spellings(option, form):
+                variant = f"{head} {spelling} {rest}\n"
+                layers = [c for c in child_layers(file_layer(variant)) if c.kind == "string"]
+                assert [(c.wrapper, c.text) for c in layers] == [(wrapper, text)], variant
+                checked += 1
+    assert checked > 1000
+
+
+# `--help` of the tools on this machine: docker's lists `-w, --workdir string` (a value:
+# its type) and `-d, --detach` (a flag), kubectl's `-c, --container='':` and `-i,
+# --stdin=false:` (a flag: a boolean default).
+_DOCKER_HELP = re.compile(r"^ +(?:(-\w), )?(--[\w-]+)(?: ([a-z]+))? {2,}\S", re.MULTILINE)
+_KUBECTL_HELP = re.compile(r"^ +(?:(-\w), )?(--[\w-]+)=(.*):$", re.MULTILINE)
+
+
+def _help_options(form: Form) -> dict[str, bool] | None:
+    """Each option that `TOOL PATH --help` lists, and whether it takes a value; None
+    where the tool is not installed (docker's and kubectl's rows are read this way)."""
+    if form.command not in ("docker", "kubectl") or shutil.which(form.command) is None:
+        return None
+    if form.path[:1] == ("compose",):
+        return None  # the compose plugin: another program, not always beside the CLI
+    shown = subprocess.run(
+        [form.command, *form.path, "--help"], capture_output=True, text=True, check=False
+    ).stdout
+    options: dict[str, bool] = {}
+    if form.command == "docker":
+        for short, long, kind in _DOCKER_HELP.findall(shown):
+            options.update(dict.fromkeys(filter(None, (short, long)), bool(kind)))
+    else:
+        for short, long, default in _KUBECTL_HELP.findall(shown):
+            takes = default not in ("false", "true")
+            options.update(dict.fromkeys(filter(None, (short, long)), takes))
+    return options
+
+
+@pytest.mark.parametrize("tool", ["docker", "kubectl"])
+def test_rows_list_what_the_tools_help_says(tool: str) -> None:
+    """Every option `--help` lists is in the row, a value where it takes one and a flag
+    where not: an option the row lost (`docker exec -w DIR`) or filed as a flag would move
+    the command word, or leave no layer."""
+    if shutil.which(tool) is None:
+        message = f"{tool} is not installed: its rows are not checked against its --help"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    rows = [form for form in FORMS if form.command == tool]
+    read = [(form, _help_options(form)) for form in rows]
+    assert any(options for _, options in read), f"no {tool} --help could be read"
+    for form, options in read:
+        for option, takes in (options or {}).items():
+            if option == "--help":
+                continue
+            where = form.values | form.optional if takes else form.flags
+            assert option in where, f"{form.label}: {option} ({'value' if takes else 'flag'})"
+
+
+# ssh runs no command of the line with these: -N (none), -s (a subsystem), -G and -V
+# (print the configuration or the version and exit).
+SSH_RUNS_NOTHING = frozenset("NsGV")
+
+
+def test_every_ssh_option_letter_is_read_as_the_manual_says() -> None:
+    """`ssh -p val h CMD`, `ssh -pval h CMD`, `ssh -4 h CMD`: each letter of ssh's table
+    before the host, the remote command still the same layer."""
+    grammar = OPTION_GRAMMARS["ssh"]
+    for letter in sorted(grammar.values | grammar.flags):
+        spellings = (
+            [f"-{letter} val", f"-{letter}val"] if letter in grammar.values else [f"-{letter}"]
+        )
+        for spelling in spellings:
+            line = f"ssh {spelling} h 'echo a; echo b'\n"
+            layers = [(c.wrapper, c.text) for c in child_layers(file_layer(line))]
+            expected = [] if letter in SSH_RUNS_NOTHING else [("ssh", "echo a; echo b")]
+            assert layers == expected, line
 
 
 NO_LAYER = [
