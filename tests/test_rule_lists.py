@@ -8,6 +8,7 @@ EXAMPLES_KIND (shell unless it says otherwise); a fixed text is what `--fix
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from types import ModuleType
 
@@ -15,7 +16,7 @@ import pytest
 
 from heredoc_lint.engine import Settings, check_text, fix_kind
 from heredoc_lint.kinds import SourceKind
-from heredoc_lint.model import Finding
+from heredoc_lint.model import Finding, Severity
 from heredoc_lint.rules import RULES, Rule
 from heredoc_lint.rules.base import Invalid
 
@@ -76,6 +77,18 @@ def test_an_invalid_example_is_fixed_as_it_says(code: str, example: Invalid) -> 
     if example.fixed is not None:  # the fix is whole: nothing left to report or to fix
         assert _found(code, fixed) == []
         assert fix_kind(fixed, kind, PATHS[kind], _settings(code), unsafe=True).text == fixed
+        # and it writes no new error of any rule, and bash reads a fixed script whole.
+        assert _errors(fixed, kind) <= _errors(example.text, kind)
+        if kind == "shell":
+            checked = subprocess.run(["bash", "-n"], input=fixed, capture_output=True, text=True)
+            assert (checked.returncode, checked.stderr) == (0, ""), fixed
+
+
+def _errors(text: str, kind: SourceKind) -> set[tuple[str, str]]:
+    """(code, evidence) of every rule's errors: what a fix must not write.  (Notes may
+    follow a fix: HL111 says that a quoting it deepened is three shells deep.)"""
+    found = check_text(text, kind, PATHS[kind], Settings())
+    return {(f.code, f.evidence) for f in found if f.severity is Severity.ERROR}
 
 
 @pytest.mark.parametrize(("code", "text"), VALID, ids=[_id(*e) for e in VALID])

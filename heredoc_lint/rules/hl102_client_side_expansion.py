@@ -81,6 +81,7 @@ from heredoc_lint.fixes.remote_heredoc import heredoc_fix
 from heredoc_lint.kinds import SourceKind
 from heredoc_lint.layers.grammars import FORMS
 from heredoc_lint.layers.layer import Call, Layer, LocalExpansion, calls
+from heredoc_lint.layers.triggers import SELF_MATCHING
 from heredoc_lint.layers.wrappers import Role, command_name
 from heredoc_lint.model import Applicability, Finding, Fix, Severity
 from heredoc_lint.rules.base import (
@@ -120,6 +121,8 @@ NO_ARGUMENTS: dict[SourceKind, str | None] = {
 
 # Characters whose meaning changes when an expansion's text becomes plain quoted text.
 _NOT_LITERAL = frozenset('\\"`$')
+# `pgrep -f`, `pkill -af` ...: run inside the inner shell, they find that shell too.
+_SELF_MATCHING_F = re.compile(rf"\b(?:{'|'.join(sorted(SELF_MATCHING))})\b[^;&|]*\s-\w*f")
 
 
 @dataclass(frozen=True)
@@ -551,6 +554,10 @@ def _escape_fix(layer: Layer, item: LocalExpansion, reopen: bool) -> Fix | None:
         # `$(cat \"f\")`: the source text is no longer what the inner shell would get once
         # the `$` is escaped (the parent would now undo `\"`): no edit says it for sure.
         return None
+    if item.expansion.kind in ("command", "backtick") and _SELF_MATCHING_F.search(body):
+        # `kill $(pgrep -f app)` run by the inner shell: pgrep finds that shell, whose
+        # command line holds `app`, and kill ends it (HL103): the fix would write a bug.
+        return None
     if reopen:
         blank = text[: len(text) - len(text.lstrip())]
         text = f"{blank}'\"{text.lstrip()}\"'"
@@ -699,10 +706,17 @@ INVALID = (
         "info",
         "describes this machine",
     ),
-    Invalid(
+    Invalid(  # no fix: escaped, `pgrep -f app` would find the remote shell and kill it
         'ssh h "kill $(pgrep -f app)"\n',
         "$(pgrep -f app)",
-        'ssh h "kill \\$(pgrep -f app)"\n',
+        None,
+        "info",
+        "describes this machine",
+    ),
+    Invalid(
+        'ssh h "kill $(pidof app)"\n',
+        "$(pidof app)",
+        'ssh h "kill \\$(pidof app)"\n',
         "info",
         "describes this machine",
     ),
