@@ -85,7 +85,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL101", "body-parsed-by-outer-shell"): Row(
         WARNING,
         "the outer shell changes the body",
-        FirstLook(2, 23, 0),
+        FirstLook(2, 53, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
     ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
@@ -213,7 +213,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL111", "three-shells-as-written"): Row(INFO, "three shells, it arrives as written"),
     # HL112 heredoc-terminator
     ("HL112", "near-miss-terminator"): Row(
-        ERROR, "a line nearly the delimiter", FirstLook(13, 0, 4)
+        ERROR, "a line nearly the delimiter", FirstLook(14, 0, 4)
     ),
     ("HL112", "never-terminated"): Row(INFO, "no line is the delimiter", FirstLook(3, 1, 2)),
     ("HL112", "template-field"): Row(INFO, "a template's placeholder"),
@@ -233,7 +233,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL201", "parameter-host"): Row(
         WARNING,
         "a parameter of a public function, named as a host",
-        FirstLook(0, 8, 7),
+        FirstLook(0, 8, 8),
         held="the shared case remote_py.py (`ssh {host} uptime`, shell=True)",
     ),
     ("HL201", "parameter-url"): Row(
@@ -258,7 +258,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL202", "runtime-body"): Row(
         WARNING,
         "the body is built at run time",
-        FirstLook(0, 6, 0),
+        FirstLook(0, 6, 1),
         held="the shared case remote_py.py (`exec_command` of an f-string heredoc)",
     ),
 }
