@@ -85,10 +85,15 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL101", "body-parsed-by-outer-shell"): Row(
         WARNING,
         "the outer shell changes the body",
-        FirstLook(2, 53, 0),
+        FirstLook(2, 23, 0),
         held="the shared cases seed000.sh, write_cron.sh, push_env.sh (`<< 'EOF'` in ssh \"...\")",
     ),
-    ("HL101", "local-values"): Row(INFO, "the outer shell fills in variables the script sets"),
+    ("HL101", "local-values"): Row(
+        INFO, "the outer shell fills in variables the script sets", FirstLook(0, 11, 0)
+    ),
+    ("HL101", "escaped-for-both-shells"): Row(
+        INFO, "an unquoted body escaped for the outer shell", FirstLook(0, 19, 0)
+    ),
     ("HL101", "arrives-as-written"): Row(INFO, "the body arrives as written today"),
     # HL102 client-side-expansion
     ("HL102", "quoted-delimiter"): Row(ERROR, "inside a quoted-delimiter heredoc"),

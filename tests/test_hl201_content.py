@@ -86,8 +86,9 @@ def test_a_parameter_is_judged_by_what_its_name_says_it_holds() -> None:
     a name that says nothing and an identifier are info, each with its own evidence."""
     (branch,) = hl201(_function("branch"))
     assert (branch.severity.value, branch.evidence) == ("info", "restricted-name")
-    assert "it is a parameter of the public function `checkout`, but its name says it is an" in (
-        branch.message
+    assert (
+        "it comes from a parameter of the public function `checkout`, but its name says it is an"
+        in branch.message
     )
     (path,) = hl201(_function("worktree_dir"))
     assert (path.severity.value, path.evidence) == ("info", "parameter")

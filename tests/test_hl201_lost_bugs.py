@@ -60,7 +60,7 @@ if __name__ == "__main__":
 """
 
 EXAMPLE_WORDS = (
-    "it is a parameter of the public function `run_command_on_remote` "
+    "it comes from a parameter of the public function `run_command_on_remote` "
     "(the file calls it only with a literal example, line 12)"
 )
 

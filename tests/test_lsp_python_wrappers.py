@@ -85,7 +85,7 @@ def test_the_server_reads_the_configured_wrapper(tmp_path: Path) -> None:
             *span_of(TEXT, LINE, "{host}", UTF16),
         )
         assert finding.severity == types.DiagnosticSeverity.Warning
-        assert "it is a parameter of the public function `show`" in finding.message
+        assert "it comes from a parameter of the public function `show`" in finding.message
         assert "into the `myproj.remote.run` command string" in finding.message
         # The hover shows the wrapper's layers, as `explain` does with the configuration.
         shown = await s.hover(uri, LINE, 8)

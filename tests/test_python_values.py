@@ -660,7 +660,7 @@ def test_a_top_level_example_by_literal_or_by_name_is_named_as_one(call: str) ->
     assert (text[f.start : f.end], f.severity.value, f.evidence) == ("{path}", "info", "parameter")
     line = text.count("\n", 0, text.index("warmup(", text.index("/dev/null"))) + 1
     assert (
-        "it is a parameter of the public function `warmup` (the file calls it only with a "
+        "it comes from a parameter of the public function `warmup` (the file calls it only with a "
         f"literal example, line {line}), and its name says it is a path"
     ) in f.message
 
@@ -721,13 +721,13 @@ def test_a_parameter_is_evidence_outside_test_code_and_private_modules(
     assert [(_CLEAN[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
         ("{path}", "info", evidence)
     ]
-    assert "it is a parameter of the public function `clean`" in found[0].message
+    assert "it comes from a parameter of the public function `clean`" in found[0].message
     found = python_findings(_UPTIME, "HL201", path=path)
     host = ("warning", "parameter-host") if evidence == "parameter" else ("info", evidence)
     assert [(_UPTIME[f.start : f.end], f.severity.value, f.evidence) for f in found] == [
         ("{host}", *host)
     ]
-    assert "it is a parameter of the public function `uptime`" in found[0].message
+    assert "it comes from a parameter of the public function `uptime`" in found[0].message
 
 
 # -- scopes.py: a name imported from a module of the project --------------------------------
@@ -1076,7 +1076,7 @@ def test_a_parameter_of_a_public_function_is_a_warning(name: str, severity: Seve
     )
     (finding,) = check_text(text, "python")
     assert (finding.code, finding.severity) == ("HL201", severity)
-    public = f"it is a parameter of the public function `{name}`"
+    public = f"it comes from a parameter of the public function `{name}`"
     assert (public in finding.message) == (severity is Severity.WARNING)
 
 

@@ -9,7 +9,12 @@ argument list) arrives byte for byte as written and is not reported.
 
 A heredoc that arrives exactly as it is written in the file (a single-quoted
 string with no `'\''` in it) is info: nothing is wrong with it yet. So is an
-unquoted heredoc whose body the outer shell changes only by filling in
+unquoted heredoc (`<<EOF`: both shells expand its body) in which the outer shell
+expands nothing, its `$`, backticks and backslashes all escaped for it (`\${IP}`
+for the remote shell, `\\\\` for one backslash in the file): it is written for
+both (a quoted delimiter, `<< 'EOF'`, says the body is literal: there an escape the
+outer shell needs is a warning). So is an unquoted heredoc whose body the outer
+shell changes only by filling in
 variables that the script itself sets (`NAME=$(hostname -s)` above it, or in
 an earlier block of a runbook): that is what its author meant; and so is a
 quoted one that a shell runs at once as its script (`ssh h "sudo su <<\EOF
@@ -125,6 +130,13 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
                 "body, variables set before it (meant so: it works); any other $, `, \\ or "
                 "quote in the body must be escaped for that shell too"
             )
+        elif not (heredoc.quoted or inside or removed) and _inner_values_bound(layer, heredoc):
+            kind = "escaped-for-both-shells"
+            message = (
+                f"Heredoc inside {where(layer)}: its unquoted body is read by two shells, and "
+                "every $, ` and \\ in it is escaped for the outer one (it works as written); "
+                "one added later must be escaped twice"
+            )
         else:
             kind = "body-parsed-by-outer-shell"
             message = (
@@ -142,6 +154,37 @@ def check(layer: Layer, context: Context) -> Iterator[Finding]:
             if runtime
             else heredoc_fix(layer, heredoc, context.fix_strategy, script_path(context)),
         )
+
+
+# What the inner shell expands in an unquoted body: `$name`, `${name}`; a backslash escapes
+# the next character; any other `$` form is an expansion of another kind.
+_INNER_NAME = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})")
+_INNER_OTHER = re.compile(r"\$[{(\d@*#?$!-]")
+
+
+def _inner_values_bound(layer: Layer, heredoc: Heredoc) -> bool:
+    """Whether every expansion the inner shell makes in the unquoted body is of a variable
+    that the inner string sets before it (`IP=$(hostname -I); cat > f <<EOF ... ${IP}`):
+    then the escapes were written for both shells.  `$1`, `$(...)`, a backtick, or a name
+    the string does not set (`\\$1` meant for a script the body writes, which the inner
+    shell empties) keep the warning."""
+    text, i = layer.text, heredoc.body_start
+    while i < heredoc.body_end:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        named = _INNER_NAME.match(text, i) if c == "$" else None
+        if named:
+            name = named.group(1) or named.group(2)
+            if not evidence.bound_before(layer.bindings, name, heredoc.op_start):
+                return False
+            i = named.end()
+            continue
+        if c == "`" or (c == "$" and _INNER_OTHER.match(text, i)):
+            return False
+        i += 1
+    return True
 
 
 # A runbook's code blocks run in one terminal, in order: what an earlier one assigns is set.
@@ -217,10 +260,24 @@ INVALID = (
         "warning",
         _PARSED,
     ),
-    Invalid(  # the '\\'' chain
+    Invalid(  # the '\\'' chain of an unquoted body: written for both shells
         "ssh h 'cat > /a <<EOF\nit'\\''s\nEOF'\n",
         "<<",
         "ssh h 'printf %s aXQncwo= | base64 -d > /a'\n",
+        "info",
+        "escaped for the outer one",
+    ),
+    Invalid(  # a value the remote string sets, escaped for the local shell
+        'ssh h "ip=\\$(hostname -I); cat > /a <<EOF\nIP=\\${ip}\nEOF"\n',
+        "<<",
+        None,
+        "info",
+        "escaped for the outer one",
+    ),
+    Invalid(  # `\\$1` reaches the remote shell, which empties it: not written for both
+        'ssh h "cat > /run.sh <<EOF\nexec app --port \\$1\nEOF"\n',
+        "<<",
+        None,
         "warning",
         _PARSED,
     ),

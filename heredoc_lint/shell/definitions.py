@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import collections
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -80,6 +80,8 @@ _BINDERS = frozenset(
     {"unset", "local", "declare", "typeset", "readonly", "export", "read", "mapfile"}
 )
 _BINDERS |= {"readarray", "getopts", "printf"}
+# Binders that, without options, bind a name only by assigning it: `export NAME=value`.
+_DECLARING = ("export", "readonly")
 
 
 def read_definitions(script: Script) -> Definitions:
@@ -184,9 +186,7 @@ def _literal_assignments(
     once, of a value with no expansion in it."""
     assert script.tree is not None
     candidates: list[tuple[str, Node, Node]] = []
-    for node in script.tree.root_node.children:
-        if node.type != "variable_assignment":
-            continue
+    for node in _top_level_assignments(script):
         name_node = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name_node is None or value is None:
@@ -202,17 +202,37 @@ def _literal_assignments(
     return candidates
 
 
+def _top_level_assignments(script: Script) -> Iterator[Node]:
+    """The assignments of the top level: `NAME=value`, and each of `export NAME=value` and
+    `readonly NAME=value` without options (a settings file of `export` lines)."""
+    assert script.tree is not None
+    for node in script.tree.root_node.children:
+        if node.type == "variable_assignment":
+            yield node
+        elif node.type == "declaration_command" and _source(script, node).startswith(_DECLARING):
+            children = node.named_children
+            if all(c.type in ("variable_assignment", "variable_name") for c in children):
+                yield from (c for c in children if c.type == "variable_assignment")
+
+
 def _rebound(script: Script) -> set[str]:
     """The names that a binding command (`read`, `local`, `unset`...) may bind: its static
     words, up to an `=`.  A look at each head before de-quoting: most commands are never
-    de-quoted at all."""
+    de-quoted at all.  `export`/`readonly` without options bind only by their `NAME=value`
+    words, which count as assignments (script.assigned)."""
     return {
         word.value.partition("=")[0]
         for command in script.commands
-        if command.may_be(_BINDERS) and command.name in _BINDERS
+        if command.may_be(_BINDERS)
+        and command.name in _BINDERS
+        and not (command.name in _DECLARING and _no_options(command.words[1:]))
         for word in command.words[1:]
         if word.static
     }
+
+
+def _no_options(words: Sequence[Word]) -> bool:
+    return not any(w.value.startswith(("-", "+")) or not w.static for w in words)
 
 
 def _value_words(script: Script, value: Node, split_at_ifs: bool) -> tuple[Word | None, ...] | None:

@@ -88,7 +88,7 @@ _CONTAINERS = (ast.List, ast.Set, ast.ListComp, ast.SetComp)
 # The words of `evidence` for text that may hold anything: what the network, a person at
 # the keyboard or an HTTP client sent. A chain of calls keeps its origin's words first.
 _FREE_TEXT = ("it is read from", "it comes from an HTTP request")
-_PARAMETER = "it is a parameter of the public function"
+_PARAMETER = "it comes from a parameter of the public function"
 _EXAMPLE = " (the file calls it only with a literal example, line"
 # How far `evidence` follows a value: farther than `values.MAX_DEPTH`, as outside data often
 # reaches a command through a reply, a loop, a caller and a few rebindings.
