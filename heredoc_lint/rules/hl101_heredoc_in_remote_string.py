@@ -10,12 +10,13 @@ argument list) arrives byte for byte as written and is not reported.
 A heredoc that arrives exactly as it is written in the file (a single-quoted
 string with no `'\''` in it) is info: nothing is wrong with it yet. So is an
 unquoted heredoc (`<<EOF`: both shells expand its body) in which the outer shell
-expands nothing, its `$`, backticks and backslashes all escaped for it (`\${IP}`
-for the remote shell, `\\\\` for one backslash in the file): it is written for
-both (a quoted delimiter, `<< 'EOF'`, says the body is literal: there an escape the
-outer shell needs is a warning). So is an unquoted heredoc whose body the outer
-shell changes only by filling in
-variables that the script itself sets (`NAME=$(hostname -s)` above it, or in
+expands nothing, its `$`, backticks and backslashes all escaped for it, and the
+inner shell only names that the same string sets before it (`IP=\$(hostname -I)`,
+then `\${IP}`; `\\\\` for one backslash in the file): it is written for both. A
+quoted delimiter (`<< 'EOF'`) says the body is literal, so there an escape that
+the outer shell needs is a warning. Info too: an unquoted heredoc whose body the
+outer shell changes only by filling in variables that the script itself sets
+(`NAME=$(hostname -s)` above it, `export NAME=value` in a file it sources, or in
 an earlier block of a runbook): that is what its author meant; and so is a
 quoted one that a shell runs at once as its script (`ssh h "sudo su <<\EOF
 ... cd $dir ... EOF"`): the quotes keep the remote shell from expanding the
