@@ -155,7 +155,9 @@ TABLE: dict[tuple[str, str], Row] = {
         FirstLook(14, 5, 3),
         held="the shared case tail_logs.sh (`nohup tail -f ... &` over ssh)",
     ),
-    ("HL104", "background-group"): Row(WARNING, "a background group or subshell keeps it"),
+    ("HL104", "background-group"): Row(
+        WARNING, "a background group or subshell keeps it", FirstLook(0, 0, 1)
+    ),
     ("HL104", "background-pipeline"): Row(WARNING, "a background pipeline keeps it"),
     ("HL104", "background-list"): Row(
         WARNING,
@@ -169,7 +171,7 @@ TABLE: dict[tuple[str, str], Row] = {
     # then, unless it waits (round z, beaker-toolbox: all 40 hosts read): timing decides.
     ("HL105", "job-in-read-loop"): Row(INFO, "a background job keeps the loop's input"),
     ("HL105", "function-in-read-loop"): Row(
-        WARNING, "a function that runs ssh reads it", FirstLook(2, 1, 0)
+        WARNING, "a function that runs ssh reads it", FirstLook(3, 1, 0)
     ),
     # HL106 ssh-argument-rejoin
     ("HL106", "rejoined-word"): Row(
@@ -188,7 +190,7 @@ TABLE: dict[tuple[str, str], Row] = {
     ("HL109", "unprivileged-redirect"): Row(
         ERROR,
         "the caller's shell opens the file",
-        FirstLook(39, 99, 19),
+        FirstLook(43, 99, 21),
         held="the shared case sysctl.sh (`sudo echo ... > /proc/...`)",
     ),
     ("HL109", "root-by-guard"): Row(INFO, "a guard shows the script runs as root"),
