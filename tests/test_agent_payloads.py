@@ -221,3 +221,34 @@ def test_the_opencode_plugin_answers_the_recorded_call(path: Path, tmp_path: Pat
         assert got["blocked"] is True
         assert "HL103" in got["message"] and FIXED in got["message"]
 
+
+# --- what the recordings showed -----------------------------------------------------------
+
+
+def test_gemini_dir_path_is_where_the_configuration_is_found(tmp_path: Path) -> None:
+    """Gemini CLI runs `run_shell_command` in its `dir_path` (relative to `cwd`, the
+    project root, as recorded): the configuration found from there applies. The same
+    call without `dir_path` is still denied."""
+    folder = DATA / "gemini" / "0.61.0"
+    (tmp_path / "project" / "sub").mkdir(parents=True)
+    (tmp_path / "project" / "sub" / ".heredoc-lint.toml").write_text('ignore = ["HL103"]\n')
+    with_dir = raw(folder / "run_shell_command_dir_deny.json", tmp_path)
+    assert json.loads(with_dir)["tool_input"]["dir_path"] == "sub"
+    assert run_hook("gemini", with_dir).stdout == ""
+    without = raw(folder / "run_shell_command_deny.json", tmp_path)
+    assert answer(run_hook("gemini", without).stdout)["decision"] == "deny"
+
+
+def test_codex_workdir_arrives_as_cwd() -> None:
+    """Codex puts `exec_command`'s `workdir` into the payload's `cwd`: nothing to join."""
+    payload = json.loads(
+        (DATA / "codex" / "0.171.0" / "exec_command_workdir_deny.json").read_text()
+    )
+    assert payload["cwd"] == PLACEHOLDER + "/project/sub"
+    assert set(payload["tool_input"]) == {"command"}
+
+
+def test_an_absolute_dir_path_replaces_cwd(tmp_path: Path) -> None:
+    payload = {"cwd": "/elsewhere", "tool_input": {"command": "ls", "dir_path": str(tmp_path)}}
+    assert hook._directory("gemini", payload) == str(tmp_path)
+    assert hook._directory("claude", payload) == "/elsewhere"  # only Gemini CLI has dir_path

@@ -737,15 +737,24 @@ def _note(message: str) -> None:
     sys.stderr.flush()
 
 
-def _directory(payload: object) -> object:
+def _directory(agent: Agent, payload: object) -> object:
     """Where the command runs: `cwd` (Claude Code, Codex, Gemini CLI), else Cursor's first
-    `workspace_roots` entry."""
+    `workspace_roots` entry. Gemini CLI's `run_shell_command` runs in its `dir_path`
+    argument when the model gives one (relative to the project root, which is `cwd`);
+    Codex puts `exec_command`'s `workdir` into `cwd` itself (both recorded, see
+    tests/data/agents/)."""
     if not isinstance(payload, dict):
         return None
     roots = payload.get("workspace_roots")
-    if payload.get("cwd") is None and isinstance(roots, list) and roots:
+    cwd = payload.get("cwd")
+    if cwd is None and isinstance(roots, list) and roots:
         return roots[0]
-    return payload.get("cwd")
+    tool_input = payload.get("tool_input")
+    if agent == "gemini" and isinstance(cwd, str) and isinstance(tool_input, dict):
+        where = tool_input.get("dir_path")
+        if isinstance(where, str) and where.strip():
+            return os.path.join(cwd, where)  # an absolute dir_path replaces cwd
+    return cwd
 
 
 def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> None:
@@ -766,7 +775,7 @@ def run(options: HookOptions, data: bytes, out: Callable[[bytes], object]) -> No
     if command is None:  # not a shell command: not ours to judge
         _write(agent, Verdict("allow"), out)
         return
-    cwd = _directory(payload)
+    cwd = _directory(agent, payload)
     verdict = decide(command, rewrite_where_possible(options, payload), cwd)
     for note in verdict.notes:
         sys.stderr.write(note + "\n")
