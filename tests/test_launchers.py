@@ -102,6 +102,8 @@ def test_a_script_another_file_runs_as_root_is_info(
         {"README.md": "Run `./bin/dns.sh` as yourself, then `sudo reboot`.\n"},
         {"README.md": "sudo chmod +x bin/dns.sh\n"},
         {"README.md": "sudo -u nobody ./bin/dns.sh\n"},
+        {"README.md": "sudo -unobody ./bin/dns.sh\n"},  # the user attached
+        {"README.md": "sudo -Eu nobody ./bin/dns.sh\n"},  # in a cluster of flags
         # Another project's install.sh, not this one's bin/dns.sh.
         {"README.md": "curl https://example.org/bin/dns.sh | sudo bash\n"},
         {"README.md": "sudo ./bin/db.sh\n"},

@@ -72,6 +72,8 @@ _INTERPRETERS = _SHELLS | {"python", "python2", "python3"}
 _USER_OPTIONS = frozenset({"-u", "--user"})
 _VALUE_OPTIONS = frozenset({"-g", "--group", "-C", "--close-from", "-p", "--prompt", "-h", "-D"})
 _ROOT = frozenset({"root", "0", "#0"})
+# A cluster of short flags ending in `-u`, with the user attached or not: `-Eu`, `-uwww`.
+_SHORT_USER = re.compile(r"-[A-Za-tv-z]*u(.*)")
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")
 # `$(CURDIR)`, `${DIR}`: make's and the shell's expansions read as one variable word.
 _EXPANSION = re.compile(r"\$(?:\([^()]*\)|\{([^{}]*)\})")
@@ -274,6 +276,9 @@ def _command_start(words: list[str], j: int) -> int | None:
     other than root."""
     while j < len(words) and words[j].startswith("-"):
         option, _, value = words[j].partition("=")
+        cluster = _SHORT_USER.fullmatch(words[j])
+        if cluster:  # `-uwww-data`, `-Eu www-data`: the user attached, or the next word
+            option, value = "-u", cluster.group(1)
         if option in _USER_OPTIONS:
             user = value or (words[j + 1] if not value and j + 1 < len(words) else "")
             if user not in _ROOT:
