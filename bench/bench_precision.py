@@ -532,6 +532,9 @@ def _lint_example(language: str, body: str) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="bench-reproducer-") as scratch:
         # a workflow is only read as one under .github/workflows
         name = ".github/workflows/ci.yml" if language == "yaml" else "x" + SUFFIX[language]
+        # A project of its own: the tool looks for the example's callers up to a `.git`,
+        # and /tmp's other files are not its project (one ran an `x.sh` as another user).
+        (Path(scratch) / ".git").mkdir()
         path = Path(scratch) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body, encoding="utf-8")
