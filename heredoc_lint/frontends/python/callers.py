@@ -79,8 +79,27 @@ class Callers:
     def _called(self, name: str) -> bool:
         """Whether the text spells a call of `name` (`name(`, `.name(`) besides its `def`."""
         text = self._analysis.text
-        spelled = re.findall(rf"(?:\bdef\s+|\.\s*|(?<![\w.]))\b{re.escape(name)}\s*\(", text)
-        return any(not found.startswith("def") for found in spelled)
+        # What `(?:\bdef\s+|\.\s*|(?<![\w.]))\bNAME\s*\(` finds, each match then read
+        # from its start, but searched for from the name: a pattern that starts with the
+        # name itself (its `\b` a look-behind after it) lets re skip to each one, where
+        # the alternation was tried at every offset (6 ms in a large module, now 0.1).
+        # A match starts at `.` when one stands before the blanks before the name; else
+        # at a `def` there; else at the name itself.
+        escaped = re.escape(name)
+        for match in re.finditer(rf"{escaped}(?<!\w{escaped})\s*\(", text):
+            start = match.start()
+            before = start
+            while before > 0 and text[before - 1].isspace():
+                before -= 1
+            if before > 0 and text[before - 1] == ".":
+                return True
+            if before < start and _after_def(text, before):
+                continue
+            # A match that starts at the name is told from a `def` by its first letters:
+            # a call of `default(` is read as a `def`, as it always was.
+            if not name.startswith("def"):
+                return True
+        return False
 
     def _parent(self, node: ast.AST) -> ast.AST | None:
         if self._parents is None:
@@ -286,6 +305,14 @@ def _assigned(
 # The fields that hold statements, except handlers and match cases, in the order of any
 # node's `_fields` that has them; no expression holds one (a lambda's body is one).
 _BLOCKS = frozenset({"body", "handlers", "orelse", "finalbody", "cases"})
+
+
+def _after_def(text: str, end: int) -> bool:
+    """Whether `def` ends at `end` in `text`, a word of its own (`\\bdef`)."""
+    start = end - 3
+    if start < 0 or text[start:end] != "def":
+        return False
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_")
 
 
 def statements(node: ast.AST) -> Iterator[ast.AST]:
