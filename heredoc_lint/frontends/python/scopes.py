@@ -182,17 +182,25 @@ class ScopeBuilder:
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, ast.AST):
-                if value._fields:
-                    self.visit(value, node, scope)
-                else:
-                    parents[id(value)] = node
+                self.visit_child(value, node, scope, parents)
             elif isinstance(value, list):
                 for item in value:
                     if isinstance(item, ast.AST):
-                        if item._fields:
-                            self.visit(item, node, scope)
-                        else:
-                            parents[id(item)] = node
+                        self.visit_child(item, node, scope, parents)
+
+    def visit_child(
+        self, node: ast.AST, parent: ast.AST, scope: Scope, parents: dict[int, ast.AST]
+    ) -> None:
+        # A name or a constant, half of the nodes read, has nothing to visit: its parent
+        # (and a name's context's) is noted here, as `visit` would note it, for less work.
+        kind = type(node)
+        if kind is ast.Name:
+            parents[id(node)] = parent
+            parents[id(node.ctx)] = node  # type: ignore[attr-defined]
+        elif kind is ast.Constant or not node._fields:
+            parents[id(node)] = parent
+        else:
+            self.visit(node, parent, scope)
 
     def bind_target(self, target: ast.AST, value: ast.expr | None, scope: Scope) -> None:
         if isinstance(target, ast.Name):
