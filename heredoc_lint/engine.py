@@ -246,12 +246,15 @@ KIND_ONLY: dict[SourceKind, tuple[str, ...]] = {
 }
 
 
-def import_all(kinds: Iterable[SourceKind] | None = None) -> None:
+def import_all(kinds: Iterable[SourceKind] | None = None, *, fixing: bool = True) -> None:
     """Import now what checking and fixing texts of `kinds` (None: every kind) would
-    import when first needed.  A process that checks under a memory limit
-    (heredoc_lint.run.memory) is forked after this: an import under the limit could fail, as
-    a library's mapping did, and the memory is the program's, not the input's."""
-    import difflib  # noqa: F401  (runner's diff)
+    import when first needed; what only fixing needs (the runner's diff and writer)
+    when `fixing`.  A process that checks under a memory limit (heredoc_lint.run.memory)
+    is forked after this: an import under the limit could fail, as a library's mapping
+    did, and the memory is the program's, not the input's.
+
+    Not the cache's module (10 ms): a run with a cache has imported it before it forks
+    (runner.run opens the cache first), and a run without one never imports it."""
     import importlib
     import io  # noqa: F401
     import pkgutil
@@ -259,8 +262,10 @@ def import_all(kinds: Iterable[SourceKind] | None = None) -> None:
     import subprocess  # noqa: F401  (shell.bash)
     import tokenize  # noqa: F401  (suppress)
 
-    import heredoc_lint.run.cache  # noqa: F401
-    import heredoc_lint.run.writer  # noqa: F401
+    if fixing:
+        import difflib  # noqa: F401  (runner's diff)
+
+        import heredoc_lint.run.writer  # noqa: F401
     from heredoc_lint.shell.syntax import _language
 
     wanted = set(KIND_ONLY) if kinds is None else set(kinds)

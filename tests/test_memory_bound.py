@@ -541,13 +541,16 @@ def _sources_by_kind() -> dict[str, list[str]]:
     return by_kind
 
 
-@pytest.mark.parametrize("fixing", ["--diff", "--format=json"])
+@pytest.mark.parametrize("mode", ["--diff", "--format=json", "--cache-dir"])
 @pytest.mark.parametrize("kind", ["shell", "command", "python", "markdown", "actions"])
-def test_the_worker_is_forked_with_all_a_check_imports(kind: str, fixing: str) -> None:
+def test_the_worker_is_forked_with_all_a_check_imports(
+    kind: str, mode: str, tmp_path: Path
+) -> None:
     # An import under the limit may fail for want of memory (a library's mapping did),
     # and its memory is the program's, not the input's: engine.import_all does them all
-    # first, for the kinds of text the run has.  One kind per run: what a run of another
-    # kind imports must not hide a missing import.
+    # first, for the kinds of text the run has (and what a fix needs, in a fixing run;
+    # a run with a cache has imported the cache's module before).  One kind per run:
+    # what a run of another kind imports must not hide a missing import.
     by_kind = _sources_by_kind()
     if kind == "command":  # the scripts' text as one command line, as an agent sends
         scripts = (Path(path).read_text(errors="replace") for path in by_kind["shell"])
@@ -555,7 +558,8 @@ def test_the_worker_is_forked_with_all_a_check_imports(kind: str, fixing: str) -
         inputs = ["--command", text]
     else:
         inputs = by_kind[kind]
-    options = [fixing, "--no-cache", "-j1", "--severity", "info"]
+    cache = ["--cache-dir", str(tmp_path / "cache")] if mode == "--cache-dir" else ["--no-cache"]
+    options = [*([mode] if mode != "--cache-dir" else []), *cache, "-j1", "--severity", "info"]
     out = subprocess.run(
         [sys.executable, "-c", IMPORTED_UNDER_THE_LIMIT, *options, *inputs],
         capture_output=True,

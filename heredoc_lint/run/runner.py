@@ -421,7 +421,7 @@ def _process_all(
 
     # Each process that checks files starts its own, for the files that need it.
     kinds = frozenset(todo[i].kind for i in indexes)
-    with memory.Bound(prepare=partial(_import_all, kinds)) as bound:
+    with memory.Bound(prepare=partial(_import_all, kinds, options.fixing)) as bound:
         workers = min(options.jobs, len(indexes) // MIN_FILES_PER_WORKER)
         if workers < 2 or not forked.can_fork():
             yield from ((i, process(todo[i], options, bound)) for i in indexes)
@@ -438,10 +438,10 @@ def _process_all(
             yield i, outcome
 
 
-def _import_all(kinds: frozenset[SourceKind]) -> None:
+def _import_all(kinds: frozenset[SourceKind], fixing: bool) -> None:
     from heredoc_lint.engine import import_all  # only when a file needs the bound's worker
 
-    import_all(kinds)
+    import_all(kinds, fixing=fixing)
 
 
 def _size(job: Job) -> int:
