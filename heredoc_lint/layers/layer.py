@@ -117,10 +117,15 @@ class Layer:
         found = []
         names = WRAPPERS.keys() | self.wrappers.keys()
         defined = self.definitions
+        # `may_be` reads the head alone, and most heads repeat (`local`, `echo`, `[[`):
+        # each is looked at once per layer.
+        heads: dict[str, bool] = {}
         for command in self.script.commands:
             # Only a command that can be named as a wrapper is de-quoted: de-quoting every
             # level of `$(` nested 10,000 deep would cost quadratic time.
-            named = may_be(command, names)
+            named = heads.get(command.head)
+            if named is None:
+                named = heads[command.head] = may_be(command, names)
             invocation = resolve(command.words, self.wrappers) if named else None
             if invocation is None and defined is not None and self._may_forward(command, named):
                 invocation = forwarded(defined, command, self.wrappers)
