@@ -438,7 +438,7 @@ def _variable(
     layer: Layer, e: Expansion, name: str, text: str, context: Context, how: _Expander
 ) -> Verdict:
     if layer.parent is not None:
-        bound = evidence.bindings(layer.parent.script).get(name)
+        bound = evidence.binding_end(layer.parent.script, name)
         if bound is not None:
             line = _line_of(layer.parent, bound - 1, context)
             return Verdict(
@@ -459,7 +459,11 @@ def _in_quoted_heredoc(
     layer: Layer, e: Expansion, name: str, text: str, delimiter: str, who: str, before: str
 ) -> Verdict:
     parent = layer.parent
-    if e.kind == "variable" and parent is not None and name in evidence.bindings(parent.script):
+    if (
+        e.kind == "variable"
+        and parent is not None
+        and evidence.binding_end(parent.script, name) is not None
+    ):
         return Verdict(
             "quoted-delimiter-binding",
             f"`{text}` is expanded by {who} {before}, although the quoted '{delimiter}' "

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from heredoc_lint.shell.evidence import CONTAINERS
+from heredoc_lint.shell.evidence import CONTAINERS, may_spell
 from heredoc_lint.shell.syntax import Command, Script
 from heredoc_lint.shell.words import Word, dequote
 
@@ -165,7 +165,7 @@ def _literals(script: Script) -> dict[str, Literal]:
     candidates = _literal_assignments(script, assigned)
     if not candidates:
         return {}  # most scripts: the binding commands need no de-quoting then
-    rebound = _rebound(script)
+    rebound = _rebound(script, {label for label, _, _ in candidates} | {"IFS"})
     split_at_ifs = "IFS" in assigned or "IFS" in rebound
     literals: dict[str, Literal] = {}
     for label, node, value in candidates:
@@ -215,19 +215,23 @@ def _top_level_assignments(script: Script) -> Iterator[Node]:
                 yield from (c for c in children if c.type == "variable_assignment")
 
 
-def _rebound(script: Script) -> set[str]:
-    """The names that a binding command (`read`, `local`, `unset`...) may bind: its static
-    words, up to an `=`.  A look at each head before de-quoting: most commands are never
-    de-quoted at all.  `export`/`readonly` without options bind only by their `NAME=value`
-    words, which count as assignments (script.assigned)."""
+def _rebound(script: Script, names: set[str]) -> set[str]:
+    """Which of `names` a binding command (`read`, `local`, `unset`...) may bind: its
+    static words, up to an `=`.  A look at each head before de-quoting: most commands are
+    never de-quoted at all; nor is a binding command whose text cannot spell any of
+    `names` (the `local` lines of a script bind names of its functions' own).
+    `export`/`readonly` without options bind only by their `NAME=value` words, which
+    count as assignments (script.assigned)."""
+    text = script.text
     return {
-        word.value.partition("=")[0]
+        bound
         for command in script.commands
         if command.may_be(_BINDERS)
         and command.name in _BINDERS
         and not (command.name in _DECLARING and _no_options(command.words[1:]))
+        and may_spell(text[command.start : command.end], names)
         for word in command.words[1:]
-        if word.static
+        if word.static and (bound := word.value.partition("=")[0]) in names
     }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -432,6 +432,53 @@ def _bindings(script: Script, skip: tuple[tuple[int, int], ...]) -> dict[str, in
 
 
 _BINDERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", *_DECLARE})
+_ENDS: PerScript[dict[str, int | None]] = PerScript()
+
+
+def binding_end(script: Script, name: str) -> int | None:
+    """`bindings(script).get(name)`, without de-quoting the binding commands whose text
+    cannot spell `name`: a rule that asks of a name or two need not read every `local`
+    line of the script (HL102 asked for 30 scripts' every binding, of which it used one)."""
+    every = _BINDINGS.get(script)
+    if every is not None:
+        return every.get(name)
+    ends = _ENDS.of(script, lambda _: {})
+    if name not in ends:
+        ends[name] = _binding_end(script, name)
+    return ends[name]
+
+
+def _binding_end(script: Script, name: str) -> int | None:
+    ends = [end for assigned, end in script.assigned if assigned == name]
+    text = script.text
+    for command in script.commands:
+        if command.name not in _BINDERS:
+            continue
+        # `mapfile` with no name of its own binds MAPFILE, which its text need not spell.
+        if name != "MAPFILE" and not may_spell(text[command.start : command.end], (name,)):
+            continue
+        if name in _bound_by(command):
+            ends.append(command.end)
+    return min(ends, default=None)
+
+
+def may_spell(text: str, names: Collection[str]) -> bool:
+    """Whether a static word of `text` may de-quote to one of `names`, alone or up to an
+    `=`.  A name of a variable or a function (`[A-Za-z_][A-Za-z0-9_]*`) has its letters
+    in the text in order, with nothing between them but what de-quoting deletes: quote
+    marks, backslashes, backslash-newlines; or `$'...'` and `$"..."`, which may make
+    letters of other characters (a text with those may spell any name).  Any other name
+    (`printf -v` binds what its word says) may be spelled by any text."""
+    if "$'" in text or '$"' in text or not all(_NAME.match(name) for name in names):
+        return True
+    if "\\\n" in text:
+        text = text.replace("\\\n", "")
+    if "'" in text or '"' in text or "\\" in text:
+        text = text.translate(_QUOTING)
+    return any(name in text for name in names)
+
+
+_QUOTING = str.maketrans("", "", "'\"\\")
 
 
 def bound_before(bindings: Mapping[str, int], name: str, index: int) -> bool:
