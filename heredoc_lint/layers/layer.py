@@ -126,7 +126,12 @@ class Layer:
             named = heads.get(command.head)
             if named is None:
                 named = heads[command.head] = may_be(command, names)
-            invocation = resolve(command.words, self.wrappers) if named else None
+            # Most commands named like a wrapper are not one (`command sed ...`): read
+            # word by word, they stop at the first that is none.  One that is, is
+            # resolved again from `words`: its invocation holds the command's own words.
+            invocation = resolve(command.lazy_words(), self.wrappers) if named else None
+            if invocation is not None:
+                invocation = resolve(command.words, self.wrappers)
             if invocation is None and defined is not None and self._may_forward(command, named):
                 invocation = forwarded(defined, command, self.wrappers)
             if invocation is not None:

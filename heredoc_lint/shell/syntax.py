@@ -13,9 +13,9 @@ import functools
 import re
 import sys
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, overload
 
 from heredoc_lint.shell.heredoc import Heredoc, mask_heredocs, scan_heredocs
 from heredoc_lint.shell.words import ExpansionKind, ExpansionNode, Word, dequote
@@ -75,8 +75,37 @@ class CommandSource(Protocol):
     """Where a command reads its words and surroundings from, on first use."""
 
     def words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]: ...
+    def word_reader(self) -> tuple[int, Callable[[int], Word]]: ...
     def spans(self) -> tuple[tuple[int, int], ...]: ...
     def surroundings(self) -> Surroundings: ...
+
+
+class LazyWords(Sequence[Word]):
+    """A command's words (`Command.words`), each de-quoted when first read: the same
+    values.  For a reader that may stop at the first words: `resolve` reads a command
+    through its prefixes word by word, and `command sed -e ... FILE`, the most common
+    command named like a wrapper in bash-completion's scripts, ends at `sed`."""
+
+    __slots__ = ("_read", "_words")
+
+    def __init__(self, count: int, read: Callable[[int], Word]) -> None:
+        self._read = read
+        self._words: list[Word | None] = [None] * count
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    @overload
+    def __getitem__(self, index: int) -> Word: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Word, ...]: ...
+    def __getitem__(self, index: int | slice) -> Word | tuple[Word, ...]:
+        if isinstance(index, slice):
+            return tuple(self[k] for k in range(*index.indices(len(self._words))))
+        word = self._words[index]  # an IndexError as a tuple's
+        if word is None:
+            word = self._words[index] = self._read(index)
+        return word
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -142,6 +171,12 @@ class Command:
     def words(self) -> tuple[Word, ...]:
         """argv: the command name first."""
         return self._words[0]
+
+    def lazy_words(self) -> Sequence[Word]:
+        """`words`, each de-quoted when first read, unless they all are already."""
+        if self._read_words is not None:
+            return self._read_words[0]
+        return LazyWords(*self.source.word_reader())
 
     @property
     def assignments(self) -> tuple[Word, ...]:
@@ -808,6 +843,11 @@ class _Pending:
         words, assignments, _ = self.builder.groups(self.place)
         word = self.builder.word
         return tuple(word(*g) for g in words), tuple(word(*g) for g in assignments)
+
+    def word_reader(self) -> tuple[int, Callable[[int], Word]]:
+        groups = self.builder.groups(self.place)[0]
+        word = self.builder.word
+        return len(groups), lambda k: word(*groups[k])
 
     def spans(self) -> tuple[tuple[int, int], ...]:
         span = self.builder.span
