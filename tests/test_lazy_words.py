@@ -21,3 +21,16 @@ def test_lazy_words_of_words_already_read_are_those() -> None:
     (command,) = parse_script("ssh h 'ls -l'\n").commands
     words = command.words
     assert command.lazy_words() is words
+
+
+def test_kept_lazy_words_are_the_commands_words() -> None:
+    text = "A=1 B='2' ssh -p 22 h 'ls -l'\n"
+    (command,) = parse_script(text).commands
+    lazy = command.lazy_words()
+    first = lazy[0]
+    command.keep_words(lazy)
+    assert command.words[0] is first
+    (fresh,) = parse_script(text).commands
+    assert command.words == fresh.words
+    assert command.assignments == fresh.assignments
+    assert [w.value for w in command.assignments] == ["A=1", "B=2"]

@@ -127,10 +127,13 @@ class Layer:
             if named is None:
                 named = heads[command.head] = may_be(command, names)
             # Most commands named like a wrapper are not one (`command sed ...`): read
-            # word by word, they stop at the first that is none.  One that is, is
-            # resolved again from `words`: its invocation holds the command's own words.
-            invocation = resolve(command.lazy_words(), self.wrappers) if named else None
+            # word by word, they stop at the first that is none.  One that is keeps the
+            # words read as its own, and is resolved again from them as `words`: its
+            # invocation holds the command's own words.
+            lazy = command.lazy_words() if named else ()
+            invocation = resolve(lazy, self.wrappers) if named else None
             if invocation is not None:
+                command.keep_words(lazy)
                 invocation = resolve(command.words, self.wrappers)
             if invocation is None and defined is not None and self._may_forward(command, named):
                 invocation = forwarded(defined, command, self.wrappers)

@@ -75,7 +75,7 @@ class CommandSource(Protocol):
     """Where a command reads its words and surroundings from, on first use."""
 
     def words(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]: ...
-    def word_reader(self) -> tuple[int, Callable[[int], Word]]: ...
+    def word_reader(self) -> tuple[int, Callable[[int], Word], Callable[[], tuple[Word, ...]]]: ...
     def spans(self) -> tuple[tuple[int, int], ...]: ...
     def surroundings(self) -> Surroundings: ...
 
@@ -86,11 +86,19 @@ class LazyWords(Sequence[Word]):
     through its prefixes word by word, and `command sed -e ... FILE`, the most common
     command named like a wrapper in bash-completion's scripts, ends at `sed`."""
 
-    __slots__ = ("_read", "_words")
+    __slots__ = ("_read", "_words", "_assignments")
 
-    def __init__(self, count: int, read: Callable[[int], Word]) -> None:
+    def __init__(
+        self, count: int, read: Callable[[int], Word], assignments: Callable[[], tuple[Word, ...]]
+    ) -> None:
         self._read = read
         self._words: list[Word | None] = [None] * count
+        self._assignments = assignments
+
+    def complete(self) -> tuple[tuple[Word, ...], tuple[Word, ...]]:
+        """The words, those read and the rest, and the assignment words: what
+        `CommandSource.words` gives."""
+        return tuple(self), self._assignments()
 
     def __len__(self) -> int:
         return len(self._words)
@@ -177,6 +185,12 @@ class Command:
         if self._read_words is not None:
             return self._read_words[0]
         return LazyWords(*self.source.word_reader())
+
+    def keep_words(self, words: Sequence[Word]) -> None:
+        """Take the words `lazy_words` gave, those read and the rest, as `words`: not
+        de-quoted twice."""
+        if self._read_words is None and isinstance(words, LazyWords):
+            object.__setattr__(self, "_read_words", words.complete())
 
     @property
     def assignments(self) -> tuple[Word, ...]:
@@ -844,10 +858,10 @@ class _Pending:
         word = self.builder.word
         return tuple(word(*g) for g in words), tuple(word(*g) for g in assignments)
 
-    def word_reader(self) -> tuple[int, Callable[[int], Word]]:
-        groups = self.builder.groups(self.place)[0]
+    def word_reader(self) -> tuple[int, Callable[[int], Word], Callable[[], tuple[Word, ...]]]:
+        groups, assignments, _ = self.builder.groups(self.place)
         word = self.builder.word
-        return len(groups), lambda k: word(*groups[k])
+        return len(groups), lambda k: word(*groups[k]), lambda: tuple(word(*g) for g in assignments)
 
     def spans(self) -> tuple[tuple[int, int], ...]:
         span = self.builder.span
