@@ -378,7 +378,7 @@ class LimitedWorker:
         if reply is None or reply[0] != _DONE:
             self._child = None
             lost = child.end(extra)
-            if reply is not None:  # it said so before it left
+            if reply is not None or child.stuck:  # it said so before it left, or it hung
                 lost = Lost("ran out of the memory it was given", out_of_memory=True)
             return lost
         result: Result = pickle.loads(reply[1])
@@ -429,6 +429,8 @@ class _Limited:
     resident: int = 0  # bytes it held when the current call started
     busy: bool = False  # on a call whose reply has not been read
     ended: Lost | None = None  # how it ended, once waited for
+    stuck: bool = False  # killed for spinning at its memory limit (_Limited.spinning)
+    _at_limit_since: float | None = None  # its CPU seconds when first seen at its limit
 
     @classmethod
     def fork(cls) -> _Limited:
@@ -462,11 +464,51 @@ class _Limited:
         if head is None:
             return None
         self.resident = int.from_bytes(head, "little")
+        if not self._replies_or_kill():
+            return None
         head = _read_exactly(self.replies, 9)
         if head is None:
             return None
         data = _read_exactly(self.replies, int.from_bytes(head[1:], "little"))
         return None if data is None else (head[0], data)
+
+    def _replies_or_kill(self) -> bool:
+        """Wait until its reply starts to come (True), or kill it if it spins at its memory
+        limit meanwhile (False)."""
+        import select
+
+        self._at_limit_since = None
+        while not select.select([self.replies], [], [], _WATCH)[0]:
+            if self.spinning():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+                self.stuck = True
+                return False
+        return True
+
+    def spinning(self) -> bool:
+        """Whether it has spent _SPINNING seconds of CPU within _AT_LIMIT bytes of its data
+        limit since it was first seen there, without replying.  CPython can loop there
+        for ever: as it unwinds to a handler that needs the offset of the instruction it
+        was on, it pushes that offset as an int, and when the int cannot be allocated (an
+        offset over 256, not a cached one) it unwinds to the same handler again (ceval.c,
+        exception_unwind, 3.11 to 3.13; seen in one hook run in ten on 200 KB of `$a`).
+        Counted in CPU time, so that a loaded machine does not make it early."""
+        try:
+            data = data_held(self.pid)
+            with open(f"/proc/{self.pid}/limits", encoding="ascii") as limits:
+                limit = next(line.split()[3] for line in limits if line.startswith("Max data size"))
+            with open(f"/proc/{self.pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, StopIteration):  # gone: its end is in the pipe
+            return False
+        if limit == "unlimited" or data < int(limit) - _AT_LIMIT:
+            self._at_limit_since = None
+            return False
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        if self._at_limit_since is None:
+            self._at_limit_since = cpu
+        return cpu - self._at_limit_since >= _SPINNING
 
     def end(self, extra: int) -> Lost:
         """Close its pipes and wait for it; how it ended, as a Lost of a call with `extra`
@@ -502,6 +544,10 @@ class _Limited:
 
 
 _LIMITED: list[_Limited] = []  # the LimitedWorkers' processes not yet ended
+_WATCH = 0.25  # seconds between looks at a worker that has not replied
+_AT_LIMIT = 2 * 1024 * 1024  # bytes below its limit that count as at it: an allocation
+# that fails there asks for more (CPython's arena, malloc's fallback: 1 MiB each)
+_SPINNING = 1.0  # CPU seconds a worker may spend at its limit without replying
 
 
 def _serve(requests: int, replies: int) -> int:
@@ -582,9 +628,10 @@ def _limit_data(extra: int) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
 
 
-def data_held() -> int:
-    """Bytes of this process's data (heap and private mappings): what RLIMIT_DATA counts."""
-    with open("/proc/self/status", encoding="ascii") as status:
+def data_held(pid: int | str = "self") -> int:
+    """Bytes of the data (heap and private mappings) of this process (or process `pid`):
+    what RLIMIT_DATA counts."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
         for line in status:
             if line.startswith("VmData:"):
                 return int(line.split()[1]) * 1024
