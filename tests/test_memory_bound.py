@@ -260,6 +260,14 @@ def test_an_input_is_costly_past_the_tokens_the_allowance_pays_for() -> None:
     assert len(ordinary) > 16_000 and not memory.costly(ordinary.encode())
 
 
+def test_a_costly_input_the_check_will_not_parse_is_checked_in_this_process() -> None:
+    data = b"a " * (memory.ALLOWANCE // memory.PER_TOKEN + 1)
+    assert memory.costly(data)
+    with memory.Bound() as bound:
+        assert bound.run(pid, (), data, parses=lambda: False) == os.getpid()
+        assert bound.run(pid, (), data, parses=lambda: True) != os.getpid()
+
+
 def test_tokens_are_never_fewer_than_a_tokenizer_finds() -> None:
     import random
     import re

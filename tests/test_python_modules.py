@@ -13,6 +13,7 @@ import pytest
 from cli_process import run_cli
 
 from heredoc_lint.engine import check_text
+from heredoc_lint.frontends import fragments, may_hold_fragments
 from heredoc_lint.frontends.python.modules import project_wrappers
 from heredoc_lint.layers.pywrappers import PyWrapper
 
@@ -104,6 +105,17 @@ def test_a_call_of_an_imported_wrapper_is_checked(tmp_path: Path, main: str) -> 
 )
 def test_what_is_not_a_wrapper_is_not_read(tmp_path: Path, main: str) -> None:
     assert hl103(package(tmp_path, main)) == []
+
+
+def test_a_file_that_only_calls_an_imported_wrapper_may_hold_fragments(tmp_path: Path) -> None:
+    # The memory bound asks this before it sends a large file to a worker of its own.
+    main = package(tmp_path, "from .util import execute_command\nexecute_command('x')\n")
+    text = main.read_text()
+    assert may_hold_fragments("python", text, str(main))
+    assert fragments("python", text, str(main))
+    # The same text where no module of the project is found: nothing to parse.
+    assert not may_hold_fragments("python", text, str(tmp_path / "main.py"))
+    assert fragments("python", text, str(tmp_path / "main.py")) == []
 
 
 def test_the_real_run_agrees(tmp_path: Path) -> None:

@@ -95,3 +95,14 @@ def fragments(
     if kind == "command":
         return module.command_fragments(text, path)  # type: ignore[no-any-return]
     return module.fragments(text, path)  # type: ignore[no-any-return]
+
+
+def may_hold_fragments(
+    kind: SourceKind, text: str, path: str | None, python_wrappers: tuple[PyWrapper, ...] = ()
+) -> bool:
+    """Whether `fragments` may parse `text` (False: it returns none first, so checking it
+    costs no more than reading it), told without parsing: for Python files."""
+    if kind != "python":
+        return True
+    module = importlib.import_module(FRONTENDS[kind])
+    return module.may_hold_calls(text, path, python_wrappers)  # type: ignore[no-any-return]

@@ -185,12 +185,18 @@ class Bound:
         self.close()
 
     def run(
-        self, function: Callable[..., Result], args: tuple[Any, ...], data: bytes
+        self,
+        function: Callable[..., Result],
+        args: tuple[Any, ...],
+        data: bytes,
+        parses: Callable[[], bool] | None = None,
     ) -> Result | Lost:
         """`function(*args)`, the check of the UTF-8 text `data`, held to what its size
         allows; Lost when it needed more (or the worker died otherwise: Lost.reason says
-        how)."""
-        if not costly(data):
+        how).  `parses()`, asked of a costly input, says whether the check may parse it:
+        one that will not (no call of interest in a Python file) costs no more than its
+        read, and is checked here."""
+        if not costly(data) or (parses is not None and not parses()):
             return function(*args)
         from heredoc_lint.run.forked import LimitedWorker, can_limit
 

@@ -152,7 +152,13 @@ def process(job: Job, options: Options, bound: memory.Bound | None = None) -> Fi
         return outcome
     data = original if original is not None else text.encode("utf-8", "surrogatepass")
     arguments = (job, options, kind, text, encoding, original, outcome)
-    checked = _check(*arguments) if bound is None else bound.run(_check, arguments, data)
+    checked: FileOutcome | Lost
+    if bound is None:
+        checked = _check(*arguments)
+    else:
+        # A fix parses the file whatever it holds (engine.parses).
+        parses = None if options.fixing else lambda: _parses(job, kind, text)
+        checked = bound.run(_check, arguments, data, parses)
     if isinstance(checked, Lost):  # its process died: out of memory, or a crash
         size = len(data)
         if checked.out_of_memory:
@@ -161,6 +167,12 @@ def process(job: Job, options: Options, bound: memory.Bound | None = None) -> Fi
             note = f"{job.name}: internal error: the process checking it {checked.reason}"
         return FileOutcome(notes=[note], failed=True)
     return checked
+
+
+def _parses(job: Job, kind: SourceKind, text: str) -> bool:
+    from heredoc_lint.frontends import may_hold_fragments
+
+    return may_hold_fragments(kind, text, job.name, job.settings.python_wrappers)
 
 
 def _check(

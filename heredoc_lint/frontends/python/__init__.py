@@ -74,7 +74,7 @@ from heredoc_lint.frontends.python.model import (
     PyFragment,
     Unit,
 )
-from heredoc_lint.frontends.python.modules import project_wrappers
+from heredoc_lint.frontends.python.modules import imports_project_modules, project_wrappers
 from heredoc_lint.frontends.python.parsing import (
     hot_lines,
     parse_partly,
@@ -144,6 +144,17 @@ def fragments(
         partial = tuple(_in_file(fragment, decoded) for fragment in error.partial)
         raise SourceError(error.message, offset, info=error.info, partial=partial) from None
     return [_in_file(fragment, decoded) for fragment in found]
+
+
+def may_hold_calls(text: str, path: str | None, wrappers: tuple[PyWrapper, ...] = ()) -> bool:
+    """Whether `fragments` may find a call in `text`, told without parsing it or another
+    file: when not, it finds none before it parses anything."""
+    decoded = decode(text)
+    return (
+        interesting(text if decoded is None else decoded.text)
+        or calls_a_wrapper(text if decoded is None else decoded.text, wrappers)
+        or imports_project_modules(path, text)
+    )
 
 
 def _fragments(

@@ -68,6 +68,14 @@ def project_wrappers(path: str | None, text: str) -> tuple[tuple[PyWrapper, ...]
     return tuple(wrappers), "\n".join(sorted(set(stamps)))
 
 
+def imports_project_modules(path: str | None, text: str) -> bool:
+    """Whether the file imports a module of the project, in which project_wrappers may find
+    wrappers: told without reading one."""
+    if path in (None, "", "-") or "import" not in text:
+        return False
+    return any(_module(path, module, level) is not None for _, module, level, _ in _imported(text))
+
+
 def _imported(text: str) -> list[tuple[str, str, int, str | None]]:
     """Each imported name: (the name the file uses, the module, the dots of a relative
     import, the function's name in the module or None when the name is the module)."""
