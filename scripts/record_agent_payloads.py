@@ -4,12 +4,14 @@ Each agent runs non-interactively against a fake model service on 127.0.0.1 writ
 here (Anthropic Messages for Claude Code, OpenAI Responses for Codex, Gemini
 generateContent for Gemini CLI, OpenAI Chat Completions for opencode). The fake model
 answers a request that offers the case's tool, and holds no tool result yet, with one
-call of that tool; every other request (the one carrying the tool's result, titles,
-summaries) gets the text "done". The agent's pre-tool hook is a small recorder that
-saves its stdin byte for byte and allows (opencode: a plugin that saves the
-`tool.execute.before` arguments). The payload for the case's tool is written to
+call of that tool (a case of several steps makes its next call once the previous result
+is back); every other request (the one carrying the tool's result, titles, summaries)
+gets the text "done". The agent's pre-tool hook is a small recorder that saves its stdin
+byte for byte and allows (opencode: a plugin that saves the `tool.execute.before`
+arguments). The payload for the case's tool (its last step's) is written to
 OUT/<agent>/<version>/<case>.json, with the temporary directory's path replaced by
-/tmp/agent-record.
+/tmp/agent-record. A stand-in `ssh` first on PATH notes what ran: the output says
+whether a DENY command did.
 
     python scripts/record_agent_payloads.py --agent claude --version 2.1.337 \\
         --bin /tmp/agents-npm/node_modules/.bin/claude --out tests/data/agents
@@ -52,6 +54,12 @@ class Case:
     tool: str
     args: Json | str  # the tool's arguments; "{dir}" in a string is the project directory
     extra: tuple[str, ...] = ()  # more arguments for the agent, before its last one
+    # Further calls (tool, arguments), each made once the previous call's result is back;
+    # a "{session}" value is the session ID that result named (Codex's write_stdin).
+    then: tuple[tuple[str, Json], ...] = ()
+    # False: the agent is known to make the last call without asking its hook, and the
+    # case shows whether the command ran (a hook call, should one come, is recorded).
+    hooked: bool = True
 
 
 CASES: dict[str, tuple[Case, ...]] = {
@@ -74,6 +82,15 @@ CASES: dict[str, tuple[Case, ...]] = {
             "apply_patch",
             "apply_patch",
             "*** Begin Patch\n*** Add File: out.txt\n+hello\n*** End Patch\n",
+        ),
+        # A clean `bash` started with a terminal, then the command typed into it: 0.171.0
+        # asks the hook about the `bash` only, and the command runs (see docs/agents.md).
+        Case(
+            "write_stdin_deny",
+            "exec_command",
+            {"cmd": "bash", "tty": True, "yield_time_ms": 1000},
+            then=(("write_stdin", {"session_id": "{session}", "chars": DENY + "\n"}),),
+            hooked=False,
         ),
     ),
     "gemini": (
@@ -147,8 +164,11 @@ def sse(events: list[Json], named: bool) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def answer(protocol: str, body: Json, call: tuple[str, Json | str] | None, path: str) -> bytes:
-    """The fake model's reply: `call` (tool name, arguments) or the text "done"."""
+def answer(
+    protocol: str, body: Json, call: tuple[str, Json | str] | None, path: str, number: int = 1
+) -> bytes:
+    """The fake model's reply: `call` (tool name, arguments) or the text "done". `number`
+    makes the ids of a case's second or later call differ from the first's."""
     model = body.get("model", "fake-model")
     if protocol == "anthropic":
         if call is None:
@@ -209,16 +229,16 @@ def answer(protocol: str, body: Json, call: tuple[str, Json | str] | None, path:
         elif isinstance(call[1], str):  # a freeform ("custom") tool such as apply_patch
             item = {
                 "type": "custom_tool_call",
-                "id": "ctc_1",
-                "call_id": "call_1",
+                "id": f"ctc_{number}",
+                "call_id": f"call_{number}",
                 "name": call[0],
                 "input": call[1],
             }
         else:
             item = {
                 "type": "function_call",
-                "id": "fc_1",
-                "call_id": "call_1",
+                "id": f"fc_{number}",
+                "call_id": f"call_{number}",
                 "name": call[0],
                 "arguments": json.dumps(call[1]),
             }
@@ -299,10 +319,11 @@ def answer(protocol: str, body: Json, call: tuple[str, Json | str] | None, path:
 
 
 class FakeModel:
-    """A model service on 127.0.0.1 that calls `tool` once, then says "done"."""
+    """A model service on 127.0.0.1 that makes each call of `steps` (tool, arguments) once,
+    in order, each after the previous one's result is back, then says "done"."""
 
-    def __init__(self, protocol: str, tool: str, args: Json | str, log: Path) -> None:
-        self.protocol, self.tool, self.args, self.log = protocol, tool, args, log
+    def __init__(self, protocol: str, steps: list[tuple[str, Json | str]], log: Path) -> None:
+        self.protocol, self.steps, self.log = protocol, steps, log
         self.requests: list[Json] = []
         self.offered: set[str] = set()
         model = self
@@ -346,10 +367,16 @@ class FakeModel:
         )
         names = offered(self.protocol, body)
         self.offered |= names
+        back = results(self.protocol, body)
         call = None
-        if self.tool in names and not results(self.protocol, body):
-            call = (self.tool, self.args)
-        data = answer(self.protocol, body, call, path)
+        if len(back) < len(self.steps) and self.steps[len(back)][0] in names:
+            tool, args = self.steps[len(back)]
+            if isinstance(args, dict) and back:
+                session = re.search(r"session ID (\d+)", back[-1])
+                value = int(session.group(1)) if session else None
+                args = {k: value if v == "{session}" else v for k, v in args.items()}
+            call = (tool, args)
+        data = answer(self.protocol, body, call, path, len(back) + 1)
         streamed = data.startswith((b"event:", b"data:"))
         return data, "text/event-stream" if streamed else "application/json"
 
@@ -492,8 +519,17 @@ def setup(
 
 def environment(agent: str, root: Path, url: str, real: list[str] | None) -> dict[str, str]:
     home = root / "home"
+    # A stand-in ssh first on PATH notes its arguments in ssh.log: whether a DENY command
+    # ran is seen there, and none connects anywhere. ~/.profile puts it first again in a
+    # login shell (Codex runs `bash -lc CMD`), whose /etc/profile may reset PATH.
+    stand_in = root / "bin" / "ssh"
+    stand_in.parent.mkdir(exist_ok=True)
+    stand_in.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{root}/ssh.log"\necho ssh-stand-in\n')
+    stand_in.chmod(0o755)
+    home.mkdir(exist_ok=True)
+    (home / ".profile").write_text(f'PATH="{stand_in.parent}:$PATH"\n')
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PATH": f"{stand_in.parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(home / ".config"),
         "XDG_DATA_HOME": str(home / ".local" / "share"),
@@ -594,33 +630,43 @@ def record_case(
         (root / "log").mkdir()
         (project / "notes.txt").write_text("notes\n")
         (project / "sub").mkdir()
-        text = json.dumps(case.args).replace("{dir}", str(project))
-        if command is not None:  # a live check: another command in place of DENY
-            text = text.replace(json.dumps(DENY)[1:-1], json.dumps(command)[1:-1])
-        args: Json | str = json.loads(text)
-        model = FakeModel(PROTOCOLS[agent], case.tool, args, root / "log")
+        steps: list[tuple[str, Json | str]] = []
+        for tool, args in ((case.tool, case.args), *case.then):
+            text = json.dumps(args).replace("{dir}", str(project))
+            if command is not None:  # a live check: another command in place of DENY
+                text = text.replace(json.dumps(DENY)[1:-1], json.dumps(command)[1:-1])
+            steps.append((tool, json.loads(text)))
+        model = FakeModel(PROTOCOLS[agent], steps, root / "log")
         try:
             argv = setup(agent, root, model.url, binary, real, model_name)
             argv[-1:-1] = case.extra  # before the prompt
             output = run_agent(argv, project, environment(agent, root, model.url, real), timeout)
         finally:
             model.close()
-        # The first hook call is the case's: the agent may name the tool otherwise in
-        # its hook input (Codex's exec_command reaches the hook as "Bash").
+        # The case's payload is the hook call of its last step, in order (the agent may
+        # name the tool otherwise in its hook input: Codex's exec_command is "Bash").
         calls = [text for _, text in recorded(agent, root)]
         names = [tool for tool, _ in recorded(agent, root)]
         tools = sorted(model.offered)
-        if case.tool not in model.offered:
-            say(f"{case.name}: {agent} offered no {case.tool} tool; offered: {', '.join(tools)}")
+        last = len(case.then)
+        if not {case.tool, *(tool for tool, _ in case.then)} <= model.offered:
+            say(f"{case.name}: {agent} offered not all of the case's tools: {', '.join(tools)}")
         elif not calls:
             say(f"{case.name}: no hook call; agent output:\n{output[-2000:]}")
-        elif len(calls) > 1:
-            say(f"{case.name}: {len(calls)} hook calls; the first is the case's")
+        elif len(calls) <= last:
+            known = "" if case.hooked else " (as known; nothing is recorded)"
+            say(f"{case.name}: no hook call for step {last + 1} of {last + 1}{known}")
+        elif not case.hooked:
+            say(f"{case.name}: the hook was called for step {last + 1}, which it was not before")
+        elif len(calls) > last + 1:
+            say(f"{case.name}: {len(calls)} hook calls; number {last + 1} is the case's")
         told = model.told()
         say(
             f"{case.name}: {len(calls)} hook call(s) {names}; the model was told: "
             + (repr(told[0][:600]) if told else "nothing")
         )
+        ran = root / "ssh.log"  # written by the stand-in ssh (see environment)
+        say(f"{case.name}: ssh ran: " + (repr(ran.read_text()) if ran.exists() else "no"))
         if keep is not None:
             shutil.copytree(
                 root,
@@ -629,9 +675,9 @@ def record_case(
                 ignore=shutil.ignore_patterns(".cache", "node_modules"),
             )
             (keep / f"{agent}-{case.name}" / "agent-output.txt").write_text(output)
-        if not calls:
+        if len(calls) <= last:
             return None
-        text = calls[0].replace(str(root), PLACEHOLDER)
+        text = calls[last].replace(str(root), PLACEHOLDER)
         return text.replace(mangled(str(root)), mangled(PLACEHOLDER))  # Claude's project folder
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -682,7 +728,7 @@ def main() -> int:
             command if real is not None else None,
         )
         if payload is None:
-            failed += 1
+            failed += case.hooked  # an unhooked case records nothing, as known
         elif real is None:
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{case.name}.json").write_bytes(payload.encode())
