@@ -59,6 +59,7 @@ def _classes() -> bytes:
 
 
 _CLASSES = _classes()
+_MOST_TOKENS = ALLOWANCE // PER_TOKEN  # the tokens the allowance pays for
 _CHUNK = 64 * 1024  # bytes counted at a time: a large input is found costly early
 _MIB = 1024 * 1024
 # Resident memory the worker's limit does not count: the pages of the libraries a check
@@ -153,7 +154,7 @@ def tokens(data: bytes) -> int:
 def costly(data: bytes) -> bool:
     """Whether checking the UTF-8 text `data` might cost more than the allowance: whether
     it holds more tokens than the allowance pays for at PER_TOKEN each."""
-    most = ALLOWANCE // PER_TOKEN
+    most = _MOST_TOKENS
     # A token holds a byte that is not blank: most files stop here.
     if len(data) - data.count(b" ") - data.count(b"\n") <= most:
         return False
@@ -193,10 +194,15 @@ class Bound:
     ) -> Result | Lost:
         """`function(*args)`, the check of the UTF-8 text `data`, held to what its size
         allows; Lost when it needed more (or the worker died otherwise: Lost.reason says
-        how).  `parses()`, asked of a costly input, says whether the check may parse it:
-        one that will not (no call of interest in a Python file) costs no more than its
-        read, and is checked here."""
-        if not costly(data) or (parses is not None and not parses()):
+        how).  `parses()`, asked of an input that may be costly, says whether the check
+        may parse it: one that will not (no call of interest in a Python file) costs no
+        more than its read, and is checked here.  It is asked before the tokens are
+        counted, which costs more than a prefilter's scan."""
+        if (
+            len(data) <= _MOST_TOKENS  # a token takes a byte
+            or (parses is not None and not parses())
+            or not costly(data)
+        ):
             return function(*args)
         from heredoc_lint.run.forked import LimitedWorker, can_limit
 

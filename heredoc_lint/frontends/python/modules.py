@@ -76,7 +76,10 @@ def imports_project_modules(path: str | None, text: str) -> bool:
     return any(_module(path, module, level) is not None for _, module, level, _ in _imported(text))
 
 
-def _imported(text: str) -> list[tuple[str, str, int, str | None]]:
+# The memory bound asks imports_project_modules of a large file before the frontend
+# reads the same text: one read.
+@functools.lru_cache(maxsize=1)
+def _imported(text: str) -> tuple[tuple[str, str, int, str | None], ...]:
     """Each imported name: (the name the file uses, the module, the dots of a relative
     import, the function's name in the module or None when the name is the module)."""
     found: list[tuple[str, str, int, str | None]] = []
@@ -94,7 +97,7 @@ def _imported(text: str) -> list[tuple[str, str, int, str | None]]:
         for local, name in _aliases(match.group(1)) if match is not None else ():
             if name.split(".")[0] not in sys.stdlib_module_names:
                 found.append((local, name, 0, None))
-    return found
+    return tuple(found)
 
 
 def _import_lines(text: str) -> list[int]:

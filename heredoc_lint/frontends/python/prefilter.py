@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 
 from heredoc_lint.frontends.python import channels
@@ -71,6 +72,9 @@ def _spaced_call(text: str) -> bool:
     return False
 
 
+# The memory bound asks it of a large file before the frontend reads the same text
+# (may_hold_calls): one scan.
+@functools.lru_cache(maxsize=1)
 def interesting(text: str) -> bool:
     """Whether `text` may hold a call of interest: the cheap test before any parsing.
 
