@@ -137,14 +137,22 @@ def test_the_reason_agrees_with_the_count_of_findings() -> None:
     assert "2 shell-quoting findings (HL103, HL108) that make it fail" in reason
 
 
-def test_one_finding_at_many_places_is_one_line() -> None:
-    command = "\n".join(['ssh h "pkill -f sglang; ./restart"'] * 30)
+@pytest.mark.parametrize(
+    ("places", "listed_at"),
+    [
+        (30, "1:8, 2:8, 3:8, 4:8, 5:8 and 25 more places"),
+        (6, "1:8, 2:8, 3:8, 4:8, 5:8 and 1 more places"),
+        (5, "1:8, 2:8, 3:8, 4:8, 5:8"),  # all of them: nothing more
+    ],
+)
+def test_one_finding_at_many_places_is_one_line(places: int, listed_at: str) -> None:
+    command = "\n".join(['ssh h "pkill -f sglang; ./restart"'] * places)
     reason = answer(hook("claude", data=claude(command)))["hookSpecificOutput"][
         "permissionDecisionReason"
     ]
     listed = [x for x in reason.splitlines() if x.startswith("- ")]
     assert len(listed) == 1
-    assert listed[0].startswith("- 1:8, 2:8, 3:8, 4:8, 5:8 and 25 more places HL103 [error]")
+    assert listed[0].startswith(f"- {listed_at} HL103 [error]")
 
 
 # --- 5. The project's configuration, from the payload's cwd ---------------------------

@@ -291,6 +291,14 @@ def test_codex_shell_tool_alias_and_encoded_arguments() -> None:
     assert "HL102" in reason
 
 
+def test_codex_exec_command_input_cmd_is_the_command() -> None:
+    # Codex's unified exec tool names its command `cmd` (0.171.0's exec_command schema).
+    data = payload("codex", "x", tool="exec_command")
+    data["tool_input"] = {"cmd": seed_command(), "tty": False}
+    reason = deny_reason("codex", run_hook("codex", data).stdout)
+    assert "HL103" in reason
+
+
 WARNING_ONLY = "ssh web-1 'sleep 30 &'"  # HL104: the session waits for the job
 
 

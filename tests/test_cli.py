@@ -36,6 +36,19 @@ def run(
     return run_cli(*args, stdin=stdin, cwd=cwd)
 
 
+def test_the_fixable_count_is_of_what_fix_applies(tmp_path: Path) -> None:
+    # HL110's fix moves a local command to the remote side: shown, never applied by --fix.
+    (tmp_path / "shown.sh").write_text("ssh web1 cd /srv && ls $DIR\n")
+    (tmp_path / "safe.sh").write_text('ssh h "pkill -f sglang; ./restart"\n')  # HL103
+    lines = run("--no-cache", "shown.sh", "safe.sh", cwd=tmp_path).stdout.splitlines()
+    assert "Found 2 findings (2 error)." in lines
+    assert "[*] 1 fixable with `--fix`." in lines
+    assert not any(
+        "fixable" in line
+        for line in run("--no-cache", "shown.sh", cwd=tmp_path).stdout.splitlines()
+    )
+
+
 def test_seed000_text_output_names_each_finding_in_a_screenful() -> None:
     result = run(str(CASES / "seed000.sh"))
     assert result.returncode == 1

@@ -273,3 +273,11 @@ def test_apply_fixes_breaks_ties_in_the_order_given_whatever_the_hash_seed() -> 
         for seed in range(8)
     }
     assert results == {"01first456\n"}
+
+
+def test_two_insertions_at_one_place_take_the_first_only() -> None:
+    # Their order in the text would be a guess: the second waits for the next pass.
+    first = Fix((Edit(1, 1, "X"),), Applicability.SAFE, "x")
+    second = Fix((Edit(1, 1, "Y"),), Applicability.SAFE, "y")
+    assert apply_fixes("ab", [first, second]) == ("aXb", [first])
+    assert apply_fixes("ab", [first, second]) == _plain_apply("ab", [first, second])

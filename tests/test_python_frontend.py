@@ -112,6 +112,8 @@ def only(text: str) -> Fragment:
          "/bin/bash -c ls"),
         ("from fabric.api import run\nrun('ls')", 1, "fabric run", True, "bash",
          "/bin/bash -l -c ls"),
+        ("from fabric.operations import run\nrun('ls')", 1, "fabric run", True, "bash",
+         "/bin/bash -l -c ls"),  # fabric 1's other module of them
         ("from fabric.api import local\nlocal('ls')", 0, "fabric local", False, "sh",
          "/bin/sh -c ls"),
         ("import invoke\ninvoke.run('ls')", 0, "invoke.run", False, "bash", "/bin/bash -c ls"),

@@ -331,6 +331,16 @@ HL202_FIXES = [
         "    c.exec_command(f'printf %s {body_b64} | base64 -d | tee /a')\n",
         Applicability.SAFE,
     ),
+    # `!a` is ascii(), not repr(): they differ on a value that is not ASCII
+    (
+        "def push(c, d):\n"
+        '    c.exec_command(f\'tee /a << "EOF"\\n# head\\n{d["k"]!a}\\n{{x}}\\nEOF\')\n',
+        "import base64\n\ndef push(c, d):\n"
+        '    body_b64 = base64.b64encode(("# head\\n" + ascii(d["k"]) + "\\n{x}\\n")'
+        ".encode()).decode()\n"
+        "    c.exec_command(f'printf %s {body_b64} | base64 -d | tee /a')\n",
+        Applicability.SAFE,
+    ),
     # an unquoted delimiter: the shell no longer expands the value
     (
         'def push(c, body: str):\n    c.exec_command(f"cat > /a <<EOF\\n{body}EOF")\n',

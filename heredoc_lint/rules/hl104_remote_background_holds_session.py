@@ -689,6 +689,7 @@ VALID = (
     "ssh h './a 2>/dev/null | ./b > out.log 2>&1 &'\n",
     "ssh h 'exec > /srv/log 2>&1; nohup ./srv &'\n",
     "ssh h './a & ./b & wait'\n",  # the session is meant to wait
+    "ssh h 'sleep 100 & fg'\n",  # the job is brought back: the session is meant to wait
     "ssh h 'tail -f log & sleep 5; kill $!'\n",
     "ssh h 'x=$(./a &); echo $x'\n",
     "ssh h 'echo $(( 6 & 3 ))'\n",

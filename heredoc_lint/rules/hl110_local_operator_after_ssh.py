@@ -342,6 +342,7 @@ VALID = (
     "while ! ssh h cd /srv; do sleep 1; done\n",
     "ssh h cd /srv || exit 1\n",  # a local fallback is meant to run locally
     "ssh h cd /srv || true\n",
+    "ssh h cd /srv || true\nls\n",
     "ssh h cd /srv || { echo missing; exit 1; }\n",
     "ssh h cd /srv &\n",
     "ssh h set && echo\n",  # `set` alone prints
