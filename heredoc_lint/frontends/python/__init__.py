@@ -150,10 +150,9 @@ def may_hold_calls(text: str, path: str | None, wrappers: tuple[PyWrapper, ...] 
     """Whether `fragments` may find a call in `text`, told without parsing it or another
     file: when not, it finds none before it parses anything."""
     decoded = decode(text)
+    read = text if decoded is None else decoded.text  # what Python reads: its coding line
     return (
-        interesting(text if decoded is None else decoded.text)
-        or calls_a_wrapper(text if decoded is None else decoded.text, wrappers)
-        or imports_project_modules(path, text)
+        interesting(read) or calls_a_wrapper(read, wrappers) or imports_project_modules(path, text)
     )
 
 
